@@ -1,0 +1,49 @@
+//! How many permits may exist, and the shares reserved within them.
+
+use crate::context::{Context, EngineError};
+use crate::model::Service;
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use rust_decimal::prelude::ToPrimitive;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PermitCap<'r> {
+    pub max_permits: u64,
+    pub reserved: Vec<(&'r str, u64)>,
+    pub citations: Vec<&'r str>,
+}
+
+/// One permit per N inhabitants, rounded down; each reserved share rounded up.
+pub fn permit_cap<'r>(
+    ctx: &Context<'r>,
+    service: Service,
+    on: NaiveDate,
+) -> Result<PermitCap<'r>, EngineError> {
+    let rule = ctx
+        .rulebook
+        .caps
+        .iter()
+        .find(|cap| cap.service == service)
+        .ok_or_else(|| EngineError::NotInRulebook(format!("a cap for `{}`", service.name())))?;
+    let population = ctx.parameter("population", on)?;
+    let per = ctx.quantity(&rule.inhabitants_per_permit, on)?;
+    if per <= Decimal::ZERO {
+        return Err(EngineError::InvalidQuestion(
+            "inhabitants per permit must be positive".into(),
+        ));
+    }
+    let max = (population / per).floor();
+    let mut citations = vec![rule.citation.as_str()];
+    let mut reserved = Vec::new();
+    for quota in &rule.reserved {
+        let percent = ctx.quantity(&quota.percent, on)?;
+        let share = (max * percent / Decimal::ONE_HUNDRED).ceil();
+        reserved.push((quota.key.as_str(), share.to_u64().unwrap_or(0)));
+        citations.push(&quota.citation);
+    }
+    Ok(PermitCap {
+        max_permits: max.to_u64().unwrap_or(0),
+        reserved,
+        citations,
+    })
+}

@@ -1,0 +1,197 @@
+//! Whether a person may hold a permit or drive under one.
+
+use crate::calendar::{add_months, age_in_years};
+use crate::context::{Context, EngineError};
+use crate::facts::{Facts, Person, PersonId, PersonKind};
+use crate::model::{Applicant, Check, Requirement, Service};
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+
+/// The answer of one check on the facts given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Met,
+    Unmet,
+    /// A fact it depends on was not given: a clerk must check it.
+    Unknown,
+}
+
+impl Outcome {
+    fn from_known(known: Option<bool>) -> Outcome {
+        match known {
+            Some(true) => Outcome::Met,
+            Some(false) => Outcome::Unmet,
+            None => Outcome::Unknown,
+        }
+    }
+}
+
+/// A requirement that was not met, or could not be judged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding<'r> {
+    pub requirement: &'r str,
+    pub description: &'r str,
+    pub citations: Vec<&'r str>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Eligibility<'r> {
+    /// False if any requirement is unmet; unknown ones are listed, not assumed.
+    pub eligible: bool,
+    pub unmet: Vec<Finding<'r>>,
+    pub unknown: Vec<Finding<'r>>,
+    pub citations: Vec<&'r str>,
+}
+
+pub fn eligibility<'r>(
+    ctx: &Context<'r>,
+    facts: &Facts,
+    person: PersonId,
+    applicant: Applicant,
+    service: Service,
+    today: NaiveDate,
+) -> Result<Eligibility<'r>, EngineError> {
+    if !ctx.rulebook.services.contains(&service) {
+        return Err(EngineError::NotInRulebook(format!(
+            "the service `{}`",
+            service.name()
+        )));
+    }
+    let mut answer = Eligibility {
+        eligible: true,
+        unmet: Vec::new(),
+        unknown: Vec::new(),
+        citations: Vec::new(),
+    };
+    for requirement in ctx
+        .rulebook
+        .requirements
+        .iter()
+        .filter(|r| r.applicants.contains(&applicant))
+    {
+        let outcome = check(ctx, facts, person, requirement, today)?;
+        answer.citations.push(&requirement.citation);
+        let finding = || Finding {
+            requirement: &requirement.id,
+            description: &requirement.description,
+            citations: vec![&requirement.citation],
+        };
+        match outcome {
+            Outcome::Met => {}
+            Outcome::Unmet => answer.unmet.push(finding()),
+            Outcome::Unknown => answer.unknown.push(finding()),
+        }
+    }
+    answer.eligible = answer.unmet.is_empty();
+    Ok(answer)
+}
+
+/// `years` whole years after `date`, date to date.
+fn years_after(ctx: &Context<'_>, date: NaiveDate, years: Decimal) -> Result<NaiveDate, EngineError> {
+    let years = ctx.whole(&years.into(), date, "years")?;
+    Ok(add_months(date, years.saturating_mul(12)))
+}
+
+fn check(
+    ctx: &Context<'_>,
+    facts: &Facts,
+    person_id: PersonId,
+    requirement: &Requirement,
+    today: NaiveDate,
+) -> Result<Outcome, EngineError> {
+    let person: &Person = facts.person(person_id);
+    let license = person.license.as_ref();
+    Ok(match &requirement.check {
+        Check::NaturalPerson => Outcome::from_known(Some(person.kind == PersonKind::Person)),
+        Check::LicenseCategory {
+            any_of,
+            paid_activity_for,
+        } => {
+            let Some(categories) = license.and_then(|l| l.categories.as_ref()) else {
+                return Ok(Outcome::Unknown);
+            };
+            let paid = license.and_then(|l| l.paid_activity);
+            let outcomes = categories.iter().filter(|c| any_of.contains(c)).map(|c| {
+                if paid_activity_for.contains(c) {
+                    Outcome::from_known(paid)
+                } else {
+                    Outcome::Met
+                }
+            });
+            best(outcomes)
+        }
+        Check::LicenseValid => {
+            Outcome::from_known(license.and_then(|l| l.expires).map(|expires| expires >= today))
+        }
+        Check::LicenseNotSuspended => Outcome::from_known(
+            license
+                .and_then(|l| l.suspended_until)
+                .map(|until| until.is_none_or(|until| until < today)),
+        ),
+        Check::LicenseYears(years) => match license.and_then(|l| l.first_issued) {
+            None => Outcome::Unknown,
+            Some(first) => Outcome::from_known(Some(
+                years_after(ctx, first, ctx.quantity(years, today)?)? <= today,
+            )),
+        },
+        Check::ResidentYears(years) => match person.resident_since {
+            None => Outcome::Unknown,
+            Some(since) => Outcome::from_known(Some(
+                years_after(ctx, since, ctx.quantity(years, today)?)? <= today,
+            )),
+        },
+        Check::MinAge(age) => {
+            let min = ctx.quantity(age, today)?;
+            Outcome::from_known(
+                person
+                    .birth_date
+                    .map(|born| Decimal::from(age_in_years(born, today)) >= min),
+            )
+        }
+        Check::UnderAge(age) => {
+            let limit = ctx.quantity(age, today)?;
+            Outcome::from_known(
+                person
+                    .birth_date
+                    .map(|born| Decimal::from(age_in_years(born, today)) < limit),
+            )
+        }
+        Check::MinEducation(min) => Outcome::from_known(person.education.map(|e| e >= *min)),
+        Check::NotPublicEmployee => Outcome::from_known(person.public_employee.map(|p| !p)),
+        Check::NoFinalConviction => match &person.convictions {
+            None => Outcome::Unknown,
+            Some(convictions) if convictions.iter().any(|c| c.is_final) => Outcome::Unmet,
+            Some(convictions) if convictions.is_empty() => Outcome::Met,
+            Some(_) => Outcome::Unknown,
+        },
+        Check::NoOtherPermit => Outcome::from_known(Some(
+            !facts
+                .permits()
+                .iter()
+                .any(|p| p.holder == person_id && ctx.rulebook.services.contains(&p.service)),
+        )),
+        Check::WaitingPeriod { after, period } => match &person.past_permits {
+            None => Outcome::Unknown,
+            Some(past) => {
+                let mut barred = false;
+                for ended in past.iter().filter(|p| p.how == *after) {
+                    barred |= today <= ctx.period_end(period, ended.ended)?;
+                }
+                Outcome::from_known(Some(!barred))
+            }
+        },
+    })
+}
+
+/// Met if any is met, else unknown if any is unknown, else unmet.
+fn best(outcomes: impl Iterator<Item = Outcome>) -> Outcome {
+    let mut result = Outcome::Unmet;
+    for outcome in outcomes {
+        match outcome {
+            Outcome::Met => return Outcome::Met,
+            Outcome::Unknown => result = Outcome::Unknown,
+            Outcome::Unmet => {}
+        }
+    }
+    result
+}

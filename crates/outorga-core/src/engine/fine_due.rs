@@ -1,0 +1,118 @@
+//! What is owed for a fine on a given day: surcharges and installments.
+
+use crate::context::{Context, EngineError, round_brl};
+use crate::model::Amount;
+use chrono::{Months, NaiveDate};
+use rust_decimal::Decimal;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FineDue<'r> {
+    /// In the fine's unit, surcharges included.
+    pub quantity: Decimal,
+    pub surcharge_percent: Decimal,
+    /// In BRL, at the unit's value on the day of payment, when known.
+    pub brl: Option<Decimal>,
+    pub installments: Option<InstallmentPlan>,
+    pub citations: Vec<&'r str>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct InstallmentPlan {
+    pub allowed: bool,
+    pub parcels: Vec<Parcel>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parcel {
+    pub due: NaiveDate,
+    pub quantity: Decimal,
+}
+
+/// The amount of a fine issued on `issued` and paid on `paid`; with `installments`,
+/// whether it may be split in that many monthly parcels, and their due dates.
+pub fn fine_due<'r>(
+    ctx: &Context<'r>,
+    amount: &Amount,
+    issued: NaiveDate,
+    paid: NaiveDate,
+    installments: Option<u32>,
+) -> Result<FineDue<'r>, EngineError> {
+    if paid < issued {
+        return Err(EngineError::InvalidQuestion(format!(
+            "paid ({paid}) is before issued ({issued})"
+        )));
+    }
+    let late_days = (paid - issued).num_days();
+    let mut surcharge = Decimal::ZERO;
+    let mut citations: Vec<&'r str> = Vec::new();
+    for tier in &ctx.rulebook.late_payment {
+        let after = ctx.whole(&tier.after_days, paid, "days")?;
+        let percent = ctx.quantity(&tier.percent, paid)?;
+        if late_days > i64::from(after) && percent > surcharge {
+            surcharge = percent;
+            citations = vec![&tier.citation];
+        }
+    }
+    let quantity = (amount.quantity * (Decimal::ONE_HUNDRED + surcharge) / Decimal::ONE_HUNDRED)
+        .normalize();
+    let brl = ctx
+        .unit_value(&amount.unit, paid)
+        .map(|value| round_brl(value * quantity));
+    let installments = installments
+        .map(|count| plan(ctx, amount, quantity, issued, count, &mut citations))
+        .transpose()?;
+    Ok(FineDue {
+        quantity,
+        surcharge_percent: surcharge.normalize(),
+        brl,
+        installments,
+        citations,
+    })
+}
+
+fn plan<'r>(
+    ctx: &Context<'r>,
+    amount: &Amount,
+    quantity: Decimal,
+    issued: NaiveDate,
+    count: u32,
+    citations: &mut Vec<&'r str>,
+) -> Result<InstallmentPlan, EngineError> {
+    let Some(rule) = &ctx.rulebook.installments else {
+        return Ok(InstallmentPlan {
+            allowed: false,
+            parcels: Vec::new(),
+        });
+    };
+    citations.push(&rule.citation);
+    let max = ctx.whole(&rule.max, issued, "installments")?;
+    let min = ctx.quantity(&rule.min_quantity, issued)?;
+    if count == 0 || count > max || amount.quantity < min {
+        return Ok(InstallmentPlan {
+            allowed: false,
+            parcels: Vec::new(),
+        });
+    }
+    let share = (quantity / Decimal::from(count)).round_dp(4);
+    let mut parcels = Vec::new();
+    let mut assigned = Decimal::ZERO;
+    for number in 1..=count {
+        let quantity = if number == count {
+            quantity - assigned
+        } else {
+            share
+        };
+        assigned += quantity;
+        let due = issued
+            .checked_add_months(Months::new(number))
+            .unwrap_or(NaiveDate::MAX);
+        parcels.push(Parcel {
+            due: ctx.calendar.on_or_next_business_day(due),
+            quantity: quantity.normalize(),
+        });
+    }
+    Ok(InstallmentPlan {
+        allowed: true,
+        parcels,
+    })
+}

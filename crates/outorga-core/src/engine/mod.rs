@@ -1,0 +1,13 @@
+//! The engine: each module answers one kind of question from a rulebook, the
+//! facts of a case and a date. Nothing here reads the clock or does IO.
+
+pub mod cap;
+pub mod deadline;
+pub mod eligibility;
+pub mod fine_due;
+pub mod penalty;
+pub mod points;
+pub mod sanctions;
+pub mod standing;
+pub mod suspension;
+pub mod vehicle;

@@ -1,0 +1,198 @@
+//! Whether a vehicle may enter or replace another in service, and until when it
+//! may serve.
+
+use crate::context::{Context, EngineError};
+use crate::engine::eligibility::{Finding, Outcome};
+use crate::facts::Vehicle;
+use crate::model::{Citation, ReplaceBy};
+use chrono::{Datelike, NaiveDate};
+use rust_decimal::Decimal;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Admissibility<'r> {
+    pub admissible: bool,
+    pub unmet: Vec<Finding<'r>>,
+    pub unknown: Vec<Finding<'r>>,
+    pub citations: Vec<&'r str>,
+}
+
+impl<'r> Admissibility<'r> {
+    fn new() -> Self {
+        Self {
+            admissible: true,
+            unmet: Vec::new(),
+            unknown: Vec::new(),
+            citations: Vec::new(),
+        }
+    }
+
+    fn record(&mut self, requirement: &'r str, description: &'r str, citation: &'r Citation, outcome: Outcome) {
+        if !self.citations.contains(&citation.as_str()) {
+            self.citations.push(citation);
+        }
+        let finding = Finding {
+            requirement,
+            description,
+            citations: vec![citation],
+        };
+        match outcome {
+            Outcome::Met => {}
+            Outcome::Unmet => {
+                self.admissible = false;
+                self.unmet.push(finding);
+            }
+            Outcome::Unknown => self.unknown.push(finding),
+        }
+    }
+}
+
+/// A vehicle's age in the year of `on`: that year minus its year of manufacture.
+pub fn vehicle_age(vehicle: &Vehicle, on: NaiveDate) -> Option<i32> {
+    vehicle.manufactured.map(|year| on.year() - year)
+}
+
+fn at_most(age: Option<i32>, limit: Decimal) -> Outcome {
+    match age {
+        None => Outcome::Unknown,
+        Some(age) if Decimal::from(age) <= limit => Outcome::Met,
+        Some(_) => Outcome::Unmet,
+    }
+}
+
+/// May `vehicle` enter the service?
+pub fn inclusion<'r>(
+    ctx: &Context<'r>,
+    vehicle: &Vehicle,
+    today: NaiveDate,
+) -> Result<Admissibility<'r>, EngineError> {
+    let rule = ctx
+        .rulebook
+        .vehicles
+        .inclusion
+        .as_ref()
+        .ok_or_else(|| EngineError::NotInRulebook("an age limit for inclusion".into()))?;
+    let mut answer = Admissibility::new();
+    let limit = ctx.quantity(&rule.max_age, today)?;
+    answer.record(
+        "inclusion_max_age",
+        "veículo incluído no sistema dentro da idade máxima",
+        &rule.citation,
+        at_most(vehicle_age(vehicle, today), limit),
+    );
+    Ok(answer)
+}
+
+/// May `substitute` replace `replaced`?
+pub fn substitution<'r>(
+    ctx: &Context<'r>,
+    substitute: &Vehicle,
+    replaced: &Vehicle,
+    today: NaiveDate,
+) -> Result<Admissibility<'r>, EngineError> {
+    let rules = &ctx.rulebook.vehicles.substitution;
+    if rules.is_empty() {
+        return Err(EngineError::NotInRulebook("rules for substituting a vehicle".into()));
+    }
+    let mut answer = Admissibility::new();
+    let substitute_age = vehicle_age(substitute, today);
+    let Some(replaced_age) = vehicle_age(replaced, today) else {
+        for rule in rules {
+            answer.record(
+                "substitute_age",
+                "idade do veículo substituto conforme a idade do substituído",
+                &rule.citation,
+                Outcome::Unknown,
+            );
+        }
+        return Ok(answer);
+    };
+    for rule in rules {
+        let above_min = match &rule.replaced_min_age {
+            Some(min) => Decimal::from(replaced_age) >= ctx.quantity(min, today)?,
+            None => true,
+        };
+        let below_max = match &rule.replaced_max_age {
+            Some(max) => Decimal::from(replaced_age) <= ctx.quantity(max, today)?,
+            None => true,
+        };
+        if !(above_min && below_max) {
+            continue;
+        }
+        let limit = ctx.quantity(&rule.max_age, today)?;
+        answer.record(
+            "substitute_max_age",
+            "veículo substituto dentro da idade máxima",
+            &rule.citation,
+            at_most(substitute_age, limit),
+        );
+        if let Some(newer) = &rule.min_years_newer {
+            let newer = ctx.quantity(newer, today)?;
+            let outcome = match substitute_age {
+                None => Outcome::Unknown,
+                Some(age) if Decimal::from(replaced_age - age) >= newer => Outcome::Met,
+                Some(_) => Outcome::Unmet,
+            };
+            answer.record(
+                "substitute_newer",
+                "veículo substituto mais novo que o substituído no mínimo exigido",
+                &rule.citation,
+                outcome,
+            );
+        }
+    }
+    Ok(answer)
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VehicleDeadlines<'r> {
+    /// The last day the vehicle may serve.
+    pub replace_by: Option<NaiveDate>,
+    pub next_inspection: Option<NaiveDate>,
+    pub citations: Vec<&'r str>,
+}
+
+pub fn deadlines<'r>(
+    ctx: &Context<'r>,
+    vehicle: &Vehicle,
+    today: NaiveDate,
+) -> Result<VehicleDeadlines<'r>, EngineError> {
+    let rules = &ctx.rulebook.vehicles;
+    let mut answer = VehicleDeadlines {
+        replace_by: None,
+        next_inspection: None,
+        citations: Vec::new(),
+    };
+    if let (Some(rule), Some(made)) = (&rules.replacement, vehicle.manufactured) {
+        let at_age = ctx.whole(&rule.at_age, today, "years")?;
+        let year = made.saturating_add(i32::try_from(at_age).unwrap_or(i32::MAX));
+        answer.replace_by = match rule.by {
+            ReplaceBy::EndOfYear => NaiveDate::from_ymd_opt(year, 12, 31),
+            ReplaceBy::LastBusinessDayOfFebruaryNextYear => {
+                ctx.calendar.last_business_day_of_month(year + 1, 2)
+            }
+        };
+        answer.citations.push(&rule.citation);
+    }
+    if let (Some(rule), Some(made)) = (&rules.transition, vehicle.manufactured) {
+        let in_force = ctx.rulebook.act.in_force;
+        let over = ctx.quantity(&rule.over_age, in_force)?;
+        if Decimal::from(in_force.year() - made) > over {
+            let end = ctx
+                .calendar
+                .on_or_next_business_day(ctx.period_end(&rule.within, in_force)?);
+            answer.replace_by = Some(answer.replace_by.map_or(end, |by| by.max(end)));
+            answer.citations.push(&rule.citation);
+        }
+    }
+    if let Some(rule) = &rules.inspection {
+        if let Some(last) = vehicle.last_inspection.or(vehicle.included) {
+            let due = ctx.period_end(&rule.every, last)?;
+            answer.next_inspection = Some(ctx.calendar.on_or_next_business_day(due));
+        }
+        answer.citations.push(&rule.citation);
+    }
+    if answer.citations.is_empty() {
+        return Err(EngineError::NotInRulebook("vehicle deadlines".into()));
+    }
+    Ok(answer)
+}

@@ -1,0 +1,13 @@
+//! outorga-core: the domain, the calendar, money and the law engine.
+//!
+//! Pure by design: no IO, no async, no clock, no database or web crates. "Today"
+//! and every date are inputs; a decision returns its result together with the
+//! citations of the articles it rests on.
+
+pub mod calendar;
+pub mod context;
+pub mod engine;
+pub mod facts;
+pub mod model;
+
+pub use context::{Context, EngineError, Overrides};

@@ -1,0 +1,659 @@
+//! The rulebook: one law as data. Built and validated by `outorga-rulebook`;
+//! read by the engine. Every rule carries the citation it rests on.
+
+use crate::calendar::{Counting, HolidayRule};
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use std::collections::{BTreeMap, HashMap};
+
+/// A citation of the act, e.g. `Art. 52, III, a` (validated when loaded).
+pub type Citation = String;
+
+/// Index of an infraction in [`Rulebook::infractions`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct InfractionId(pub u32);
+
+/// Index of a group in [`Rulebook::groups`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GroupId(pub u32);
+
+#[derive(Debug, Clone)]
+pub struct Rulebook {
+    /// `<jurisdiction>/<service>`, e.g. `santa-maria-de-jetiba/taxi`.
+    pub id: String,
+    pub jurisdiction: Jurisdiction,
+    pub act: Act,
+    pub services: Vec<Service>,
+    /// Named, dated numbers; the ones a decree may change are flagged.
+    pub parameters: BTreeMap<String, Parameter>,
+    /// Fiscal units (VRTM, UPFTO, CTM) with their dated BRL values.
+    pub units: BTreeMap<String, FiscalUnit>,
+    /// State and municipal holidays (national ones are built in).
+    pub holidays: Vec<HolidayRule>,
+    pub groups: Vec<Group>,
+    pub infractions: Vec<Infraction>,
+    pub infraction_index: HashMap<String, InfractionId>,
+    pub liability: Liability,
+    /// The default way to count prior infractions (reincidência).
+    pub repeat: CountRule,
+    pub sanction_rules: Vec<SanctionRule>,
+    pub points: Option<PointRule>,
+    pub thresholds: Vec<Threshold>,
+    pub process: Option<ProcessRule>,
+    pub deadlines: Vec<DeadlineRule>,
+    pub late_payment: Vec<LateTier>,
+    pub installments: Option<InstallmentRule>,
+    pub caps: Vec<CapRule>,
+    pub requirements: Vec<Requirement>,
+    pub vehicles: VehicleRules,
+    pub permit_suspension: Option<SuspensionOnRequest>,
+}
+
+impl Rulebook {
+    pub fn infraction(&self, id: InfractionId) -> &Infraction {
+        &self.infractions[id.0 as usize]
+    }
+
+    pub fn group(&self, id: GroupId) -> &Group {
+        &self.groups[id.0 as usize]
+    }
+
+    pub fn infraction_by_code(&self, code: &str) -> Option<InfractionId> {
+        self.infraction_index.get(code).copied()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Jurisdiction {
+    pub id: String,
+    pub name: String,
+    /// Two-letter state code (ES, MG, RS, AP).
+    pub state: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Act {
+    pub name: String,
+    pub number: String,
+    pub date: NaiveDate,
+    /// The day the act came into force (transitional rules count from it).
+    pub in_force: NaiveDate,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Service {
+    Taxi,
+    TaxiAcessivel,
+    Mototaxi,
+    Motofrete,
+    Onibus,
+}
+
+impl Service {
+    pub const ALL: [Service; 5] = [
+        Service::Taxi,
+        Service::TaxiAcessivel,
+        Service::Mototaxi,
+        Service::Motofrete,
+        Service::Onibus,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Service::Taxi => "taxi",
+            Service::TaxiAcessivel => "taxi_acessivel",
+            Service::Mototaxi => "mototaxi",
+            Service::Motofrete => "motofrete",
+            Service::Onibus => "onibus",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Service> {
+        Service::ALL.into_iter().find(|s| s.name() == text)
+    }
+}
+
+/// A value in force from a date on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dated<T> {
+    pub from: NaiveDate,
+    pub value: T,
+    /// Where the value comes from (a census, a decree), when not the act itself.
+    pub source: Option<String>,
+}
+
+/// The value in force on `on`: the latest entry starting on or before it.
+pub fn value_on<T>(values: &[Dated<T>], on: NaiveDate) -> Option<&T> {
+    values
+        .iter()
+        .filter(|dated| dated.from <= on)
+        .max_by_key(|dated| dated.from)
+        .map(|dated| &dated.value)
+}
+
+#[derive(Debug, Clone)]
+pub struct Parameter {
+    pub name: String,
+    pub doc: String,
+    pub citation: Citation,
+    /// True when the value is the product's default for something the law leaves
+    /// to a decree (`shared/spec/decree-defaults.md`), not the law's own words.
+    pub decree_default: bool,
+    pub values: Vec<Dated<Decimal>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct FiscalUnit {
+    pub code: String,
+    pub name: String,
+    pub citation: Citation,
+    pub values: Vec<Dated<Decimal>>,
+}
+
+/// A number written in the rulebook, or the name of a parameter that holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Quantity {
+    Fixed(Decimal),
+    Param(String),
+}
+
+impl From<Decimal> for Quantity {
+    fn from(value: Decimal) -> Self {
+        Quantity::Fixed(value)
+    }
+}
+
+/// A length of time in the rulebook.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Period {
+    Days(Quantity),
+    Months(Quantity),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Amount {
+    pub unit: String,
+    pub quantity: Decimal,
+}
+
+#[derive(Debug, Clone)]
+pub struct Cited<T> {
+    pub value: T,
+    pub citation: Citation,
+}
+
+/// A group or nature of infractions (grupo 1–4, leve…gravíssima, grupo I–VI).
+#[derive(Debug, Clone)]
+pub struct Group {
+    pub id: String,
+    pub name: String,
+    /// Points every auto of this group adds, whatever its penalty.
+    pub points: Option<Cited<Decimal>>,
+    /// The fine of the group.
+    pub fine: Option<Cited<Amount>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Infraction {
+    pub code: String,
+    pub description: String,
+    pub group: Option<GroupId>,
+    pub citation: Citation,
+}
+
+/// Who answers for what when an auxiliary commits an infraction.
+#[derive(Debug, Clone)]
+pub struct Liability {
+    /// Who pays fines of infractions committed under a permit.
+    pub fine_payer: Party,
+    pub citation: Citation,
+}
+
+/// A party to an infraction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Party {
+    /// The person or company that committed it.
+    Offender,
+    /// The holder of the permit it was committed under (the offender when none).
+    Holder,
+}
+
+/// The role the offender has under the permit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Any,
+    Holder,
+    Auxiliary,
+}
+
+impl Role {
+    pub fn admits(self, actual: Role) -> bool {
+        self == Role::Any || self == actual
+    }
+}
+
+/// How prior infractions are counted to find the incidence of a new one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CountRule {
+    pub by: CountBy,
+    /// How far back from the new infraction's date priors count.
+    pub window: Period,
+    pub citation: Citation,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum CountBy {
+    /// Prior infractions of the same code.
+    Code,
+    /// Prior infractions of the same group.
+    Group,
+    /// Prior infractions among a set of codes.
+    Codes(Vec<InfractionId>),
+}
+
+/// Which incidence a rule applies at (1 = first offence).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Incidence {
+    Any,
+    First,
+    Repeat,
+    Nth(u32),
+    From(u32),
+    Every(u32),
+}
+
+impl Incidence {
+    pub fn matches(self, n: u32) -> bool {
+        match self {
+            Incidence::Any => true,
+            Incidence::First => n == 1,
+            Incidence::Repeat => n >= 2,
+            Incidence::Nth(k) => n == k,
+            Incidence::From(k) => n >= k,
+            Incidence::Every(k) => k > 0 && n % k == 0,
+        }
+    }
+}
+
+/// Which infractions a rule applies to: any listed group or code.
+#[derive(Debug, Clone, Default)]
+pub struct Selector {
+    pub groups: Vec<GroupId>,
+    pub codes: Vec<InfractionId>,
+}
+
+impl Selector {
+    pub fn selects(&self, id: InfractionId, group: Option<GroupId>) -> bool {
+        self.codes.contains(&id) || group.is_some_and(|g| self.groups.contains(&g))
+    }
+}
+
+/// "Infractions of these kinds at this incidence carry these sanctions."
+#[derive(Debug, Clone)]
+pub struct SanctionRule {
+    pub applies_to: Selector,
+    pub incidence: Incidence,
+    /// How priors are counted; `None` uses [`Rulebook::repeat`].
+    pub count: Option<CountRule>,
+    pub sanctions: Vec<SanctionSpec>,
+    pub citation: Citation,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SanctionKind {
+    Warning,
+    NoticeOfIrregularity,
+    Fine,
+    Suspension,
+    PermitSuspension,
+    VehicleImpediment,
+    DriverCassation,
+    PermitCassation,
+    Ineligibility,
+    VehicleSeizure,
+    VehicleRetention,
+    DocumentSeizure,
+    AdministrativeProcess,
+    Inidoneidade,
+}
+
+impl SanctionKind {
+    pub const ALL: [SanctionKind; 14] = [
+        SanctionKind::Warning,
+        SanctionKind::NoticeOfIrregularity,
+        SanctionKind::Fine,
+        SanctionKind::Suspension,
+        SanctionKind::PermitSuspension,
+        SanctionKind::VehicleImpediment,
+        SanctionKind::DriverCassation,
+        SanctionKind::PermitCassation,
+        SanctionKind::Ineligibility,
+        SanctionKind::VehicleSeizure,
+        SanctionKind::VehicleRetention,
+        SanctionKind::DocumentSeizure,
+        SanctionKind::AdministrativeProcess,
+        SanctionKind::Inidoneidade,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SanctionKind::Warning => "warning",
+            SanctionKind::NoticeOfIrregularity => "notice_of_irregularity",
+            SanctionKind::Fine => "fine",
+            SanctionKind::Suspension => "suspension",
+            SanctionKind::PermitSuspension => "permit_suspension",
+            SanctionKind::VehicleImpediment => "vehicle_impediment",
+            SanctionKind::DriverCassation => "driver_cassation",
+            SanctionKind::PermitCassation => "permit_cassation",
+            SanctionKind::Ineligibility => "ineligibility",
+            SanctionKind::VehicleSeizure => "vehicle_seizure",
+            SanctionKind::VehicleRetention => "vehicle_retention",
+            SanctionKind::DocumentSeizure => "document_seizure",
+            SanctionKind::AdministrativeProcess => "administrative_process",
+            SanctionKind::Inidoneidade => "inidoneidade",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<SanctionKind> {
+        SanctionKind::ALL.into_iter().find(|k| k.name() == text)
+    }
+
+    /// Whether the sanction falls on a person (and so has a `target`).
+    pub fn has_target(self) -> bool {
+        !matches!(
+            self,
+            SanctionKind::Fine
+                | SanctionKind::VehicleImpediment
+                | SanctionKind::VehicleSeizure
+                | SanctionKind::VehicleRetention
+                | SanctionKind::DocumentSeizure
+                | SanctionKind::AdministrativeProcess
+        )
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocumentKind {
+    TrafficAuthorization,
+    DriverRegistration,
+    Other,
+}
+
+impl DocumentKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            DocumentKind::TrafficAuthorization => "traffic_authorization",
+            DocumentKind::DriverRegistration => "driver_registration",
+            DocumentKind::Other => "other",
+        }
+    }
+}
+
+/// The fine a sanction imposes.
+#[derive(Debug, Clone)]
+pub enum FineSpec {
+    /// The fine of the infraction's group.
+    OfGroup,
+    Fixed(Cited<Amount>),
+}
+
+/// Growth of a sanction with the offender's record.
+#[derive(Debug, Clone)]
+pub enum Scale {
+    None,
+    /// Multiplied by `factor` for each prior infraction of the same code that
+    /// followed the one before it within `window` (a chain of repeats).
+    Chain { window: Period, factor: Decimal },
+}
+
+/// One sanction a rule imposes.
+#[derive(Debug, Clone)]
+pub struct SanctionSpec {
+    pub kind: SanctionKind,
+    pub target: Party,
+    /// Applies only when the offender has this role under the permit.
+    pub when_offender: Role,
+    pub fine: Option<FineSpec>,
+    pub days: Option<Quantity>,
+    pub min_days: Option<Quantity>,
+    pub max_days: Option<Quantity>,
+    pub years: Option<Quantity>,
+    pub months: Option<Quantity>,
+    pub min_hours: Option<Quantity>,
+    pub document: Option<DocumentKind>,
+    pub scale: Scale,
+    /// A citation of its own, added to the rule's.
+    pub citation: Option<Citation>,
+}
+
+/// Points: how many, to whom, over which windows.
+#[derive(Debug, Clone)]
+pub struct PointRule {
+    /// Share of the auxiliary's points recorded against the permit holder.
+    pub holder_share: Option<Cited<Decimal>>,
+    /// Point windows reported by `standing`, in months.
+    pub windows_months: Vec<u32>,
+    pub citation: Citation,
+}
+
+/// "More than `over` points within `window` months" makes these sanctions due.
+#[derive(Debug, Clone)]
+pub struct Threshold {
+    pub window_months: u32,
+    pub over: Quantity,
+    pub sanctions: Vec<SanctionSpec>,
+    pub citation: Citation,
+}
+
+/// Sanctions that need an administrative process first.
+#[derive(Debug, Clone)]
+pub struct ProcessRule {
+    pub kinds: Vec<SanctionKind>,
+    pub citation: Citation,
+}
+
+#[derive(Debug, Clone)]
+pub struct DeadlineRule {
+    /// notification, defense, appeal, payment, judgement, …
+    pub kind: String,
+    pub length: Quantity,
+    pub counting: Counting,
+    pub citation: Citation,
+    pub decree_default: bool,
+}
+
+/// A late-payment surcharge: `percent` when paid more than `after_days` after issue.
+#[derive(Debug, Clone)]
+pub struct LateTier {
+    pub after_days: Quantity,
+    pub percent: Quantity,
+    pub citation: Citation,
+}
+
+#[derive(Debug, Clone)]
+pub struct InstallmentRule {
+    pub max: Quantity,
+    /// Minimum fine (in its unit) that may be paid in installments.
+    pub min_quantity: Quantity,
+    pub citation: Citation,
+}
+
+/// "One permit per N inhabitants", with reserved shares.
+#[derive(Debug, Clone)]
+pub struct CapRule {
+    pub service: Service,
+    pub inhabitants_per_permit: Quantity,
+    pub citation: Citation,
+    pub reserved: Vec<Quota>,
+}
+
+/// A share of the cap reserved for someone, rounded up.
+#[derive(Debug, Clone)]
+pub struct Quota {
+    pub key: String,
+    pub percent: Quantity,
+    pub citation: Citation,
+}
+
+/// Who asks: a permit holder, or a driver serving under someone's permit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Applicant {
+    Holder,
+    Driver,
+}
+
+#[derive(Debug, Clone)]
+pub struct Requirement {
+    pub id: String,
+    pub description: String,
+    pub applicants: Vec<Applicant>,
+    pub check: Check,
+    pub citation: Citation,
+}
+
+/// How a permit ended (`past_permits`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndedHow {
+    Renounced,
+    Cassated,
+    Revoked,
+    Caducity,
+    Extinct,
+}
+
+impl EndedHow {
+    pub fn parse(text: &str) -> Option<EndedHow> {
+        Some(match text {
+            "renounced" => EndedHow::Renounced,
+            "cassated" => EndedHow::Cassated,
+            "revoked" => EndedHow::Revoked,
+            "caducity" => EndedHow::Caducity,
+            "extinct" => EndedHow::Extinct,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Education {
+    None,
+    Fundamental,
+    Medio,
+    Superior,
+}
+
+impl Education {
+    pub fn parse(text: &str) -> Option<Education> {
+        Some(match text {
+            "none" => Education::None,
+            "fundamental" => Education::Fundamental,
+            "medio" => Education::Medio,
+            "superior" => Education::Superior,
+            _ => return None,
+        })
+    }
+}
+
+/// The checks the engine knows how to make on the facts of a person.
+#[derive(Debug, Clone)]
+pub enum Check {
+    /// Must be a natural person (not a company).
+    NaturalPerson,
+    /// Holds a CNH in one of these categories; those in `paid_activity_for` also
+    /// need the "exerce atividade remunerada" remark.
+    LicenseCategory {
+        any_of: Vec<String>,
+        paid_activity_for: Vec<String>,
+    },
+    /// The CNH has not expired.
+    LicenseValid,
+    /// The right to drive is not suspended.
+    LicenseNotSuspended,
+    /// At least this many years since the first licence.
+    LicenseYears(Quantity),
+    /// Resident in the jurisdiction for at least this many years.
+    ResidentYears(Quantity),
+    MinAge(Quantity),
+    /// Younger than this age.
+    UnderAge(Quantity),
+    MinEducation(Education),
+    NotPublicEmployee,
+    /// No final criminal conviction (a non-final one leaves it for the clerk).
+    NoFinalConviction,
+    /// Holds no other permit of this rulebook's services.
+    NoOtherPermit,
+    /// Not within `period` after a permit that ended this way.
+    WaitingPeriod { after: EndedHow, period: Period },
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct VehicleRules {
+    pub inclusion: Option<AgeLimit>,
+    pub substitution: Vec<SubstitutionRule>,
+    pub replacement: Option<ReplacementRule>,
+    pub transition: Option<TransitionRule>,
+    pub inspection: Option<InspectionRule>,
+}
+
+#[derive(Debug, Clone)]
+pub struct AgeLimit {
+    pub max_age: Quantity,
+    pub citation: Citation,
+}
+
+/// Substituting a vehicle whose age is within [`replaced_min_age`, `replaced_max_age`].
+#[derive(Debug, Clone)]
+pub struct SubstitutionRule {
+    pub replaced_min_age: Option<Quantity>,
+    pub replaced_max_age: Option<Quantity>,
+    pub max_age: Quantity,
+    /// The substitute must be at least this many years newer.
+    pub min_years_newer: Option<Quantity>,
+    pub citation: Citation,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplaceBy {
+    /// 31 December of the year the vehicle reaches the age.
+    EndOfYear,
+    /// The last business day of February of the following year.
+    LastBusinessDayOfFebruaryNextYear,
+}
+
+#[derive(Debug, Clone)]
+pub struct ReplacementRule {
+    pub at_age: Quantity,
+    pub by: ReplaceBy,
+    pub citation: Citation,
+}
+
+/// Vehicles older than `over_age` when the act came into force get `within` to go.
+#[derive(Debug, Clone)]
+pub struct TransitionRule {
+    pub over_age: Quantity,
+    pub within: Period,
+    pub citation: Citation,
+}
+
+#[derive(Debug, Clone)]
+pub struct InspectionRule {
+    pub every: Period,
+    pub citation: Citation,
+}
+
+/// A holder's request to suspend the permit for a time (SMJ art. 20).
+#[derive(Debug, Clone)]
+pub struct SuspensionOnRequest {
+    pub max_days: Quantity,
+    /// How long one extension may be (at the authority's discretion).
+    pub extension_days: Quantity,
+    pub reasons: Vec<SuspensionReason>,
+    pub citation: Citation,
+}
+
+#[derive(Debug, Clone)]
+pub struct SuspensionReason {
+    pub key: String,
+    pub description: String,
+    pub citation: Citation,
+}
