@@ -1,1 +1,197 @@
+//! outorga-rulebook: reads rulebook folders into validated rulebooks.
+//!
+//! Layout (see `docs/rulebook-format.md`):
+//!
+//! ```text
+//! rulebooks/<jurisdiction>/jurisdiction.toml   name, state, local holidays
+//! rulebooks/<jurisdiction>/<service>.toml      one law for one service
+//! rulebooks/<jurisdiction>/scenarios/*.yaml    its scenario tests
+//! ```
+//!
+//! A rulebook with an uncited rule, an unknown field, a duplicate code or an
+//! inconsistent value does not load: every error is reported with file, line and
+//! reason.
 
+mod citation;
+mod convert;
+mod error;
+mod raw;
+mod summary;
+
+pub use citation::check as check_citation;
+pub use error::{LoadError, LoadErrors};
+pub use summary::summary;
+
+use convert::JurisdictionData;
+use error::Diagnostics;
+use outorga_core::model::Rulebook;
+use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const JURISDICTION_FILE: &str = "jurisdiction.toml";
+
+/// The rulebooks found under a path, by id (`santa-maria-de-jetiba/taxi`).
+#[derive(Debug, Clone, Default)]
+pub struct Library {
+    rulebooks: BTreeMap<String, Rulebook>,
+}
+
+impl Library {
+    pub fn get(&self, id: &str) -> Option<&Rulebook> {
+        self.rulebooks.get(id)
+    }
+
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.rulebooks.keys().map(String::as_str)
+    }
+
+    pub fn rulebooks(&self) -> impl Iterator<Item = &Rulebook> {
+        self.rulebooks.values()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rulebooks.is_empty()
+    }
+}
+
+/// Loads every rulebook under `path`: a folder of jurisdictions, one
+/// jurisdiction's folder, or one `<service>.toml` file.
+pub fn load(path: &Path) -> Result<Library, LoadErrors> {
+    let mut errors = Vec::new();
+    let mut library = Library::default();
+    let whole = |message: String| LoadError {
+        file: path.to_path_buf(),
+        line: 0,
+        column: 0,
+        message,
+    };
+    if path.is_file() {
+        let folder = path.parent().unwrap_or(Path::new("."));
+        if let Some(jurisdiction) = load_jurisdiction_file(folder, &mut errors) {
+            load_service(path, &jurisdiction, &mut library, &mut errors);
+        }
+    } else if path.join(JURISDICTION_FILE).is_file() {
+        load_folder(path, &mut library, &mut errors);
+    } else if path.is_dir() {
+        for folder in sorted_entries(path, &mut errors) {
+            if folder.join(JURISDICTION_FILE).is_file() {
+                load_folder(&folder, &mut library, &mut errors);
+            }
+        }
+        if library.is_empty() && errors.is_empty() {
+            errors.push(whole(format!(
+                "no rulebooks here: expected folders with a {JURISDICTION_FILE}"
+            )));
+        }
+    } else {
+        errors.push(whole("no such file or folder".into()));
+    }
+    if errors.is_empty() {
+        Ok(library)
+    } else {
+        Err(LoadErrors(errors))
+    }
+}
+
+fn sorted_entries(folder: &Path, errors: &mut Vec<LoadError>) -> Vec<PathBuf> {
+    match fs::read_dir(folder) {
+        Ok(entries) => {
+            let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            paths.sort();
+            paths
+        }
+        Err(e) => {
+            errors.push(LoadError {
+                file: folder.to_path_buf(),
+                line: 0,
+                column: 0,
+                message: format!("cannot read the folder: {e}"),
+            });
+            Vec::new()
+        }
+    }
+}
+
+fn load_folder(folder: &Path, library: &mut Library, errors: &mut Vec<LoadError>) {
+    let Some(jurisdiction) = load_jurisdiction_file(folder, errors) else {
+        return;
+    };
+    for path in sorted_entries(folder, errors) {
+        let is_service = path.is_file()
+            && path.extension().is_some_and(|e| e == "toml")
+            && path.file_name().is_some_and(|n| n != JURISDICTION_FILE);
+        if is_service {
+            load_service(&path, &jurisdiction, library, errors);
+        }
+    }
+}
+
+fn folder_name(folder: &Path) -> String {
+    folder
+        .canonicalize()
+        .unwrap_or_else(|_| folder.to_path_buf())
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn load_jurisdiction_file(folder: &Path, errors: &mut Vec<LoadError>) -> Option<JurisdictionData> {
+    let path = folder.join(JURISDICTION_FILE);
+    let text = read(&path, errors)?;
+    let mut diag = Diagnostics::new(&path, &text);
+    let data = parse::<raw::JurisdictionFile>(&text, &mut diag)
+        .and_then(|raw| convert::jurisdiction(raw, &folder_name(folder), &mut diag));
+    let failed = !diag.is_empty();
+    errors.extend(diag.into_errors());
+    if failed { None } else { data }
+}
+
+fn load_service(
+    path: &Path,
+    jurisdiction: &JurisdictionData,
+    library: &mut Library,
+    errors: &mut Vec<LoadError>,
+) {
+    let Some(text) = read(path, errors) else {
+        return;
+    };
+    let service = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let id = format!("{}/{}", jurisdiction.jurisdiction.id, service);
+    let mut diag = Diagnostics::new(path, &text);
+    let rulebook = parse::<raw::RulebookFile>(&text, &mut diag)
+        .and_then(|raw| convert::rulebook(raw, id.clone(), jurisdiction, &mut diag));
+    errors.extend(diag.into_errors());
+    if let Some(rulebook) = rulebook {
+        library.rulebooks.insert(id, rulebook);
+    }
+}
+
+fn read(path: &Path, errors: &mut Vec<LoadError>) -> Option<String> {
+    match fs::read_to_string(path) {
+        Ok(text) => Some(text),
+        Err(e) => {
+            errors.push(LoadError {
+                file: path.to_path_buf(),
+                line: 0,
+                column: 0,
+                message: format!("cannot read: {e}"),
+            });
+            None
+        }
+    }
+}
+
+fn parse<T: DeserializeOwned>(text: &str, diag: &mut Diagnostics) -> Option<T> {
+    match toml::from_str::<T>(text) {
+        Ok(value) => Some(value),
+        Err(e) => {
+            diag.error(e.span().unwrap_or(0..0), e.message().trim().to_string());
+            None
+        }
+    }
+}

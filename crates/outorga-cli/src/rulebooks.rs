@@ -1,0 +1,73 @@
+//! `outorga rulebook check` and `outorga scenarios run`.
+
+use anyhow::{Context as _, bail};
+use outorga_rulebook::Library;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The rulebooks folder: the one given, else `rulebooks` in the current folder or
+/// the nearest one above it.
+fn rulebooks_folder(given: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    if let Some(path) = given {
+        return Ok(path);
+    }
+    let here = std::env::current_dir().context("cannot read the current folder")?;
+    for folder in here.ancestors() {
+        let candidate = folder.join("rulebooks");
+        if candidate.is_dir() {
+            return Ok(candidate);
+        }
+    }
+    bail!("no `rulebooks` folder here or above; pass --rulebooks PATH or set OUTORGA_RULEBOOKS")
+}
+
+fn load(path: &Path) -> Result<Library, ExitCode> {
+    outorga_rulebook::load(path).map_err(|errors| {
+        eprintln!("{errors}");
+        eprintln!("{} error(s) in the rulebooks", errors.0.len());
+        ExitCode::from(2)
+    })
+}
+
+pub fn check(path: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    let path = rulebooks_folder(path)?;
+    let library = match load(&path) {
+        Ok(library) => library,
+        Err(code) => return Ok(code),
+    };
+    for rulebook in library.rulebooks() {
+        println!(
+            "{} — {} ({}), {}",
+            rulebook.id, rulebook.act.name, rulebook.act.number, rulebook.jurisdiction.state
+        );
+        for (section, count) in outorga_rulebook::summary(rulebook) {
+            println!("  {section:<22} {count:>4}");
+        }
+    }
+    println!("{} rulebook(s) OK", library.ids().count());
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_scenarios(
+    paths: &[PathBuf],
+    explain: bool,
+    rulebooks: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    let folder = rulebooks_folder(rulebooks)?;
+    let library = match load(&folder) {
+        Ok(library) => library,
+        Err(code) => return Ok(code),
+    };
+    let report = outorga_scenarios::run_paths(&library, paths, explain);
+    print!("{}", report.text);
+    println!("{} passed, {} failed", report.passed, report.failed);
+    // 0: all passed; 1: some case's answer differs from its expectation;
+    // 2: some case could not be run as written (bad input).
+    Ok(if report.failed == 0 {
+        ExitCode::SUCCESS
+    } else if report.invalid > 0 {
+        ExitCode::from(2)
+    } else {
+        ExitCode::from(1)
+    })
+}

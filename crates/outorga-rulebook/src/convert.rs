@@ -1,0 +1,1044 @@
+//! Raw files -> validated `outorga_core::model::Rulebook`. Every problem found is
+//! reported with the span it comes from; nothing is half-built.
+
+use crate::citation;
+use crate::error::Diagnostics;
+use crate::raw::*;
+use outorga_core::calendar::{Counting, HolidayDate, HolidayRule};
+use outorga_core::model::*;
+use rust_decimal::Decimal;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ops::Range;
+use toml::Spanned;
+
+/// What a jurisdiction folder's `jurisdiction.toml` gives every rulebook in it.
+#[derive(Debug, Clone)]
+pub struct JurisdictionData {
+    pub jurisdiction: Jurisdiction,
+    pub holidays: Vec<HolidayRule>,
+}
+
+pub fn jurisdiction(
+    raw: JurisdictionFile,
+    folder: &str,
+    diag: &mut Diagnostics,
+) -> Option<JurisdictionData> {
+    let id = raw.jurisdiction.id.get_ref();
+    if id != folder {
+        diag.error(
+            raw.jurisdiction.id.span(),
+            format!("jurisdiction id `{id}` must match its folder name `{folder}`"),
+        );
+    }
+    let state = raw.jurisdiction.state.get_ref();
+    if state.len() != 2 || !state.chars().all(|c| c.is_ascii_uppercase()) {
+        diag.error(
+            raw.jurisdiction.state.span(),
+            format!("state `{state}` must be a two-letter code such as ES"),
+        );
+    }
+    let mut holidays = Vec::new();
+    for spanned in &raw.holidays {
+        let span = spanned.span();
+        let holiday = spanned.get_ref();
+        let date = match (&holiday.date, holiday.easter_offset) {
+            (Some(text), None) => match parse_month_day(text) {
+                Some((month, day)) => HolidayDate::Fixed { month, day },
+                None => {
+                    diag.error(span, format!("holiday date `{text}` must be MM-DD"));
+                    continue;
+                }
+            },
+            (None, Some(offset)) => HolidayDate::EasterOffset(offset),
+            _ => {
+                diag.error(
+                    span,
+                    format!(
+                        "holiday `{}` needs exactly one of `date` (MM-DD) or `easter_offset`",
+                        holiday.name
+                    ),
+                );
+                continue;
+            }
+        };
+        if holiday.source.trim().is_empty() {
+            diag.error(span, format!("holiday `{}` needs its `source` (the act)", holiday.name));
+        }
+        holidays.push(HolidayRule {
+            name: holiday.name.clone(),
+            date,
+            from_year: holiday.from_year,
+            until_year: holiday.until_year,
+            source: holiday.source.clone(),
+        });
+    }
+    Some(JurisdictionData {
+        jurisdiction: Jurisdiction {
+            id: id.clone(),
+            name: raw.jurisdiction.name,
+            state: state.clone(),
+        },
+        holidays,
+    })
+}
+
+fn parse_month_day(text: &str) -> Option<(u32, u32)> {
+    let (month, day) = text.split_once('-')?;
+    let (month, day) = (month.parse().ok()?, day.parse().ok()?);
+    chrono::NaiveDate::from_ymd_opt(2024, month, day).map(|_| (month, day))
+}
+
+/// Converts one service rulebook. Returns `None` when any error was reported.
+pub fn rulebook(
+    raw: RulebookFile,
+    id: String,
+    jurisdiction: &JurisdictionData,
+    diag: &mut Diagnostics,
+) -> Option<Rulebook> {
+    let mut c = Converter {
+        diag,
+        parameters: BTreeMap::new(),
+        units: BTreeMap::new(),
+        groups: HashMap::new(),
+        codes: HashMap::new(),
+    };
+    let errors_before = c.diag.len();
+
+    let services = c.services(&raw.act.services);
+    let act = Act {
+        name: raw.act.name.clone(),
+        number: raw.act.number.clone(),
+        date: raw.act.date.0,
+        in_force: raw.act.in_force.0,
+    };
+    for (name, spanned) in &raw.parameters {
+        c.parameter(name, spanned);
+    }
+    for (code, spanned) in &raw.units {
+        c.unit(code, spanned);
+    }
+    let groups = c.groups(&raw.groups);
+    let infractions = c.infractions(&raw.infractions);
+    let liability = Liability {
+        fine_payer: party(raw.liability.get_ref().fine_payer),
+        citation: c.citation(&raw.liability.get_ref().citation),
+    };
+    let repeat = c.count(&raw.repeat);
+    let sanction_rules = raw
+        .sanction_rules
+        .iter()
+        .filter_map(|rule| c.sanction_rule(rule, &groups, &infractions))
+        .collect();
+    let points = raw.points.as_ref().map(|p| c.points(p));
+    let thresholds = raw
+        .thresholds
+        .iter()
+        .map(|t| c.threshold(t))
+        .collect::<Vec<_>>();
+    let process = raw.process.as_ref().map(|p| ProcessRule {
+        kinds: p
+            .get_ref()
+            .kinds
+            .iter()
+            .filter_map(|k| c.sanction_kind(k))
+            .collect(),
+        citation: c.citation(&p.get_ref().citation),
+    });
+    let deadlines = c.deadlines(&raw.deadlines);
+    let late_payment = raw
+        .late_payment
+        .iter()
+        .map(|tier| {
+            let t = tier.get_ref();
+            LateTier {
+                after_days: c.quantity(&t.after_days, tier.span()),
+                percent: c.percent(&t.percent, tier.span()),
+                citation: c.citation(&t.citation),
+            }
+        })
+        .collect();
+    let installments = raw.installments.as_ref().map(|i| {
+        let r = i.get_ref();
+        InstallmentRule {
+            max: c.quantity(&r.max, i.span()),
+            min_quantity: c.quantity(&r.min_quantity, i.span()),
+            citation: c.citation(&r.citation),
+        }
+    });
+    let caps = c.caps(&raw.caps, &services);
+    let requirements = c.requirements(&raw.requirements);
+    let vehicles = c.vehicles(&raw.vehicles);
+    let permit_suspension = raw.permit_suspension.as_ref().map(|s| c.suspension(s));
+
+    if c.diag.len() > errors_before {
+        return None;
+    }
+    let infraction_index = infractions
+        .iter()
+        .enumerate()
+        .map(|(i, inf)| (inf.code.clone(), InfractionId(i as u32)))
+        .collect();
+    Some(Rulebook {
+        id,
+        jurisdiction: jurisdiction.jurisdiction.clone(),
+        act,
+        services,
+        parameters: c.parameters,
+        units: c.units,
+        holidays: jurisdiction.holidays.clone(),
+        groups,
+        infractions,
+        infraction_index,
+        liability,
+        repeat,
+        sanction_rules,
+        points,
+        thresholds,
+        process,
+        deadlines,
+        late_payment,
+        installments,
+        caps,
+        requirements,
+        vehicles,
+        permit_suspension,
+    })
+}
+
+fn party(raw: RawParty) -> Party {
+    match raw {
+        RawParty::Offender => Party::Offender,
+        RawParty::Holder => Party::Holder,
+    }
+}
+
+fn role(raw: Option<RawRole>) -> Role {
+    match raw {
+        None | Some(RawRole::Any) => Role::Any,
+        Some(RawRole::Holder) => Role::Holder,
+        Some(RawRole::Auxiliary) => Role::Auxiliary,
+    }
+}
+
+struct Converter<'d, 'a> {
+    diag: &'d mut Diagnostics<'a>,
+    parameters: BTreeMap<String, Parameter>,
+    units: BTreeMap<String, FiscalUnit>,
+    groups: HashMap<String, GroupId>,
+    codes: HashMap<String, InfractionId>,
+}
+
+impl Converter<'_, '_> {
+    fn citation(&mut self, raw: &Spanned<String>) -> Citation {
+        if let Err(message) = citation::check(raw.get_ref()) {
+            self.diag.error(raw.span(), message);
+        }
+        raw.get_ref().clone()
+    }
+
+    fn services(&mut self, raw: &[Spanned<String>]) -> Vec<Service> {
+        if raw.is_empty() {
+            self.diag
+                .error(0..0, "[act] services must name at least one service");
+        }
+        raw.iter()
+            .filter_map(|s| {
+                let service = Service::parse(s.get_ref());
+                if service.is_none() {
+                    self.diag.error(
+                        s.span(),
+                        format!(
+                            "unknown service `{}`; known: taxi, taxi_acessivel, mototaxi, motofrete, onibus",
+                            s.get_ref()
+                        ),
+                    );
+                }
+                service
+            })
+            .collect()
+    }
+
+    /// A quantity; a parameter reference must name a declared parameter.
+    fn quantity(&mut self, raw: &RawQuantity, span: Range<usize>) -> Quantity {
+        match raw {
+            RawQuantity::Fixed(value) => {
+                if value.is_sign_negative() {
+                    self.diag
+                        .error(span, format!("{value} is negative; rulebook numbers are not"));
+                }
+                Quantity::Fixed(*value)
+            }
+            RawQuantity::Param(name) => {
+                if !self.parameters.contains_key(name) {
+                    self.diag.error(
+                        span,
+                        format!("parameter `{name}` is not declared under [parameters]"),
+                    );
+                }
+                Quantity::Param(name.clone())
+            }
+        }
+    }
+
+    fn percent(&mut self, raw: &RawQuantity, span: Range<usize>) -> Quantity {
+        if let RawQuantity::Fixed(value) = raw
+            && *value > Decimal::ONE_HUNDRED
+        {
+            self.diag
+                .error(span.clone(), format!("{value} % is over 100 %"));
+        }
+        self.quantity(raw, span)
+    }
+
+    fn fixed(&mut self, raw: &RawQuantity, span: Range<usize>, what: &str) -> Decimal {
+        match raw {
+            RawQuantity::Fixed(value) => *value,
+            RawQuantity::Param(_) => {
+                self.diag
+                    .error(span, format!("{what} must be a number, not a parameter"));
+                Decimal::ZERO
+            }
+        }
+    }
+
+    fn period(&mut self, raw: &RawPeriod, span: Range<usize>) -> Period {
+        match (&raw.days, &raw.months) {
+            (Some(days), None) => Period::Days(self.quantity(days, span)),
+            (None, Some(months)) => Period::Months(self.quantity(months, span)),
+            _ => {
+                self.diag.error(
+                    span,
+                    "a period needs exactly one of `days` or `months`, e.g. { months = 12 }",
+                );
+                Period::Days(Quantity::Fixed(Decimal::ZERO))
+            }
+        }
+    }
+
+    fn dated(&mut self, raw: &[RawDated], span: Range<usize>) -> Vec<Dated<Decimal>> {
+        let mut values: Vec<Dated<Decimal>> = Vec::new();
+        for entry in raw {
+            if values.iter().any(|v| v.from == entry.from.0) {
+                self.diag.error(
+                    span.clone(),
+                    format!("two values from the same date {}", entry.from.0),
+                );
+            }
+            let value = self.fixed(&entry.value, span.clone(), "a dated value");
+            values.push(Dated {
+                from: entry.from.0,
+                value,
+                source: entry.source.clone(),
+            });
+        }
+        values.sort_by_key(|v| v.from);
+        values
+    }
+
+    fn parameter(&mut self, name: &str, spanned: &Spanned<RawParameter>) {
+        let raw = spanned.get_ref();
+        let span = spanned.span();
+        let mut values = self.dated(&raw.values, span.clone());
+        if let Some(value) = &raw.value {
+            if !values.is_empty() {
+                self.diag.error(
+                    span.clone(),
+                    format!("parameter `{name}` has both `value` and `values`; keep one"),
+                );
+            }
+            let value = self.fixed(value, span.clone(), "a parameter's value");
+            values.push(Dated {
+                from: chrono::NaiveDate::MIN,
+                value,
+                source: None,
+            });
+        }
+        if values.is_empty() {
+            self.diag.error(
+                span,
+                format!("parameter `{name}` has no value; give `value` or dated `values`"),
+            );
+        }
+        let citation = self.citation(&raw.citation);
+        self.parameters.insert(
+            name.to_string(),
+            Parameter {
+                name: name.to_string(),
+                doc: raw.doc.clone(),
+                citation,
+                decree_default: raw.decree_default,
+                values,
+            },
+        );
+    }
+
+    fn unit(&mut self, code: &str, spanned: &Spanned<RawUnit>) {
+        let raw = spanned.get_ref();
+        if code == "BRL" {
+            self.diag
+                .error(spanned.span(), "BRL is built in; do not declare it as a unit");
+        }
+        let values = self.dated(&raw.values, spanned.span());
+        let citation = self.citation(&raw.citation);
+        self.units.insert(
+            code.to_string(),
+            FiscalUnit {
+                code: code.to_string(),
+                name: raw.name.clone(),
+                citation,
+                values,
+            },
+        );
+    }
+
+    fn amount(&mut self, raw: &RawAmount) -> Cited<Amount> {
+        let unit = raw.unit.get_ref();
+        if unit != "BRL" && !self.units.contains_key(unit) {
+            self.diag.error(
+                raw.unit.span(),
+                format!("unit `{unit}` is not declared under [units] (nor BRL)"),
+            );
+        }
+        let quantity = self.fixed(&raw.quantity, raw.unit.span(), "a fine's quantity");
+        Cited {
+            value: Amount {
+                unit: unit.clone(),
+                quantity,
+            },
+            citation: self.citation(&raw.citation),
+        }
+    }
+
+    fn groups(&mut self, raw: &[Spanned<RawGroup>]) -> Vec<Group> {
+        let mut groups = Vec::new();
+        for spanned in raw {
+            let g = spanned.get_ref();
+            let id = g.id.get_ref();
+            if self.groups.contains_key(id) {
+                self.diag
+                    .error(g.id.span(), format!("group `{id}` is declared twice"));
+                continue;
+            }
+            let points = g.points.as_ref().map(|p| Cited {
+                value: self.fixed(&p.value, spanned.span(), "group points"),
+                citation: self.citation(&p.citation),
+            });
+            let fine = g.fine.as_ref().map(|f| self.amount(f));
+            self.groups
+                .insert(id.clone(), GroupId(groups.len() as u32));
+            groups.push(Group {
+                id: id.clone(),
+                name: g.name.clone(),
+                points,
+                fine,
+            });
+        }
+        groups
+    }
+
+    fn group_ref(&mut self, raw: &Spanned<String>) -> Option<GroupId> {
+        let id = self.groups.get(raw.get_ref()).copied();
+        if id.is_none() {
+            self.diag.error(
+                raw.span(),
+                format!("group `{}` is not declared under [[groups]]", raw.get_ref()),
+            );
+        }
+        id
+    }
+
+    fn code_ref(&mut self, raw: &Spanned<String>) -> Option<InfractionId> {
+        let id = self.codes.get(raw.get_ref()).copied();
+        if id.is_none() {
+            self.diag.error(
+                raw.span(),
+                format!(
+                    "infraction `{}` is not in the catalog ([[infractions]])",
+                    raw.get_ref()
+                ),
+            );
+        }
+        id
+    }
+
+    fn infractions(&mut self, raw: &[Spanned<RawInfraction>]) -> Vec<Infraction> {
+        let mut infractions = Vec::new();
+        for spanned in raw {
+            let inf = spanned.get_ref();
+            let code = inf.code.get_ref();
+            if code.trim().is_empty() || code.contains(char::is_whitespace) {
+                self.diag.error(
+                    inf.code.span(),
+                    format!("infraction code `{code}` must be non-empty, without spaces"),
+                );
+            }
+            if self.codes.contains_key(code) {
+                self.diag.error(
+                    inf.code.span(),
+                    format!("infraction code `{code}` is declared twice"),
+                );
+                continue;
+            }
+            let group = inf.group.as_ref().and_then(|g| self.group_ref(g));
+            let citation = self.citation(&inf.citation);
+            self.codes
+                .insert(code.clone(), InfractionId(infractions.len() as u32));
+            infractions.push(Infraction {
+                code: code.clone(),
+                description: inf.description.clone(),
+                group,
+                citation,
+            });
+        }
+        infractions
+    }
+
+    fn count(&mut self, spanned: &Spanned<RawCount>) -> CountRule {
+        let raw = spanned.get_ref();
+        let by = match raw.by.get_ref().as_str() {
+            "code" => CountBy::Code,
+            "group" => CountBy::Group,
+            "codes" => {
+                if raw.codes.is_empty() {
+                    self.diag
+                        .error(raw.by.span(), "count by `codes` needs a non-empty `codes` list");
+                }
+                CountBy::Codes(raw.codes.iter().filter_map(|c| self.code_ref(c)).collect())
+            }
+            other => {
+                self.diag.error(
+                    raw.by.span(),
+                    format!("count `by = \"{other}\"`: expected code, group or codes"),
+                );
+                CountBy::Code
+            }
+        };
+        if !matches!(by, CountBy::Codes(_)) && !raw.codes.is_empty() {
+            self.diag
+                .error(raw.by.span(), "`codes` is only read with by = \"codes\"");
+        }
+        CountRule {
+            by,
+            window: self.period(&raw.window, spanned.span()),
+            citation: self.citation(&raw.citation),
+        }
+    }
+
+    fn incidence(&mut self, raw: &Spanned<String>) -> Incidence {
+        let text = raw.get_ref().trim();
+        let parsed = match text {
+            "any" => Some(Incidence::Any),
+            "first" => Some(Incidence::First),
+            "repeat" => Some(Incidence::Repeat),
+            _ => {
+                if let Some(n) = text.strip_prefix("every ") {
+                    n.trim().parse().ok().filter(|n| *n > 0).map(Incidence::Every)
+                } else if let Some(n) = text.strip_suffix('+') {
+                    n.parse().ok().filter(|n| *n > 0).map(Incidence::From)
+                } else {
+                    text.parse().ok().filter(|n| *n > 0).map(Incidence::Nth)
+                }
+            }
+        };
+        parsed.unwrap_or_else(|| {
+            self.diag.error(
+                raw.span(),
+                format!(
+                    "incidence `{text}`: expected any, first, repeat, N (the Nth), N+ (from the Nth on) or every N"
+                ),
+            );
+            Incidence::Any
+        })
+    }
+
+    fn sanction_kind(&mut self, raw: &Spanned<String>) -> Option<SanctionKind> {
+        let kind = SanctionKind::parse(raw.get_ref());
+        if kind.is_none() {
+            self.diag.error(
+                raw.span(),
+                format!(
+                    "unknown sanction kind `{}`; known: {}",
+                    raw.get_ref(),
+                    SanctionKind::ALL.map(SanctionKind::name).join(", ")
+                ),
+            );
+        }
+        kind
+    }
+
+    /// A sanction spec; `group_fines_ok` says whether every infraction it may
+    /// apply to has a group fine (for fines without an explicit amount).
+    fn sanction(&mut self, spanned: &Spanned<RawSanction>, group_fines_ok: bool) -> Option<SanctionSpec> {
+        let raw = spanned.get_ref();
+        let span = spanned.span();
+        let kind = self.sanction_kind(&raw.kind)?;
+        let q = |this: &mut Self, field: &Option<RawQuantity>| {
+            field.as_ref().map(|v| this.quantity(v, span.clone()))
+        };
+        let days = q(self, &raw.days);
+        let min_days = q(self, &raw.min_days);
+        let max_days = q(self, &raw.max_days);
+        let years = q(self, &raw.years);
+        let months = q(self, &raw.months);
+        let min_hours = q(self, &raw.min_hours);
+        let fine = if kind == SanctionKind::Fine {
+            match &raw.amount {
+                Some(amount) => Some(FineSpec::Fixed(self.amount(amount))),
+                None => {
+                    if !group_fines_ok {
+                        self.diag.error(
+                            span.clone(),
+                            "this fine has no `amount` and some infraction it applies to has no group fine",
+                        );
+                    }
+                    Some(FineSpec::OfGroup)
+                }
+            }
+        } else {
+            if raw.amount.is_some() {
+                self.diag
+                    .error(span.clone(), format!("`amount` does not apply to a {}", kind.name()));
+            }
+            None
+        };
+        if raw.target.is_some() && !kind.has_target() {
+            self.diag
+                .error(span.clone(), format!("a {} falls on no person; remove `target`", kind.name()));
+        }
+        let document = raw.document.as_ref().and_then(|d| {
+            let parsed = match d.get_ref().as_str() {
+                "traffic_authorization" => Some(DocumentKind::TrafficAuthorization),
+                "driver_registration" => Some(DocumentKind::DriverRegistration),
+                "other" => Some(DocumentKind::Other),
+                _ => None,
+            };
+            if parsed.is_none() {
+                self.diag.error(
+                    d.span(),
+                    "document: expected traffic_authorization, driver_registration or other",
+                );
+            }
+            parsed
+        });
+        if (document.is_some()) != (kind == SanctionKind::DocumentSeizure) {
+            self.diag.error(
+                span.clone(),
+                "`document` is required for, and only for, a document_seizure",
+            );
+        }
+        let scale = match &raw.scale {
+            None => Scale::None,
+            Some(scale) => Scale::Chain {
+                window: self.period(&scale.chain, span.clone()),
+                factor: self.fixed(&scale.factor, span.clone(), "a scale factor"),
+            },
+        };
+        let citation = raw.citation.as_ref().map(|c| self.citation(c));
+        Some(SanctionSpec {
+            kind,
+            target: raw.target.map_or(Party::Offender, party),
+            when_offender: role(raw.when_offender),
+            fine,
+            days,
+            min_days,
+            max_days,
+            years,
+            months,
+            min_hours,
+            document,
+            scale,
+            citation,
+        })
+    }
+
+    fn sanction_rule(
+        &mut self,
+        spanned: &Spanned<RawSanctionRule>,
+        groups: &[Group],
+        infractions: &[Infraction],
+    ) -> Option<SanctionRule> {
+        let raw = spanned.get_ref();
+        if raw.groups.is_empty() && raw.codes.is_empty() {
+            self.diag.error(
+                spanned.span(),
+                "a sanction rule must name the `groups` or `codes` it applies to",
+            );
+        }
+        let selector = Selector {
+            groups: raw.groups.iter().filter_map(|g| self.group_ref(g)).collect(),
+            codes: raw.codes.iter().filter_map(|c| self.code_ref(c)).collect(),
+        };
+        let fines_ok = |group: Option<GroupId>| {
+            group.is_some_and(|g| groups[g.0 as usize].fine.is_some())
+        };
+        let group_fines_ok = selector.groups.iter().all(|g| fines_ok(Some(*g)))
+            && selector
+                .codes
+                .iter()
+                .all(|c| fines_ok(infractions[c.0 as usize].group));
+        let incidence = raw
+            .incidence
+            .as_ref()
+            .map_or(Incidence::Any, |i| self.incidence(i));
+        let count = raw.count.as_ref().map(|c| self.count(c));
+        let sanctions = raw
+            .sanctions
+            .iter()
+            .filter_map(|s| self.sanction(s, group_fines_ok))
+            .collect();
+        Some(SanctionRule {
+            applies_to: selector,
+            incidence,
+            count,
+            sanctions,
+            citation: self.citation(&raw.citation),
+        })
+    }
+
+    fn points(&mut self, spanned: &Spanned<RawPoints>) -> PointRule {
+        let raw = spanned.get_ref();
+        let holder_share = raw.holder_share.as_ref().map(|share| {
+            let value = self.fixed(&share.value, spanned.span(), "holder_share");
+            if value > Decimal::ONE {
+                self.diag
+                    .error(spanned.span(), format!("holder_share {value} is more than 1"));
+            }
+            Cited {
+                value,
+                citation: self.citation(&share.citation),
+            }
+        });
+        if raw.windows_months.contains(&0) {
+            self.diag
+                .error(spanned.span(), "a point window of 0 months counts nothing");
+        }
+        PointRule {
+            holder_share,
+            windows_months: raw.windows_months.clone(),
+            citation: self.citation(&raw.citation),
+        }
+    }
+
+    fn threshold(&mut self, spanned: &Spanned<RawThreshold>) -> Threshold {
+        let raw = spanned.get_ref();
+        if raw.window_months == 0 {
+            self.diag
+                .error(spanned.span(), "a threshold window of 0 months counts nothing");
+        }
+        let sanctions = raw
+            .sanctions
+            .iter()
+            .filter_map(|s| {
+                if s.get_ref().kind.get_ref() == "fine" && s.get_ref().amount.is_none() {
+                    self.diag
+                        .error(s.span(), "a fine in a threshold needs an explicit `amount`");
+                }
+                self.sanction(s, true)
+            })
+            .collect();
+        Threshold {
+            window_months: raw.window_months,
+            over: self.quantity(&raw.over, spanned.span()),
+            sanctions,
+            citation: self.citation(&raw.citation),
+        }
+    }
+
+    fn deadlines(&mut self, raw: &[Spanned<RawDeadline>]) -> Vec<DeadlineRule> {
+        let mut seen = HashSet::new();
+        let mut rules = Vec::new();
+        for spanned in raw {
+            let d = spanned.get_ref();
+            let span = spanned.span();
+            let kind = d.kind.get_ref();
+            if !seen.insert(kind.clone()) {
+                self.diag
+                    .error(d.kind.span(), format!("deadline `{kind}` is declared twice"));
+            }
+            let counting = d.counting.as_ref().map(|c| match c.get_ref().as_str() {
+                "business_days" => Some(Counting::BusinessDays),
+                "calendar_days" => Some(Counting::CalendarDays),
+                "calendar_days_from_next_business_day" => {
+                    Some(Counting::CalendarDaysFromNextBusinessDay)
+                }
+                other => {
+                    self.diag.error(
+                        c.span(),
+                        format!(
+                            "counting `{other}`: expected business_days, calendar_days or calendar_days_from_next_business_day"
+                        ),
+                    );
+                    None
+                }
+            });
+            let (length, counting) = match (&d.days, &d.months, &d.years, counting) {
+                (Some(days), None, None, Some(Some(counting))) => (days, counting),
+                (Some(days), None, None, Some(None)) => (days, Counting::CalendarDays),
+                (Some(days), None, None, None) => {
+                    self.diag.error(
+                        span.clone(),
+                        format!("deadline `{kind}` in days needs `counting` (business_days or calendar_days)"),
+                    );
+                    (days, Counting::CalendarDays)
+                }
+                (None, Some(months), None, None) => (months, Counting::Months),
+                (None, None, Some(years), None) => (years, Counting::Years),
+                _ => {
+                    self.diag.error(
+                        span.clone(),
+                        format!(
+                            "deadline `{kind}` needs exactly one of `days` (with `counting`), `months` or `years`"
+                        ),
+                    );
+                    continue;
+                }
+            };
+            let length = self.quantity(length, span.clone());
+            if length == Quantity::Fixed(Decimal::ZERO) {
+                self.diag
+                    .error(span.clone(), format!("deadline `{kind}` has length 0"));
+            }
+            rules.push(DeadlineRule {
+                kind: kind.clone(),
+                length,
+                counting,
+                citation: self.citation(&d.citation),
+                decree_default: d.decree_default,
+            });
+        }
+        rules
+    }
+
+    fn caps(&mut self, raw: &[Spanned<RawCap>], services: &[Service]) -> Vec<CapRule> {
+        let mut caps: Vec<CapRule> = Vec::new();
+        for spanned in raw {
+            let cap = spanned.get_ref();
+            let Some(service) = Service::parse(cap.service.get_ref()) else {
+                self.diag.error(
+                    cap.service.span(),
+                    format!("unknown service `{}`", cap.service.get_ref()),
+                );
+                continue;
+            };
+            if !services.contains(&service) {
+                self.diag.error(
+                    cap.service.span(),
+                    format!("cap for `{}`, which is not among [act] services", service.name()),
+                );
+            }
+            if caps.iter().any(|c| c.service == service) {
+                self.diag.error(
+                    cap.service.span(),
+                    format!("two caps for `{}`", service.name()),
+                );
+            }
+            let per = self.quantity(&cap.inhabitants_per_permit, spanned.span());
+            if per == Quantity::Fixed(Decimal::ZERO) {
+                self.diag
+                    .error(spanned.span(), "inhabitants_per_permit must be positive");
+            }
+            let reserved = cap
+                .reserved
+                .iter()
+                .map(|q| Quota {
+                    key: q.get_ref().key.clone(),
+                    percent: self.percent(&q.get_ref().percent, q.span()),
+                    citation: self.citation(&q.get_ref().citation),
+                })
+                .collect();
+            caps.push(CapRule {
+                service,
+                inhabitants_per_permit: per,
+                citation: self.citation(&cap.citation),
+                reserved,
+            });
+        }
+        caps
+    }
+
+    fn requirements(&mut self, raw: &[Spanned<RawRequirement>]) -> Vec<Requirement> {
+        let mut seen = HashSet::new();
+        let mut requirements = Vec::new();
+        for spanned in raw {
+            let r = spanned.get_ref();
+            let span = spanned.span();
+            if !seen.insert(r.id.get_ref().clone()) {
+                self.diag.error(
+                    r.id.span(),
+                    format!("requirement `{}` is declared twice", r.id.get_ref()),
+                );
+            }
+            if r.applicants.is_empty() {
+                self.diag
+                    .error(span.clone(), "a requirement needs at least one applicant");
+            }
+            let check = match &r.check {
+                RawCheck::NaturalPerson => Check::NaturalPerson,
+                RawCheck::LicenseCategory {
+                    any_of,
+                    paid_activity_for,
+                } => {
+                    for category in any_of.iter().chain(paid_activity_for) {
+                        if !matches!(category.as_str(), "A" | "B" | "C" | "D" | "E") {
+                            self.diag.error(
+                                span.clone(),
+                                format!("`{category}` is not a CNH category (A, B, C, D, E)"),
+                            );
+                        }
+                    }
+                    Check::LicenseCategory {
+                        any_of: any_of.clone(),
+                        paid_activity_for: paid_activity_for.clone(),
+                    }
+                }
+                RawCheck::LicenseValid => Check::LicenseValid,
+                RawCheck::LicenseNotSuspended => Check::LicenseNotSuspended,
+                RawCheck::LicenseYears(q) => Check::LicenseYears(self.quantity(q, span.clone())),
+                RawCheck::ResidentYears(q) => Check::ResidentYears(self.quantity(q, span.clone())),
+                RawCheck::MinAge(q) => Check::MinAge(self.quantity(q, span.clone())),
+                RawCheck::UnderAge(q) => Check::UnderAge(self.quantity(q, span.clone())),
+                RawCheck::MinEducation(level) => match Education::parse(level) {
+                    Some(level) => Check::MinEducation(level),
+                    None => {
+                        self.diag.error(
+                            span.clone(),
+                            format!("education `{level}`: expected none, fundamental, medio or superior"),
+                        );
+                        continue;
+                    }
+                },
+                RawCheck::NotPublicEmployee => Check::NotPublicEmployee,
+                RawCheck::NoFinalConviction => Check::NoFinalConviction,
+                RawCheck::NoOtherPermit => Check::NoOtherPermit,
+                RawCheck::WaitingPeriod { after, period } => match EndedHow::parse(after) {
+                    Some(how) => Check::WaitingPeriod {
+                        after: how,
+                        period: self.period(period, span.clone()),
+                    },
+                    None => {
+                        self.diag.error(
+                            span.clone(),
+                            format!(
+                                "waiting period after `{after}`: expected renounced, cassated, revoked, caducity or extinct"
+                            ),
+                        );
+                        continue;
+                    }
+                },
+            };
+            requirements.push(Requirement {
+                id: r.id.get_ref().clone(),
+                description: r.description.clone(),
+                applicants: r
+                    .applicants
+                    .iter()
+                    .map(|a| match a {
+                        RawApplicant::Holder => Applicant::Holder,
+                        RawApplicant::Driver => Applicant::Driver,
+                    })
+                    .collect(),
+                check,
+                citation: self.citation(&r.citation),
+            });
+        }
+        requirements
+    }
+
+    fn vehicles(&mut self, raw: &RawVehicles) -> VehicleRules {
+        let inclusion = raw.inclusion.as_ref().map(|s| AgeLimit {
+            max_age: self.quantity(&s.get_ref().max_age, s.span()),
+            citation: self.citation(&s.get_ref().citation),
+        });
+        let substitution = raw
+            .substitution
+            .iter()
+            .map(|s| {
+                let r = s.get_ref();
+                let span = s.span();
+                if let (Some(RawQuantity::Fixed(min)), Some(RawQuantity::Fixed(max))) =
+                    (&r.replaced_min_age, &r.replaced_max_age)
+                    && min > max
+                {
+                    self.diag.error(
+                        span.clone(),
+                        format!("replaced_min_age {min} is above replaced_max_age {max}"),
+                    );
+                }
+                SubstitutionRule {
+                    replaced_min_age: r.replaced_min_age.as_ref().map(|q| self.quantity(q, span.clone())),
+                    replaced_max_age: r.replaced_max_age.as_ref().map(|q| self.quantity(q, span.clone())),
+                    max_age: self.quantity(&r.max_age, span.clone()),
+                    min_years_newer: r.min_years_newer.as_ref().map(|q| self.quantity(q, span.clone())),
+                    citation: self.citation(&r.citation),
+                }
+            })
+            .collect();
+        let replacement = raw.replacement.as_ref().map(|s| {
+            let r = s.get_ref();
+            let by = match r.by.get_ref().as_str() {
+                "end_of_year" => ReplaceBy::EndOfYear,
+                "last_business_day_of_february_next_year" => {
+                    ReplaceBy::LastBusinessDayOfFebruaryNextYear
+                }
+                other => {
+                    self.diag.error(
+                        r.by.span(),
+                        format!(
+                            "replacement by `{other}`: expected end_of_year or last_business_day_of_february_next_year"
+                        ),
+                    );
+                    ReplaceBy::EndOfYear
+                }
+            };
+            ReplacementRule {
+                at_age: self.quantity(&r.at_age, s.span()),
+                by,
+                citation: self.citation(&r.citation),
+            }
+        });
+        let transition = raw.transition.as_ref().map(|s| TransitionRule {
+            over_age: self.quantity(&s.get_ref().over_age, s.span()),
+            within: self.period(&s.get_ref().within, s.span()),
+            citation: self.citation(&s.get_ref().citation),
+        });
+        let inspection = raw.inspection.as_ref().map(|s| InspectionRule {
+            every: self.period(&s.get_ref().every, s.span()),
+            citation: self.citation(&s.get_ref().citation),
+        });
+        VehicleRules {
+            inclusion,
+            substitution,
+            replacement,
+            transition,
+            inspection,
+        }
+    }
+
+    fn suspension(&mut self, spanned: &Spanned<RawSuspension>) -> SuspensionOnRequest {
+        let raw = spanned.get_ref();
+        let mut keys = HashSet::new();
+        let reasons = raw
+            .reasons
+            .iter()
+            .map(|r| {
+                if !keys.insert(r.key.clone()) {
+                    self.diag.error(
+                        spanned.span(),
+                        format!("suspension reason `{}` is declared twice", r.key),
+                    );
+                }
+                SuspensionReason {
+                    key: r.key.clone(),
+                    description: r.description.clone(),
+                    citation: self.citation(&r.citation),
+                }
+            })
+            .collect();
+        SuspensionOnRequest {
+            max_days: self.quantity(&raw.max_days, spanned.span()),
+            extension_days: self.quantity(&raw.extension_days, spanned.span()),
+            reasons,
+            citation: self.citation(&raw.citation),
+        }
+    }
+}

@@ -1,0 +1,495 @@
+//! The rulebook files as written (TOML). Every struct refuses unknown fields; the
+//! meaning of each field is documented in `docs/rulebook-format.md`.
+
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use toml::Spanned;
+
+/// `jurisdiction.toml`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JurisdictionFile {
+    pub jurisdiction: RawJurisdiction,
+    #[serde(default)]
+    pub holidays: Vec<Spanned<RawHoliday>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawJurisdiction {
+    pub id: Spanned<String>,
+    pub name: String,
+    pub state: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawHoliday {
+    pub name: String,
+    /// `MM-DD`, for a holiday on the same day every year.
+    pub date: Option<String>,
+    /// Days after Easter Sunday (negative: before).
+    pub easter_offset: Option<i64>,
+    pub from_year: Option<i32>,
+    pub until_year: Option<i32>,
+    pub source: String,
+}
+
+/// `<service>.toml`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulebookFile {
+    pub act: RawAct,
+    #[serde(default)]
+    pub parameters: BTreeMap<String, Spanned<RawParameter>>,
+    #[serde(default)]
+    pub units: BTreeMap<String, Spanned<RawUnit>>,
+    #[serde(default)]
+    pub groups: Vec<Spanned<RawGroup>>,
+    #[serde(default)]
+    pub infractions: Vec<Spanned<RawInfraction>>,
+    pub liability: Spanned<RawLiability>,
+    pub repeat: Spanned<RawCount>,
+    #[serde(default)]
+    pub sanction_rules: Vec<Spanned<RawSanctionRule>>,
+    pub points: Option<Spanned<RawPoints>>,
+    #[serde(default)]
+    pub thresholds: Vec<Spanned<RawThreshold>>,
+    pub process: Option<Spanned<RawProcess>>,
+    #[serde(default)]
+    pub deadlines: Vec<Spanned<RawDeadline>>,
+    #[serde(default)]
+    pub late_payment: Vec<Spanned<RawLateTier>>,
+    pub installments: Option<Spanned<RawInstallments>>,
+    #[serde(default)]
+    pub caps: Vec<Spanned<RawCap>>,
+    #[serde(default)]
+    pub requirements: Vec<Spanned<RawRequirement>>,
+    #[serde(default)]
+    pub vehicles: RawVehicles,
+    pub permit_suspension: Option<Spanned<RawSuspension>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAct {
+    pub name: String,
+    pub number: String,
+    pub date: RawDate,
+    pub in_force: RawDate,
+    pub services: Vec<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawParameter {
+    pub doc: String,
+    pub citation: Spanned<String>,
+    #[serde(default)]
+    pub decree_default: bool,
+    /// A value in force for every date.
+    pub value: Option<RawQuantity>,
+    /// Values in force from a date on.
+    #[serde(default)]
+    pub values: Vec<RawDated>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDated {
+    pub from: RawDate,
+    pub value: RawQuantity,
+    pub source: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawUnit {
+    pub name: String,
+    pub citation: Spanned<String>,
+    #[serde(default)]
+    pub values: Vec<RawDated>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCited {
+    pub value: RawQuantity,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAmount {
+    pub unit: Spanned<String>,
+    pub quantity: RawQuantity,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawGroup {
+    pub id: Spanned<String>,
+    pub name: String,
+    pub points: Option<RawCited>,
+    pub fine: Option<RawAmount>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawInfraction {
+    pub code: Spanned<String>,
+    pub description: String,
+    pub group: Option<Spanned<String>>,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLiability {
+    pub fine_payer: RawParty,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawParty {
+    Offender,
+    Holder,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawRole {
+    Any,
+    Holder,
+    Auxiliary,
+}
+
+/// How prior infractions are counted.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCount {
+    /// `code`, `group` or `codes` (with `codes = [...]`).
+    pub by: Spanned<String>,
+    #[serde(default)]
+    pub codes: Vec<Spanned<String>>,
+    pub window: RawPeriod,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPeriod {
+    pub days: Option<RawQuantity>,
+    pub months: Option<RawQuantity>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSanctionRule {
+    #[serde(default)]
+    pub groups: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub codes: Vec<Spanned<String>>,
+    /// `any` (default), `first`, `repeat`, `N` (the Nth), `N+` (from the Nth on),
+    /// `every N`.
+    pub incidence: Option<Spanned<String>>,
+    pub count: Option<Spanned<RawCount>>,
+    pub sanctions: Vec<Spanned<RawSanction>>,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSanction {
+    pub kind: Spanned<String>,
+    pub target: Option<RawParty>,
+    pub when_offender: Option<RawRole>,
+    /// For fines: a fixed amount; without it, the fine of the infraction's group.
+    pub amount: Option<RawAmount>,
+    pub days: Option<RawQuantity>,
+    pub min_days: Option<RawQuantity>,
+    pub max_days: Option<RawQuantity>,
+    pub years: Option<RawQuantity>,
+    pub months: Option<RawQuantity>,
+    pub min_hours: Option<RawQuantity>,
+    pub document: Option<Spanned<String>>,
+    pub scale: Option<RawScale>,
+    pub citation: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawScale {
+    /// Each prior of the same code within this period of the one after it
+    /// multiplies by `factor`.
+    pub chain: RawPeriod,
+    pub factor: RawQuantity,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPoints {
+    pub citation: Spanned<String>,
+    #[serde(default)]
+    pub windows_months: Vec<u32>,
+    pub holder_share: Option<RawCited>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawThreshold {
+    pub window_months: u32,
+    pub over: RawQuantity,
+    pub sanctions: Vec<Spanned<RawSanction>>,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawProcess {
+    pub kinds: Vec<Spanned<String>>,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDeadline {
+    pub kind: Spanned<String>,
+    pub days: Option<RawQuantity>,
+    pub months: Option<RawQuantity>,
+    pub years: Option<RawQuantity>,
+    /// With `days`: `business_days`, `calendar_days` or
+    /// `calendar_days_from_next_business_day`.
+    pub counting: Option<Spanned<String>>,
+    #[serde(default)]
+    pub decree_default: bool,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLateTier {
+    pub after_days: RawQuantity,
+    pub percent: RawQuantity,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawInstallments {
+    pub max: RawQuantity,
+    pub min_quantity: RawQuantity,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCap {
+    pub service: Spanned<String>,
+    pub inhabitants_per_permit: RawQuantity,
+    pub citation: Spanned<String>,
+    #[serde(default)]
+    pub reserved: Vec<Spanned<RawQuota>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawQuota {
+    pub key: String,
+    pub percent: RawQuantity,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRequirement {
+    pub id: Spanned<String>,
+    pub description: String,
+    pub applicants: Vec<RawApplicant>,
+    pub check: RawCheck,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawApplicant {
+    Holder,
+    Driver,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum RawCheck {
+    NaturalPerson,
+    LicenseCategory {
+        any_of: Vec<String>,
+        #[serde(default)]
+        paid_activity_for: Vec<String>,
+    },
+    LicenseValid,
+    LicenseNotSuspended,
+    LicenseYears(RawQuantity),
+    ResidentYears(RawQuantity),
+    MinAge(RawQuantity),
+    UnderAge(RawQuantity),
+    MinEducation(String),
+    NotPublicEmployee,
+    NoFinalConviction,
+    NoOtherPermit,
+    WaitingPeriod { after: String, period: RawPeriod },
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawVehicles {
+    pub inclusion: Option<Spanned<RawAgeLimit>>,
+    #[serde(default)]
+    pub substitution: Vec<Spanned<RawSubstitution>>,
+    pub replacement: Option<Spanned<RawReplacement>>,
+    pub transition: Option<Spanned<RawTransition>>,
+    pub inspection: Option<Spanned<RawInspection>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAgeLimit {
+    pub max_age: RawQuantity,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSubstitution {
+    pub replaced_min_age: Option<RawQuantity>,
+    pub replaced_max_age: Option<RawQuantity>,
+    pub max_age: RawQuantity,
+    pub min_years_newer: Option<RawQuantity>,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawReplacement {
+    pub at_age: RawQuantity,
+    /// `end_of_year` or `last_business_day_of_february_next_year`.
+    pub by: Spanned<String>,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTransition {
+    pub over_age: RawQuantity,
+    pub within: RawPeriod,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawInspection {
+    pub every: RawPeriod,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSuspension {
+    pub max_days: RawQuantity,
+    pub extension_days: RawQuantity,
+    pub citation: Spanned<String>,
+    pub reasons: Vec<RawReason>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawReason {
+    pub key: String,
+    pub description: String,
+    pub citation: Spanned<String>,
+}
+
+/// A number (integer, or decimal written as a string) or `{ param = "name" }`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RawQuantity {
+    Fixed(Decimal),
+    Param(String),
+}
+
+impl<'de> Deserialize<'de> for RawQuantity {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct QuantityVisitor;
+        impl<'de> Visitor<'de> for QuantityVisitor {
+            type Value = RawQuantity;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(
+                    "an integer, a decimal written as a string (\"0.5\"), or { param = \"name\" }",
+                )
+            }
+
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<RawQuantity, E> {
+                Ok(RawQuantity::Fixed(Decimal::from(v)))
+            }
+
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RawQuantity, E> {
+                Ok(RawQuantity::Fixed(Decimal::from(v)))
+            }
+
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<RawQuantity, E> {
+                Err(E::custom(format!(
+                    "{v} is a floating-point number; write decimals as strings (\"{v}\") so they stay exact"
+                )))
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<RawQuantity, E> {
+                v.trim()
+                    .parse::<Decimal>()
+                    .map(RawQuantity::Fixed)
+                    .map_err(|_| E::custom(format!("\"{v}\" is not a decimal number")))
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawQuantity, A::Error> {
+                let mut name = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    if key != "param" || name.is_some() {
+                        return Err(de::Error::custom(format!(
+                            "unknown key `{key}`: a parameter reference is {{ param = \"name\" }}"
+                        )));
+                    }
+                    name = Some(map.next_value::<String>()?);
+                }
+                name.map(RawQuantity::Param)
+                    .ok_or_else(|| de::Error::custom("a parameter reference needs `param`"))
+            }
+        }
+        deserializer.deserialize_any(QuantityVisitor)
+    }
+}
+
+/// A TOML local date (`2024-08-01`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RawDate(pub NaiveDate);
+
+impl<'de> Deserialize<'de> for RawDate {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let datetime = toml::value::Datetime::deserialize(deserializer)?;
+        match (datetime.date, datetime.time, datetime.offset) {
+            (Some(date), None, None) => NaiveDate::from_ymd_opt(
+                i32::from(date.year),
+                u32::from(date.month),
+                u32::from(date.day),
+            )
+            .map(RawDate)
+            .ok_or_else(|| de::Error::custom(format!("{datetime} is not a calendar date"))),
+            _ => Err(de::Error::custom(format!(
+                "{datetime} is not a plain date; write YYYY-MM-DD"
+            ))),
+        }
+    }
+}

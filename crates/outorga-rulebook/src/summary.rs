@@ -1,0 +1,43 @@
+//! Counts per section, for `outorga rulebook check`.
+
+use outorga_core::model::Rulebook;
+
+/// (section, count) for each section of a rulebook.
+pub fn summary(rulebook: &Rulebook) -> Vec<(&'static str, usize)> {
+    let vehicles = &rulebook.vehicles;
+    let vehicle_rules = usize::from(vehicles.inclusion.is_some())
+        + vehicles.substitution.len()
+        + usize::from(vehicles.replacement.is_some())
+        + usize::from(vehicles.transition.is_some())
+        + usize::from(vehicles.inspection.is_some());
+    vec![
+        ("infractions", rulebook.infractions.len()),
+        ("groups", rulebook.groups.len()),
+        ("sanction rules", rulebook.sanction_rules.len()),
+        ("thresholds", rulebook.thresholds.len()),
+        ("deadlines", rulebook.deadlines.len()),
+        ("parameters", rulebook.parameters.len()),
+        (
+            "decree defaults",
+            rulebook
+                .parameters
+                .values()
+                .filter(|p| p.decree_default)
+                .count()
+                + rulebook.deadlines.iter().filter(|d| d.decree_default).count(),
+        ),
+        ("fiscal units", rulebook.units.len()),
+        ("local holidays", rulebook.holidays.len()),
+        ("caps", rulebook.caps.len()),
+        ("requirements", rulebook.requirements.len()),
+        ("vehicle rules", vehicle_rules),
+        (
+            "fine rules",
+            rulebook.late_payment.len() + usize::from(rulebook.installments.is_some()),
+        ),
+        (
+            "suspension on request",
+            usize::from(rulebook.permit_suspension.is_some()),
+        ),
+    ]
+}

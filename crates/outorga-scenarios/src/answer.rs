@@ -1,0 +1,347 @@
+//! Runs a query against the engine and writes the result as the scenario
+//! format's result tree (JSON values; decimals as exact strings).
+
+use crate::dto::{self, Query};
+use crate::world::{self, World};
+use chrono::NaiveDate;
+use outorga_core::Context;
+use outorga_core::engine::eligibility::Finding;
+use outorga_core::engine::sanctions::Sanction;
+use outorga_core::engine::{
+    cap, deadline, eligibility, fine_due, penalty, standing, suspension, vehicle,
+};
+use outorga_core::facts::{Event, PermitId, PersonId, VehicleId};
+use outorga_core::model::{Amount, Applicant};
+use rust_decimal::Decimal;
+use serde_json::{Map, Value, json};
+
+/// Why a query has no answer: the question is malformed (names an unknown
+/// person or code), or the engine cannot answer it (not in the rulebook).
+#[derive(Debug)]
+pub enum Failure {
+    Input(String),
+    Engine(String),
+}
+
+fn dec(value: Decimal) -> Value {
+    Value::String(value.normalize().to_string())
+}
+
+fn brl(value: Decimal) -> Value {
+    Value::String(format!("{value:.2}"))
+}
+
+fn date(value: NaiveDate) -> Value {
+    Value::String(value.format("%Y-%m-%d").to_string())
+}
+
+fn citations(list: &[&str]) -> Value {
+    Value::Array(list.iter().map(|c| Value::String((*c).to_string())).collect())
+}
+
+fn sanction_value(world: &World, sanction: &Sanction<'_>) -> Value {
+    let mut map = Map::new();
+    map.insert("kind".into(), json!(sanction.kind.name()));
+    let person = |id: PersonId| json!(world.people.name(id.0));
+    if let Some(target) = sanction.target {
+        map.insert("target".into(), person(target));
+    }
+    if let Some(amount) = &sanction.amount {
+        map.insert(
+            "amount".into(),
+            json!({ "unit": amount.unit, "quantity": dec(amount.quantity) }),
+        );
+    }
+    if let Some(value) = sanction.brl {
+        map.insert("brl".into(), brl(value));
+    }
+    if let Some(payer) = sanction.payer {
+        map.insert("payer".into(), person(payer));
+    }
+    for (key, value) in [
+        ("days", sanction.days),
+        ("min_days", sanction.min_days),
+        ("max_days", sanction.max_days),
+        ("years", sanction.years),
+        ("months", sanction.months),
+        ("min_hours", sanction.min_hours),
+    ] {
+        if let Some(value) = value {
+            map.insert(key.into(), dec(value));
+        }
+    }
+    if let Some(document) = sanction.document {
+        map.insert("document".into(), json!(document.name()));
+    }
+    map.insert("citations".into(), citations(&sanction.citations));
+    Value::Object(map)
+}
+
+fn findings(list: &[Finding<'_>]) -> Value {
+    Value::Array(
+        list.iter()
+            .map(|f| {
+                json!({
+                    "requirement": f.requirement,
+                    "description": f.description,
+                    "citations": citations(&f.citations),
+                })
+            })
+            .collect(),
+    )
+}
+
+fn person(world: &World, name: &str, place: &str) -> Result<PersonId, Failure> {
+    world
+        .people
+        .resolve(name, place)
+        .map(PersonId)
+        .map_err(Failure::Input)
+}
+
+/// Answers `query` on `today` in `ctx` with the case's `world`.
+pub fn answer(
+    ctx: &Context<'_>,
+    world: &World,
+    query: &Query,
+    today: NaiveDate,
+) -> Result<Value, Failure> {
+    let engine = |e: outorga_core::EngineError| Failure::Engine(e.to_string());
+    let facts = &world.facts;
+    Ok(match query {
+        Query::Penalty(q) => {
+            let offence = Event {
+                infraction: world::infraction(ctx.rulebook, &q.infraction, "query.penalty")
+                    .map_err(Failure::Input)?,
+                by: person(world, &q.by, "query.penalty.by")?,
+                permit: q
+                    .permit
+                    .as_deref()
+                    .map(|p| world.permits.resolve(p, "query.penalty.permit").map(PermitId))
+                    .transpose()
+                    .map_err(Failure::Input)?,
+                at: q.at.0,
+                is_final: false,
+            };
+            let result = penalty::penalty(ctx, facts, &offence).map_err(engine)?;
+            let mut points = Map::new();
+            for (who, value) in &result.points {
+                points.insert(world.people.name(who.0).to_string(), dec(*value));
+            }
+            json!({
+                "sanctions": result.sanctions.iter().map(|s| sanction_value(world, s)).collect::<Vec<_>>(),
+                "points": points,
+                "citations": citations(&result.citations),
+            })
+        }
+        Query::Standing(q) => {
+            let who = person(world, &q.person, "query.standing.person")?;
+            let result = standing::standing(ctx, facts, who, today).map_err(engine)?;
+            let mut points = Map::new();
+            for (months, value) in &result.points {
+                points.insert(months.to_string(), dec(*value));
+            }
+            json!({
+                "points": points,
+                "triggers": result.triggers.iter().map(|s| sanction_value(world, s)).collect::<Vec<_>>(),
+                "citations": citations(&result.citations),
+            })
+        }
+        Query::Deadline(q) => {
+            let result = deadline::deadline(ctx, &q.kind, q.from.0).map_err(engine)?;
+            json!({ "due": date(result.due), "citations": citations(&result.citations) })
+        }
+        Query::FineDue(q) => {
+            let amount = Amount {
+                unit: q.amount.unit.clone(),
+                quantity: q.amount.quantity.0,
+            };
+            if amount.unit != "BRL" && !ctx.rulebook.units.contains_key(&amount.unit) {
+                return Err(Failure::Input(format!(
+                    "query.fine_due.amount.unit: `{}` is not a unit of {}",
+                    amount.unit, ctx.rulebook.id
+                )));
+            }
+            let result = fine_due::fine_due(
+                ctx,
+                &amount,
+                q.issued.0,
+                q.paid.0,
+                q.installments.map(|n| n.0),
+            )
+            .map_err(engine)?;
+            let mut map = Map::new();
+            map.insert("quantity".into(), dec(result.quantity));
+            map.insert("surcharge_percent".into(), dec(result.surcharge_percent));
+            if let Some(value) = result.brl {
+                map.insert("brl".into(), brl(value));
+            }
+            if let Some(plan) = &result.installments {
+                map.insert("allowed".into(), json!(plan.allowed));
+                map.insert(
+                    "installments".into(),
+                    Value::Array(
+                        plan.parcels
+                            .iter()
+                            .map(|p| json!({ "due": date(p.due), "quantity": dec(p.quantity) }))
+                            .collect(),
+                    ),
+                );
+            }
+            map.insert("citations".into(), citations(&result.citations));
+            Value::Object(map)
+        }
+        Query::PermitCap(q) => {
+            let service =
+                world::service(&q.service, "query.permit_cap.service").map_err(Failure::Input)?;
+            let result = cap::permit_cap(ctx, service, today).map_err(engine)?;
+            let mut reserved = Map::new();
+            for (key, count) in &result.reserved {
+                reserved.insert((*key).to_string(), json!(count));
+            }
+            json!({
+                "max_permits": result.max_permits,
+                "reserved": reserved,
+                "citations": citations(&result.citations),
+            })
+        }
+        Query::Eligibility(q) => {
+            let who = person(world, &q.person, "query.eligibility.person")?;
+            let role = match q.role.as_str() {
+                "holder" => Applicant::Holder,
+                "driver" => Applicant::Driver,
+                other => {
+                    return Err(Failure::Input(format!(
+                        "query.eligibility.role: `{other}` is not holder or driver"
+                    )));
+                }
+            };
+            let service =
+                world::service(&q.service, "query.eligibility.service").map_err(Failure::Input)?;
+            let result = eligibility::eligibility(ctx, facts, who, role, service, today)
+                .map_err(engine)?;
+            json!({
+                "eligible": result.eligible,
+                "unmet": findings(&result.unmet),
+                "unknown": findings(&result.unknown),
+                "citations": citations(&result.citations),
+            })
+        }
+        Query::Vehicle(q) => vehicle_answer(ctx, world, q, today)?,
+        Query::SuspensionRequest(q) => {
+            let result =
+                suspension::suspension_request(ctx, &q.reason, q.days.0, q.extension, today)
+                    .map_err(engine)?;
+            json!({
+                "allowed": result.allowed,
+                "max_days": result.max_days,
+                "reasons": result.reasons,
+                "citations": citations(&result.citations),
+            })
+        }
+        Query::Fare(_)
+        | Query::Ctm(_)
+        | Query::Baggage(_)
+        | Query::Indemnity(_)
+        | Query::Refund(_)
+        | Query::Ticket(_) => {
+            return Err(Failure::Engine(format!(
+                "the `{}` query is not in the rulebook {}: it defines no such rules",
+                query.name(),
+                ctx.rulebook.id
+            )));
+        }
+    })
+}
+
+fn vehicle_answer(
+    ctx: &Context<'_>,
+    world: &World,
+    q: &dto::VehicleQuery,
+    today: NaiveDate,
+) -> Result<Value, Failure> {
+    let engine = |e: outorga_core::EngineError| Failure::Engine(e.to_string());
+    let resolve = |name: &str, place: &str| {
+        world
+            .vehicles
+            .resolve(name, place)
+            .map(|id| world.facts.vehicle(VehicleId(id)))
+            .map_err(Failure::Input)
+    };
+    let subject = resolve(&q.vehicle, "query.vehicle.vehicle")?;
+    let admissibility = match (q.action.as_str(), q.replacing.as_deref()) {
+        ("inclusion", None) => vehicle::inclusion(ctx, subject, today).map_err(engine)?,
+        ("substitution", Some(replacing)) => {
+            let replaced = resolve(replacing, "query.vehicle.replacing")?;
+            vehicle::substitution(ctx, subject, replaced, today).map_err(engine)?
+        }
+        ("substitution", None) => {
+            return Err(Failure::Input(
+                "query.vehicle: a substitution needs `replacing: <vehicle id>`".into(),
+            ));
+        }
+        ("deadlines", None) => {
+            let result = vehicle::deadlines(ctx, subject, today).map_err(engine)?;
+            let mut map = Map::new();
+            map.insert("replace_by".into(), result.replace_by.map_or(Value::Null, date));
+            map.insert(
+                "next_inspection".into(),
+                result.next_inspection.map_or(Value::Null, date),
+            );
+            map.insert("citations".into(), citations(&result.citations));
+            return Ok(Value::Object(map));
+        }
+        ("inclusion" | "deadlines", Some(_)) => {
+            return Err(Failure::Input(format!(
+                "query.vehicle: `replacing` goes only with action substitution, not {}",
+                q.action
+            )));
+        }
+        (other, _) => {
+            return Err(Failure::Input(format!(
+                "query.vehicle.action: `{other}` is not inclusion, substitution or deadlines"
+            )));
+        }
+    };
+    Ok(json!({
+        "admissible": admissibility.admissible,
+        "unmet": findings(&admissibility.unmet),
+        "unknown": findings(&admissibility.unknown),
+        "citations": citations(&admissibility.citations),
+    }))
+}
+
+/// The keys a result of this query may have, and the extra keys `expect` may use.
+pub fn known_keys(query: &Query) -> &'static [&'static str] {
+    match query {
+        Query::Penalty(_) => &["sanctions", "points", "citations", "absent"],
+        Query::Standing(_) => &["points", "triggers", "citations", "absent"],
+        Query::Deadline(_) => &["due", "citations"],
+        Query::FineDue(_) => &[
+            "quantity",
+            "surcharge_percent",
+            "brl",
+            "allowed",
+            "installments",
+            "citations",
+        ],
+        Query::PermitCap(_) => &["max_permits", "reserved", "citations"],
+        Query::Eligibility(_) => &["eligible", "unmet", "unknown", "citations", "unmet_citations"],
+        Query::Vehicle(_) => &[
+            "admissible",
+            "unmet",
+            "unknown",
+            "citations",
+            "unmet_citations",
+            "replace_by",
+            "next_inspection",
+        ],
+        Query::Fare(_) => &["bandeira", "total", "discount_percent", "citations"],
+        Query::Ctm(_) => &["ctm", "citations"],
+        Query::Baggage(_) => &["excess_kg", "max_fee", "citations"],
+        Query::Indemnity(_) => &["max_brl", "citations"],
+        Query::Refund(_) => &["allowed", "citations"],
+        Query::Ticket(_) => &["allowed", "reasons", "citations"],
+        Query::SuspensionRequest(_) => &["allowed", "max_days", "reasons", "citations"],
+    }
+}

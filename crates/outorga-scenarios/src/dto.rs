@@ -1,0 +1,305 @@
+//! The scenario file as written. Unknown keys are errors, so typos fail loudly.
+
+use crate::scalar::{Date, DateTime, Dec, Nullable, Whole};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// Overrides of rulebook parameters. Keys other than the named ones are checked
+/// against the rulebook's parameters when the case runs.
+#[derive(Debug, Default, Deserialize)]
+pub struct Parameters {
+    pub population: Option<Dec>,
+    #[serde(default)]
+    pub units: BTreeMap<String, Dec>,
+    #[serde(default)]
+    pub holidays: Vec<Date>,
+    #[serde(default)]
+    pub tariff: BTreeMap<String, Dec>,
+    /// Any other parameter the rulebook names.
+    #[serde(flatten)]
+    pub other: BTreeMap<String, Dec>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Facts {
+    #[serde(default)]
+    pub people: Vec<Person>,
+    #[serde(default)]
+    pub permits: Vec<Permit>,
+    #[serde(default)]
+    pub vehicles: Vec<Vehicle>,
+    #[serde(default)]
+    pub history: Vec<HistoryEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Person {
+    pub id: String,
+    pub kind: Option<String>,
+    pub birth_date: Option<Nullable<Date>>,
+    pub disabled: Option<bool>,
+    pub resident_since: Option<Nullable<Date>>,
+    pub education: Option<String>,
+    pub public_employee: Option<bool>,
+    pub convictions: Option<Vec<Conviction>>,
+    pub license: Option<License>,
+    pub past_permits: Option<Vec<PastPermit>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Conviction {
+    pub date: Option<Nullable<Date>>,
+    #[serde(rename = "final")]
+    pub is_final: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct License {
+    pub categories: Option<Vec<String>>,
+    pub paid_activity: Option<bool>,
+    pub first_issued: Option<Nullable<Date>>,
+    pub expires: Option<Nullable<Date>>,
+    pub suspended_until: Option<Nullable<Date>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PastPermit {
+    pub ended: Date,
+    pub how: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Permit {
+    pub id: String,
+    pub holder: String,
+    pub service: String,
+    pub granted: Option<Nullable<Date>>,
+    pub status: Option<String>,
+    #[serde(default)]
+    pub drivers: Vec<String>,
+    pub vehicle: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Vehicle {
+    pub id: String,
+    pub plate: Option<String>,
+    pub manufactured: Option<Whole>,
+    pub included: Option<Nullable<Date>>,
+    pub last_inspection: Option<Nullable<Date>>,
+    pub adapted: Option<bool>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryEntry {
+    pub infraction: String,
+    pub by: String,
+    pub permit: Option<String>,
+    pub at: DateTime,
+    #[serde(rename = "final", default = "yes")]
+    pub is_final: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[expect(
+    dead_code,
+    reason = "fare and bus queries are parsed strictly but answered only by later rulebooks"
+)]
+pub enum Query {
+    Penalty(PenaltyQuery),
+    Standing(StandingQuery),
+    Deadline(DeadlineQuery),
+    FineDue(FineDueQuery),
+    PermitCap(PermitCapQuery),
+    Eligibility(EligibilityQuery),
+    Vehicle(VehicleQuery),
+    Fare(FareQuery),
+    Ctm(CtmQuery),
+    Baggage(BaggageQuery),
+    Indemnity(IndemnityQuery),
+    Refund(RefundQuery),
+    Ticket(TicketQuery),
+    SuspensionRequest(SuspensionRequestQuery),
+}
+
+impl Query {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Query::Penalty(_) => "penalty",
+            Query::Standing(_) => "standing",
+            Query::Deadline(_) => "deadline",
+            Query::FineDue(_) => "fine_due",
+            Query::PermitCap(_) => "permit_cap",
+            Query::Eligibility(_) => "eligibility",
+            Query::Vehicle(_) => "vehicle",
+            Query::Fare(_) => "fare",
+            Query::Ctm(_) => "ctm",
+            Query::Baggage(_) => "baggage",
+            Query::Indemnity(_) => "indemnity",
+            Query::Refund(_) => "refund",
+            Query::Ticket(_) => "ticket",
+            Query::SuspensionRequest(_) => "suspension_request",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PenaltyQuery {
+    pub infraction: String,
+    pub by: String,
+    pub permit: Option<String>,
+    pub at: DateTime,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StandingQuery {
+    pub person: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeadlineQuery {
+    pub kind: String,
+    pub from: Date,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Amount {
+    pub unit: String,
+    pub quantity: Dec,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FineDueQuery {
+    pub amount: Amount,
+    pub issued: Date,
+    pub paid: Date,
+    pub installments: Option<Whole>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PermitCapQuery {
+    pub service: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EligibilityQuery {
+    pub person: String,
+    pub role: String,
+    pub service: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VehicleQuery {
+    pub vehicle: String,
+    pub action: String,
+    pub replacing: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+pub struct FareQuery {
+    pub start: DateTime,
+    pub km: Dec,
+    #[serde(default)]
+    pub stopped_minutes: Option<Dec>,
+    pub passenger: Option<Passenger>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+pub struct Passenger {
+    pub age: Option<Whole>,
+    pub student: Option<bool>,
+    pub disabled: Option<bool>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+pub struct CtmQuery {
+    pub lines: Vec<Line>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+pub struct Line {
+    pub id: String,
+    pub coefficient: Dec,
+    pub semi_urban: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+pub struct BaggageQuery {
+    pub fare: Dec,
+    pub hold_kg: Dec,
+    pub hand_kg: Dec,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+pub struct IndemnityQuery {
+    pub kind: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+pub struct RefundQuery {
+    pub departs: DateTime,
+    pub requested: DateTime,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+pub struct TicketQuery {
+    pub trip: Trip,
+    pub seat: Whole,
+    #[serde(default)]
+    pub sold: Vec<Whole>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+pub struct Trip {
+    pub id: String,
+    pub departs: DateTime,
+    pub semi_urban: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SuspensionRequestQuery {
+    pub reason: String,
+    pub days: Whole,
+    #[serde(default)]
+    pub extension: bool,
+}

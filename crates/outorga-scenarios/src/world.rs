@@ -1,0 +1,279 @@
+//! Scenario facts and parameters -> engine facts and overrides, resolving the
+//! case-local names of people, permits and vehicles. A name that is not declared
+//! is an error that says where it is used.
+
+use crate::dto;
+use outorga_core::Overrides;
+use outorga_core::facts::{
+    Conviction, Event, Facts, License, PastPermit, Permit, PermitId, PermitStatus, Person,
+    PersonId, PersonKind, Vehicle, VehicleId,
+};
+use outorga_core::model::{Education, EndedHow, InfractionId, Rulebook, Service};
+use std::collections::HashMap;
+
+/// The engine's facts plus the names they were given in the case.
+#[derive(Debug)]
+pub struct World {
+    pub facts: Facts,
+    pub people: Names,
+    pub permits: Names,
+    pub vehicles: Names,
+}
+
+/// Case-local names, in declaration order.
+#[derive(Debug, Default)]
+pub struct Names {
+    what: &'static str,
+    order: Vec<String>,
+    index: HashMap<String, u32>,
+}
+
+impl Names {
+    fn new(what: &'static str) -> Self {
+        Self {
+            what,
+            ..Self::default()
+        }
+    }
+
+    fn declare(&mut self, name: &str) -> Result<u32, String> {
+        if self.index.contains_key(name) {
+            return Err(format!("{} `{name}` is declared twice", self.what));
+        }
+        let id = self.order.len() as u32;
+        self.order.push(name.to_string());
+        self.index.insert(name.to_string(), id);
+        Ok(id)
+    }
+
+    /// The id of a declared name; `place` says where it is used, for the error.
+    pub fn resolve(&self, name: &str, place: &str) -> Result<u32, String> {
+        self.index.get(name).copied().ok_or_else(|| {
+            let known = if self.order.is_empty() {
+                "none is declared".to_string()
+            } else {
+                format!("declared: {}", self.order.join(", "))
+            };
+            format!("{place}: unknown {} `{name}` ({known})", self.what)
+        })
+    }
+
+    pub fn name(&self, id: u32) -> &str {
+        self.order.get(id as usize).map_or("?", String::as_str)
+    }
+}
+
+pub fn service(text: &str, place: &str) -> Result<Service, String> {
+    Service::parse(text).ok_or_else(|| {
+        format!(
+            "{place}: unknown service `{text}` (taxi, taxi_acessivel, mototaxi, motofrete, onibus)"
+        )
+    })
+}
+
+pub fn infraction(rulebook: &Rulebook, code: &str, place: &str) -> Result<InfractionId, String> {
+    rulebook.infraction_by_code(code).ok_or_else(|| {
+        format!(
+            "{place}: infraction `{code}` is not in the catalog of {} ({} codes, e.g. {})",
+            rulebook.id,
+            rulebook.infractions.len(),
+            rulebook
+                .infractions
+                .iter()
+                .take(3)
+                .map(|i| i.code.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
+pub fn build(rulebook: &Rulebook, raw: dto::Facts) -> Result<World, String> {
+    let mut people = Names::new("person");
+    let mut permits = Names::new("permit");
+    let mut vehicles = Names::new("vehicle");
+    for person in &raw.people {
+        people.declare(&person.id)?;
+    }
+    for permit in &raw.permits {
+        permits.declare(&permit.id)?;
+    }
+    for vehicle in &raw.vehicles {
+        vehicles.declare(&vehicle.id)?;
+    }
+    let people_facts = raw
+        .people
+        .into_iter()
+        .map(person)
+        .collect::<Result<Vec<_>, _>>()?;
+    let vehicle_facts = raw.vehicles.into_iter().map(vehicle).collect();
+    let mut permit_facts = Vec::new();
+    for permit in raw.permits {
+        let place = format!("facts.permits `{}`", permit.id);
+        let status = match permit.status.as_deref() {
+            None | Some("active") => PermitStatus::Active,
+            Some("suspended") => PermitStatus::Suspended,
+            Some("reserved") => PermitStatus::Reserved,
+            Some(other) => {
+                return Err(format!(
+                    "{place}: status `{other}` is not one of active, suspended, reserved"
+                ));
+            }
+        };
+        permit_facts.push(Permit {
+            holder: PersonId(people.resolve(&permit.holder, &format!("{place}.holder"))?),
+            service: service(&permit.service, &place)?,
+            granted: permit.granted.and_then(|d| d.into_option()).map(|d| d.0),
+            status,
+            drivers: permit
+                .drivers
+                .iter()
+                .map(|d| people.resolve(d, &format!("{place}.drivers")).map(PersonId))
+                .collect::<Result<_, _>>()?,
+            vehicle: permit
+                .vehicle
+                .as_deref()
+                .map(|v| vehicles.resolve(v, &format!("{place}.vehicle")).map(VehicleId))
+                .transpose()?,
+        });
+    }
+    let mut history = Vec::new();
+    for (i, entry) in raw.history.into_iter().enumerate() {
+        let place = format!("facts.history[{i}]");
+        history.push(Event {
+            infraction: infraction(rulebook, &entry.infraction, &place)?,
+            by: PersonId(people.resolve(&entry.by, &format!("{place}.by"))?),
+            permit: entry
+                .permit
+                .as_deref()
+                .map(|p| permits.resolve(p, &format!("{place}.permit")).map(PermitId))
+                .transpose()?,
+            at: entry.at.0,
+            is_final: entry.is_final,
+        });
+    }
+    Ok(World {
+        facts: Facts::new(people_facts, permit_facts, vehicle_facts, history),
+        people,
+        permits,
+        vehicles,
+    })
+}
+
+fn person(raw: dto::Person) -> Result<Person, String> {
+    let place = format!("facts.people `{}`", raw.id);
+    let kind = match raw.kind.as_deref() {
+        None | Some("person") => PersonKind::Person,
+        Some("company") => PersonKind::Company,
+        Some(other) => return Err(format!("{place}: kind `{other}` is not person or company")),
+    };
+    let education = raw
+        .education
+        .as_deref()
+        .map(|e| {
+            Education::parse(e).ok_or_else(|| {
+                format!("{place}: education `{e}` is not none, fundamental, medio or superior")
+            })
+        })
+        .transpose()?;
+    let license = raw
+        .license
+        .map(|l| {
+            for category in l.categories.iter().flatten() {
+                if !matches!(category.as_str(), "A" | "B" | "C" | "D" | "E") {
+                    return Err(format!(
+                        "{place}: license category `{category}` is not one of A B C D E"
+                    ));
+                }
+            }
+            Ok(License {
+                categories: l.categories,
+                paid_activity: l.paid_activity,
+                first_issued: l.first_issued.and_then(|d| d.into_option()).map(|d| d.0),
+                expires: l.expires.and_then(|d| d.into_option()).map(|d| d.0),
+                suspended_until: l.suspended_until.map(|d| d.into_option().map(|d| d.0)),
+            })
+        })
+        .transpose()?;
+    let past_permits = raw
+        .past_permits
+        .map(|past| {
+            past.into_iter()
+                .map(|p| {
+                    EndedHow::parse(&p.how)
+                        .map(|how| PastPermit {
+                            ended: p.ended.0,
+                            how,
+                        })
+                        .ok_or_else(|| {
+                            format!(
+                                "{place}: past permit ended `{}`; expected renounced, cassated, revoked, caducity or extinct",
+                                p.how
+                            )
+                        })
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?;
+    Ok(Person {
+        kind,
+        birth_date: raw.birth_date.and_then(|d| d.into_option()).map(|d| d.0),
+        disabled: raw.disabled,
+        resident_since: raw.resident_since.and_then(|d| d.into_option()).map(|d| d.0),
+        education,
+        public_employee: raw.public_employee,
+        convictions: raw.convictions.map(|cs| {
+            cs.into_iter()
+                .map(|c| Conviction {
+                    date: c.date.and_then(|d| d.into_option()).map(|d| d.0),
+                    is_final: c.is_final,
+                })
+                .collect()
+        }),
+        license,
+        past_permits,
+    })
+}
+
+fn vehicle(raw: dto::Vehicle) -> Vehicle {
+    Vehicle {
+        plate: raw.plate,
+        manufactured: raw.manufactured.map(|y| i32::try_from(y.0).unwrap_or(i32::MAX)),
+        included: raw.included.and_then(|d| d.into_option()).map(|d| d.0),
+        last_inspection: raw.last_inspection.and_then(|d| d.into_option()).map(|d| d.0),
+        adapted: raw.adapted,
+    }
+}
+
+/// Parameter overrides; a name the rulebook does not define is an error.
+pub fn overrides(rulebook: &Rulebook, raw: dto::Parameters) -> Result<Overrides, String> {
+    let mut overrides = Overrides::default();
+    if let Some(population) = raw.population {
+        overrides.values.insert("population".into(), population.0);
+    }
+    for (unit, value) in raw.units {
+        if unit != "BRL" && !rulebook.units.contains_key(&unit) {
+            return Err(format!(
+                "parameters.units: `{unit}` is not a unit of {} (units: {})",
+                rulebook.id,
+                rulebook.units.keys().cloned().collect::<Vec<_>>().join(", ")
+            ));
+        }
+        overrides.units.insert(unit, value.0);
+    }
+    overrides.holidays = raw.holidays.into_iter().map(|d| d.0).collect();
+    for (key, value) in raw.tariff {
+        overrides.values.insert(format!("tariff.{key}"), value.0);
+    }
+    for (name, value) in raw.other {
+        if !rulebook.parameters.contains_key(&name) {
+            return Err(format!(
+                "parameters: `{name}` is not a parameter of {} (parameters: population, units, holidays, tariff, {})",
+                rulebook.id,
+                rulebook.parameters.keys().cloned().collect::<Vec<_>>().join(", ")
+            ));
+        }
+        overrides.values.insert(name, value.0);
+    }
+    Ok(overrides)
+}
