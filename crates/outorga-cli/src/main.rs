@@ -7,7 +7,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, Parser)]
-#[command(name = "outorga", version, about = "Transport permits and their laws, as code")]
+#[command(
+    name = "outorga",
+    version,
+    about = "Transport permits and their laws, as code"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

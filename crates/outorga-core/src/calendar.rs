@@ -250,7 +250,10 @@ mod tests {
         let calendar = Calendar::new(&[], []);
         assert!(calendar.is_holiday(d("2025-04-18")));
         assert!(calendar.is_holiday(d("2024-03-29")));
-        assert!(!calendar.is_holiday(d("2025-06-19")), "Corpus Christi is no national holiday");
+        assert!(
+            !calendar.is_holiday(d("2025-06-19")),
+            "Corpus Christi is no national holiday"
+        );
     }
 
     #[test]
@@ -282,7 +285,11 @@ mod tests {
         );
         // Receipt on Friday: day 1 is Monday 03-10, day 15 is Monday 03-24.
         assert_eq!(
-            calendar.count(d("2025-03-07"), 15, Counting::CalendarDaysFromNextBusinessDay),
+            calendar.count(
+                d("2025-03-07"),
+                15,
+                Counting::CalendarDaysFromNextBusinessDay
+            ),
             d("2025-03-24")
         );
     }
@@ -300,8 +307,14 @@ mod tests {
         assert!(calendar.is_holiday(d("2025-04-28")));
         assert!(!calendar.is_holiday(d("2019-04-29")));
         assert!(calendar.is_holiday(d("2025-06-19")));
-        assert_eq!(calendar.last_business_day_of_month(2025, 2), Some(d("2025-02-28")));
-        assert_eq!(calendar.last_business_day_of_month(2026, 2), Some(d("2026-02-27")));
+        assert_eq!(
+            calendar.last_business_day_of_month(2025, 2),
+            Some(d("2025-02-28"))
+        );
+        assert_eq!(
+            calendar.last_business_day_of_month(2026, 2),
+            Some(d("2026-02-27"))
+        );
     }
 
     #[test]

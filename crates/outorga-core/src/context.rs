@@ -101,7 +101,9 @@ impl<'r> Context<'r> {
     /// The earliest date still inside a window of `period` that ends on `end`.
     pub fn window_start(&self, period: &Period, end: NaiveDate) -> Result<NaiveDate, EngineError> {
         Ok(match period {
-            Period::Days(days) => calendar::sub_days(end, u64::from(self.whole(days, end, "days")?)),
+            Period::Days(days) => {
+                calendar::sub_days(end, u64::from(self.whole(days, end, "days")?))
+            }
             Period::Months(months) => calendar::sub_months(end, self.whole(months, end, "months")?),
         })
     }

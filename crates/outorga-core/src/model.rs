@@ -270,7 +270,7 @@ impl Incidence {
             Incidence::Repeat => n >= 2,
             Incidence::Nth(k) => n == k,
             Incidence::From(k) => n >= k,
-            Incidence::Every(k) => k > 0 && n % k == 0,
+            Incidence::Every(k) => k > 0 && n.is_multiple_of(k),
         }
     }
 }
@@ -403,7 +403,10 @@ pub enum Scale {
     None,
     /// Multiplied by `factor` for each prior infraction of the same code that
     /// followed the one before it within `window` (a chain of repeats).
-    Chain { window: Period, factor: Decimal },
+    Chain {
+        window: Period,
+        factor: Decimal,
+    },
 }
 
 /// One sanction a rule imposes.
@@ -583,7 +586,10 @@ pub enum Check {
     /// Holds no other permit of this rulebook's services.
     NoOtherPermit,
     /// Not within `period` after a permit that ended this way.
-    WaitingPeriod { after: EndedHow, period: Period },
+    WaitingPeriod {
+        after: EndedHow,
+        period: Period,
+    },
 }
 
 #[derive(Debug, Clone, Default)]

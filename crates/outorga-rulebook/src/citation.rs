@@ -14,7 +14,9 @@ pub fn check(citation: &str) -> Result<(), String> {
         && let Some(annex) = first.strip_prefix("Anexo ")
     {
         if !is_roman(annex) {
-            return Err(format!("\"{first}\": an annex is numbered in roman numerals (Anexo I)"));
+            return Err(format!(
+                "\"{first}\": an annex is numbered in roman numerals (Anexo I)"
+            ));
         }
         parts.next();
     }
@@ -55,7 +57,9 @@ fn check_number(text: &str, what: &str) -> Result<(), String> {
     });
     let digits = base.trim_end_matches('º');
     let Ok(number) = digits.parse::<u32>() else {
-        return Err(format!("\"{what} {text}\": expected a number such as {what} 2º or {what} 10"));
+        return Err(format!(
+            "\"{what} {text}\": expected a number such as {what} 2º or {what} 10"
+        ));
     };
     let ordinal = base.ends_with('º');
     match (number, ordinal) {
@@ -67,7 +71,10 @@ fn check_number(text: &str, what: &str) -> Result<(), String> {
 }
 
 fn is_roman(text: &str) -> bool {
-    !text.is_empty() && text.chars().all(|c| matches!(c, 'I' | 'V' | 'X' | 'L' | 'C'))
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| matches!(c, 'I' | 'V' | 'X' | 'L' | 'C'))
 }
 
 #[cfg(test)]

@@ -62,7 +62,10 @@ pub fn jurisdiction(
             }
         };
         if holiday.source.trim().is_empty() {
-            diag.error(span, format!("holiday `{}` needs its `source` (the act)", holiday.name));
+            diag.error(
+                span,
+                format!("holiday `{}` needs its `source` (the act)", holiday.name),
+            );
         }
         holidays.push(HolidayRule {
             name: holiday.name.clone(),
@@ -263,8 +266,10 @@ impl Converter<'_, '_> {
         match raw {
             RawQuantity::Fixed(value) => {
                 if value.is_sign_negative() {
-                    self.diag
-                        .error(span, format!("{value} is negative; rulebook numbers are not"));
+                    self.diag.error(
+                        span,
+                        format!("{value} is negative; rulebook numbers are not"),
+                    );
                 }
                 Quantity::Fixed(*value)
             }
@@ -292,7 +297,15 @@ impl Converter<'_, '_> {
 
     fn fixed(&mut self, raw: &RawQuantity, span: Range<usize>, what: &str) -> Decimal {
         match raw {
-            RawQuantity::Fixed(value) => *value,
+            RawQuantity::Fixed(value) => {
+                if value.is_sign_negative() {
+                    self.diag.error(
+                        span,
+                        format!("{what} {value} is negative; rulebook numbers are not"),
+                    );
+                }
+                *value
+            }
             RawQuantity::Param(_) => {
                 self.diag
                     .error(span, format!("{what} must be a number, not a parameter"));
@@ -375,8 +388,10 @@ impl Converter<'_, '_> {
     fn unit(&mut self, code: &str, spanned: &Spanned<RawUnit>) {
         let raw = spanned.get_ref();
         if code == "BRL" {
-            self.diag
-                .error(spanned.span(), "BRL is built in; do not declare it as a unit");
+            self.diag.error(
+                spanned.span(),
+                "BRL is built in; do not declare it as a unit",
+            );
         }
         let values = self.dated(&raw.values, spanned.span());
         let citation = self.citation(&raw.citation);
@@ -424,8 +439,7 @@ impl Converter<'_, '_> {
                 citation: self.citation(&p.citation),
             });
             let fine = g.fine.as_ref().map(|f| self.amount(f));
-            self.groups
-                .insert(id.clone(), GroupId(groups.len() as u32));
+            self.groups.insert(id.clone(), GroupId(groups.len() as u32));
             groups.push(Group {
                 id: id.clone(),
                 name: g.name.clone(),
@@ -500,8 +514,10 @@ impl Converter<'_, '_> {
             "group" => CountBy::Group,
             "codes" => {
                 if raw.codes.is_empty() {
-                    self.diag
-                        .error(raw.by.span(), "count by `codes` needs a non-empty `codes` list");
+                    self.diag.error(
+                        raw.by.span(),
+                        "count by `codes` needs a non-empty `codes` list",
+                    );
                 }
                 CountBy::Codes(raw.codes.iter().filter_map(|c| self.code_ref(c)).collect())
             }
@@ -532,7 +548,11 @@ impl Converter<'_, '_> {
             "repeat" => Some(Incidence::Repeat),
             _ => {
                 if let Some(n) = text.strip_prefix("every ") {
-                    n.trim().parse().ok().filter(|n| *n > 0).map(Incidence::Every)
+                    n.trim()
+                        .parse()
+                        .ok()
+                        .filter(|n| *n > 0)
+                        .map(Incidence::Every)
                 } else if let Some(n) = text.strip_suffix('+') {
                     n.parse().ok().filter(|n| *n > 0).map(Incidence::From)
                 } else {
@@ -568,7 +588,11 @@ impl Converter<'_, '_> {
 
     /// A sanction spec; `group_fines_ok` says whether every infraction it may
     /// apply to has a group fine (for fines without an explicit amount).
-    fn sanction(&mut self, spanned: &Spanned<RawSanction>, group_fines_ok: bool) -> Option<SanctionSpec> {
+    fn sanction(
+        &mut self,
+        spanned: &Spanned<RawSanction>,
+        group_fines_ok: bool,
+    ) -> Option<SanctionSpec> {
         let raw = spanned.get_ref();
         let span = spanned.span();
         let kind = self.sanction_kind(&raw.kind)?;
@@ -596,14 +620,18 @@ impl Converter<'_, '_> {
             }
         } else {
             if raw.amount.is_some() {
-                self.diag
-                    .error(span.clone(), format!("`amount` does not apply to a {}", kind.name()));
+                self.diag.error(
+                    span.clone(),
+                    format!("`amount` does not apply to a {}", kind.name()),
+                );
             }
             None
         };
         if raw.target.is_some() && !kind.has_target() {
-            self.diag
-                .error(span.clone(), format!("a {} falls on no person; remove `target`", kind.name()));
+            self.diag.error(
+                span.clone(),
+                format!("a {} falls on no person; remove `target`", kind.name()),
+            );
         }
         let document = raw.document.as_ref().and_then(|d| {
             let parsed = match d.get_ref().as_str() {
@@ -665,12 +693,15 @@ impl Converter<'_, '_> {
             );
         }
         let selector = Selector {
-            groups: raw.groups.iter().filter_map(|g| self.group_ref(g)).collect(),
+            groups: raw
+                .groups
+                .iter()
+                .filter_map(|g| self.group_ref(g))
+                .collect(),
             codes: raw.codes.iter().filter_map(|c| self.code_ref(c)).collect(),
         };
-        let fines_ok = |group: Option<GroupId>| {
-            group.is_some_and(|g| groups[g.0 as usize].fine.is_some())
-        };
+        let fines_ok =
+            |group: Option<GroupId>| group.is_some_and(|g| groups[g.0 as usize].fine.is_some());
         let group_fines_ok = selector.groups.iter().all(|g| fines_ok(Some(*g)))
             && selector
                 .codes
@@ -700,8 +731,10 @@ impl Converter<'_, '_> {
         let holder_share = raw.holder_share.as_ref().map(|share| {
             let value = self.fixed(&share.value, spanned.span(), "holder_share");
             if value > Decimal::ONE {
-                self.diag
-                    .error(spanned.span(), format!("holder_share {value} is more than 1"));
+                self.diag.error(
+                    spanned.span(),
+                    format!("holder_share {value} is more than 1"),
+                );
             }
             Cited {
                 value,
@@ -722,8 +755,10 @@ impl Converter<'_, '_> {
     fn threshold(&mut self, spanned: &Spanned<RawThreshold>) -> Threshold {
         let raw = spanned.get_ref();
         if raw.window_months == 0 {
-            self.diag
-                .error(spanned.span(), "a threshold window of 0 months counts nothing");
+            self.diag.error(
+                spanned.span(),
+                "a threshold window of 0 months counts nothing",
+            );
         }
         let sanctions = raw
             .sanctions
@@ -752,8 +787,10 @@ impl Converter<'_, '_> {
             let span = spanned.span();
             let kind = d.kind.get_ref();
             if !seen.insert(kind.clone()) {
-                self.diag
-                    .error(d.kind.span(), format!("deadline `{kind}` is declared twice"));
+                self.diag.error(
+                    d.kind.span(),
+                    format!("deadline `{kind}` is declared twice"),
+                );
             }
             let counting = d.counting.as_ref().map(|c| match c.get_ref().as_str() {
                 "business_days" => Some(Counting::BusinessDays),
@@ -823,7 +860,10 @@ impl Converter<'_, '_> {
             if !services.contains(&service) {
                 self.diag.error(
                     cap.service.span(),
-                    format!("cap for `{}`, which is not among [act] services", service.name()),
+                    format!(
+                        "cap for `{}`, which is not among [act] services",
+                        service.name()
+                    ),
                 );
             }
             if caps.iter().any(|c| c.service == service) {
@@ -897,16 +937,18 @@ impl Converter<'_, '_> {
                 RawCheck::ResidentYears(q) => Check::ResidentYears(self.quantity(q, span.clone())),
                 RawCheck::MinAge(q) => Check::MinAge(self.quantity(q, span.clone())),
                 RawCheck::UnderAge(q) => Check::UnderAge(self.quantity(q, span.clone())),
-                RawCheck::MinEducation(level) => match Education::parse(level) {
-                    Some(level) => Check::MinEducation(level),
-                    None => {
-                        self.diag.error(
+                RawCheck::MinEducation(level) => {
+                    match Education::parse(level) {
+                        Some(level) => Check::MinEducation(level),
+                        None => {
+                            self.diag.error(
                             span.clone(),
                             format!("education `{level}`: expected none, fundamental, medio or superior"),
                         );
-                        continue;
+                            continue;
+                        }
                     }
-                },
+                }
                 RawCheck::NotPublicEmployee => Check::NotPublicEmployee,
                 RawCheck::NoFinalConviction => Check::NoFinalConviction,
                 RawCheck::NoOtherPermit => Check::NoOtherPermit,
@@ -965,10 +1007,19 @@ impl Converter<'_, '_> {
                     );
                 }
                 SubstitutionRule {
-                    replaced_min_age: r.replaced_min_age.as_ref().map(|q| self.quantity(q, span.clone())),
-                    replaced_max_age: r.replaced_max_age.as_ref().map(|q| self.quantity(q, span.clone())),
+                    replaced_min_age: r
+                        .replaced_min_age
+                        .as_ref()
+                        .map(|q| self.quantity(q, span.clone())),
+                    replaced_max_age: r
+                        .replaced_max_age
+                        .as_ref()
+                        .map(|q| self.quantity(q, span.clone())),
                     max_age: self.quantity(&r.max_age, span.clone()),
-                    min_years_newer: r.min_years_newer.as_ref().map(|q| self.quantity(q, span.clone())),
+                    min_years_newer: r
+                        .min_years_newer
+                        .as_ref()
+                        .map(|q| self.quantity(q, span.clone())),
                     citation: self.citation(&r.citation),
                 }
             })

@@ -98,7 +98,8 @@ pub fn load(path: &Path) -> Result<Library, LoadErrors> {
 fn sorted_entries(folder: &Path, errors: &mut Vec<LoadError>) -> Vec<PathBuf> {
     match fs::read_dir(folder) {
         Ok(entries) => {
-            let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            let mut paths: Vec<PathBuf> =
+                entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
             paths.sort();
             paths
         }

@@ -3,8 +3,8 @@
 
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
-use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use std::collections::BTreeMap;
 use std::fmt;
 use toml::Spanned;
@@ -342,7 +342,10 @@ pub enum RawCheck {
     NotPublicEmployee,
     NoFinalConviction,
     NoOtherPermit,
-    WaitingPeriod { after: String, period: RawPeriod },
+    WaitingPeriod {
+        after: String,
+        period: RawPeriod,
+    },
 }
 
 #[derive(Debug, Default, Deserialize)]

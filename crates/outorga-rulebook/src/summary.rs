@@ -24,7 +24,11 @@ pub fn summary(rulebook: &Rulebook) -> Vec<(&'static str, usize)> {
                 .values()
                 .filter(|p| p.decree_default)
                 .count()
-                + rulebook.deadlines.iter().filter(|d| d.decree_default).count(),
+                + rulebook
+                    .deadlines
+                    .iter()
+                    .filter(|d| d.decree_default)
+                    .count(),
         ),
         ("fiscal units", rulebook.units.len()),
         ("local holidays", rulebook.holidays.len()),

@@ -36,7 +36,11 @@ fn date(value: NaiveDate) -> Value {
 }
 
 fn citations(list: &[&str]) -> Value {
-    Value::Array(list.iter().map(|c| Value::String((*c).to_string())).collect())
+    Value::Array(
+        list.iter()
+            .map(|c| Value::String((*c).to_string()))
+            .collect(),
+    )
 }
 
 fn sanction_value(world: &World, sanction: &Sanction<'_>) -> Value {
@@ -117,7 +121,12 @@ pub fn answer(
                 permit: q
                     .permit
                     .as_deref()
-                    .map(|p| world.permits.resolve(p, "query.penalty.permit").map(PermitId))
+                    .map(|p| {
+                        world
+                            .permits
+                            .resolve(p, "query.penalty.permit")
+                            .map(PermitId)
+                    })
                     .transpose()
                     .map_err(Failure::Input)?,
                 at: q.at.0,
@@ -218,8 +227,8 @@ pub fn answer(
             };
             let service =
                 world::service(&q.service, "query.eligibility.service").map_err(Failure::Input)?;
-            let result = eligibility::eligibility(ctx, facts, who, role, service, today)
-                .map_err(engine)?;
+            let result =
+                eligibility::eligibility(ctx, facts, who, role, service, today).map_err(engine)?;
             json!({
                 "eligible": result.eligible,
                 "unmet": findings(&result.unmet),
@@ -283,7 +292,10 @@ fn vehicle_answer(
         ("deadlines", None) => {
             let result = vehicle::deadlines(ctx, subject, today).map_err(engine)?;
             let mut map = Map::new();
-            map.insert("replace_by".into(), result.replace_by.map_or(Value::Null, date));
+            map.insert(
+                "replace_by".into(),
+                result.replace_by.map_or(Value::Null, date),
+            );
             map.insert(
                 "next_inspection".into(),
                 result.next_inspection.map_or(Value::Null, date),
@@ -326,7 +338,13 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
             "citations",
         ],
         Query::PermitCap(_) => &["max_permits", "reserved", "citations"],
-        Query::Eligibility(_) => &["eligible", "unmet", "unknown", "citations", "unmet_citations"],
+        Query::Eligibility(_) => &[
+            "eligible",
+            "unmet",
+            "unknown",
+            "citations",
+            "unmet_citations",
+        ],
         Query::Vehicle(_) => &[
             "admissible",
             "unmet",

@@ -218,7 +218,10 @@ pub struct VehicleQuery {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+#[expect(
+    dead_code,
+    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
+)]
 pub struct FareQuery {
     pub start: DateTime,
     pub km: Dec,
@@ -229,7 +232,10 @@ pub struct FareQuery {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+#[expect(
+    dead_code,
+    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
+)]
 pub struct Passenger {
     pub age: Option<Whole>,
     pub student: Option<bool>,
@@ -238,14 +244,20 @@ pub struct Passenger {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+#[expect(
+    dead_code,
+    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
+)]
 pub struct CtmQuery {
     pub lines: Vec<Line>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+#[expect(
+    dead_code,
+    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
+)]
 pub struct Line {
     pub id: String,
     pub coefficient: Dec,
@@ -254,7 +266,10 @@ pub struct Line {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+#[expect(
+    dead_code,
+    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
+)]
 pub struct BaggageQuery {
     pub fare: Dec,
     pub hold_kg: Dec,
@@ -263,14 +278,20 @@ pub struct BaggageQuery {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+#[expect(
+    dead_code,
+    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
+)]
 pub struct IndemnityQuery {
     pub kind: String,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+#[expect(
+    dead_code,
+    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
+)]
 pub struct RefundQuery {
     pub departs: DateTime,
     pub requested: DateTime,
@@ -278,7 +299,10 @@ pub struct RefundQuery {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+#[expect(
+    dead_code,
+    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
+)]
 pub struct TicketQuery {
     pub trip: Trip,
     pub seat: Whole,
@@ -288,7 +312,10 @@ pub struct TicketQuery {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(dead_code, reason = "parsed strictly so malformed cases fail; no engine answers it yet")]
+#[expect(
+    dead_code,
+    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
+)]
 pub struct Trip {
     pub id: String,
     pub departs: DateTime,

@@ -41,7 +41,9 @@ pub fn compare(expect: &Node, actual: &Value, known: &[&str]) -> Result<Vec<Mism
         match key_text {
             "sanctions" | "triggers" => match_entries(expected, actual, key_text, &mut out)?,
             "absent" => absent(expected, actual, &mut out)?,
-            "citations" => match_citations(expected, actual.get("citations"), "citations", &mut out)?,
+            "citations" => {
+                match_citations(expected, actual.get("citations"), "citations", &mut out)?
+            }
             "unmet_citations" => {
                 let unmet: Vec<Value> = actual
                     .get("unmet")
@@ -52,14 +54,22 @@ pub fn compare(expect: &Node, actual: &Value, known: &[&str]) -> Result<Vec<Mism
                     .flatten()
                     .cloned()
                     .collect();
-                match_citations(expected, Some(&Value::Array(unmet)), "unmet_citations", &mut out)?;
+                match_citations(
+                    expected,
+                    Some(&Value::Array(unmet)),
+                    "unmet_citations",
+                    &mut out,
+                )?;
             }
             _ => match actual.get(key_text) {
                 Some(value) => compare_value(expected, value, key_text, &mut out)?,
                 None => out.push(Mismatch {
                     line: line_of(expected),
                     path: key_text.to_string(),
-                    message: format!("expected {}, but the result has no `{key_text}`", show(expected)),
+                    message: format!(
+                        "expected {}, but the result has no `{key_text}`",
+                        show(expected)
+                    ),
                 }),
             },
         }
@@ -87,11 +97,20 @@ pub fn show(node: &Node) -> String {
 }
 
 /// Whether an expected node matches an actual value; mismatches are collected.
-fn compare_value(expected: &Node, actual: &Value, path: &str, out: &mut Vec<Mismatch>) -> Result<(), String> {
+fn compare_value(
+    expected: &Node,
+    actual: &Value,
+    path: &str,
+    out: &mut Vec<Mismatch>,
+) -> Result<(), String> {
     match expected {
         Node::Mapping(map) => {
             let Some(object) = actual.as_object() else {
-                out.push(mismatch(expected, path, format!("expected a mapping, got {actual}")));
+                out.push(mismatch(
+                    expected,
+                    path,
+                    format!("expected a mapping, got {actual}"),
+                ));
                 return Ok(());
             };
             for (key, value) in map.iter() {
@@ -114,7 +133,11 @@ fn compare_value(expected: &Node, actual: &Value, path: &str, out: &mut Vec<Mism
         }
         Node::Sequence(items) => {
             let Some(array) = actual.as_array() else {
-                out.push(mismatch(expected, path, format!("expected a list, got {actual}")));
+                out.push(mismatch(
+                    expected,
+                    path,
+                    format!("expected a list, got {actual}"),
+                ));
                 return Ok(());
             };
             if items.len() != array.len() {
@@ -191,15 +214,20 @@ fn decimals_equal(a: &str, b: &str) -> bool {
 /// ends where the actual continues with a comma, space or parenthesis; white
 /// space collapsed, case ignored.
 pub fn citation_matches(expected: &str, actual: &str) -> bool {
-    let normalize = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    let normalize = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
     let (expected, actual) = (normalize(expected), normalize(actual));
     if expected.is_empty() {
         return false;
     }
     actual == expected
-        || actual.strip_prefix(&expected).is_some_and(|rest| {
-            rest.starts_with([',', ' ', '(', ')'])
-        })
+        || actual
+            .strip_prefix(&expected)
+            .is_some_and(|rest| rest.starts_with([',', ' ', '(', ')']))
 }
 
 fn match_citations(
@@ -224,7 +252,10 @@ fn match_citations(
         let Some(citation) = item.as_scalar() else {
             return Err(format!("line {}: a citation must be text", line_of(item)));
         };
-        if !actual.iter().any(|a| citation_matches(citation.as_str(), a)) {
+        if !actual
+            .iter()
+            .any(|a| citation_matches(citation.as_str(), a))
+        {
             out.push(mismatch(
                 item,
                 path,
@@ -241,9 +272,17 @@ fn match_citations(
 
 /// `sanctions` / `triggers`: each expected entry matches some actual entry of
 /// the same kind on every field it gives.
-fn match_entries(expected: &Node, actual: &Value, key: &str, out: &mut Vec<Mismatch>) -> Result<(), String> {
+fn match_entries(
+    expected: &Node,
+    actual: &Value,
+    key: &str,
+    out: &mut Vec<Mismatch>,
+) -> Result<(), String> {
     let Some(items) = expected.as_sequence() else {
-        return Err(format!("line {}: `{key}` must be a list", line_of(expected)));
+        return Err(format!(
+            "line {}: `{key}` must be a list",
+            line_of(expected)
+        ));
     };
     let entries: Vec<&Value> = actual
         .get(key)
@@ -253,7 +292,10 @@ fn match_entries(expected: &Node, actual: &Value, key: &str, out: &mut Vec<Misma
         .collect();
     for (i, item) in items.iter().enumerate() {
         let Some(map) = item.as_mapping() else {
-            return Err(format!("line {}: each of `{key}` must be a mapping", line_of(item)));
+            return Err(format!(
+                "line {}: each of `{key}` must be a mapping",
+                line_of(item)
+            ));
         };
         let Some(kind) = map.get_scalar("kind") else {
             return Err(format!(
@@ -287,13 +329,21 @@ fn match_entries(expected: &Node, actual: &Value, key: &str, out: &mut Vec<Misma
             } else {
                 format!(
                     "found: {}",
-                    same_kind.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+                    same_kind
+                        .iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )
             };
             out.push(mismatch(
                 item,
                 &format!("{key}[{i}]"),
-                format!("no {} matches {}; {found}", key.trim_end_matches('s'), show(item)),
+                format!(
+                    "no {} matches {}; {found}",
+                    key.trim_end_matches('s'),
+                    show(item)
+                ),
             ));
         }
     }
@@ -303,12 +353,18 @@ fn match_entries(expected: &Node, actual: &Value, key: &str, out: &mut Vec<Misma
 /// `absent`: no sanction or trigger of these kinds.
 fn absent(expected: &Node, actual: &Value, out: &mut Vec<Mismatch>) -> Result<(), String> {
     let Some(items) = expected.as_sequence() else {
-        return Err(format!("line {}: `absent` must be a list of kinds", line_of(expected)));
+        return Err(format!(
+            "line {}: `absent` must be a list of kinds",
+            line_of(expected)
+        ));
     };
     for item in items.iter() {
         let kind = item.as_scalar().map(|s| s.as_str()).unwrap_or_default();
         if outorga_core::model::SanctionKind::parse(kind).is_none() {
-            return Err(format!("line {}: `{kind}` is not a sanction kind", line_of(item)));
+            return Err(format!(
+                "line {}: `{kind}` is not a sanction kind",
+                line_of(item)
+            ));
         }
         for key in ["sanctions", "triggers"] {
             let present: Vec<&Value> = actual
@@ -324,7 +380,11 @@ fn absent(expected: &Node, actual: &Value, out: &mut Vec<Mismatch>) -> Result<()
                     "absent",
                     format!(
                         "expected no {kind}, found: {}",
-                        present.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+                        present
+                            .iter()
+                            .map(|v| v.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 ));
             }
@@ -342,7 +402,10 @@ mod tests {
         assert!(citation_matches("Art. 52, V", "Art. 52, V, c"));
         assert!(!citation_matches("Art. 52, V", "Art. 52, VI"));
         assert!(citation_matches("art.  52,   iii", "Art. 52, III"));
-        assert!(citation_matches("Art. 55", "Art. 55 (transporte clandestino)"));
+        assert!(citation_matches(
+            "Art. 55",
+            "Art. 55 (transporte clandestino)"
+        ));
         assert!(!citation_matches("Art. 5", "Art. 55"));
         assert!(!citation_matches("", "Art. 55"));
     }

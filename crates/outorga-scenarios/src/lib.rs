@@ -74,10 +74,7 @@ fn walk(folder: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
             .path();
         if path.is_dir() {
             walk(&path, found)?;
-        } else if path
-            .extension()
-            .is_some_and(|e| e == "yaml" || e == "yml")
-        {
+        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
             found.push(path);
         }
     }
@@ -90,7 +87,12 @@ pub fn run_paths(library: &Library, paths: &[PathBuf], explain: bool) -> Report 
     match discover(paths) {
         Ok(files) => {
             if files.is_empty() {
-                report.fail("(no files)", "", &["no *.yaml or *.yml scenario files found".into()], true);
+                report.fail(
+                    "(no files)",
+                    "",
+                    &["no *.yaml or *.yml scenario files found".into()],
+                    true,
+                );
             }
             for file in files {
                 run_file(library, &file, explain, &mut report);
@@ -127,7 +129,12 @@ pub fn run_text(library: &Library, file: &str, text: &str, explain: bool, report
         let line = expect::line_of(node);
         let location = format!("{file}:{line}");
         let Some(case) = node.as_mapping() else {
-            report.fail(&location, &format!("(case {})", index + 1), &["a case must be a mapping".into()], true);
+            report.fail(
+                &location,
+                &format!("(case {})", index + 1),
+                &["a case must be a mapping".into()],
+                true,
+            );
             continue;
         };
         let name = case
@@ -140,7 +147,12 @@ pub fn run_text(library: &Library, file: &str, text: &str, explain: bool, report
             format!("\"{name}\"")
         };
         if !name.is_empty() && !names.insert(name.clone()) {
-            report.fail(&location, &label, &["another case in this file has the same name".into()], true);
+            report.fail(
+                &location,
+                &label,
+                &["another case in this file has the same name".into()],
+                true,
+            );
             continue;
         }
         match run_case(library, case, explain) {
@@ -159,7 +171,9 @@ pub fn run_text(library: &Library, file: &str, text: &str, explain: bool, report
                     report.fail(&location, &label, &lines, false);
                 }
             }
-            Err(CaseError { message, invalid }) => report.fail(&location, &label, &[message], invalid),
+            Err(CaseError { message, invalid }) => {
+                report.fail(&location, &label, &[message], invalid)
+            }
         }
     }
 }
@@ -191,7 +205,15 @@ fn input(message: String) -> CaseError {
     }
 }
 
-const CASE_KEYS: [&str; 7] = ["name", "rulebook", "today", "parameters", "facts", "query", "expect"];
+const CASE_KEYS: [&str; 7] = [
+    "name",
+    "rulebook",
+    "today",
+    "parameters",
+    "facts",
+    "query",
+    "expect",
+];
 
 /// Deserializes one field of a case, reporting line and path on error.
 fn field<T: serde::de::DeserializeOwned + Default>(
@@ -226,7 +248,11 @@ fn required<'n>(case: &'n MarkedMappingNode, key: &str) -> Result<&'n Node, Case
     })
 }
 
-fn run_case(library: &Library, case: &MarkedMappingNode, explain: bool) -> Result<Outcome, CaseError> {
+fn run_case(
+    library: &Library,
+    case: &MarkedMappingNode,
+    explain: bool,
+) -> Result<Outcome, CaseError> {
     for (key, _) in case.iter() {
         if !CASE_KEYS.contains(&key.as_str()) {
             return Err(input(format!(
@@ -261,11 +287,17 @@ fn run_case(library: &Library, case: &MarkedMappingNode, explain: bool) -> Resul
             invalid: false,
         },
     })?;
-    let mismatches = expect::compare(expected, &result, answer::known_keys(&query)).map_err(input)?;
+    let mismatches =
+        expect::compare(expected, &result, answer::known_keys(&query)).map_err(input)?;
     let shown = (explain || !mismatches.is_empty()).then(|| {
         let pretty = serde_json::to_string_pretty(&result).unwrap_or_default();
         let indented: Vec<String> = pretty.lines().map(|l| format!("    {l}")).collect();
-        format!("  result ({} on {}):\n{}", query.name(), today.0, indented.join("\n"))
+        format!(
+            "  result ({} on {}):\n{}",
+            query.name(),
+            today.0,
+            indented.join("\n")
+        )
     });
     Ok(Outcome { mismatches, shown })
 }

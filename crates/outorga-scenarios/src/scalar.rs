@@ -5,8 +5,8 @@
 
 use chrono::{NaiveDate, NaiveDateTime};
 use rust_decimal::Decimal;
-use serde::de::{self, Deserializer};
 use serde::Deserialize;
+use serde::de::{self, Deserializer};
 use std::str::FromStr;
 
 pub fn is_null(text: &str) -> bool {

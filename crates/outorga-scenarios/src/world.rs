@@ -133,7 +133,11 @@ pub fn build(rulebook: &Rulebook, raw: dto::Facts) -> Result<World, String> {
             vehicle: permit
                 .vehicle
                 .as_deref()
-                .map(|v| vehicles.resolve(v, &format!("{place}.vehicle")).map(VehicleId))
+                .map(|v| {
+                    vehicles
+                        .resolve(v, &format!("{place}.vehicle"))
+                        .map(VehicleId)
+                })
                 .transpose()?,
         });
     }
@@ -219,7 +223,10 @@ fn person(raw: dto::Person) -> Result<Person, String> {
         kind,
         birth_date: raw.birth_date.and_then(|d| d.into_option()).map(|d| d.0),
         disabled: raw.disabled,
-        resident_since: raw.resident_since.and_then(|d| d.into_option()).map(|d| d.0),
+        resident_since: raw
+            .resident_since
+            .and_then(|d| d.into_option())
+            .map(|d| d.0),
         education,
         public_employee: raw.public_employee,
         convictions: raw.convictions.map(|cs| {
@@ -238,9 +245,14 @@ fn person(raw: dto::Person) -> Result<Person, String> {
 fn vehicle(raw: dto::Vehicle) -> Vehicle {
     Vehicle {
         plate: raw.plate,
-        manufactured: raw.manufactured.map(|y| i32::try_from(y.0).unwrap_or(i32::MAX)),
+        manufactured: raw
+            .manufactured
+            .map(|y| i32::try_from(y.0).unwrap_or(i32::MAX)),
         included: raw.included.and_then(|d| d.into_option()).map(|d| d.0),
-        last_inspection: raw.last_inspection.and_then(|d| d.into_option()).map(|d| d.0),
+        last_inspection: raw
+            .last_inspection
+            .and_then(|d| d.into_option())
+            .map(|d| d.0),
         adapted: raw.adapted,
     }
 }
@@ -256,7 +268,12 @@ pub fn overrides(rulebook: &Rulebook, raw: dto::Parameters) -> Result<Overrides,
             return Err(format!(
                 "parameters.units: `{unit}` is not a unit of {} (units: {})",
                 rulebook.id,
-                rulebook.units.keys().cloned().collect::<Vec<_>>().join(", ")
+                rulebook
+                    .units
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
         overrides.units.insert(unit, value.0);
@@ -270,7 +287,12 @@ pub fn overrides(rulebook: &Rulebook, raw: dto::Parameters) -> Result<Overrides,
             return Err(format!(
                 "parameters: `{name}` is not a parameter of {} (parameters: population, units, holidays, tariff, {})",
                 rulebook.id,
-                rulebook.parameters.keys().cloned().collect::<Vec<_>>().join(", ")
+                rulebook
+                    .parameters
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
         overrides.values.insert(name, value.0);

@@ -87,7 +87,11 @@ pub fn eligibility<'r>(
 }
 
 /// `years` whole years after `date`, date to date.
-fn years_after(ctx: &Context<'_>, date: NaiveDate, years: Decimal) -> Result<NaiveDate, EngineError> {
+fn years_after(
+    ctx: &Context<'_>,
+    date: NaiveDate,
+    years: Decimal,
+) -> Result<NaiveDate, EngineError> {
     let years = ctx.whole(&years.into(), date, "years")?;
     Ok(add_months(date, years.saturating_mul(12)))
 }
@@ -120,9 +124,11 @@ fn check(
             });
             best(outcomes)
         }
-        Check::LicenseValid => {
-            Outcome::from_known(license.and_then(|l| l.expires).map(|expires| expires >= today))
-        }
+        Check::LicenseValid => Outcome::from_known(
+            license
+                .and_then(|l| l.expires)
+                .map(|expires| expires >= today),
+        ),
         Check::LicenseNotSuspended => Outcome::from_known(
             license
                 .and_then(|l| l.suspended_until)
@@ -164,12 +170,11 @@ fn check(
             Some(convictions) if convictions.is_empty() => Outcome::Met,
             Some(_) => Outcome::Unknown,
         },
-        Check::NoOtherPermit => Outcome::from_known(Some(
-            !facts
-                .permits()
-                .iter()
-                .any(|p| p.holder == person_id && ctx.rulebook.services.contains(&p.service)),
-        )),
+        Check::NoOtherPermit => {
+            Outcome::from_known(Some(!facts.permits().iter().any(|p| {
+                p.holder == person_id && ctx.rulebook.services.contains(&p.service)
+            })))
+        }
         Check::WaitingPeriod { after, period } => match &person.past_permits {
             None => Outcome::Unknown,
             Some(past) => {

@@ -53,8 +53,8 @@ pub fn fine_due<'r>(
             citations = vec![&tier.citation];
         }
     }
-    let quantity = (amount.quantity * (Decimal::ONE_HUNDRED + surcharge) / Decimal::ONE_HUNDRED)
-        .normalize();
+    let quantity =
+        (amount.quantity * (Decimal::ONE_HUNDRED + surcharge) / Decimal::ONE_HUNDRED).normalize();
     let brl = ctx
         .unit_value(&amount.unit, paid)
         .map(|value| round_brl(value * quantity));

@@ -42,7 +42,10 @@ pub fn penalty<'r>(
     };
     let mut sanctions = Vec::new();
     for rule in &rulebook.sanction_rules {
-        if !rule.applies_to.selects(offence.infraction, infraction.group) {
+        if !rule
+            .applies_to
+            .selects(offence.infraction, infraction.group)
+        {
             continue;
         }
         let count = rule.count.as_ref().unwrap_or(&rulebook.repeat);
@@ -95,16 +98,16 @@ pub fn penalty<'r>(
             .filter(|(p, _)| *p == person)
             .map(|(_, v)| *v)
             .sum();
-        threshold_sanctions(
+        for sanction in threshold_sanctions(
             ctx,
             facts,
-            person,
-            person_role,
+            (person, person_role),
             offence.date(),
             extra,
             before,
-            &mut sanctions,
-        )?;
+        )? {
+            push_merged(&mut sanctions, sanction);
+        }
     }
     add_process(ctx, &mut sanctions);
     let citations = all_citations(&sanctions, &point_citations);
@@ -135,19 +138,13 @@ pub fn incidence(
     let group = rulebook.infraction(offence.infraction).group;
     let matches = |event: &Event| match &count.by {
         CountBy::Code => event.infraction == offence.infraction,
-        CountBy::Group => {
-            group.is_some() && rulebook.infraction(event.infraction).group == group
-        }
+        CountBy::Group => group.is_some() && rulebook.infraction(event.infraction).group == group,
         CountBy::Codes(codes) => codes.contains(&event.infraction),
     };
     let priors = facts
         .events_of(offence.by)
         .filter(|e| {
-            e.is_final
-                && e.by == offence.by
-                && e.at < offence.at
-                && e.date() >= start
-                && matches(e)
+            e.is_final && e.by == offence.by && e.at < offence.at && e.date() >= start && matches(e)
         })
         .count();
     Ok(u32::try_from(priors).unwrap_or(u32::MAX).saturating_add(1))

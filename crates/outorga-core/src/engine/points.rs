@@ -83,13 +83,12 @@ pub fn points_between(
 pub fn threshold_sanctions<'r>(
     ctx: &Context<'r>,
     facts: &Facts,
-    person: PersonId,
-    role: Role,
+    (person, role): (PersonId, Role),
     on: NaiveDate,
     extra: Decimal,
     include: impl Fn(&Event) -> bool + Copy,
-    out: &mut Vec<Sanction<'r>>,
-) -> Result<(), EngineError> {
+) -> Result<Vec<Sanction<'r>>, EngineError> {
+    let mut out = Vec::new();
     for threshold in &ctx.rulebook.thresholds {
         let from = crate::calendar::sub_months(on, threshold.window_months);
         let total = points_between(ctx, facts, person, from, on, include) + extra;
@@ -108,10 +107,12 @@ pub fn threshold_sanctions<'r>(
             multiplier: Decimal::ONE,
         };
         for spec in &threshold.sanctions {
-            if let Some(sanction) = instantiate(ctx, spec, &threshold.citation, &parties, &occasion)? {
-                push_merged(out, sanction);
+            if let Some(sanction) =
+                instantiate(ctx, spec, &threshold.citation, &parties, &occasion)?
+            {
+                push_merged(&mut out, sanction);
             }
         }
     }
-    Ok(())
+    Ok(out)
 }

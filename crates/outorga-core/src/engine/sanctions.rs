@@ -129,16 +129,13 @@ pub fn instantiate<'r>(
     if let Some(fine) = &spec.fine {
         let cited = match fine {
             FineSpec::Fixed(cited) => cited,
-            FineSpec::OfGroup => {
-                let group = occasion
-                    .group
-                    .map(|g| ctx.rulebook.group(g))
-                    .and_then(|g| g.fine.as_ref())
-                    .ok_or_else(|| {
-                        EngineError::NotInRulebook("a group fine for this infraction".into())
-                    })?;
-                group
-            }
+            FineSpec::OfGroup => occasion
+                .group
+                .map(|g| ctx.rulebook.group(g))
+                .and_then(|g| g.fine.as_ref())
+                .ok_or_else(|| {
+                    EngineError::NotInRulebook("a group fine for this infraction".into())
+                })?,
         };
         sanction.citations.push(&cited.citation);
         let quantity = (cited.value.quantity * occasion.multiplier).normalize();

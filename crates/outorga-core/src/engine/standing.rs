@@ -55,17 +55,7 @@ pub fn standing<'r>(
     } else {
         Role::Auxiliary
     };
-    let mut triggers = Vec::new();
-    threshold_sanctions(
-        ctx,
-        facts,
-        person,
-        role,
-        today,
-        Decimal::ZERO,
-        all,
-        &mut triggers,
-    )?;
+    let mut triggers = threshold_sanctions(ctx, facts, (person, role), today, Decimal::ZERO, all)?;
     add_process(ctx, &mut triggers);
     let mut citations = all_citations(&triggers, &[]);
     if let Some(rule) = &ctx.rulebook.points

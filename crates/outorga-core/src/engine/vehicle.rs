@@ -26,7 +26,13 @@ impl<'r> Admissibility<'r> {
         }
     }
 
-    fn record(&mut self, requirement: &'r str, description: &'r str, citation: &'r Citation, outcome: Outcome) {
+    fn record(
+        &mut self,
+        requirement: &'r str,
+        description: &'r str,
+        citation: &'r Citation,
+        outcome: Outcome,
+    ) {
         if !self.citations.contains(&citation.as_str()) {
             self.citations.push(citation);
         }
@@ -91,7 +97,9 @@ pub fn substitution<'r>(
 ) -> Result<Admissibility<'r>, EngineError> {
     let rules = &ctx.rulebook.vehicles.substitution;
     if rules.is_empty() {
-        return Err(EngineError::NotInRulebook("rules for substituting a vehicle".into()));
+        return Err(EngineError::NotInRulebook(
+            "rules for substituting a vehicle".into(),
+        ));
     }
     let mut answer = Admissibility::new();
     let substitute_age = vehicle_age(substitute, today);

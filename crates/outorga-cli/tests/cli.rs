@@ -1,0 +1,229 @@
+//! The `outorga` binary: exit statuses, the closing line, and clear errors with
+//! their location for bad scenario files and bad rulebooks.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn rulebooks() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks")
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn outorga(args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_outorga"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    Run {
+        code: output.status.code().expect("exit code"),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Runs one scenario file with `text` and returns what the binary did.
+fn scenario(text: &str) -> Run {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("case.yaml");
+    std::fs::write(&file, text).expect("write");
+    let rulebooks = rulebooks();
+    outorga(&[
+        "scenarios",
+        "run",
+        "--rulebooks",
+        rulebooks.to_str().expect("utf-8 path"),
+        file.to_str().expect("utf-8 path"),
+    ])
+}
+
+const GOOD: &str = r#"
+- name: first group-4 infraction
+  rulebook: santa-maria-de-jetiba/taxi
+  today: 2025-06-10
+  facts:
+    people: [{ id: rita }]
+    permits: [{ id: P7, holder: rita, service: taxi, granted: 2024-09-02, status: active }]
+  query: { penalty: { infraction: "51-IV-b", by: rita, permit: P7, at: 2025-06-10T18:30 } }
+  expect:
+    sanctions: [{ kind: fine, amount: { unit: VRTM, quantity: "4" }, payer: rita }]
+    points: { rita: "5" }
+"#;
+
+/// `GOOD` with one edit fails with exit status 2 and a message naming the line
+/// and containing `reason`.
+fn check_invalid(from: &str, to: &str, line: usize, reason: &str) {
+    assert!(GOOD.contains(from), "edit text exists: {from}");
+    let run = scenario(&GOOD.replacen(from, to, 1));
+    assert_eq!(run.code, 2, "bad input exits 2\n{}", run.stdout);
+    assert!(run.stdout.contains("FAIL"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(reason),
+        "expected `{reason}` in:\n{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(&format!("line {line}")) || run.stdout.contains(&format!(":{line} ")),
+        "expected line {line} in:\n{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.ends_with("0 passed, 1 failed\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_passing_case_exits_zero() {
+    let run = scenario(GOOD);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.stdout, "1 passed, 0 failed\n");
+}
+
+#[test]
+fn a_wrong_expectation_exits_one_with_the_difference() {
+    let run = scenario(&GOOD.replacen("rita: \"5\"", "rita: \"6\"", 1));
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("line 11: points.rita: expected 6, got 5"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.ends_with("0 passed, 1 failed\n"));
+}
+
+#[test]
+fn malformed_cases_fail_with_location_and_exit_two() {
+    check_invalid("today:", "todya:", 4, "unknown key `todya`");
+    check_invalid(
+        "\"51-IV-b\"",
+        "\"51-IV-z\"",
+        2,
+        "infraction `51-IV-z` is not in the catalog",
+    );
+    check_invalid(
+        "by: rita, permit",
+        "by: rito, permit",
+        2,
+        "unknown person `rito`",
+    );
+    check_invalid("holder: rita", "holder: ana", 2, "unknown person `ana`");
+    check_invalid(
+        "2025-06-10T18:30",
+        "2025-06-10 at 18:30",
+        8,
+        "is not a date-time",
+    );
+    check_invalid(
+        "granted: 2024-09-02",
+        "grantd: 2024-09-02",
+        7,
+        "nknown field `grantd`",
+    );
+    check_invalid(
+        "santa-maria-de-jetiba/taxi",
+        "santa-maria/taxi",
+        2,
+        "unknown rulebook `santa-maria/taxi`",
+    );
+    check_invalid(
+        "points: {",
+        "pontos: {",
+        11,
+        "`expect.pontos` is not a field",
+    );
+    check_invalid(
+        "kind: fine",
+        "kind: fined",
+        10,
+        "`fined` is not a sanction kind",
+    );
+    check_invalid("penalty:", "penalti:", 8, "unknown variant `penalti`");
+}
+
+#[test]
+fn broken_yaml_and_duplicate_names_fail() {
+    let run = scenario("- name: a\n  rulebook: [unclosed\n");
+    assert_eq!(run.code, 2);
+    assert!(run.stdout.contains("not valid YAML"), "{}", run.stdout);
+    assert!(run.stdout.ends_with("0 passed, 1 failed\n"));
+
+    let twice = format!("{GOOD}{GOOD}");
+    let run = scenario(&twice);
+    assert_eq!(run.code, 2);
+    assert!(run.stdout.contains("same name"), "{}", run.stdout);
+    assert!(
+        run.stdout.ends_with("1 passed, 1 failed\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn explain_prints_the_result_with_citations() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("case.yaml");
+    std::fs::write(&file, GOOD).expect("write");
+    let rulebooks = rulebooks();
+    let run = outorga(&[
+        "scenarios",
+        "run",
+        "--explain",
+        "--rulebooks",
+        rulebooks.to_str().expect("utf-8"),
+        file.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("PASS"), "{}", run.stdout);
+    assert!(run.stdout.contains("Art. 50, IV"), "{}", run.stdout);
+    assert!(run.stdout.contains("Art. 49, IV"), "{}", run.stdout);
+}
+
+#[test]
+fn rulebook_check_summarises_and_rejects_bad_rulebooks() {
+    let rulebooks = rulebooks();
+    let run = outorga(&["rulebook", "check", rulebooks.to_str().expect("utf-8")]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("santa-maria-de-jetiba/taxi"));
+    assert!(run.stdout.contains("infractions"));
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("x");
+    std::fs::create_dir(&folder).expect("dir");
+    std::fs::write(
+        folder.join("jurisdiction.toml"),
+        "[jurisdiction]\nid = \"x\"\nname = \"X\"\nstate = \"ES\"\n",
+    )
+    .expect("write");
+    std::fs::write(
+        folder.join("taxi.toml"),
+        "[act]\nname = \"L\"\nnumero = 1\n",
+    )
+    .expect("write");
+    let run = outorga(&["rulebook", "check", dir.path().to_str().expect("utf-8")]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("taxi.toml:3:1: unknown field `numero`"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn missing_paths_are_errors() {
+    let run = scenario("");
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    let run = outorga(&["scenarios", "run", "/no/such/place.yaml"]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("no such file or folder"),
+        "{}",
+        run.stdout
+    );
+}

@@ -1,0 +1,221 @@
+//! A rulebook with an uncited rule, an unknown field, a duplicate code or an
+//! inconsistent value does not load; each error names file, line and reason.
+
+use std::fs;
+use std::path::Path;
+
+const JURISDICTION: &str = r#"
+[jurisdiction]
+id = "testville"
+name = "Testville"
+state = "ES"
+"#;
+
+/// A small valid rulebook; each test breaks one thing in it.
+const VALID: &str = r#"[act]
+name = "Lei de teste"
+number = "1/2024"
+date = 2024-01-01
+in_force = 2024-01-01
+services = ["taxi"]
+
+[parameters.window]
+doc = "repeat window"
+citation = "Art. 6º"
+decree_default = true
+value = 12
+
+[units.VRTM]
+name = "Valor de referência"
+citation = "Art. 1º"
+
+[[groups]]
+id = "1"
+name = "Grupo 1"
+points = { value = 2, citation = "Art. 2º" }
+fine = { unit = "VRTM", quantity = 1, citation = "Art. 3º" }
+
+[[infractions]]
+code = "A-1"
+group = "1"
+citation = "Art. 4º, I"
+description = "Primeira infração"
+
+[liability]
+fine_payer = "holder"
+citation = "Art. 5º"
+
+[repeat]
+by = "group"
+window = { months = { param = "window" } }
+citation = "Art. 6º"
+
+[[sanction_rules]]
+groups = ["1"]
+citation = "Art. 7º"
+sanctions = [{ kind = "fine" }]
+"#;
+
+fn load(service: &str) -> Result<(), Vec<(usize, String)>> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("testville");
+    fs::create_dir(&folder).expect("folder");
+    fs::write(folder.join("jurisdiction.toml"), JURISDICTION).expect("write");
+    fs::write(folder.join("taxi.toml"), service).expect("write");
+    match outorga_rulebook::load(dir.path()) {
+        Ok(library) => {
+            assert!(library.get("testville/taxi").is_some());
+            Ok(())
+        }
+        Err(errors) => Err(errors
+            .0
+            .iter()
+            .map(|e| {
+                assert!(
+                    e.file.ends_with(Path::new("testville/taxi.toml")),
+                    "error names its file: {e}"
+                );
+                (e.line, e.message.clone())
+            })
+            .collect()),
+    }
+}
+
+/// The 1-based line of the first occurrence of `text`.
+fn line_of(source: &str, text: &str) -> usize {
+    let offset = source.find(text).expect("anchor text exists");
+    source[..offset].matches('\n').count() + 1
+}
+
+/// `VALID` with `from` replaced by `to` fails with an error whose message
+/// contains `reason`, on the line where `anchor` stands in the broken file.
+fn check(from: &str, to: &str, anchor: &str, reason: &str) {
+    assert!(VALID.contains(from), "test edits text that exists: {from}");
+    let broken = VALID.replacen(from, to, 1);
+    let line = line_of(&broken, anchor);
+    let errors = load(&broken).expect_err("the broken rulebook must not load");
+    assert!(
+        errors.iter().any(|(l, m)| *l == line && m.contains(reason)),
+        "expected line {line} with `{reason}`, got {errors:?}"
+    );
+}
+
+#[test]
+fn the_valid_rulebook_loads() {
+    assert_eq!(load(VALID), Ok(()));
+}
+
+#[test]
+fn uncited_rule() {
+    check(
+        "citation = \"Art. 7º\"\nsanctions",
+        "sanctions",
+        "[[sanction_rules]]",
+        "missing field `citation`",
+    );
+}
+
+#[test]
+fn malformed_citation() {
+    check(
+        "citation = \"Art. 4º, I\"",
+        "citation = \"art 4\"",
+        "\"art 4\"",
+        "must start with the article",
+    );
+    check(
+        "citation = \"Art. 4º, I\"",
+        "citation = \"Art. 4, I\"",
+        "\"Art. 4, I\"",
+        "Art. 4º",
+    );
+}
+
+#[test]
+fn unknown_field() {
+    check(
+        "description = \"Primeira infração\"",
+        "descripton = \"x\"",
+        "descripton",
+        "unknown field `descripton`",
+    );
+}
+
+#[test]
+fn duplicate_code() {
+    let twice = format!(
+        "{VALID}\n[[infractions]]\ncode = \"A-1\"\ngroup = \"1\"\ncitation = \"Art. 4º, II\"\ndescription = \"de novo\"\n"
+    );
+    let line = line_of(
+        &twice,
+        "code = \"A-1\"\ngroup = \"1\"\ncitation = \"Art. 4º, II\"",
+    );
+    let errors = load(&twice).expect_err("duplicate code");
+    assert!(
+        errors
+            .iter()
+            .any(|(l, m)| *l == line && m.contains("`A-1` is declared twice")),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn inconsistent_values() {
+    check(
+        "group = \"1\"",
+        "group = \"9\"",
+        "group = \"9\"",
+        "group `9` is not declared",
+    );
+    check(
+        "quantity = 1,",
+        "quantity = 1.5,",
+        "quantity = 1.5",
+        "write decimals as strings",
+    );
+    check(
+        "{ param = \"window\" }",
+        "{ param = \"windw\" }",
+        "[repeat]",
+        "parameter `windw` is not declared",
+    );
+    check(
+        "unit = \"VRTM\"",
+        "unit = \"UPF\"",
+        "unit = \"UPF\"",
+        "unit `UPF` is not declared",
+    );
+    check(
+        "kind = \"fine\"",
+        "kind = \"fined\"",
+        "kind = \"fined\"",
+        "unknown sanction kind `fined`",
+    );
+    check(
+        "services = [\"taxi\"]",
+        "services = [\"uber\"]",
+        "services",
+        "unknown service `uber`",
+    );
+    check(
+        "value = 12",
+        "value = -12",
+        "[parameters.window]",
+        "negative",
+    );
+}
+
+#[test]
+fn a_fine_needs_a_group_fine_or_an_amount() {
+    check(
+        "fine = { unit = \"VRTM\", quantity = 1, citation = \"Art. 3º\" }\n",
+        "",
+        "{ kind = \"fine\" }",
+        "has no group fine",
+    );
+}
+
+#[test]
+fn syntax_error_points_at_the_line() {
+    check("[liability]", "[liability", "[liability", "unclosed table");
+}
