@@ -402,10 +402,12 @@ pub enum FineSpec {
 pub enum Scale {
     None,
     /// Multiplied by `factor` for each prior infraction of the same code that
-    /// followed the one before it within `window` (a chain of repeats).
+    /// followed the one before it within `window` (a chain of repeats); the
+    /// citation is added when it multiplies.
     Chain {
         window: Period,
         factor: Decimal,
+        citation: Citation,
     },
 }
 
@@ -512,6 +514,8 @@ pub struct Requirement {
     pub applicants: Vec<Applicant>,
     pub check: Check,
     pub citation: Citation,
+    /// Other articles that state the same rule.
+    pub see_also: Vec<Citation>,
 }
 
 /// How a permit ended (`past_permits`).
@@ -645,6 +649,8 @@ pub struct TransitionRule {
 pub struct InspectionRule {
     pub every: Period,
     pub citation: Citation,
+    /// Other articles the schedule rests on.
+    pub see_also: Vec<Citation>,
 }
 
 /// A holder's request to suspend the permit for a time (SMJ art. 20).

@@ -659,6 +659,7 @@ impl Converter<'_, '_> {
             Some(scale) => Scale::Chain {
                 window: self.period(&scale.chain, span.clone()),
                 factor: self.fixed(&scale.factor, span.clone(), "a scale factor"),
+                citation: self.citation(&scale.citation),
             },
         };
         let citation = raw.citation.as_ref().map(|c| self.citation(c));
@@ -981,6 +982,7 @@ impl Converter<'_, '_> {
                     .collect(),
                 check,
                 citation: self.citation(&r.citation),
+                see_also: r.see_also.iter().map(|c| self.citation(c)).collect(),
             });
         }
         requirements
@@ -1055,6 +1057,12 @@ impl Converter<'_, '_> {
         let inspection = raw.inspection.as_ref().map(|s| InspectionRule {
             every: self.period(&s.get_ref().every, s.span()),
             citation: self.citation(&s.get_ref().citation),
+            see_also: s
+                .get_ref()
+                .see_also
+                .iter()
+                .map(|c| self.citation(c))
+                .collect(),
         });
         VehicleRules {
             inclusion,

@@ -230,6 +230,7 @@ pub struct RawScale {
     /// multiplies by `factor`.
     pub chain: RawPeriod,
     pub factor: RawQuantity,
+    pub citation: Spanned<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -314,6 +315,9 @@ pub struct RawRequirement {
     pub applicants: Vec<RawApplicant>,
     pub check: RawCheck,
     pub citation: Spanned<String>,
+    /// Other articles that state the same rule.
+    #[serde(default)]
+    pub see_also: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
@@ -398,6 +402,8 @@ pub struct RawTransition {
 pub struct RawInspection {
     pub every: RawPeriod,
     pub citation: Spanned<String>,
+    #[serde(default)]
+    pub see_also: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -70,11 +70,15 @@ pub fn eligibility<'r>(
         .filter(|r| r.applicants.contains(&applicant))
     {
         let outcome = check(ctx, facts, person, requirement, today)?;
-        answer.citations.push(&requirement.citation);
+        let cited: Vec<&'r str> = std::iter::once(&requirement.citation)
+            .chain(&requirement.see_also)
+            .map(String::as_str)
+            .collect();
+        answer.citations.extend(&cited);
         let finding = || Finding {
             requirement: &requirement.id,
             description: &requirement.description,
-            citations: vec![&requirement.citation],
+            citations: cited.clone(),
         };
         match outcome {
             Outcome::Met => {}

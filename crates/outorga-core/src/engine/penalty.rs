@@ -58,11 +58,16 @@ pub fn penalty<'r>(
             continue;
         }
         for spec in &rule.sanctions {
-            let multiplier = match &spec.scale {
-                Scale::None => Decimal::ONE,
-                Scale::Chain { window, factor } => {
+            let (multiplier, scale_citation) = match &spec.scale {
+                Scale::None => (Decimal::ONE, None),
+                Scale::Chain {
+                    window,
+                    factor,
+                    citation,
+                } => {
                     let links = chain_length(ctx, facts, offence, window)?;
-                    (0..links).fold(Decimal::ONE, |acc, _| acc * factor)
+                    let multiplier = (0..links).fold(Decimal::ONE, |acc, _| acc * factor);
+                    (multiplier, (links > 0).then_some(citation.as_str()))
                 }
             };
             let occasion = Occasion {
@@ -74,6 +79,10 @@ pub fn penalty<'r>(
             {
                 if incidence > 1 {
                     sanction.citations.push(&count.citation);
+                }
+                sanction.citations.extend(scale_citation);
+                if sanction.payer.is_some_and(|payer| payer != offence.by) {
+                    sanction.citations.push(&rulebook.liability.citation);
                 }
                 push_merged(&mut sanctions, sanction);
             }

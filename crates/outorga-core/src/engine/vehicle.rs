@@ -198,6 +198,9 @@ pub fn deadlines<'r>(
             answer.next_inspection = Some(ctx.calendar.on_or_next_business_day(due));
         }
         answer.citations.push(&rule.citation);
+        answer
+            .citations
+            .extend(rule.see_also.iter().map(String::as_str));
     }
     if answer.citations.is_empty() {
         return Err(EngineError::NotInRulebook("vehicle deadlines".into()));
