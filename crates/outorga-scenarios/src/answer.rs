@@ -5,7 +5,7 @@ use crate::dto::{self, Query};
 use crate::world::{self, World};
 use chrono::NaiveDate;
 use outorga_core::Context;
-use outorga_core::engine::eligibility::Finding;
+use outorga_core::engine::assessment::Finding;
 use outorga_core::engine::sanctions::Sanction;
 use outorga_core::engine::{
     cap, deadline, eligibility, fine_due, penalty, standing, suspension, vehicle,
@@ -230,7 +230,7 @@ pub fn answer(
             let result =
                 eligibility::eligibility(ctx, facts, who, role, service, today).map_err(engine)?;
             json!({
-                "eligible": result.eligible,
+                "eligible": result.passed,
                 "unmet": findings(&result.unmet),
                 "unknown": findings(&result.unknown),
                 "citations": citations(&result.citations),
@@ -316,7 +316,7 @@ fn vehicle_answer(
         }
     };
     Ok(json!({
-        "admissible": admissibility.admissible,
+        "admissible": admissibility.passed,
         "unmet": findings(&admissibility.unmet),
         "unknown": findings(&admissibility.unknown),
         "citations": citations(&admissibility.citations),

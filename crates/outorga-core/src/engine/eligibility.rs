@@ -2,46 +2,11 @@
 
 use crate::calendar::{add_months, age_in_years};
 use crate::context::{Context, EngineError};
+use crate::engine::assessment::{Assessment, Outcome};
 use crate::facts::{Facts, Person, PersonId, PersonKind};
 use crate::model::{Applicant, Check, Requirement, Service};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
-
-/// The answer of one check on the facts given.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    Met,
-    Unmet,
-    /// A fact it depends on was not given: a clerk must check it.
-    Unknown,
-}
-
-impl Outcome {
-    fn from_known(known: Option<bool>) -> Outcome {
-        match known {
-            Some(true) => Outcome::Met,
-            Some(false) => Outcome::Unmet,
-            None => Outcome::Unknown,
-        }
-    }
-}
-
-/// A requirement that was not met, or could not be judged.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding<'r> {
-    pub requirement: &'r str,
-    pub description: &'r str,
-    pub citations: Vec<&'r str>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Eligibility<'r> {
-    /// False if any requirement is unmet; unknown ones are listed, not assumed.
-    pub eligible: bool,
-    pub unmet: Vec<Finding<'r>>,
-    pub unknown: Vec<Finding<'r>>,
-    pub citations: Vec<&'r str>,
-}
 
 pub fn eligibility<'r>(
     ctx: &Context<'r>,
@@ -50,19 +15,14 @@ pub fn eligibility<'r>(
     applicant: Applicant,
     service: Service,
     today: NaiveDate,
-) -> Result<Eligibility<'r>, EngineError> {
+) -> Result<Assessment<'r>, EngineError> {
     if !ctx.rulebook.services.contains(&service) {
         return Err(EngineError::NotInRulebook(format!(
             "the service `{}`",
             service.name()
         )));
     }
-    let mut answer = Eligibility {
-        eligible: true,
-        unmet: Vec::new(),
-        unknown: Vec::new(),
-        citations: Vec::new(),
-    };
+    let mut answer = Assessment::default();
     for requirement in ctx
         .rulebook
         .requirements
@@ -70,23 +30,12 @@ pub fn eligibility<'r>(
         .filter(|r| r.applicants.contains(&applicant))
     {
         let outcome = check(ctx, facts, person, requirement, today)?;
-        let cited: Vec<&'r str> = std::iter::once(&requirement.citation)
+        let cited = std::iter::once(&requirement.citation)
             .chain(&requirement.see_also)
             .map(String::as_str)
             .collect();
-        answer.citations.extend(&cited);
-        let finding = || Finding {
-            requirement: &requirement.id,
-            description: &requirement.description,
-            citations: cited.clone(),
-        };
-        match outcome {
-            Outcome::Met => {}
-            Outcome::Unmet => answer.unmet.push(finding()),
-            Outcome::Unknown => answer.unknown.push(finding()),
-        }
+        answer.record(&requirement.id, &requirement.description, cited, outcome);
     }
-    answer.eligible = answer.unmet.is_empty();
     Ok(answer)
 }
 

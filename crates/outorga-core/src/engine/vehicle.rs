@@ -2,55 +2,11 @@
 //! may serve.
 
 use crate::context::{Context, EngineError};
-use crate::engine::eligibility::{Finding, Outcome};
+use crate::engine::assessment::{Assessment, Outcome};
 use crate::facts::Vehicle;
-use crate::model::{Citation, ReplaceBy};
+use crate::model::ReplaceBy;
 use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Admissibility<'r> {
-    pub admissible: bool,
-    pub unmet: Vec<Finding<'r>>,
-    pub unknown: Vec<Finding<'r>>,
-    pub citations: Vec<&'r str>,
-}
-
-impl<'r> Admissibility<'r> {
-    fn new() -> Self {
-        Self {
-            admissible: true,
-            unmet: Vec::new(),
-            unknown: Vec::new(),
-            citations: Vec::new(),
-        }
-    }
-
-    fn record(
-        &mut self,
-        requirement: &'r str,
-        description: &'r str,
-        citation: &'r Citation,
-        outcome: Outcome,
-    ) {
-        if !self.citations.contains(&citation.as_str()) {
-            self.citations.push(citation);
-        }
-        let finding = Finding {
-            requirement,
-            description,
-            citations: vec![citation],
-        };
-        match outcome {
-            Outcome::Met => {}
-            Outcome::Unmet => {
-                self.admissible = false;
-                self.unmet.push(finding);
-            }
-            Outcome::Unknown => self.unknown.push(finding),
-        }
-    }
-}
 
 /// A vehicle's age in the year of `on`: that year minus its year of manufacture.
 pub fn vehicle_age(vehicle: &Vehicle, on: NaiveDate) -> Option<i32> {
@@ -70,19 +26,19 @@ pub fn inclusion<'r>(
     ctx: &Context<'r>,
     vehicle: &Vehicle,
     today: NaiveDate,
-) -> Result<Admissibility<'r>, EngineError> {
+) -> Result<Assessment<'r>, EngineError> {
     let rule = ctx
         .rulebook
         .vehicles
         .inclusion
         .as_ref()
         .ok_or_else(|| EngineError::NotInRulebook("an age limit for inclusion".into()))?;
-    let mut answer = Admissibility::new();
+    let mut answer = Assessment::default();
     let limit = ctx.quantity(&rule.max_age, today)?;
     answer.record(
         "inclusion_max_age",
         "veículo incluído no sistema dentro da idade máxima",
-        &rule.citation,
+        vec![&rule.citation],
         at_most(vehicle_age(vehicle, today), limit),
     );
     Ok(answer)
@@ -94,21 +50,21 @@ pub fn substitution<'r>(
     substitute: &Vehicle,
     replaced: &Vehicle,
     today: NaiveDate,
-) -> Result<Admissibility<'r>, EngineError> {
+) -> Result<Assessment<'r>, EngineError> {
     let rules = &ctx.rulebook.vehicles.substitution;
     if rules.is_empty() {
         return Err(EngineError::NotInRulebook(
             "rules for substituting a vehicle".into(),
         ));
     }
-    let mut answer = Admissibility::new();
+    let mut answer = Assessment::default();
     let substitute_age = vehicle_age(substitute, today);
     let Some(replaced_age) = vehicle_age(replaced, today) else {
         for rule in rules {
             answer.record(
                 "substitute_age",
                 "idade do veículo substituto conforme a idade do substituído",
-                &rule.citation,
+                vec![&rule.citation],
                 Outcome::Unknown,
             );
         }
@@ -130,7 +86,7 @@ pub fn substitution<'r>(
         answer.record(
             "substitute_max_age",
             "veículo substituto dentro da idade máxima",
-            &rule.citation,
+            vec![&rule.citation],
             at_most(substitute_age, limit),
         );
         if let Some(newer) = &rule.min_years_newer {
@@ -143,7 +99,7 @@ pub fn substitution<'r>(
             answer.record(
                 "substitute_newer",
                 "veículo substituto mais novo que o substituído no mínimo exigido",
-                &rule.citation,
+                vec![&rule.citation],
                 outcome,
             );
         }
