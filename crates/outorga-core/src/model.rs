@@ -47,6 +47,7 @@ pub struct Rulebook {
     pub requirements: Vec<Requirement>,
     pub vehicles: VehicleRules,
     pub permit_suspension: Option<SuspensionOnRequest>,
+    pub fare: Option<FareRule>,
 }
 
 impl Rulebook {
@@ -667,5 +668,57 @@ pub struct SuspensionOnRequest {
 pub struct SuspensionReason {
     pub key: String,
     pub description: String,
+    pub citation: Citation,
+}
+
+/// How a taximeter fare is computed: bandeirada + km × the rate of the bandeira
+/// in force + stopped hours × hora parada, less the passenger's discount. The
+/// BRL values are parameters `tariff.bandeirada`, `tariff.km_bandeira_1`,
+/// `tariff.km_bandeira_2`, `tariff.hora_parada` (set by decree).
+#[derive(Debug, Clone)]
+pub struct FareRule {
+    /// The bandeira outside the windows.
+    pub default_bandeira: u8,
+    /// When the other bandeira applies.
+    pub windows: Vec<FareWindow>,
+    /// When `tariff.km_bandeira_2` is not given: bandeira 1's rate plus this
+    /// percentage.
+    pub bandeira_2_increase: Option<Cited<Quantity>>,
+    pub discounts: Vec<FareDiscount>,
+    pub citation: Citation,
+}
+
+/// Which days a fare window starts on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DayKind {
+    /// Monday to Friday, not a holiday.
+    Weekday,
+    Saturday,
+    Sunday,
+    Holiday,
+}
+
+/// From `from` on a day of `on` until `to` (on the next day when `next_day`).
+#[derive(Debug, Clone)]
+pub struct FareWindow {
+    pub on: DayKind,
+    pub from: chrono::NaiveTime,
+    pub to: chrono::NaiveTime,
+    pub next_day: bool,
+    pub citation: Citation,
+}
+
+/// Who gets a discount on the fare.
+#[derive(Debug, Clone)]
+pub enum Beneficiary {
+    AgeAtLeast(Quantity),
+    Student,
+    Disabled,
+}
+
+#[derive(Debug, Clone)]
+pub struct FareDiscount {
+    pub who: Beneficiary,
+    pub percent: Quantity,
     pub citation: Citation,
 }

@@ -172,6 +172,7 @@ pub fn rulebook(
     let requirements = c.requirements(&raw.requirements);
     let vehicles = c.vehicles(&raw.vehicles);
     let permit_suspension = raw.permit_suspension.as_ref().map(|s| c.suspension(s));
+    let fare = raw.fare.as_ref().map(|f| c.fare(f));
 
     if c.diag.len() > errors_before {
         return None;
@@ -205,6 +206,7 @@ pub fn rulebook(
         requirements,
         vehicles,
         permit_suspension,
+        fare,
     })
 }
 
@@ -1070,6 +1072,96 @@ impl Converter<'_, '_> {
             replacement,
             transition,
             inspection,
+        }
+    }
+
+    fn time(&mut self, raw: &Spanned<String>) -> chrono::NaiveTime {
+        chrono::NaiveTime::parse_from_str(raw.get_ref(), "%H:%M").unwrap_or_else(|_| {
+            self.diag.error(
+                raw.span(),
+                format!("`{}` is not a time of day; write HH:MM", raw.get_ref()),
+            );
+            chrono::NaiveTime::MIN
+        })
+    }
+
+    fn fare(&mut self, spanned: &Spanned<RawFare>) -> FareRule {
+        let raw = spanned.get_ref();
+        if !matches!(raw.default_bandeira, 1 | 2) {
+            self.diag
+                .error(spanned.span(), "default_bandeira must be 1 or 2");
+        }
+        let windows = raw
+            .windows
+            .iter()
+            .filter_map(|w| {
+                let window = w.get_ref();
+                let on = match window.on.get_ref().as_str() {
+                    "weekday" => DayKind::Weekday,
+                    "saturday" => DayKind::Saturday,
+                    "sunday" => DayKind::Sunday,
+                    "holiday" => DayKind::Holiday,
+                    other => {
+                        self.diag.error(
+                            window.on.span(),
+                            format!("`{other}`: expected weekday, saturday, sunday or holiday"),
+                        );
+                        return None;
+                    }
+                };
+                let from = self.time(&window.from);
+                let to = self.time(&window.to);
+                if !window.next_day && to <= from {
+                    self.diag.error(
+                        window.to.span(),
+                        "the window ends before it starts; set next_day = true if it ends the next day",
+                    );
+                }
+                Some(FareWindow {
+                    on,
+                    from,
+                    to,
+                    next_day: window.next_day,
+                    citation: self.citation(&window.citation),
+                })
+            })
+            .collect();
+        let bandeira_2_increase = raw.bandeira_2_increase.as_ref().map(|i| Cited {
+            value: self.percent(&i.value, spanned.span()),
+            citation: self.citation(&i.citation),
+        });
+        let discounts = raw
+            .discounts
+            .iter()
+            .filter_map(|d| {
+                let discount = d.get_ref();
+                let who = match (discount.who.get_ref().as_str(), &discount.age) {
+                    ("age_at_least", Some(age)) => Beneficiary::AgeAtLeast(self.quantity(age, d.span())),
+                    ("student", None) => Beneficiary::Student,
+                    ("disabled", None) => Beneficiary::Disabled,
+                    (other, _) => {
+                        self.diag.error(
+                            discount.who.span(),
+                            format!(
+                                "discount for `{other}`: expected age_at_least (with `age`), student or disabled (without `age`)"
+                            ),
+                        );
+                        return None;
+                    }
+                };
+                Some(FareDiscount {
+                    who,
+                    percent: self.percent(&discount.percent, d.span()),
+                    citation: self.citation(&discount.citation),
+                })
+            })
+            .collect();
+        FareRule {
+            default_bandeira: raw.default_bandeira,
+            windows,
+            bandeira_2_increase,
+            discounts,
+            citation: self.citation(&raw.citation),
         }
     }
 

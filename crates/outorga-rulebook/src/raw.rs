@@ -72,6 +72,7 @@ pub struct RulebookFile {
     #[serde(default)]
     pub vehicles: RawVehicles,
     pub permit_suspension: Option<Spanned<RawSuspension>>,
+    pub fare: Option<Spanned<RawFare>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -420,6 +421,42 @@ pub struct RawSuspension {
 pub struct RawReason {
     pub key: String,
     pub description: String,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFare {
+    /// The bandeira outside the windows (1 or 2).
+    pub default_bandeira: u8,
+    #[serde(default)]
+    pub windows: Vec<Spanned<RawFareWindow>>,
+    pub bandeira_2_increase: Option<RawCited>,
+    #[serde(default)]
+    pub discounts: Vec<Spanned<RawDiscount>>,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFareWindow {
+    /// weekday, saturday, sunday or holiday.
+    pub on: Spanned<String>,
+    /// `HH:MM`
+    pub from: Spanned<String>,
+    pub to: Spanned<String>,
+    #[serde(default)]
+    pub next_day: bool,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDiscount {
+    /// age_at_least (with `age`), student or disabled.
+    pub who: Spanned<String>,
+    pub age: Option<RawQuantity>,
+    pub percent: RawQuantity,
     pub citation: Spanned<String>,
 }
 

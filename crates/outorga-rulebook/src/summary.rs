@@ -43,5 +43,13 @@ pub fn summary(rulebook: &Rulebook) -> Vec<(&'static str, usize)> {
             "suspension on request",
             usize::from(rulebook.permit_suspension.is_some()),
         ),
+        (
+            "fare rules",
+            rulebook.fare.as_ref().map_or(0, |f| {
+                1 + f.windows.len()
+                    + f.discounts.len()
+                    + usize::from(f.bandeira_2_increase.is_some())
+            }),
+        ),
     ]
 }

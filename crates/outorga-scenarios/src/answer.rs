@@ -8,7 +8,7 @@ use outorga_core::Context;
 use outorga_core::engine::assessment::Finding;
 use outorga_core::engine::sanctions::Sanction;
 use outorga_core::engine::{
-    cap, deadline, eligibility, fine_due, penalty, standing, suspension, vehicle,
+    cap, deadline, eligibility, fare, fine_due, penalty, standing, suspension, vehicle,
 };
 use outorga_core::facts::{Event, PermitId, PersonId, VehicleId};
 use outorga_core::model::{Amount, Applicant};
@@ -248,8 +248,25 @@ pub fn answer(
                 "citations": citations(&result.citations),
             })
         }
-        Query::Fare(_)
-        | Query::Ctm(_)
+        Query::Fare(q) => {
+            let passenger = q
+                .passenger
+                .as_ref()
+                .map_or_else(fare::Passenger::default, |p| fare::Passenger {
+                    age: p.age.map(|a| a.0),
+                    student: p.student,
+                    disabled: p.disabled,
+                });
+            let stopped = q.stopped_minutes.map_or(Decimal::ZERO, |m| m.0);
+            let result = fare::fare(ctx, q.start.0, q.km.0, stopped, &passenger).map_err(engine)?;
+            json!({
+                "bandeira": result.bandeira,
+                "total": brl(result.total),
+                "discount_percent": dec(result.discount_percent),
+                "citations": citations(&result.citations),
+            })
+        }
+        Query::Ctm(_)
         | Query::Baggage(_)
         | Query::Indemnity(_)
         | Query::Refund(_)

@@ -116,7 +116,7 @@ fn yes() -> bool {
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 #[expect(
     dead_code,
-    reason = "fare and bus queries are parsed strictly but answered only by later rulebooks"
+    reason = "bus queries are parsed strictly but answered only by the intercity-bus rulebook"
 )]
 pub enum Query {
     Penalty(PenaltyQuery),
@@ -218,10 +218,6 @@ pub struct VehicleQuery {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(
-    dead_code,
-    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
-)]
 pub struct FareQuery {
     pub start: DateTime,
     pub km: Dec,
@@ -232,10 +228,6 @@ pub struct FareQuery {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(
-    dead_code,
-    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
-)]
 pub struct Passenger {
     pub age: Option<Whole>,
     pub student: Option<bool>,

@@ -279,7 +279,19 @@ pub fn overrides(rulebook: &Rulebook, raw: dto::Parameters) -> Result<Overrides,
         overrides.units.insert(unit, value.0);
     }
     overrides.holidays = raw.holidays.into_iter().map(|d| d.0).collect();
+    const TARIFF: [&str; 4] = [
+        "bandeirada",
+        "km_bandeira_1",
+        "km_bandeira_2",
+        "hora_parada",
+    ];
     for (key, value) in raw.tariff {
+        if !TARIFF.contains(&key.as_str()) {
+            return Err(format!(
+                "parameters.tariff: `{key}` is not one of {}",
+                TARIFF.join(", ")
+            ));
+        }
         overrides.values.insert(format!("tariff.{key}"), value.0);
     }
     for (name, value) in raw.other {

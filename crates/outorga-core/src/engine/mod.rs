@@ -5,6 +5,7 @@ pub mod assessment;
 pub mod cap;
 pub mod deadline;
 pub mod eligibility;
+pub mod fare;
 pub mod fine_due;
 pub mod penalty;
 pub mod points;
