@@ -2,6 +2,7 @@
 //! overrides and the business-day calendar they make.
 
 use crate::calendar::{self, Calendar};
+use crate::engine::points::PointsTable;
 use crate::model::{Period, Quantity, Rulebook, value_on};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -40,6 +41,7 @@ pub struct Context<'r> {
     pub rulebook: &'r Rulebook,
     pub overrides: Overrides,
     pub calendar: Calendar,
+    pub points: PointsTable,
 }
 
 impl<'r> Context<'r> {
@@ -49,6 +51,7 @@ impl<'r> Context<'r> {
             rulebook,
             overrides,
             calendar,
+            points: PointsTable::new(rulebook),
         }
     }
 

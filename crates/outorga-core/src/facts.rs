@@ -27,6 +27,8 @@ pub struct Facts {
     /// For each person, the indices of the events they committed or that were
     /// committed under a permit they hold, in history order.
     involvement: Vec<Vec<u32>>,
+    /// For each person, whether they hold a permit.
+    holds: Vec<bool>,
 }
 
 impl Facts {
@@ -50,12 +52,17 @@ impl Facts {
                 }
             }
         }
+        let mut holds = vec![false; people.len()];
+        for permit in &permits {
+            holds[permit.holder.0 as usize] = true;
+        }
         Self {
             people,
             permits,
             vehicles,
             history,
             involvement,
+            holds,
         }
     }
 
@@ -77,12 +84,25 @@ impl Facts {
     }
 
     /// The events `person` committed or answers for as a permit holder, oldest first.
-    pub fn events_of(&self, person: PersonId) -> impl Iterator<Item = &Event> + '_ {
+    pub fn events_of(&self, person: PersonId) -> impl DoubleEndedIterator<Item = &Event> + '_ {
+        self.involvement_of(person)
+            .iter()
+            .map(|&index| &self.history[index as usize])
+    }
+
+    /// The events of `person` dated on or after `from`, oldest first.
+    pub fn events_since(&self, person: PersonId, from: NaiveDate) -> impl Iterator<Item = &Event> + '_ {
+        let list = self.involvement_of(person);
+        let start = list.partition_point(|&index| self.history[index as usize].date() < from);
+        list[start..]
+            .iter()
+            .map(|&index| &self.history[index as usize])
+    }
+
+    fn involvement_of(&self, person: PersonId) -> &[u32] {
         self.involvement
             .get(person.0 as usize)
-            .into_iter()
-            .flatten()
-            .map(|&index| &self.history[index as usize])
+            .map_or(&[], Vec::as_slice)
     }
 
     pub fn person(&self, id: PersonId) -> &Person {
@@ -99,7 +119,7 @@ impl Facts {
 
     /// Whether `person` holds any permit.
     pub fn holds_a_permit(&self, person: PersonId) -> bool {
-        self.permits.iter().any(|p| p.holder == person)
+        self.holds.get(person.0 as usize).copied().unwrap_or(false)
     }
 }
 

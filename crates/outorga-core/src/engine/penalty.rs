@@ -1,7 +1,7 @@
 //! What the law attaches to one infraction, given the offender's record.
 
 use crate::context::{Context, EngineError};
-use crate::engine::points::{event_points, threshold_sanctions};
+use crate::engine::points::{event_points, record, threshold_sanctions};
 use crate::engine::sanctions::{
     Occasion, Parties, Sanction, add_process, all_citations, instantiate, push_merged,
 };
@@ -89,33 +89,27 @@ pub fn penalty<'r>(
         }
     }
 
-    let mut points = Vec::new();
-    let mut point_citations = Vec::new();
-    if let Some(added) = event_points(ctx, facts, offence) {
-        points.push(added.offender);
-        points.extend(added.holder);
-        point_citations = added.citations;
-    }
-    let before = |e: &Event| e.at < offence.at;
-    let mut people = vec![(offence.by, role)];
-    if holder != offence.by {
-        people.push((holder, Role::Holder));
-    }
-    for (person, person_role) in people {
-        let extra = points
-            .iter()
-            .filter(|(p, _)| *p == person)
-            .map(|(_, v)| *v)
-            .sum();
-        for sanction in threshold_sanctions(
-            ctx,
-            facts,
-            (person, person_role),
-            offence.date(),
-            extra,
-            before,
-        )? {
-            push_merged(&mut sanctions, sanction);
+    let (points, point_citations) = event_points(ctx, facts, offence);
+    if !rulebook.thresholds.is_empty() {
+        let mut people = vec![(offence.by, role)];
+        if holder != offence.by {
+            people.push((holder, Role::Holder));
+        }
+        for (person, person_role) in people {
+            let added: Decimal = points
+                .iter()
+                .filter(|(p, _)| *p == person)
+                .map(|(_, v)| *v)
+                .sum();
+            let mut totals = record(ctx, facts, person, offence.date(), Some(offence.at));
+            for (_, total) in &mut totals {
+                *total += added;
+            }
+            for sanction in
+                threshold_sanctions(ctx, (person, person_role), offence.date(), &totals)?
+            {
+                push_merged(&mut sanctions, sanction);
+            }
         }
     }
     add_process(ctx, &mut sanctions);
@@ -168,23 +162,16 @@ fn chain_length(
     window: &Period,
 ) -> Result<u32, EngineError> {
     let mut links = 0;
-    let mut current = *offence;
-    loop {
-        let previous = facts
-            .events_of(offence.by)
-            .filter(|e| {
-                e.is_final
-                    && e.by == offence.by
-                    && e.infraction == offence.infraction
-                    && e.at < current.at
-            })
-            .max_by_key(|e| e.at);
-        match previous {
-            Some(previous) if current.date() <= ctx.period_end(window, previous.date())? => {
-                links += 1;
-                current = *previous;
-            }
-            _ => return Ok(links),
+    let mut current = offence.date();
+    let priors = facts.events_of(offence.by).rev().filter(|e| {
+        e.is_final && e.by == offence.by && e.infraction == offence.infraction && e.at < offence.at
+    });
+    for previous in priors {
+        if current > ctx.period_end(window, previous.date())? {
+            break;
         }
+        links += 1;
+        current = previous.date();
     }
+    Ok(links)
 }
