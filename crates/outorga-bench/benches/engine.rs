@@ -135,6 +135,7 @@ fn penalty_facts(priors: usize) -> Facts {
         .map(|_| past_event(&mut rng, &codes, auxiliary, permit, PENALTY_SPAN_MINUTES))
         .collect();
     Facts::new(
+        rulebook(),
         vec![Person::default(), Person::default()],
         vec![holder_permit(holder, auxiliary)],
         Vec::new(),
@@ -180,7 +181,7 @@ static STANDING_FACTS: LazyLock<Facts> = LazyLock::new(|| {
             )
         })
         .collect();
-    Facts::new(people, permits, Vec::new(), history)
+    Facts::new(rulebook(), people, permits, Vec::new(), history)
 });
 
 fn main() {
@@ -203,7 +204,7 @@ fn penalty_with_200_priors(bencher: Bencher, code: &str) {
 
 /// The same decision (51-III-a) against histories of other lengths, to tell the
 /// fixed cost of a decision from the cost of each prior.
-#[divan::bench(args = [0, 50, 800], sample_count = 200)]
+#[divan::bench(args = [0, 50, 800], sample_count = 200, sample_size = 100)]
 fn penalty_by_history_length(bencher: Bencher, priors: usize) {
     let ctx = &*CONTEXT;
     let facts = penalty_facts(priors);

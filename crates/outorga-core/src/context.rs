@@ -2,11 +2,9 @@
 //! overrides and the business-day calendar they make.
 
 use crate::calendar::{self, Calendar};
-use crate::engine::points::PointsTable;
-use crate::model::{Period, Quantity, Rulebook, value_on};
+use crate::model::{ParamId, Period, Quantity, Rulebook, value_on};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
-use rust_decimal::prelude::ToPrimitive;
 use std::collections::BTreeMap;
 
 /// Values that replace the rulebook's for every date.
@@ -41,32 +39,57 @@ pub struct Context<'r> {
     pub rulebook: &'r Rulebook,
     pub overrides: Overrides,
     pub calendar: Calendar,
-    pub points: PointsTable,
+    /// Per parameter: its value when the same on every date (overridden, or
+    /// undated in the rulebook), so most lookups are an index.
+    constant: Vec<Option<Decimal>>,
 }
 
 impl<'r> Context<'r> {
     pub fn new(rulebook: &'r Rulebook, overrides: Overrides) -> Self {
         let calendar = Calendar::new(&rulebook.holidays, overrides.holidays.iter().copied());
+        let constant = rulebook
+            .parameters
+            .iter()
+            .map(
+                |p| match (overrides.values.get(&p.name), p.values.as_slice()) {
+                    (Some(value), _) => Some(*value),
+                    (None, [only]) if only.from == NaiveDate::MIN => Some(only.value),
+                    _ => None,
+                },
+            )
+            .collect();
         Self {
             rulebook,
             overrides,
             calendar,
-            points: PointsTable::new(rulebook),
+            constant,
         }
     }
 
-    /// The value of a named parameter on a date.
+    /// The value of a named parameter on a date (an override may name a
+    /// parameter the rulebook does not declare, such as a tariff value).
     pub fn parameter(&self, name: &str, on: NaiveDate) -> Result<Decimal, EngineError> {
         if let Some(value) = self.overrides.values.get(name) {
             return Ok(*value);
         }
-        self.rulebook
-            .parameters
-            .get(name)
-            .and_then(|p| value_on(&p.values, on))
+        match self.rulebook.parameter_id(name) {
+            Some(id) => self.value(id, on),
+            None => Err(EngineError::MissingParameter {
+                name: name.to_string(),
+                on,
+            }),
+        }
+    }
+
+    fn value(&self, id: ParamId, on: NaiveDate) -> Result<Decimal, EngineError> {
+        if let Some(Some(value)) = self.constant.get(id.0 as usize) {
+            return Ok(*value);
+        }
+        let parameter = self.rulebook.parameter(id);
+        value_on(&parameter.values, on)
             .copied()
             .ok_or_else(|| EngineError::MissingParameter {
-                name: name.to_string(),
+                name: parameter.name.clone(),
                 on,
             })
     }
@@ -74,7 +97,7 @@ impl<'r> Context<'r> {
     pub fn quantity(&self, quantity: &Quantity, on: NaiveDate) -> Result<Decimal, EngineError> {
         match quantity {
             Quantity::Fixed(value) => Ok(*value),
-            Quantity::Param(name) => self.parameter(name, on),
+            Quantity::Param(id) => self.value(*id, on),
         }
     }
 
@@ -86,14 +109,12 @@ impl<'r> Context<'r> {
         what: &'static str,
     ) -> Result<u32, EngineError> {
         let value = self.quantity(quantity, on)?;
-        if value.fract().is_zero()
-            && let Some(whole) = value.to_u32()
-        {
+        if let Some(whole) = whole_u32(value) {
             return Ok(whole);
         }
         Err(EngineError::NotWhole {
             name: match quantity {
-                Quantity::Param(name) => name.clone(),
+                Quantity::Param(id) => self.rulebook.parameter(*id).name.clone(),
                 Quantity::Fixed(_) => "(literal)".to_string(),
             },
             what,
@@ -139,7 +160,45 @@ impl<'r> Context<'r> {
     }
 }
 
+/// `value` as a whole number, when it is one and fits (cheaper than going
+/// through `fract` and `to_u32`, which matters on the hot path of a decision).
+pub fn whole_u32(value: Decimal) -> Option<u32> {
+    if value.is_sign_negative() && !value.is_zero() {
+        return None;
+    }
+    let mantissa = value.mantissa();
+    let whole = match value.scale() {
+        0 => mantissa,
+        scale => {
+            let unit = 10i128.checked_pow(scale)?;
+            if mantissa % unit != 0 {
+                return None;
+            }
+            mantissa / unit
+        }
+    };
+    u32::try_from(whole).ok()
+}
+
 /// Rounds a BRL amount half-up to the centavo (done once, at the final step).
 pub fn round_brl(value: Decimal) -> Decimal {
     value.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_u32;
+    use rust_decimal::Decimal;
+    use std::str::FromStr;
+
+    #[test]
+    fn whole_numbers_only() {
+        let d = |s: &str| Decimal::from_str(s).expect("decimal");
+        assert_eq!(whole_u32(d("12")), Some(12));
+        assert_eq!(whole_u32(d("12.000")), Some(12));
+        assert_eq!(whole_u32(d("0")), Some(0));
+        assert_eq!(whole_u32(d("12.5")), None);
+        assert_eq!(whole_u32(d("-3")), None);
+        assert_eq!(whole_u32(d("4294967296")), None);
+    }
 }

@@ -4,8 +4,9 @@
 //! as unknown, never as met or unmet. People, permits and vehicles are referred
 //! to by index, so decisions compare integers, not names.
 
-use crate::model::{Education, EndedHow, InfractionId, Service};
-use chrono::{NaiveDate, NaiveDateTime};
+use crate::engine::points::PointsTable;
+use crate::model::{Education, EndedHow, GroupId, InfractionId, Rulebook, Service};
+use chrono::{Datelike, NaiveDate, NaiveDateTime, Timelike};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PersonId(pub u32);
@@ -16,39 +17,60 @@ pub struct PermitId(pub u32);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct VehicleId(pub u32);
 
-/// The facts of a case. Built once with [`Facts::new`], which indexes the history
-/// by person so decisions read only the events that concern them.
+/// The facts of a case, read under one rulebook (infractions are its codes).
+/// Built once with [`Facts::new`], which indexes the history by person, with
+/// running point totals, so decisions read only the events that concern them
+/// and a window's points cost two binary searches.
 #[derive(Debug, Clone, Default)]
 pub struct Facts {
     people: Vec<Person>,
     permits: Vec<Permit>,
     vehicles: Vec<Vehicle>,
     history: Vec<Event>,
-    /// For each person, the indices of the events they committed or that were
-    /// committed under a permit they hold, in history order.
-    involvement: Vec<Vec<u32>>,
+    /// For each person, the events they committed or answer for as a permit
+    /// holder, in time order.
+    records: Vec<Vec<RecordEntry>>,
     /// For each person, whether they hold a permit.
     holds: Vec<bool>,
+    points: PointsTable,
 }
 
 impl Facts {
     /// `history` in any order; it is kept sorted by time. Every id must index
     /// the given vectors (the caller resolved names to ids).
     pub fn new(
+        rulebook: &Rulebook,
         people: Vec<Person>,
         permits: Vec<Permit>,
         vehicles: Vec<Vehicle>,
         mut history: Vec<Event>,
     ) -> Self {
         history.sort_by_key(|e| e.at);
-        let mut involvement = vec![Vec::new(); people.len()];
-        for (index, event) in history.iter().enumerate() {
-            let index = u32::try_from(index).unwrap_or(u32::MAX);
-            involvement[event.by.0 as usize].push(index);
+        let points = PointsTable::new(rulebook);
+        let mut records: Vec<Vec<RecordEntry>> = vec![Vec::new(); people.len()];
+        let mut add = |person: PersonId, event: &Event, own: bool| {
+            let record = &mut records[person.0 as usize];
+            let before = record.last().map_or(0, |e| e.total);
+            let added = if event.is_final {
+                points.scaled(event.infraction, own)
+            } else {
+                0
+            };
+            record.push(RecordEntry {
+                at: instant(event.at),
+                infraction: event.infraction,
+                group: rulebook.infraction(event.infraction).group,
+                own,
+                is_final: event.is_final,
+                total: before + added,
+            });
+        };
+        for event in &history {
+            add(event.by, event, true);
             if let Some(permit) = event.permit {
                 let holder = permits[permit.0 as usize].holder;
                 if holder != event.by {
-                    involvement[holder.0 as usize].push(index);
+                    add(holder, event, false);
                 }
             }
         }
@@ -61,8 +83,9 @@ impl Facts {
             permits,
             vehicles,
             history,
-            involvement,
+            records,
             holds,
+            points,
         }
     }
 
@@ -83,26 +106,17 @@ impl Facts {
         &self.history
     }
 
-    /// The events `person` committed or answers for as a permit holder, oldest first.
-    pub fn events_of(&self, person: PersonId) -> impl DoubleEndedIterator<Item = &Event> + '_ {
-        self.involvement_of(person)
-            .iter()
-            .map(|&index| &self.history[index as usize])
-    }
-
-    /// The events of `person` dated on or after `from`, oldest first.
-    pub fn events_since(&self, person: PersonId, from: NaiveDate) -> impl Iterator<Item = &Event> + '_ {
-        let list = self.involvement_of(person);
-        let start = list.partition_point(|&index| self.history[index as usize].date() < from);
-        list[start..]
-            .iter()
-            .map(|&index| &self.history[index as usize])
-    }
-
-    fn involvement_of(&self, person: PersonId) -> &[u32] {
-        self.involvement
+    /// The record of `person`: the events they committed or answer for as a
+    /// permit holder, oldest first.
+    pub fn record(&self, person: PersonId) -> &[RecordEntry] {
+        self.records
             .get(person.0 as usize)
             .map_or(&[], Vec::as_slice)
+    }
+
+    /// The points of the rulebook these facts are read under.
+    pub fn points(&self) -> &PointsTable {
+        &self.points
     }
 
     pub fn person(&self, id: PersonId) -> &Person {
@@ -189,6 +203,42 @@ pub struct Vehicle {
     pub included: Option<NaiveDate>,
     pub last_inspection: Option<NaiveDate>,
     pub adapted: Option<bool>,
+}
+
+/// One event on a person's record, laid out for fast scans over long histories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordEntry {
+    /// When it was committed, as an [`instant`].
+    pub at: i64,
+    pub infraction: InfractionId,
+    /// The infraction's group, if it has one.
+    pub group: Option<GroupId>,
+    /// The person committed it (otherwise they answer for it as the holder of
+    /// the permit it was committed under).
+    pub own: bool,
+    pub is_final: bool,
+    /// Points (scaled, see [`PointsTable`]) of the final entries of the record
+    /// up to this one included.
+    pub total: i64,
+}
+
+/// A date-time as seconds since 0001-01-01 00:00, for ordering and comparing.
+pub fn instant(at: NaiveDateTime) -> i64 {
+    i64::from(at.date().num_days_from_ce()) * 86_400
+        + i64::from(at.time().num_seconds_from_midnight())
+}
+
+/// The first instant of a day.
+pub fn day_start(date: NaiveDate) -> i64 {
+    i64::from(date.num_days_from_ce()) * 86_400
+}
+
+/// The day an instant falls on.
+pub fn day_of(at: i64) -> NaiveDate {
+    i32::try_from(at.div_euclid(86_400))
+        .ok()
+        .and_then(NaiveDate::from_num_days_from_ce_opt)
+        .unwrap_or(NaiveDate::MIN)
 }
 
 /// An infraction: a past one in the history, or the one a penalty is asked for.

@@ -24,8 +24,9 @@ pub struct Rulebook {
     pub jurisdiction: Jurisdiction,
     pub act: Act,
     pub services: Vec<Service>,
-    /// Named, dated numbers; the ones a decree may change are flagged.
-    pub parameters: BTreeMap<String, Parameter>,
+    /// Named, dated numbers, sorted by name ([`ParamId`] indexes them); the
+    /// ones a decree may change are flagged.
+    pub parameters: Vec<Parameter>,
     /// Fiscal units (VRTM, UPFTO, CTM) with their dated BRL values.
     pub units: BTreeMap<String, FiscalUnit>,
     /// State and municipal holidays (national ones are built in).
@@ -61,6 +62,17 @@ impl Rulebook {
 
     pub fn infraction_by_code(&self, code: &str) -> Option<InfractionId> {
         self.infraction_index.get(code).copied()
+    }
+
+    pub fn parameter_id(&self, name: &str) -> Option<ParamId> {
+        self.parameters
+            .binary_search_by(|p| p.name.as_str().cmp(name))
+            .ok()
+            .map(|i| ParamId(i as u32))
+    }
+
+    pub fn parameter(&self, id: ParamId) -> &Parameter {
+        &self.parameters[id.0 as usize]
     }
 }
 
@@ -151,11 +163,15 @@ pub struct FiscalUnit {
     pub values: Vec<Dated<Decimal>>,
 }
 
-/// A number written in the rulebook, or the name of a parameter that holds it.
+/// Index of a parameter in [`Rulebook::parameters`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ParamId(pub u32);
+
+/// A number written in the rulebook, or the parameter that holds it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Quantity {
     Fixed(Decimal),
-    Param(String),
+    Param(ParamId),
 }
 
 impl From<Decimal> for Quantity {
@@ -177,7 +193,7 @@ pub struct Amount {
     pub quantity: Decimal,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Cited<T> {
     pub value: T,
     pub citation: Citation,
@@ -391,7 +407,7 @@ impl DocumentKind {
 }
 
 /// The fine a sanction imposes.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum FineSpec {
     /// The fine of the infraction's group.
     OfGroup,
@@ -399,7 +415,7 @@ pub enum FineSpec {
 }
 
 /// Growth of a sanction with the offender's record.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Scale {
     None,
     /// Multiplied by `factor` for each prior infraction of the same code that
@@ -413,7 +429,7 @@ pub enum Scale {
 }
 
 /// One sanction a rule imposes.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SanctionSpec {
     pub kind: SanctionKind,
     pub target: Party,

@@ -100,7 +100,7 @@ pub fn rulebook(
 ) -> Option<Rulebook> {
     let mut c = Converter {
         diag,
-        parameters: BTreeMap::new(),
+        parameters: Vec::new(),
         units: BTreeMap::new(),
         groups: HashMap::new(),
         codes: HashMap::new(),
@@ -227,7 +227,8 @@ fn role(raw: Option<RawRole>) -> Role {
 
 struct Converter<'d, 'a> {
     diag: &'d mut Diagnostics<'a>,
-    parameters: BTreeMap<String, Parameter>,
+    /// Sorted by name: the position is the `ParamId`.
+    parameters: Vec<Parameter>,
     units: BTreeMap<String, FiscalUnit>,
     groups: HashMap<String, GroupId>,
     codes: HashMap<String, InfractionId>,
@@ -276,13 +277,16 @@ impl Converter<'_, '_> {
                 Quantity::Fixed(*value)
             }
             RawQuantity::Param(name) => {
-                if !self.parameters.contains_key(name) {
-                    self.diag.error(
-                        span,
-                        format!("parameter `{name}` is not declared under [parameters]"),
-                    );
+                match self.parameters.iter().position(|p| &p.name == name) {
+                    Some(index) => Quantity::Param(ParamId(index as u32)),
+                    None => {
+                        self.diag.error(
+                            span,
+                            format!("parameter `{name}` is not declared under [parameters]"),
+                        );
+                        Quantity::Fixed(Decimal::ZERO)
+                    }
                 }
-                Quantity::Param(name.clone())
             }
         }
     }
@@ -375,16 +379,14 @@ impl Converter<'_, '_> {
             );
         }
         let citation = self.citation(&raw.citation);
-        self.parameters.insert(
-            name.to_string(),
-            Parameter {
-                name: name.to_string(),
-                doc: raw.doc.clone(),
-                citation,
-                decree_default: raw.decree_default,
-                values,
-            },
-        );
+        // `raw.parameters` is a BTreeMap: names arrive sorted, as the model wants.
+        self.parameters.push(Parameter {
+            name: name.to_string(),
+            doc: raw.doc.clone(),
+            citation,
+            decree_default: raw.decree_default,
+            values,
+        });
     }
 
     fn unit(&mut self, code: &str, spanned: &Spanned<RawUnit>) {

@@ -21,7 +21,7 @@ pub fn summary(rulebook: &Rulebook) -> Vec<(&'static str, usize)> {
             "decree defaults",
             rulebook
                 .parameters
-                .values()
+                .iter()
                 .filter(|p| p.decree_default)
                 .count()
                 + rulebook

@@ -71,7 +71,7 @@ fn sanction_value(world: &World, sanction: &Sanction<'_>) -> Value {
         ("min_hours", sanction.min_hours),
     ] {
         if let Some(value) = value {
-            map.insert(key.into(), dec(value));
+            map.insert(key.into(), json!(value));
         }
     }
     if let Some(document) = sanction.document {
@@ -140,7 +140,7 @@ pub fn answer(
             json!({
                 "sanctions": result.sanctions.iter().map(|s| sanction_value(world, s)).collect::<Vec<_>>(),
                 "points": points,
-                "citations": citations(&result.citations),
+                "citations": citations(&result.citations()),
             })
         }
         Query::Standing(q) => {
@@ -153,7 +153,7 @@ pub fn answer(
             json!({
                 "points": points,
                 "triggers": result.triggers.iter().map(|s| sanction_value(world, s)).collect::<Vec<_>>(),
-                "citations": citations(&result.citations),
+                "citations": citations(&result.citations()),
             })
         }
         Query::Deadline(q) => {

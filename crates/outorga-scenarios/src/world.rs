@@ -157,7 +157,7 @@ pub fn build(rulebook: &Rulebook, raw: dto::Facts) -> Result<World, String> {
         });
     }
     Ok(World {
-        facts: Facts::new(people_facts, permit_facts, vehicle_facts, history),
+        facts: Facts::new(rulebook, people_facts, permit_facts, vehicle_facts, history),
         people,
         permits,
         vehicles,
@@ -295,14 +295,14 @@ pub fn overrides(rulebook: &Rulebook, raw: dto::Parameters) -> Result<Overrides,
         overrides.values.insert(format!("tariff.{key}"), value.0);
     }
     for (name, value) in raw.other {
-        if !rulebook.parameters.contains_key(&name) {
+        if rulebook.parameter_id(&name).is_none() {
             return Err(format!(
                 "parameters: `{name}` is not a parameter of {} (parameters: population, units, holidays, tariff, {})",
                 rulebook.id,
                 rulebook
                     .parameters
-                    .keys()
-                    .cloned()
+                    .iter()
+                    .map(|p| p.name.as_str())
                     .collect::<Vec<_>>()
                     .join(", ")
             ));

@@ -1,20 +1,29 @@
 //! What the law attaches to one infraction, given the offender's record.
 
 use crate::context::{Context, EngineError};
-use crate::engine::points::{event_points, record, threshold_sanctions};
+use crate::engine::points::{PointsAdded, event_points, record, threshold_sanctions};
 use crate::engine::sanctions::{
-    Occasion, Parties, Sanction, add_process, all_citations, instantiate, push_merged,
+    Citations, Occasion, Parties, Sanction, add_process, all_citations, instantiate, push_merged,
 };
-use crate::facts::{Event, Facts, PersonId};
+use crate::facts::{Event, Facts, PersonId, RecordEntry, day_of, day_start, instant};
 use crate::model::{CountBy, CountRule, Incidence, Liability, Party, Period, Role, Scale};
 use rust_decimal::Decimal;
+use smallvec::SmallVec;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Penalty<'r> {
     pub sanctions: Vec<Sanction<'r>>,
     /// Points this infraction adds to each record.
-    pub points: Vec<(PersonId, Decimal)>,
-    pub citations: Vec<&'r str>,
+    pub points: PointsAdded,
+    /// The articles the points rest on.
+    pub point_citations: Citations<'r>,
+}
+
+impl<'r> Penalty<'r> {
+    /// Every article the decision rests on, in order, each once.
+    pub fn citations(&self) -> Vec<&'r str> {
+        all_citations(&self.sanctions, &self.point_citations)
+    }
 }
 
 /// Decides the penalty for `offence` (its `is_final` is ignored). Only final
@@ -40,7 +49,9 @@ pub fn penalty<'r>(
         role,
         payer: payer(&rulebook.liability, offence.by, holder),
     };
-    let mut sanctions = Vec::new();
+    let mut sanctions = Vec::with_capacity(8);
+    // Rules that count priors the same way share one count.
+    let mut counted: SmallVec<[(&CountRule, u32); 4]> = SmallVec::new();
     for rule in &rulebook.sanction_rules {
         if !rule
             .applies_to
@@ -51,8 +62,12 @@ pub fn penalty<'r>(
         let count = rule.count.as_ref().unwrap_or(&rulebook.repeat);
         let incidence = if rule.incidence == Incidence::Any {
             1
+        } else if let Some((_, n)) = counted.iter().find(|(c, _)| std::ptr::eq(*c, count)) {
+            *n
         } else {
-            incidence(ctx, facts, offence, count)?
+            let n = incidence(ctx, facts, offence, count)?;
+            counted.push((count, n));
+            n
         };
         if !rule.incidence.matches(incidence) {
             continue;
@@ -91,33 +106,31 @@ pub fn penalty<'r>(
 
     let (points, point_citations) = event_points(ctx, facts, offence);
     if !rulebook.thresholds.is_empty() {
-        let mut people = vec![(offence.by, role)];
-        if holder != offence.by {
-            people.push((holder, Role::Holder));
-        }
-        for (person, person_role) in people {
+        let others = (holder != offence.by).then_some((holder, Role::Holder));
+        for (person, person_role) in std::iter::once((offence.by, role)).chain(others) {
             let added: Decimal = points
                 .iter()
                 .filter(|(p, _)| *p == person)
                 .map(|(_, v)| *v)
                 .sum();
-            let mut totals = record(ctx, facts, person, offence.date(), Some(offence.at));
+            let mut totals = record(facts, person, offence.date(), Some(offence.at));
             for (_, total) in &mut totals {
                 *total += added;
             }
-            for sanction in
-                threshold_sanctions(ctx, (person, person_role), offence.date(), &totals)?
-            {
-                push_merged(&mut sanctions, sanction);
-            }
+            threshold_sanctions(
+                ctx,
+                (person, person_role),
+                offence.date(),
+                &totals,
+                &mut sanctions,
+            )?;
         }
     }
     add_process(ctx, &mut sanctions);
-    let citations = all_citations(&sanctions, &point_citations);
     Ok(Penalty {
         sanctions,
         points,
-        citations,
+        point_citations,
     })
 }
 
@@ -139,17 +152,25 @@ pub fn incidence(
     let rulebook = ctx.rulebook;
     let start = ctx.window_start(&count.window, offence.date())?;
     let group = rulebook.infraction(offence.infraction).group;
-    let matches = |event: &Event| match &count.by {
-        CountBy::Code => event.infraction == offence.infraction,
-        CountBy::Group => group.is_some() && rulebook.infraction(event.infraction).group == group,
-        CountBy::Codes(codes) => codes.contains(&event.infraction),
+    let record = facts.record(offence.by);
+    let from = record.partition_point(|e| e.at < day_start(start));
+    let until = instant(offence.at);
+    let window = record[from..].iter().take_while(|e| e.at < until);
+    let counts = |e: &&RecordEntry| e.own && e.is_final;
+    let priors = match &count.by {
+        CountBy::Code => window
+            .filter(|e| counts(e) && e.infraction == offence.infraction)
+            .count(),
+        CountBy::Group => match group {
+            Some(group) => window
+                .filter(|e| counts(e) && e.group == Some(group))
+                .count(),
+            None => 0,
+        },
+        CountBy::Codes(codes) => window
+            .filter(|e| counts(e) && codes.contains(&e.infraction))
+            .count(),
     };
-    let priors = facts
-        .events_of(offence.by)
-        .filter(|e| {
-            e.is_final && e.by == offence.by && e.at < offence.at && e.date() >= start && matches(e)
-        })
-        .count();
     Ok(u32::try_from(priors).unwrap_or(u32::MAX).saturating_add(1))
 }
 
@@ -163,15 +184,19 @@ fn chain_length(
 ) -> Result<u32, EngineError> {
     let mut links = 0;
     let mut current = offence.date();
-    let priors = facts.events_of(offence.by).rev().filter(|e| {
-        e.is_final && e.by == offence.by && e.infraction == offence.infraction && e.at < offence.at
-    });
+    let until = instant(offence.at);
+    let priors = facts
+        .record(offence.by)
+        .iter()
+        .rev()
+        .filter(|e| e.own && e.is_final && e.infraction == offence.infraction && e.at < until);
     for previous in priors {
-        if current > ctx.period_end(window, previous.date())? {
+        let previous = day_of(previous.at);
+        if current > ctx.period_end(window, previous)? {
             break;
         }
         links += 1;
-        current = previous.date();
+        current = previous;
     }
     Ok(links)
 }

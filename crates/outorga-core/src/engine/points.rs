@@ -2,11 +2,20 @@
 
 use crate::calendar::sub_months;
 use crate::context::{Context, EngineError};
-use crate::engine::sanctions::{Occasion, Parties, Sanction, instantiate, push_merged};
-use crate::facts::{Event, Facts, PersonId};
-use crate::model::{Role, Rulebook};
+use crate::engine::sanctions::{
+    Citations, Occasion, Parties, Sanction, cites, instantiate, push_merged,
+};
+use crate::facts::{Event, Facts, PersonId, day_start, instant};
+use crate::model::{InfractionId, Role, Rulebook, SanctionSpec};
 use chrono::{NaiveDate, NaiveDateTime};
 use rust_decimal::Decimal;
+use smallvec::{SmallVec, smallvec};
+
+/// Points added to each record by one infraction (the offender's, the holder's).
+pub type PointsAdded = SmallVec<[(PersonId, Decimal); 2]>;
+
+/// Points on a record per window, keyed by the window's length in months.
+pub type Record = SmallVec<[(u32, Decimal); 4]>;
 
 /// The points of every infraction of a rulebook, worked out once: to the
 /// offender, and to the permit holder when the offender is someone else's
@@ -72,20 +81,15 @@ impl PointsTable {
         &self.windows
     }
 
-    /// Points `event` puts on `person`'s record, scaled.
-    fn scaled_for(&self, facts: &Facts, event: &Event, person: PersonId) -> i64 {
-        let (own, held) = self
+    /// Points an infraction puts on a record, scaled: the offender's when `own`,
+    /// else the permit holder's share.
+    pub fn scaled(&self, infraction: InfractionId, own: bool) -> i64 {
+        let (offender, holder) = self
             .per_infraction
-            .get(event.infraction.0 as usize)
+            .get(infraction.0 as usize)
             .copied()
             .unwrap_or_default();
-        if event.by == person {
-            own
-        } else if event.permit.is_some_and(|p| facts.permit(p).holder == person) {
-            held
-        } else {
-            0
-        }
+        if own { offender } else { holder }
     }
 
     fn decimal(&self, scaled: i64) -> Decimal {
@@ -99,26 +103,29 @@ pub fn event_points<'r>(
     ctx: &Context<'r>,
     facts: &Facts,
     event: &Event,
-) -> (Vec<(PersonId, Decimal)>, Vec<&'r str>) {
+) -> (PointsAdded, Citations<'r>) {
     let rulebook = ctx.rulebook;
     let (Some(rule), Some(group)) = (
         rulebook.points.as_ref(),
         rulebook.infraction(event.infraction).group,
     ) else {
-        return (Vec::new(), Vec::new());
+        return (PointsAdded::new(), Citations::new());
     };
     let Some(points) = rulebook.group(group).points.as_ref() else {
-        return (Vec::new(), Vec::new());
+        return (PointsAdded::new(), Citations::new());
     };
-    let table = &ctx.points;
-    let mut added = vec![(event.by, table.decimal(table.scaled_for(facts, event, event.by)))];
-    let mut citations = vec![points.citation.as_str(), rule.citation.as_str()];
+    let table = facts.points();
+    let mut added: PointsAdded = smallvec![(
+        event.by,
+        table.decimal(table.scaled(event.infraction, true))
+    )];
+    let mut citations: Citations<'r> = smallvec![points.citation.as_str(), rule.citation.as_str()];
     if let Some(permit) = event.permit {
         let holder = facts.permit(permit).holder;
         if holder != event.by
             && let Some(share) = &rule.holder_share
         {
-            added.push((holder, table.decimal(table.scaled_for(facts, event, holder))));
+            added.push((holder, table.decimal(table.scaled(event.infraction, false))));
             citations.push(&share.citation);
         }
     }
@@ -127,50 +134,42 @@ pub fn event_points<'r>(
 
 /// Points on `person`'s record over each window of [`PointsTable::windows`],
 /// all ending on `on`: final events dated within `[on − window, on]`, and, when
-/// `before` is given, committed before it. One pass over the record.
+/// `before` is given, committed before it. Two binary searches per window.
 pub fn record(
-    ctx: &Context<'_>,
     facts: &Facts,
     person: PersonId,
     on: NaiveDate,
     before: Option<NaiveDateTime>,
-) -> Vec<(u32, Decimal)> {
-    let table = &ctx.points;
-    let starts: Vec<NaiveDate> = table.windows.iter().map(|&m| sub_months(on, m)).collect();
-    let mut totals = vec![0i64; starts.len()];
-    let earliest = starts.iter().min().copied().unwrap_or(on);
-    for event in facts.events_since(person, earliest) {
-        let date = event.date();
-        if date > on || before.is_some_and(|limit| event.at >= limit) {
-            break;
-        }
-        if !event.is_final {
-            continue;
-        }
-        let points = table.scaled_for(facts, event, person);
-        for (total, start) in totals.iter_mut().zip(&starts) {
-            if date >= *start {
-                *total += points;
-            }
-        }
-    }
+) -> Record {
+    let table = facts.points();
+    let record = facts.record(person);
+    let total_before = |index: usize| index.checked_sub(1).map_or(0, |i| record[i].total);
+    let end = day_start(on) + 86_400;
+    let limit = before.map_or(end, |before| instant(before).min(end));
+    let last = total_before(record.partition_point(|e| e.at < limit));
     table
         .windows
         .iter()
-        .zip(totals)
-        .map(|(&months, total)| (months, table.decimal(total)))
+        .map(|&months| {
+            let start = day_start(sub_months(on, months));
+            let first = total_before(record.partition_point(|e| e.at < start));
+            (months, table.decimal(last - first))
+        })
         .collect()
 }
 
-/// The sanctions due because `person`'s points (`record`, by window) exceed a
-/// threshold's limit; `role` is the person's role.
+/// Adds to `out` the sanctions due because `person`'s points (`record`, by
+/// window) exceed a threshold's limit; `role` is the person's role.
 pub fn threshold_sanctions<'r>(
     ctx: &Context<'r>,
     (person, role): (PersonId, Role),
     on: NaiveDate,
     record: &[(u32, Decimal)],
-) -> Result<Vec<Sanction<'r>>, EngineError> {
-    let mut out = Vec::new();
+    out: &mut Vec<Sanction<'r>>,
+) -> Result<(), EngineError> {
+    // Thresholds over different windows usually impose the same sanctions: a
+    // spec already imposed here only adds its threshold's citation.
+    let mut imposed: SmallVec<[(&SanctionSpec, usize); 4]> = SmallVec::new();
     for threshold in &ctx.rulebook.thresholds {
         let total = record
             .iter()
@@ -191,10 +190,20 @@ pub fn threshold_sanctions<'r>(
             multiplier: Decimal::ONE,
         };
         for spec in &threshold.sanctions {
-            if let Some(sanction) = instantiate(ctx, spec, &threshold.citation, &parties, &occasion)? {
-                push_merged(&mut out, sanction);
+            if let Some((_, index)) = imposed.iter().find(|(earlier, _)| *earlier == spec) {
+                let citations = &mut out[*index].citations;
+                if !cites(citations, &threshold.citation) {
+                    citations.push(&threshold.citation);
+                }
+                continue;
+            }
+            if let Some(sanction) =
+                instantiate(ctx, spec, &threshold.citation, &parties, &occasion)?
+            {
+                let index = push_merged(out, sanction);
+                imposed.push((spec, index));
             }
         }
     }
-    Ok(out)
+    Ok(())
 }

@@ -1,12 +1,24 @@
 //! Turning a rulebook's sanction specs into the sanctions of one case.
 
-use crate::context::{Context, EngineError, round_brl};
+use crate::context::{Context, EngineError, round_brl, whole_u32};
 use crate::facts::PersonId;
 use crate::model::{
-    Amount, DocumentKind, FineSpec, GroupId, Party, Quantity, Role, SanctionKind, SanctionSpec,
+    DocumentKind, FineSpec, GroupId, Party, Quantity, Role, SanctionKind, SanctionSpec,
 };
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
+use smallvec::{SmallVec, smallvec};
+
+/// The articles a decision rests on (kept inline: a sanction seldom cites more
+/// than four).
+pub type Citations<'r> = SmallVec<[&'r str; 4]>;
+
+/// A fine in the unit the law states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FineAmount<'r> {
+    pub unit: &'r str,
+    pub quantity: Decimal,
+}
 
 /// A penalty or administrative measure that applies, with the articles it rests on.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,17 +28,17 @@ pub struct Sanction<'r> {
     pub target: Option<PersonId>,
     /// Who pays (fines).
     pub payer: Option<PersonId>,
-    pub amount: Option<Amount>,
+    pub amount: Option<FineAmount<'r>>,
     /// The fine in BRL, when the unit's value on the day is known.
     pub brl: Option<Decimal>,
-    pub days: Option<Decimal>,
-    pub min_days: Option<Decimal>,
-    pub max_days: Option<Decimal>,
-    pub years: Option<Decimal>,
-    pub months: Option<Decimal>,
-    pub min_hours: Option<Decimal>,
+    pub days: Option<u32>,
+    pub min_days: Option<u32>,
+    pub max_days: Option<u32>,
+    pub years: Option<u32>,
+    pub months: Option<u32>,
+    pub min_hours: Option<u32>,
     pub document: Option<DocumentKind>,
-    pub citations: Vec<&'r str>,
+    pub citations: Citations<'r>,
 }
 
 impl<'r> Sanction<'r> {
@@ -44,7 +56,7 @@ impl<'r> Sanction<'r> {
             months: None,
             min_hours: None,
             document: None,
-            citations: vec![citation],
+            citations: smallvec![citation],
         }
     }
 
@@ -109,18 +121,27 @@ pub fn instantiate<'r>(
     if spec.kind.has_target() {
         sanction.target = Some(parties.person(spec.target));
     }
-    let scaled = |q: &Option<Quantity>| -> Result<Option<Decimal>, EngineError> {
+    // Lengths of time are whole numbers; a chain of repeats may multiply them.
+    let scaled = |q: &Option<Quantity>| -> Result<Option<u32>, EngineError> {
         q.as_ref()
-            .map(|q| Ok((ctx.quantity(q, occasion.on)? * occasion.multiplier).normalize()))
+            .map(|q| {
+                let base = ctx.whole(q, occasion.on, "days or hours")?;
+                let value = Decimal::from(base) * occasion.multiplier;
+                whole_u32(value).ok_or(EngineError::NotWhole {
+                    name: "a multiplied length".to_string(),
+                    what: "days or hours",
+                    value,
+                })
+            })
             .transpose()
     };
     sanction.days = scaled(&spec.days)?;
     sanction.min_days = scaled(&spec.min_days)?;
     sanction.max_days = scaled(&spec.max_days)?;
     sanction.min_hours = scaled(&spec.min_hours)?;
-    let plain = |q: &Option<Quantity>| -> Result<Option<Decimal>, EngineError> {
+    let plain = |q: &Option<Quantity>| -> Result<Option<u32>, EngineError> {
         q.as_ref()
-            .map(|q| Ok(ctx.quantity(q, occasion.on)?.normalize()))
+            .map(|q| ctx.whole(q, occasion.on, "years or months"))
             .transpose()
     };
     sanction.years = plain(&spec.years)?;
@@ -142,8 +163,8 @@ pub fn instantiate<'r>(
         sanction.brl = ctx
             .unit_value(&cited.value.unit, occasion.on)
             .map(|value| round_brl(value * quantity));
-        sanction.amount = Some(Amount {
-            unit: cited.value.unit.clone(),
+        sanction.amount = Some(FineAmount {
+            unit: &cited.value.unit,
             quantity,
         });
         sanction.payer = Some(parties.payer);
@@ -151,16 +172,23 @@ pub fn instantiate<'r>(
     Ok(Some(sanction))
 }
 
-/// Adds a sanction, merging it into an equal one already there (joining citations).
-pub fn push_merged<'r>(sanctions: &mut Vec<Sanction<'r>>, sanction: Sanction<'r>) {
-    if let Some(existing) = sanctions.iter_mut().find(|s| s.same_measure(&sanction)) {
-        for citation in sanction.citations {
-            if !existing.citations.contains(&citation) {
-                existing.citations.push(citation);
+/// Adds a sanction, merging it into an equal one already there (joining
+/// citations); returns its index.
+pub fn push_merged<'r>(sanctions: &mut Vec<Sanction<'r>>, sanction: Sanction<'r>) -> usize {
+    match sanctions.iter().position(|s| s.same_measure(&sanction)) {
+        Some(index) => {
+            let existing = &mut sanctions[index].citations;
+            for citation in sanction.citations {
+                if !cites(existing, citation) {
+                    existing.push(citation);
+                }
             }
+            index
         }
-    } else {
-        sanctions.push(sanction);
+        None => {
+            sanctions.push(sanction);
+            sanctions.len() - 1
+        }
     }
 }
 
@@ -178,15 +206,23 @@ pub fn add_process<'r>(ctx: &Context<'r>, sanctions: &mut Vec<Sanction<'r>>) {
 
 /// The citations of all sanctions, in order, each once.
 pub fn all_citations<'r>(sanctions: &[Sanction<'r>], more: &[&'r str]) -> Vec<&'r str> {
-    let mut citations: Vec<&'r str> = Vec::new();
+    let mut citations = Vec::with_capacity(16);
     for citation in sanctions
         .iter()
         .flat_map(|s| s.citations.iter().copied())
         .chain(more.iter().copied())
     {
-        if !citations.contains(&citation) {
+        if !cites(&citations, citation) {
             citations.push(citation);
         }
     }
     citations
+}
+
+/// Whether `list` already has `citation`. Citations are borrowed from the
+/// rulebook, so the same one is usually the same text in memory: compared by
+/// address first, by content only when the addresses differ.
+pub fn cites(list: &[&str], citation: &str) -> bool {
+    list.iter()
+        .any(|c| std::ptr::eq(*c, citation) || (c.len() == citation.len() && *c == citation))
 }
