@@ -26,7 +26,6 @@ pub struct Facts {
     people: Vec<Person>,
     permits: Vec<Permit>,
     vehicles: Vec<Vehicle>,
-    history: Vec<Event>,
     /// For each person, the events they committed or answer for as a permit
     /// holder, in time order.
     records: Vec<Vec<RecordEntry>>,
@@ -82,29 +81,18 @@ impl Facts {
             people,
             permits,
             vehicles,
-            history,
             records,
             holds,
             points,
         }
     }
 
-    pub fn people(&self) -> &[Person] {
-        &self.people
-    }
 
     pub fn permits(&self) -> &[Permit] {
         &self.permits
     }
 
-    pub fn vehicles(&self) -> &[Vehicle] {
-        &self.vehicles
-    }
 
-    /// All past infractions, oldest first.
-    pub fn history(&self) -> &[Event] {
-        &self.history
-    }
 
     /// The record of `person`: the events they committed or answer for as a
     /// permit holder, oldest first.

@@ -18,7 +18,6 @@ mod error;
 mod raw;
 mod summary;
 
-pub use citation::check as check_citation;
 pub use error::{LoadError, LoadErrors};
 pub use summary::summary;
 

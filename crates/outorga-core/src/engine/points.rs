@@ -76,10 +76,6 @@ impl PointsTable {
         }
     }
 
-    /// The windows, in months, that `standing` reports and thresholds judge.
-    pub fn windows(&self) -> &[u32] {
-        &self.windows
-    }
 
     /// Points an infraction puts on a record, scaled: the offender's when `own`,
     /// else the permit holder's share.
@@ -132,7 +128,7 @@ pub fn event_points<'r>(
     (added, citations)
 }
 
-/// Points on `person`'s record over each window of [`PointsTable::windows`],
+/// Points on `person`'s record over each window the rulebook reports or judges,
 /// all ending on `on`: final events dated within `[on − window, on]`, and, when
 /// `before` is given, committed before it. Two binary searches per window.
 pub fn record(
