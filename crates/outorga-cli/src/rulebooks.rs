@@ -54,18 +54,20 @@ pub fn run_scenarios(
     rulebooks: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
     let folder = rulebooks_folder(rulebooks)?;
-    let library = match load(&folder) {
-        Ok(library) => library,
-        Err(code) => return Ok(code),
-    };
+    // Rulebooks that load are used; the errors of the others are listed, and
+    // their cases fail.
+    let (library, errors) = outorga_rulebook::load_all(&folder);
+    for error in &errors {
+        eprintln!("{error}");
+    }
     let report = outorga_scenarios::run_paths(&library, paths, explain);
     print!("{}", report.text);
     println!("{} passed, {} failed", report.passed, report.failed);
     // 0: all passed; 1: some case's answer differs from its expectation;
-    // 2: some case could not be run as written (bad input).
-    Ok(if report.failed == 0 {
+    // 2: some case or rulebook could not be read as written (bad input).
+    Ok(if report.failed == 0 && errors.is_empty() {
         ExitCode::SUCCESS
-    } else if report.invalid > 0 {
+    } else if report.invalid > 0 || !errors.is_empty() {
         ExitCode::from(2)
     } else {
         ExitCode::from(1)

@@ -227,3 +227,43 @@ fn missing_paths_are_errors() {
         run.stdout
     );
 }
+
+#[test]
+fn a_broken_rulebook_fails_its_cases_and_the_run_still_ends_with_the_count() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rulebooks = dir.path().join("rulebooks");
+    let folder = rulebooks.join("santa-maria-de-jetiba");
+    std::fs::create_dir_all(&folder).expect("dir");
+    let real = self::rulebooks().join("santa-maria-de-jetiba");
+    std::fs::copy(
+        real.join("jurisdiction.toml"),
+        folder.join("jurisdiction.toml"),
+    )
+    .expect("copy");
+    let broken = std::fs::read_to_string(real.join("taxi.toml"))
+        .expect("read")
+        .replacen("citation = \"Art. 41\"", "citation = \"art 41\"", 1);
+    std::fs::write(folder.join("taxi.toml"), broken).expect("write");
+    let file = dir.path().join("case.yaml");
+    std::fs::write(&file, GOOD).expect("write");
+    let run = outorga(&[
+        "scenarios",
+        "run",
+        "--rulebooks",
+        rulebooks.to_str().expect("utf-8"),
+        file.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("taxi.toml:"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("must start with the article"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.contains("did not load"), "{}", run.stdout);
+    assert!(
+        run.stdout.ends_with("0 passed, 1 failed\n"),
+        "{}",
+        run.stdout
+    );
+}

@@ -87,12 +87,9 @@ impl Facts {
         }
     }
 
-
     pub fn permits(&self) -> &[Permit] {
         &self.permits
     }
-
-
 
     /// The record of `person`: the events they committed or answer for as a
     /// permit holder, oldest first.

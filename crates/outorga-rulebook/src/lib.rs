@@ -25,7 +25,7 @@ use convert::JurisdictionData;
 use error::Diagnostics;
 use outorga_core::model::Rulebook;
 use serde::de::DeserializeOwned;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -35,6 +35,8 @@ const JURISDICTION_FILE: &str = "jurisdiction.toml";
 #[derive(Debug, Clone, Default)]
 pub struct Library {
     rulebooks: BTreeMap<String, Rulebook>,
+    /// Ids of rulebooks whose files are there but did not load.
+    broken: BTreeSet<String>,
 }
 
 impl Library {
@@ -53,11 +55,27 @@ impl Library {
     pub fn is_empty(&self) -> bool {
         self.rulebooks.is_empty()
     }
+
+    /// Whether a rulebook with this id is there but did not load.
+    pub fn is_broken(&self, id: &str) -> bool {
+        self.broken.contains(id)
+    }
 }
 
 /// Loads every rulebook under `path`: a folder of jurisdictions, one
 /// jurisdiction's folder, or one `<service>.toml` file.
 pub fn load(path: &Path) -> Result<Library, LoadErrors> {
+    let (library, errors) = load_all(path);
+    if errors.is_empty() {
+        Ok(library)
+    } else {
+        Err(LoadErrors(errors))
+    }
+}
+
+/// Loads every rulebook under `path` that loads, and reports the errors of
+/// those that do not (their ids are in [`Library::broken`]).
+pub fn load_all(path: &Path) -> (Library, Vec<LoadError>) {
     let mut errors = Vec::new();
     let mut library = Library::default();
     let whole = |message: String| LoadError {
@@ -87,11 +105,7 @@ pub fn load(path: &Path) -> Result<Library, LoadErrors> {
     } else {
         errors.push(whole("no such file or folder".into()));
     }
-    if errors.is_empty() {
-        Ok(library)
-    } else {
-        Err(LoadErrors(errors))
-    }
+    (library, errors)
 }
 
 fn sorted_entries(folder: &Path, errors: &mut Vec<LoadError>) -> Vec<PathBuf> {
@@ -115,17 +129,31 @@ fn sorted_entries(folder: &Path, errors: &mut Vec<LoadError>) -> Vec<PathBuf> {
 }
 
 fn load_folder(folder: &Path, library: &mut Library, errors: &mut Vec<LoadError>) {
-    let Some(jurisdiction) = load_jurisdiction_file(folder, errors) else {
-        return;
-    };
+    let jurisdiction = load_jurisdiction_file(folder, errors);
     for path in sorted_entries(folder, errors) {
         let is_service = path.is_file()
             && path.extension().is_some_and(|e| e == "toml")
             && path.file_name().is_some_and(|n| n != JURISDICTION_FILE);
-        if is_service {
-            load_service(&path, &jurisdiction, library, errors);
+        if !is_service {
+            continue;
+        }
+        match &jurisdiction {
+            Some(jurisdiction) => load_service(&path, jurisdiction, library, errors),
+            None => {
+                library
+                    .broken
+                    .insert(service_id(&folder_name(folder), &path));
+            }
         }
     }
+}
+
+fn service_id(jurisdiction: &str, path: &Path) -> String {
+    let service = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!("{jurisdiction}/{service}")
 }
 
 fn folder_name(folder: &Path) -> String {
@@ -154,20 +182,22 @@ fn load_service(
     library: &mut Library,
     errors: &mut Vec<LoadError>,
 ) {
+    let id = service_id(&jurisdiction.jurisdiction.id, path);
     let Some(text) = read(path, errors) else {
+        library.broken.insert(id);
         return;
     };
-    let service = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let id = format!("{}/{}", jurisdiction.jurisdiction.id, service);
     let mut diag = Diagnostics::new(path, &text);
     let rulebook = parse::<raw::RulebookFile>(&text, &mut diag)
         .and_then(|raw| convert::rulebook(raw, id.clone(), jurisdiction, &mut diag));
     errors.extend(diag.into_errors());
-    if let Some(rulebook) = rulebook {
-        library.rulebooks.insert(id, rulebook);
+    match rulebook {
+        Some(rulebook) => {
+            library.rulebooks.insert(id, rulebook);
+        }
+        None => {
+            library.broken.insert(id);
+        }
     }
 }
 

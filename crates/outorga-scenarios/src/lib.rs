@@ -266,10 +266,16 @@ fn run_case(
     required(case, "name")?;
     let rulebook_id: String = typed(required(case, "rulebook")?, "rulebook")?;
     let rulebook = library.get(&rulebook_id).ok_or_else(|| {
-        input(format!(
-            "unknown rulebook `{rulebook_id}` (known: {})",
-            library.ids().collect::<Vec<_>>().join(", ")
-        ))
+        if library.is_broken(&rulebook_id) {
+            input(format!(
+                "rulebook `{rulebook_id}` did not load (its errors are listed above)"
+            ))
+        } else {
+            input(format!(
+                "unknown rulebook `{rulebook_id}` (known: {})",
+                library.ids().collect::<Vec<_>>().join(", ")
+            ))
+        }
     })?;
     let today: scalar::Date = typed(required(case, "today")?, "today")?;
     let parameters: dto::Parameters = field(case, "parameters")?;

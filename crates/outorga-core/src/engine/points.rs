@@ -76,7 +76,6 @@ impl PointsTable {
         }
     }
 
-
     /// Points an infraction puts on a record, scaled: the offender's when `own`,
     /// else the permit holder's share.
     pub fn scaled(&self, infraction: InfractionId, own: bool) -> i64 {
