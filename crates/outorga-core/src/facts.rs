@@ -188,6 +188,13 @@ pub struct Vehicle {
     pub included: Option<NaiveDate>,
     pub last_inspection: Option<NaiveDate>,
     pub adapted: Option<bool>,
+    pub doors: Option<u32>,
+    /// Occupants, driver included.
+    pub capacity: Option<u32>,
+    pub air_conditioning: Option<bool>,
+    pub colour: Option<String>,
+    pub trunk_litres: Option<u32>,
+    pub insured: Option<bool>,
 }
 
 /// One event on a person's record, laid out for fast scans over long histories.

@@ -615,11 +615,41 @@ pub enum Check {
 
 #[derive(Debug, Clone, Default)]
 pub struct VehicleRules {
+    /// What a vehicle must have to serve, checked on inclusion and on the
+    /// substitute of a substitution.
+    pub requirements: Vec<VehicleRequirement>,
     pub inclusion: Option<AgeLimit>,
     pub substitution: Vec<SubstitutionRule>,
     pub replacement: Option<ReplacementRule>,
     pub transition: Option<TransitionRule>,
     pub inspection: Option<InspectionRule>,
+}
+
+#[derive(Debug, Clone)]
+pub struct VehicleRequirement {
+    pub id: String,
+    pub description: String,
+    pub check: VehicleCheck,
+    pub citation: Citation,
+}
+
+/// The checks the engine knows how to make on the facts of a vehicle.
+#[derive(Debug, Clone)]
+pub enum VehicleCheck {
+    /// Number of doors within `[min, max]`.
+    Doors {
+        min: Quantity,
+        max: Quantity,
+    },
+    /// At most this many occupants, driver included.
+    MaxCapacity(Quantity),
+    AirConditioning,
+    /// The body colour (lower case, e.g. "branca").
+    Colour(String),
+    /// Boot of at least this many litres.
+    MinTrunkLitres(Quantity),
+    /// Insured for the vehicle and passengers.
+    Insured,
 }
 
 #[derive(Debug, Clone)]

@@ -993,6 +993,42 @@ impl Converter<'_, '_> {
     }
 
     fn vehicles(&mut self, raw: &RawVehicles) -> VehicleRules {
+        let mut ids = HashSet::new();
+        let requirements = raw
+            .requirements
+            .iter()
+            .map(|s| {
+                let r = s.get_ref();
+                let span = s.span();
+                if !ids.insert(r.id.get_ref().clone()) {
+                    self.diag.error(
+                        r.id.span(),
+                        format!("vehicle requirement `{}` is declared twice", r.id.get_ref()),
+                    );
+                }
+                let check = match &r.check {
+                    RawVehicleCheck::Doors { min, max } => VehicleCheck::Doors {
+                        min: self.quantity(min, span.clone()),
+                        max: self.quantity(max, span.clone()),
+                    },
+                    RawVehicleCheck::MaxCapacity(q) => {
+                        VehicleCheck::MaxCapacity(self.quantity(q, span.clone()))
+                    }
+                    RawVehicleCheck::AirConditioning => VehicleCheck::AirConditioning,
+                    RawVehicleCheck::Colour(colour) => VehicleCheck::Colour(colour.to_lowercase()),
+                    RawVehicleCheck::MinTrunkLitres(q) => {
+                        VehicleCheck::MinTrunkLitres(self.quantity(q, span.clone()))
+                    }
+                    RawVehicleCheck::Insured => VehicleCheck::Insured,
+                };
+                VehicleRequirement {
+                    id: r.id.get_ref().clone(),
+                    description: r.description.clone(),
+                    check,
+                    citation: self.citation(&r.citation),
+                }
+            })
+            .collect();
         let inclusion = raw.inclusion.as_ref().map(|s| AgeLimit {
             max_age: self.quantity(&s.get_ref().max_age, s.span()),
             citation: self.citation(&s.get_ref().citation),
@@ -1069,6 +1105,7 @@ impl Converter<'_, '_> {
                 .collect(),
         });
         VehicleRules {
+            requirements,
             inclusion,
             substitution,
             replacement,

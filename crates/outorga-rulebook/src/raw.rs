@@ -356,12 +356,34 @@ pub enum RawCheck {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawVehicles {
+    #[serde(default)]
+    pub requirements: Vec<Spanned<RawVehicleRequirement>>,
     pub inclusion: Option<Spanned<RawAgeLimit>>,
     #[serde(default)]
     pub substitution: Vec<Spanned<RawSubstitution>>,
     pub replacement: Option<Spanned<RawReplacement>>,
     pub transition: Option<Spanned<RawTransition>>,
     pub inspection: Option<Spanned<RawInspection>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawVehicleRequirement {
+    pub id: Spanned<String>,
+    pub description: String,
+    pub check: RawVehicleCheck,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum RawVehicleCheck {
+    Doors { min: RawQuantity, max: RawQuantity },
+    MaxCapacity(RawQuantity),
+    AirConditioning,
+    Colour(String),
+    MinTrunkLitres(RawQuantity),
+    Insured,
 }
 
 #[derive(Debug, Deserialize)]

@@ -5,7 +5,8 @@ use outorga_core::model::Rulebook;
 /// (section, count) for each section of a rulebook.
 pub fn summary(rulebook: &Rulebook) -> Vec<(&'static str, usize)> {
     let vehicles = &rulebook.vehicles;
-    let vehicle_rules = usize::from(vehicles.inclusion.is_some())
+    let vehicle_rules = vehicles.requirements.len()
+        + usize::from(vehicles.inclusion.is_some())
         + vehicles.substitution.len()
         + usize::from(vehicles.replacement.is_some())
         + usize::from(vehicles.transition.is_some())

@@ -95,6 +95,13 @@ pub struct Vehicle {
     pub included: Option<Nullable<Date>>,
     pub last_inspection: Option<Nullable<Date>>,
     pub adapted: Option<bool>,
+    /// Extensions (docs/scenarios.md): what vehicle requirements check.
+    pub doors: Option<Whole>,
+    pub capacity: Option<Whole>,
+    pub air_conditioning: Option<bool>,
+    pub colour: Option<String>,
+    pub trunk_litres: Option<Whole>,
+    pub insured: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -254,6 +254,12 @@ fn vehicle(raw: dto::Vehicle) -> Vehicle {
             .and_then(|d| d.into_option())
             .map(|d| d.0),
         adapted: raw.adapted,
+        doors: raw.doors.map(|w| w.0),
+        capacity: raw.capacity.map(|w| w.0),
+        air_conditioning: raw.air_conditioning,
+        colour: raw.colour,
+        trunk_litres: raw.trunk_litres.map(|w| w.0),
+        insured: raw.insured,
     }
 }
 

@@ -4,9 +4,53 @@
 use crate::context::{Context, EngineError};
 use crate::engine::assessment::{Assessment, Outcome};
 use crate::facts::Vehicle;
-use crate::model::ReplaceBy;
+use crate::model::{ReplaceBy, VehicleCheck};
 use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
+
+/// Checks the rulebook's vehicle requirements (doors, capacity, equipment,
+/// colour, insurance) on the facts of `vehicle`; a fact not given is unknown.
+fn check_requirements<'r>(
+    ctx: &Context<'r>,
+    vehicle: &Vehicle,
+    today: NaiveDate,
+    answer: &mut Assessment<'r>,
+) -> Result<(), EngineError> {
+    for requirement in &ctx.rulebook.vehicles.requirements {
+        let known = |value: Option<u32>, test: &dyn Fn(Decimal) -> bool| {
+            Outcome::from_known(value.map(|v| test(Decimal::from(v))))
+        };
+        let outcome = match &requirement.check {
+            VehicleCheck::Doors { min, max } => {
+                let (min, max) = (ctx.quantity(min, today)?, ctx.quantity(max, today)?);
+                known(vehicle.doors, &|doors| doors >= min && doors <= max)
+            }
+            VehicleCheck::MaxCapacity(limit) => {
+                let limit = ctx.quantity(limit, today)?;
+                known(vehicle.capacity, &|capacity| capacity <= limit)
+            }
+            VehicleCheck::AirConditioning => Outcome::from_known(vehicle.air_conditioning),
+            VehicleCheck::Colour(colour) => Outcome::from_known(
+                vehicle
+                    .colour
+                    .as_ref()
+                    .map(|c| c.trim().to_lowercase() == *colour),
+            ),
+            VehicleCheck::MinTrunkLitres(litres) => {
+                let litres = ctx.quantity(litres, today)?;
+                known(vehicle.trunk_litres, &|trunk| trunk >= litres)
+            }
+            VehicleCheck::Insured => Outcome::from_known(vehicle.insured),
+        };
+        answer.record(
+            &requirement.id,
+            &requirement.description,
+            vec![&requirement.citation],
+            outcome,
+        );
+    }
+    Ok(())
+}
 
 /// A vehicle's age in the year of `on`: that year minus its year of manufacture.
 pub fn vehicle_age(vehicle: &Vehicle, on: NaiveDate) -> Option<i32> {
@@ -41,6 +85,7 @@ pub fn inclusion<'r>(
         vec![&rule.citation],
         at_most(vehicle_age(vehicle, today), limit),
     );
+    check_requirements(ctx, vehicle, today, &mut answer)?;
     Ok(answer)
 }
 
@@ -58,6 +103,7 @@ pub fn substitution<'r>(
         ));
     }
     let mut answer = Assessment::default();
+    check_requirements(ctx, substitute, today, &mut answer)?;
     let substitute_age = vehicle_age(substitute, today);
     let Some(replaced_age) = vehicle_age(replaced, today) else {
         for rule in rules {
