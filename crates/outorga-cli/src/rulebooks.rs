@@ -53,21 +53,32 @@ pub fn run_scenarios(
     explain: bool,
     rulebooks: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
-    let folder = rulebooks_folder(rulebooks)?;
-    // Rulebooks that load are used; the errors of the others are listed, and
-    // their cases fail.
-    let (library, errors) = outorga_rulebook::load_all(&folder);
+    // Rulebooks that load are used; each error of the others counts as a
+    // failure, and so do their cases.
+    let (library, errors) = match rulebooks_folder(rulebooks) {
+        Ok(folder) => outorga_rulebook::load_all(&folder),
+        Err(error) => (
+            outorga_rulebook::Library::default(),
+            vec![outorga_rulebook::LoadError {
+                file: PathBuf::from("rulebooks"),
+                line: 0,
+                column: 0,
+                message: error.to_string(),
+            }],
+        ),
+    };
+    let mut report = outorga_scenarios::Report::default();
     for error in &errors {
-        eprintln!("{error}");
+        report.fail("(rulebooks)", "", &[error.to_string()], true);
     }
-    let report = outorga_scenarios::run_paths(&library, paths, explain);
+    outorga_scenarios::run_paths(&library, paths, explain, &mut report);
     print!("{}", report.text);
     println!("{} passed, {} failed", report.passed, report.failed);
     // 0: all passed; 1: some case's answer differs from its expectation;
     // 2: some case or rulebook could not be read as written (bad input).
-    Ok(if report.failed == 0 && errors.is_empty() {
+    Ok(if report.failed == 0 {
         ExitCode::SUCCESS
-    } else if report.invalid > 0 || !errors.is_empty() {
+    } else if report.invalid > 0 {
         ExitCode::from(2)
     } else {
         ExitCode::from(1)

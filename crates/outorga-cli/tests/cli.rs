@@ -254,16 +254,205 @@ fn a_broken_rulebook_fails_its_cases_and_the_run_still_ends_with_the_count() {
         file.to_str().expect("utf-8"),
     ]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("taxi.toml:"), "{}", run.stderr);
+    assert!(run.stdout.contains("taxi.toml:"), "{}", run.stdout);
     assert!(
-        run.stderr.contains("must start with the article"),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stdout.contains("did not load"), "{}", run.stdout);
-    assert!(
-        run.stdout.ends_with("0 passed, 1 failed\n"),
+        run.stdout.contains("must start with the article"),
         "{}",
         run.stdout
     );
+    assert!(run.stdout.contains("did not load"), "{}", run.stdout);
+    assert!(
+        run.stdout.ends_with("0 passed, 2 failed\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Runs `text` and checks the exit status and that the output mentions `says`.
+fn check_run(text: &str, code: i32, says: &str, last_line: &str) {
+    let run = scenario(text);
+    assert_eq!(run.code, code, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(says),
+        "expected `{says}` in:\n{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.ends_with(&format!("{last_line}\n")),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn numbers_too_large_fail_the_case_without_a_panic() {
+    let fine_due = r#"
+- name: a fine too large to compute
+  rulebook: santa-maria-de-jetiba/taxi
+  today: 2025-01-01
+  parameters: { units: { VRTM: "7.9e27" } }
+  query: { fine_due: { amount: { unit: VRTM, quantity: "79228162514264337593543950335" }, issued: 2025-01-01, paid: 2025-01-02 } }
+  expect: { quantity: "1" }
+"#;
+    check_run(fine_due, 1, "too large", "0 passed, 1 failed");
+    let cap = r#"
+- name: a population too large to divide
+  rulebook: santa-maria-de-jetiba/taxi
+  today: 2025-01-01
+  parameters: { population: "79228162514264337593543950335", inhabitants_per_permit: "0.5" }
+  query: { permit_cap: { service: taxi } }
+  expect: { max_permits: 1 }
+"#;
+    check_run(cap, 1, "too large", "0 passed, 1 failed");
+}
+
+#[test]
+fn a_duplicate_key_fails_its_case_only() {
+    let text = GOOD.replacen(
+        "  today: 2025-06-10\n",
+        "  today: 2025-06-10\n  today: 2025-06-11\n",
+        1,
+    );
+    let other = GOOD.replacen("first group-4 infraction", "another case", 1);
+    check_run(
+        &format!("{text}{other}"),
+        2,
+        "`today` is written twice",
+        "1 passed, 1 failed",
+    );
+}
+
+#[test]
+fn a_case_needs_a_text_name() {
+    check_run(
+        &GOOD.replacen("name: first group-4 infraction", "name: \"\"", 1),
+        2,
+        "needs a `name`",
+        "0 passed, 1 failed",
+    );
+    check_run(
+        &GOOD.replacen("name: first group-4 infraction", "name: [a, b]", 1),
+        2,
+        "needs a `name`",
+        "0 passed, 1 failed",
+    );
+}
+
+#[test]
+fn typos_in_nested_expectations_are_errors() {
+    check_run(
+        &GOOD.replacen("payer: rita }", "payer: rita, ammount: null }", 1),
+        2,
+        "`ammount` is not a field here",
+        "0 passed, 1 failed",
+    );
+    // A person who is not in the result is a difference, even expected `null`.
+    check_run(
+        &GOOD.replacen("rita: \"5\"", "rito: null", 1),
+        1,
+        "no `rito`",
+        "0 passed, 1 failed",
+    );
+    // A field expected `null` must be absent: `brl` is, without a VRTM value.
+    check_run(
+        &GOOD.replacen("payer: rita }", "payer: rita, brl: null }", 1),
+        0,
+        "",
+        "1 passed, 0 failed",
+    );
+}
+
+#[test]
+fn parameters_are_checked() {
+    let with = |parameters: &str| {
+        GOOD.replacen(
+            "  facts:",
+            &format!("  parameters: {parameters}\n  facts:"),
+            1,
+        )
+    };
+    check_run(
+        &with("{ population: -8000 }"),
+        2,
+        "parameters.population: -8000 is negative",
+        "0 passed, 1 failed",
+    );
+    check_run(
+        &with("{ units: { VRTM: \"-4.20\" } }"),
+        2,
+        "is negative",
+        "0 passed, 1 failed",
+    );
+    check_run(
+        &with("{ units: { BRL: \"2\" } }"),
+        2,
+        "BRL is the currency",
+        "0 passed, 1 failed",
+    );
+    check_run(
+        &with("{ unit: { VRTM: \"4.20\" } }"),
+        2,
+        "`unit` is not a parameter",
+        "0 passed, 1 failed",
+    );
+    check_run(
+        &with("{ repeat_window_months: [12] }"),
+        2,
+        "parameters.repeat_window_months: expected a number",
+        "0 passed, 1 failed",
+    );
+}
+
+#[test]
+fn a_vehicle_from_the_future_is_bad_input() {
+    let text = r#"
+- name: future vehicle
+  rulebook: santa-maria-de-jetiba/taxi
+  today: 2025-01-01
+  facts:
+    vehicles: [{ id: V1, manufactured: 2031 }]
+  query: { vehicle: { vehicle: V1, action: inclusion } }
+  expect: { admissible: true }
+"#;
+    check_run(
+        text,
+        2,
+        "manufactured in 2031, after `today`",
+        "0 passed, 1 failed",
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn linked_folders_are_not_walked_twice() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("case.yaml"), GOOD).expect("write");
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("up")).expect("link");
+    let rulebooks = rulebooks();
+    let run = outorga(&[
+        "scenarios",
+        "run",
+        "--rulebooks",
+        rulebooks.to_str().expect("utf-8"),
+        dir.path().to_str().expect("utf-8"),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert_eq!(run.stdout, "1 passed, 0 failed\n");
+}
+
+#[test]
+fn without_a_rulebooks_folder_the_run_still_ends_with_the_count() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("case.yaml");
+    std::fs::write(&file, GOOD).expect("write");
+    let output = Command::new(env!("CARGO_BIN_EXE_outorga"))
+        .args(["scenarios", "run", file.to_str().expect("utf-8")])
+        .current_dir(dir.path())
+        .env_remove("OUTORGA_RULEBOOKS")
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stdout.contains("no `rulebooks` folder"), "{stdout}");
+    assert!(stdout.ends_with("0 passed, 2 failed\n"), "{stdout}");
 }

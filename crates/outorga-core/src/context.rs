@@ -28,6 +28,10 @@ pub enum EngineError {
         what: &'static str,
         value: Decimal,
     },
+    #[error(
+        "a number in this question is too large to compute exactly; check its amounts, units and parameters"
+    )]
+    TooLarge,
     #[error("{0} is not in this rulebook")]
     NotInRulebook(String),
     #[error("{0}")]
@@ -158,6 +162,11 @@ impl<'r> Context<'r> {
             .and_then(|u| value_on(&u.values, on))
             .copied()
     }
+}
+
+/// The result of a checked operation, or [`EngineError::TooLarge`].
+pub fn exact(value: Option<Decimal>) -> Result<Decimal, EngineError> {
+    value.ok_or(EngineError::TooLarge)
 }
 
 /// `value` as a whole number, when it is one and fits (cheaper than going

@@ -29,8 +29,10 @@ pub struct Facts {
     /// For each person, the events they committed or answer for as a permit
     /// holder, in time order.
     records: Vec<Vec<RecordEntry>>,
-    /// For each person, whether they hold a permit.
-    holds: Vec<bool>,
+    /// For each person, the permit they hold, if any.
+    held: Vec<Option<PermitId>>,
+    /// For each person, the permit they drive under as an auxiliary, if any.
+    driven: Vec<Option<PermitId>>,
     points: PointsTable,
 }
 
@@ -45,6 +47,15 @@ impl Facts {
         mut history: Vec<Event>,
     ) -> Self {
         history.sort_by_key(|e| e.at);
+        let mut held = vec![None; people.len()];
+        let mut driven = vec![None; people.len()];
+        for (index, permit) in permits.iter().enumerate() {
+            let id = PermitId(index as u32);
+            held[permit.holder.0 as usize].get_or_insert(id);
+            for driver in &permit.drivers {
+                driven[driver.0 as usize].get_or_insert(id);
+            }
+        }
         let points = PointsTable::new(rulebook);
         let mut records: Vec<Vec<RecordEntry>> = vec![Vec::new(); people.len()];
         let mut add = |person: PersonId, event: &Event, own: bool| {
@@ -61,28 +72,26 @@ impl Facts {
                 group: rulebook.infraction(event.infraction).group,
                 own,
                 is_final: event.is_final,
-                total: before + added,
+                total: before.saturating_add(added),
             });
         };
         for event in &history {
             add(event.by, event, true);
-            if let Some(permit) = event.permit {
+            let permit = permit_for(rulebook, &held, &driven, event);
+            if let Some(permit) = permit {
                 let holder = permits[permit.0 as usize].holder;
                 if holder != event.by {
                     add(holder, event, false);
                 }
             }
         }
-        let mut holds = vec![false; people.len()];
-        for permit in &permits {
-            holds[permit.holder.0 as usize] = true;
-        }
         Self {
             people,
             permits,
             vehicles,
             records,
-            holds,
+            held,
+            driven,
             points,
         }
     }
@@ -118,7 +127,16 @@ impl Facts {
 
     /// Whether `person` holds any permit.
     pub fn holds_a_permit(&self, person: PersonId) -> bool {
-        self.holds.get(person.0 as usize).copied().unwrap_or(false)
+        self.held
+            .get(person.0 as usize)
+            .is_some_and(Option::is_some)
+    }
+
+    /// The permit an infraction was committed under: the one named, else the
+    /// one the offender drives under as an auxiliary, else the one they hold —
+    /// none for an infraction committed outside any permit.
+    pub fn permit_for(&self, rulebook: &Rulebook, event: &Event) -> Option<PermitId> {
+        permit_for(rulebook, &self.held, &self.driven, event)
     }
 }
 
@@ -195,6 +213,23 @@ pub struct Vehicle {
     pub colour: Option<String>,
     pub trunk_litres: Option<u32>,
     pub insured: Option<bool>,
+}
+
+fn permit_for(
+    rulebook: &Rulebook,
+    held: &[Option<PermitId>],
+    driven: &[Option<PermitId>],
+    event: &Event,
+) -> Option<PermitId> {
+    if event.permit.is_some() || rulebook.infraction(event.infraction).outside_permit {
+        return event.permit;
+    }
+    let person = event.by.0 as usize;
+    driven
+        .get(person)
+        .copied()
+        .flatten()
+        .or_else(|| held.get(person).copied().flatten())
 }
 
 /// One event on a person's record, laid out for fast scans over long histories.

@@ -215,6 +215,9 @@ pub struct Infraction {
     pub code: String,
     pub description: String,
     pub group: Option<GroupId>,
+    /// Committed outside any permit (clandestine transport): never attached to
+    /// the permit the offender happens to drive under.
+    pub outside_permit: bool,
     pub citation: Citation,
 }
 
@@ -667,6 +670,8 @@ pub struct SubstitutionRule {
     /// The substitute must be at least this many years newer.
     pub min_years_newer: Option<Quantity>,
     pub citation: Citation,
+    /// True when the bounds are the product's reading, not the law's words.
+    pub decree_default: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -505,6 +505,7 @@ impl Converter<'_, '_> {
                 code: code.clone(),
                 description: inf.description.clone(),
                 group,
+                outside_permit: inf.outside_permit,
                 citation,
             });
         }
@@ -1058,6 +1059,7 @@ impl Converter<'_, '_> {
                         .as_ref()
                         .map(|q| self.quantity(q, span.clone())),
                     max_age: self.quantity(&r.max_age, span.clone()),
+                    decree_default: r.decree_default,
                     min_years_newer: r
                         .min_years_newer
                         .as_ref()

@@ -146,6 +146,9 @@ pub struct RawInfraction {
     pub code: Spanned<String>,
     pub description: String,
     pub group: Option<Spanned<String>>,
+    /// Committed outside any permit (clandestine transport).
+    #[serde(default)]
+    pub outside_permit: bool,
     pub citation: Spanned<String>,
 }
 
@@ -397,6 +400,8 @@ pub struct RawAgeLimit {
 #[serde(deny_unknown_fields)]
 pub struct RawSubstitution {
     pub replaced_min_age: Option<RawQuantity>,
+    #[serde(default)]
+    pub decree_default: bool,
     pub replaced_max_age: Option<RawQuantity>,
     pub max_age: RawQuantity,
     pub min_years_newer: Option<RawQuantity>,

@@ -29,6 +29,11 @@ pub fn summary(rulebook: &Rulebook) -> Vec<(&'static str, usize)> {
                     .deadlines
                     .iter()
                     .filter(|d| d.decree_default)
+                    .count()
+                + vehicles
+                    .substitution
+                    .iter()
+                    .filter(|s| s.decree_default)
                     .count(),
         ),
         ("fiscal units", rulebook.units.len()),

@@ -15,9 +15,59 @@ pub struct Parameters {
     pub holidays: Vec<Date>,
     #[serde(default)]
     pub tariff: BTreeMap<String, Dec>,
-    /// Any other parameter the rulebook names.
+    /// Any other parameter the rulebook names (checked when the case runs, so
+    /// an unknown name is reported as such, whatever its value).
     #[serde(flatten)]
-    pub other: BTreeMap<String, Dec>,
+    pub other: BTreeMap<String, Loose>,
+}
+
+/// A value read as written, judged later: text, or something else (a list, a
+/// mapping) that is not a number.
+#[derive(Debug)]
+pub enum Loose {
+    Text(String),
+    NotScalar,
+}
+
+impl<'de> Deserialize<'de> for Loose {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct LooseVisitor;
+        impl<'de> serde::de::Visitor<'de> for LooseVisitor {
+            type Value = Loose;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a value")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Loose, E> {
+                Ok(Loose::Text(v.to_string()))
+            }
+
+            fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Loose, E> {
+                Ok(Loose::Text(v.to_string()))
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Loose, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(Loose::NotScalar)
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Loose, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Loose::NotScalar)
+            }
+        }
+        deserializer.deserialize_any(LooseVisitor)
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]

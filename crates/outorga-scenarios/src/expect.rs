@@ -62,7 +62,10 @@ pub fn compare(expect: &Node, actual: &Value, known: &[&str]) -> Result<Vec<Mism
                 )?;
             }
             _ => match actual.get(key_text) {
-                Some(value) => compare_value(expected, value, key_text, &mut out)?,
+                Some(value) => {
+                    compare_value(expected, value, key_text, shape_of(key_text), &mut out)?
+                }
+                None if is_null_node(expected) => {}
                 None => out.push(Mismatch {
                     line: line_of(expected),
                     path: key_text.to_string(),
@@ -96,11 +99,57 @@ pub fn show(node: &Node) -> String {
     }
 }
 
+/// What keys an expected mapping may use.
+#[derive(Debug, Clone, Copy)]
+enum Shape {
+    /// A record with these fields: another key is a typo (an error); a field
+    /// expected `null` must be absent or null.
+    Fields(&'static [&'static str]),
+    /// Keys are data (people, windows, quotas): each must be in the result.
+    Keys,
+    Any,
+}
+
+const SANCTION_FIELDS: &[&str] = &[
+    "kind",
+    "target",
+    "payer",
+    "amount",
+    "brl",
+    "days",
+    "min_days",
+    "max_days",
+    "years",
+    "months",
+    "min_hours",
+    "document",
+    "citations",
+];
+const AMOUNT_FIELDS: &[&str] = &["unit", "quantity"];
+const FINDING_FIELDS: &[&str] = &["requirement", "description", "citations"];
+const PARCEL_FIELDS: &[&str] = &["due", "quantity"];
+
+/// The shape of what a top-level result field holds (or of its elements).
+fn shape_of(field: &str) -> Shape {
+    match field {
+        "sanctions" | "triggers" => Shape::Fields(SANCTION_FIELDS),
+        "unmet" | "unknown" => Shape::Fields(FINDING_FIELDS),
+        "installments" => Shape::Fields(PARCEL_FIELDS),
+        "points" | "reserved" => Shape::Keys,
+        _ => Shape::Any,
+    }
+}
+
+fn is_null_node(node: &Node) -> bool {
+    matches!(node, Node::Scalar(s) if is_null(s.as_str()))
+}
+
 /// Whether an expected node matches an actual value; mismatches are collected.
 fn compare_value(
     expected: &Node,
     actual: &Value,
     path: &str,
+    shape: Shape,
     out: &mut Vec<Mismatch>,
 ) -> Result<(), String> {
     match expected {
@@ -113,16 +162,31 @@ fn compare_value(
                 ));
                 return Ok(());
             };
-            for (key, value) in map.iter() {
-                let key = key.as_str();
+            for (key_node, value) in map.iter() {
+                let key = key_node.as_str();
                 let sub = format!("{path}.{key}");
+                if let Shape::Fields(fields) = shape
+                    && !fields.contains(&key)
+                {
+                    return Err(format!(
+                        "line {}: `{}` is not a field here (fields: {})",
+                        line_of_scalar(key_node),
+                        sub.trim_start_matches('.'),
+                        fields.join(", ")
+                    ));
+                }
                 if key == "citations" {
                     match_citations(value, object.get(key), &sub, out)?;
                     continue;
                 }
+                let child = match (shape, key) {
+                    (Shape::Fields(SANCTION_FIELDS), "amount") => Shape::Fields(AMOUNT_FIELDS),
+                    _ => Shape::Any,
+                };
+                let absent_ok = !matches!(shape, Shape::Keys) && is_null_node(value);
                 match object.get(key) {
-                    Some(actual) => compare_value(value, actual, &sub, out)?,
-                    None if matches!(value, Node::Scalar(s) if is_null(s.as_str())) => {}
+                    Some(actual) => compare_value(value, actual, &sub, child, out)?,
+                    None if absent_ok => {}
                     None => out.push(mismatch(
                         value,
                         &sub,
@@ -155,7 +219,7 @@ fn compare_value(
                 return Ok(());
             }
             for (i, (item, value)) in items.iter().zip(array).enumerate() {
-                compare_value(item, value, &format!("{path}[{i}]"), out)?;
+                compare_value(item, value, &format!("{path}[{i}]"), shape, out)?;
             }
         }
         Node::Scalar(scalar) => {
@@ -317,7 +381,13 @@ fn match_entries(
         let mut matched = false;
         for candidate in &same_kind {
             let mut probe = Vec::new();
-            compare_value(item, candidate, "", &mut probe)?;
+            compare_value(
+                item,
+                candidate,
+                "",
+                Shape::Fields(SANCTION_FIELDS),
+                &mut probe,
+            )?;
             if probe.is_empty() {
                 matched = true;
                 break;

@@ -13,7 +13,7 @@ mod world;
 pub use expect::citation_matches;
 
 use marked_yaml::types::MarkedMappingNode;
-use marked_yaml::{LoaderOptions, Node};
+use marked_yaml::{LoadError, LoaderOptions, Node};
 use outorga_core::Context;
 use outorga_rulebook::Library;
 use std::collections::HashSet;
@@ -32,7 +32,9 @@ pub struct Report {
 }
 
 impl Report {
-    fn fail(&mut self, location: &str, name: &str, lines: &[String], invalid: bool) {
+    /// Counts a failure: at `location`, of `name`, explained by `lines`;
+    /// `invalid` when it is bad input rather than a wrong answer.
+    pub fn fail(&mut self, location: &str, name: &str, lines: &[String], invalid: bool) {
         self.failed += 1;
         if invalid {
             self.invalid += 1;
@@ -69,21 +71,21 @@ fn walk(folder: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
     let entries =
         std::fs::read_dir(folder).map_err(|e| format!("{}: cannot read: {e}", folder.display()))?;
     for entry in entries {
-        let path = entry
-            .map_err(|e| format!("{}: cannot read: {e}", folder.display()))?
-            .path();
-        if path.is_dir() {
+        let entry = entry.map_err(|e| format!("{}: cannot read: {e}", folder.display()))?;
+        let path = entry.path();
+        // Folders reached through a link are not entered (a link to a parent
+        // would loop); files reached through a link are read.
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
             walk(&path, found)?;
-        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+        } else if path.is_file() && path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
             found.push(path);
         }
     }
     Ok(())
 }
 
-/// Runs every case of every scenario file under `paths`.
-pub fn run_paths(library: &Library, paths: &[PathBuf], explain: bool) -> Report {
-    let mut report = Report::default();
+/// Runs every case of every scenario file under `paths`, adding to `report`.
+pub fn run_paths(library: &Library, paths: &[PathBuf], explain: bool, report: &mut Report) {
     match discover(paths) {
         Ok(files) => {
             if files.is_empty() {
@@ -95,20 +97,35 @@ pub fn run_paths(library: &Library, paths: &[PathBuf], explain: bool) -> Report 
                 );
             }
             for file in files {
-                run_file(library, &file, explain, &mut report);
+                run_file(library, &file, explain, report);
             }
         }
         Err(message) => report.fail("(paths)", "", &[message], true),
     }
-    report
 }
 
 /// Runs the cases of one file, given its text.
 pub fn run_text(library: &Library, file: &str, text: &str, explain: bool, report: &mut Report) {
-    let options = LoaderOptions::default()
-        .toplevel_sequence()
-        .error_on_duplicate_keys(true);
-    let root = match marked_yaml::parse_yaml_with_options(0, text, options) {
+    let parse = |strict: bool| {
+        let options = LoaderOptions::default()
+            .toplevel_sequence()
+            .error_on_duplicate_keys(strict);
+        marked_yaml::parse_yaml_with_options(0, text, options)
+    };
+    // A key written twice fails its own case; the file's other cases still run.
+    let (root, duplicate) = match parse(true) {
+        Ok(root) => (Ok(root), None),
+        Err(LoadError::DuplicateKey(inner)) => {
+            let line = inner.key.span().start().map_or(0, |m| m.line());
+            let message = format!(
+                "line {line}: `{}` is written twice in the same mapping",
+                inner.key.as_str()
+            );
+            (parse(false), Some((line, message)))
+        }
+        Err(error) => (Err(error), None),
+    };
+    let root = match root {
         Ok(root) => root,
         Err(error) => {
             report.fail(file, "(file)", &[format!("not valid YAML: {error}")], true);
@@ -128,6 +145,7 @@ pub fn run_text(library: &Library, file: &str, text: &str, explain: bool, report
     for (index, node) in cases.iter().enumerate() {
         let line = expect::line_of(node);
         let location = format!("{file}:{line}");
+        let next_line = cases.get(index + 1).map_or(usize::MAX, expect::line_of);
         let Some(case) = node.as_mapping() else {
             report.fail(
                 &location,
@@ -139,14 +157,30 @@ pub fn run_text(library: &Library, file: &str, text: &str, explain: bool, report
         };
         let name = case
             .get_scalar("name")
-            .map(|n| n.as_str().to_string())
+            .map(|n| n.as_str().trim().to_string())
             .unwrap_or_default();
         let label = if name.is_empty() {
             format!("(case {})", index + 1)
         } else {
             format!("\"{name}\"")
         };
-        if !name.is_empty() && !names.insert(name.clone()) {
+        if let Some((_, message)) = duplicate
+            .as_ref()
+            .filter(|(at, _)| (line..next_line).contains(at))
+        {
+            report.fail(&location, &label, std::slice::from_ref(message), true);
+            continue;
+        }
+        if name.is_empty() {
+            report.fail(
+                &location,
+                &label,
+                &["a case needs a `name`: a non-empty text, unique in the file".into()],
+                true,
+            );
+            continue;
+        }
+        if !names.insert(name.clone()) {
             report.fail(
                 &location,
                 &label,
@@ -284,7 +318,7 @@ fn run_case(
     let expected = required(case, "expect")?;
 
     let overrides = world::overrides(rulebook, parameters).map_err(input)?;
-    let world = world::build(rulebook, facts).map_err(input)?;
+    let world = world::build(rulebook, facts, today.0).map_err(input)?;
     let ctx = Context::new(rulebook, overrides);
     let result = answer::answer(&ctx, &world, &query, today.0).map_err(|f| match f {
         answer::Failure::Input(message) => input(message),

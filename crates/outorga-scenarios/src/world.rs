@@ -3,12 +3,14 @@
 //! is an error that says where it is used.
 
 use crate::dto;
+use chrono::{Datelike, NaiveDate};
 use outorga_core::Overrides;
 use outorga_core::facts::{
     Conviction, Event, Facts, License, PastPermit, Permit, PermitId, PermitStatus, Person,
     PersonId, PersonKind, Vehicle, VehicleId,
 };
 use outorga_core::model::{Education, EndedHow, InfractionId, Rulebook, Service};
+use rust_decimal::Decimal;
 use std::collections::HashMap;
 
 /// The engine's facts plus the names they were given in the case.
@@ -88,7 +90,7 @@ pub fn infraction(rulebook: &Rulebook, code: &str, place: &str) -> Result<Infrac
     })
 }
 
-pub fn build(rulebook: &Rulebook, raw: dto::Facts) -> Result<World, String> {
+pub fn build(rulebook: &Rulebook, raw: dto::Facts, today: NaiveDate) -> Result<World, String> {
     let mut people = Names::new("person");
     let mut permits = Names::new("permit");
     let mut vehicles = Names::new("vehicle");
@@ -106,6 +108,16 @@ pub fn build(rulebook: &Rulebook, raw: dto::Facts) -> Result<World, String> {
         .into_iter()
         .map(person)
         .collect::<Result<Vec<_>, _>>()?;
+    for v in &raw.vehicles {
+        if let Some(year) = v.manufactured
+            && i64::from(year.0) > i64::from(today.year())
+        {
+            return Err(format!(
+                "facts.vehicles `{}`: manufactured in {}, after `today` ({today})",
+                v.id, year.0
+            ));
+        }
+    }
     let vehicle_facts = raw.vehicles.into_iter().map(vehicle).collect();
     let mut permit_facts = Vec::new();
     for permit in raw.permits {
@@ -263,14 +275,26 @@ fn vehicle(raw: dto::Vehicle) -> Vehicle {
     }
 }
 
+/// A parameter value: a decimal that is not negative.
+fn non_negative(place: &str, value: Decimal) -> Result<Decimal, String> {
+    if value.is_sign_negative() && !value.is_zero() {
+        return Err(format!("{place}: {value} is negative"));
+    }
+    Ok(value)
+}
+
 /// Parameter overrides; a name the rulebook does not define is an error.
 pub fn overrides(rulebook: &Rulebook, raw: dto::Parameters) -> Result<Overrides, String> {
     let mut overrides = Overrides::default();
     if let Some(population) = raw.population {
-        overrides.values.insert("population".into(), population.0);
+        let value = non_negative("parameters.population", population.0)?;
+        overrides.values.insert("population".into(), value);
     }
     for (unit, value) in raw.units {
-        if unit != "BRL" && !rulebook.units.contains_key(&unit) {
+        if unit == "BRL" {
+            return Err("parameters.units: BRL is the currency itself; give the fiscal units' values in BRL".into());
+        }
+        if !rulebook.units.contains_key(&unit) {
             return Err(format!(
                 "parameters.units: `{unit}` is not a unit of {} (units: {})",
                 rulebook.id,
@@ -282,7 +306,8 @@ pub fn overrides(rulebook: &Rulebook, raw: dto::Parameters) -> Result<Overrides,
                     .join(", ")
             ));
         }
-        overrides.units.insert(unit, value.0);
+        let value = non_negative(&format!("parameters.units.{unit}"), value.0)?;
+        overrides.units.insert(unit, value);
     }
     overrides.holidays = raw.holidays.into_iter().map(|d| d.0).collect();
     const TARIFF: [&str; 4] = [
@@ -298,7 +323,8 @@ pub fn overrides(rulebook: &Rulebook, raw: dto::Parameters) -> Result<Overrides,
                 TARIFF.join(", ")
             ));
         }
-        overrides.values.insert(format!("tariff.{key}"), value.0);
+        let value = non_negative(&format!("parameters.tariff.{key}"), value.0)?;
+        overrides.values.insert(format!("tariff.{key}"), value);
     }
     for (name, value) in raw.other {
         if rulebook.parameter_id(&name).is_none() {
@@ -313,7 +339,16 @@ pub fn overrides(rulebook: &Rulebook, raw: dto::Parameters) -> Result<Overrides,
                     .join(", ")
             ));
         }
-        overrides.values.insert(name, value.0);
+        let place = format!("parameters.{name}");
+        let value = match value {
+            dto::Loose::Text(text) => {
+                text.parse::<crate::scalar::Dec>()
+                    .map_err(|e| format!("{place}: {e}"))?
+                    .0
+            }
+            dto::Loose::NotScalar => return Err(format!("{place}: expected a number")),
+        };
+        overrides.values.insert(name, non_negative(&place, value)?);
     }
     Ok(overrides)
 }

@@ -1,6 +1,6 @@
 //! How many permits may exist, and the shares reserved within them.
 
-use crate::context::{Context, EngineError};
+use crate::context::{Context, EngineError, exact};
 use crate::model::Service;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -32,12 +32,15 @@ pub fn permit_cap<'r>(
             "inhabitants per permit must be positive".into(),
         ));
     }
-    let max = (population / per).floor();
+    let max = exact(population.checked_div(per))?.floor();
     let mut citations = vec![rule.citation.as_str()];
     let mut reserved = Vec::new();
     for quota in &rule.reserved {
         let percent = ctx.quantity(&quota.percent, on)?;
-        let share = (max * percent / Decimal::ONE_HUNDRED).ceil();
+        let share = exact(max.checked_mul(percent))?
+            .checked_div(Decimal::ONE_HUNDRED)
+            .map(|s| s.ceil());
+        let share = exact(share)?;
         reserved.push((quota.key.as_str(), share.to_u64().unwrap_or(0)));
         citations.push(&quota.citation);
     }

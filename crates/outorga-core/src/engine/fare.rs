@@ -1,6 +1,6 @@
 //! What a taxi or mototaxi trip costs.
 
-use crate::context::{Context, EngineError, round_brl};
+use crate::context::{Context, EngineError, exact, round_brl};
 use crate::model::{Beneficiary, DayKind, FareRule, FareWindow};
 use chrono::{Datelike, NaiveDateTime, TimeDelta, Weekday};
 use rust_decimal::Decimal;
@@ -52,14 +52,18 @@ pub fn fare<'r>(
             (Err(_), Some(increase)) => {
                 citations.push(&increase.citation);
                 let percent = ctx.quantity(&increase.value, on)?;
-                rate_1 * (Decimal::ONE_HUNDRED + percent) / Decimal::ONE_HUNDRED
+                exact(rate_1.checked_mul(Decimal::ONE_HUNDRED + percent))? / Decimal::ONE_HUNDRED
             }
             (Err(missing), None) => return Err(missing),
         }
     };
-    let gross = tariff("bandeirada")?
-        + km * rate
-        + stopped_minutes / Decimal::from(60) * tariff("hora_parada")?;
+    let distance = exact(km.checked_mul(rate))?;
+    let waiting = exact((stopped_minutes / Decimal::from(60)).checked_mul(tariff("hora_parada")?))?;
+    let gross = exact(
+        tariff("bandeirada")?
+            .checked_add(distance)
+            .and_then(|sum| sum.checked_add(waiting)),
+    )?;
     let mut discount = Decimal::ZERO;
     let mut discount_citation = None;
     for offer in &rule.discounts {
@@ -78,7 +82,9 @@ pub fn fare<'r>(
         }
     }
     citations.extend(discount_citation);
-    let total = round_brl(gross * (Decimal::ONE_HUNDRED - discount) / Decimal::ONE_HUNDRED);
+    let total = round_brl(
+        exact(gross.checked_mul(Decimal::ONE_HUNDRED - discount))? / Decimal::ONE_HUNDRED,
+    );
     Ok(Fare {
         bandeira,
         total,

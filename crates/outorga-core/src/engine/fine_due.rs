@@ -1,6 +1,6 @@
 //! What is owed for a fine on a given day: surcharges and installments.
 
-use crate::context::{Context, EngineError, round_brl};
+use crate::context::{Context, EngineError, exact, round_brl};
 use crate::model::Amount;
 use chrono::{Months, NaiveDate};
 use rust_decimal::Decimal;
@@ -42,22 +42,55 @@ pub fn fine_due<'r>(
             "paid ({paid}) is before issued ({issued})"
         )));
     }
+    if amount.quantity.is_sign_negative() {
+        return Err(EngineError::InvalidQuestion(format!(
+            "a fine of {} {} is negative",
+            amount.quantity, amount.unit
+        )));
+    }
+    let rulebook = ctx.rulebook;
     let late_days = (paid - issued).num_days();
     let mut surcharge = Decimal::ZERO;
-    let mut citations: Vec<&'r str> = Vec::new();
-    for tier in &ctx.rulebook.late_payment {
+    let mut surcharge_citation = None;
+    for tier in &rulebook.late_payment {
         let after = ctx.whole(&tier.after_days, paid, "days")?;
         let percent = ctx.quantity(&tier.percent, paid)?;
         if late_days > i64::from(after) && percent > surcharge {
             surcharge = percent;
-            citations = vec![&tier.citation];
+            surcharge_citation = Some(tier.citation.as_str());
         }
     }
-    let quantity =
-        (amount.quantity * (Decimal::ONE_HUNDRED + surcharge) / Decimal::ONE_HUNDRED).normalize();
+    // The unit's article; the surcharge applied, or else the law's rule on
+    // paying (its surcharges, or its payment term when it has none).
+    let mut citations: Vec<&'r str> = rulebook
+        .units
+        .get(&amount.unit)
+        .map(|unit| unit.citation.as_str())
+        .into_iter()
+        .collect();
+    match surcharge_citation {
+        Some(citation) => citations.push(citation),
+        None => match rulebook.late_payment.first() {
+            Some(tier) => citations.push(&tier.citation),
+            None => citations.extend(
+                rulebook
+                    .deadlines
+                    .iter()
+                    .filter(|d| d.kind == "payment")
+                    .map(|d| d.citation.as_str()),
+            ),
+        },
+    }
+    let quantity = (exact(
+        amount
+            .quantity
+            .checked_mul(Decimal::ONE_HUNDRED + surcharge),
+    )? / Decimal::ONE_HUNDRED)
+        .normalize();
     let brl = ctx
         .unit_value(&amount.unit, paid)
-        .map(|value| round_brl(value * quantity));
+        .map(|value| exact(value.checked_mul(quantity)).map(round_brl))
+        .transpose()?;
     let installments = installments
         .map(|count| plan(ctx, amount, quantity, issued, count, &mut citations))
         .transpose()?;

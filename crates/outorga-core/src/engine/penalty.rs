@@ -1,6 +1,6 @@
 //! What the law attaches to one infraction, given the offender's record.
 
-use crate::context::{Context, EngineError};
+use crate::context::{Context, EngineError, exact};
 use crate::engine::points::{PointsAdded, event_points, record, threshold_sanctions};
 use crate::engine::sanctions::{
     Citations, Occasion, Parties, Sanction, add_process, all_citations, instantiate, push_merged,
@@ -35,13 +35,15 @@ pub fn penalty<'r>(
 ) -> Result<Penalty<'r>, EngineError> {
     let rulebook = ctx.rulebook;
     let infraction = rulebook.infraction(offence.infraction);
-    let holder = offence
-        .permit
-        .map_or(offence.by, |permit| facts.permit(permit).holder);
-    let role = if holder == offence.by {
-        Role::Holder
-    } else {
-        Role::Auxiliary
+    let permit = facts.permit_for(rulebook, offence);
+    let holder = permit.map_or(offence.by, |permit| facts.permit(permit).holder);
+    // Without a permit, the offender answers alone, as the holder they are or
+    // the driver they are not yet.
+    let role = match permit {
+        Some(_) if holder == offence.by => Role::Holder,
+        Some(_) => Role::Auxiliary,
+        None if facts.holds_a_permit(offence.by) => Role::Holder,
+        None => Role::Auxiliary,
     };
     let parties = Parties {
         offender: offence.by,
@@ -81,7 +83,10 @@ pub fn penalty<'r>(
                     citation,
                 } => {
                     let links = chain_length(ctx, facts, offence, window)?;
-                    let multiplier = (0..links).fold(Decimal::ONE, |acc, _| acc * factor);
+                    let mut multiplier = Decimal::ONE;
+                    for _ in 0..links {
+                        multiplier = exact(multiplier.checked_mul(*factor))?;
+                    }
                     (multiplier, (links > 0).then_some(citation.as_str()))
                 }
             };
@@ -93,11 +98,13 @@ pub fn penalty<'r>(
             if let Some(mut sanction) = instantiate(ctx, spec, &rule.citation, &parties, &occasion)?
             {
                 if incidence > 1 {
-                    sanction.citations.push(&count.citation);
+                    sanction.cite(&count.citation);
                 }
-                sanction.citations.extend(scale_citation);
+                if let Some(citation) = scale_citation {
+                    sanction.cite(citation);
+                }
                 if sanction.payer.is_some_and(|payer| payer != offence.by) {
-                    sanction.citations.push(&rulebook.liability.citation);
+                    sanction.cite(&rulebook.liability.citation);
                 }
                 push_merged(&mut sanctions, sanction);
             }

@@ -46,7 +46,7 @@ impl PointsTable {
                     .and(infraction.group)
                     .and_then(|group| rulebook.group(group).points.as_ref())
                     .map_or(Decimal::ZERO, |points| points.value);
-                (points.normalize(), (points * share).normalize())
+                (points.normalize(), points.saturating_mul(share).normalize())
             })
             .collect();
         let scale = values
@@ -115,7 +115,7 @@ pub fn event_points<'r>(
         table.decimal(table.scaled(event.infraction, true))
     )];
     let mut citations: Citations<'r> = smallvec![points.citation.as_str(), rule.citation.as_str()];
-    if let Some(permit) = event.permit {
+    if let Some(permit) = facts.permit_for(rulebook, event) {
         let holder = facts.permit(permit).holder;
         if holder != event.by
             && let Some(share) = &rule.holder_share

@@ -1,6 +1,6 @@
 //! Turning a rulebook's sanction specs into the sanctions of one case.
 
-use crate::context::{Context, EngineError, round_brl, whole_u32};
+use crate::context::{Context, EngineError, exact, round_brl, whole_u32};
 use crate::facts::PersonId;
 use crate::model::{
     DocumentKind, FineSpec, GroupId, Party, Quantity, Role, SanctionKind, SanctionSpec,
@@ -60,6 +60,13 @@ impl<'r> Sanction<'r> {
         }
     }
 
+    /// Adds a citation unless the sanction already has it.
+    pub fn cite(&mut self, citation: &'r str) {
+        if !cites(&self.citations, citation) {
+            self.citations.push(citation);
+        }
+    }
+
     fn same_measure(&self, other: &Sanction<'_>) -> bool {
         self.kind == other.kind
             && self.target == other.target
@@ -116,7 +123,7 @@ pub fn instantiate<'r>(
     }
     let mut sanction = Sanction::new(spec.kind, rule_citation);
     if let Some(citation) = &spec.citation {
-        sanction.citations.push(citation);
+        sanction.cite(citation);
     }
     if spec.kind.has_target() {
         sanction.target = Some(parties.person(spec.target));
@@ -126,7 +133,7 @@ pub fn instantiate<'r>(
         q.as_ref()
             .map(|q| {
                 let base = ctx.whole(q, occasion.on, "days or hours")?;
-                let value = Decimal::from(base) * occasion.multiplier;
+                let value = exact(Decimal::from(base).checked_mul(occasion.multiplier))?;
                 whole_u32(value).ok_or(EngineError::NotWhole {
                     name: "a multiplied length".to_string(),
                     what: "days or hours",
@@ -158,11 +165,12 @@ pub fn instantiate<'r>(
                     EngineError::NotInRulebook("a group fine for this infraction".into())
                 })?,
         };
-        sanction.citations.push(&cited.citation);
-        let quantity = (cited.value.quantity * occasion.multiplier).normalize();
+        sanction.cite(&cited.citation);
+        let quantity = exact(cited.value.quantity.checked_mul(occasion.multiplier))?.normalize();
         sanction.brl = ctx
             .unit_value(&cited.value.unit, occasion.on)
-            .map(|value| round_brl(value * quantity));
+            .map(|value| exact(value.checked_mul(quantity)).map(round_brl))
+            .transpose()?;
         sanction.amount = Some(FineAmount {
             unit: &cited.value.unit,
             quantity,
