@@ -135,12 +135,13 @@ fn penalty_facts(priors: usize) -> Facts {
         .map(|_| past_event(&mut rng, &codes, auxiliary, permit, PENALTY_SPAN_MINUTES))
         .collect();
     Facts::new(
-        rulebook(),
+        &CONTEXT,
         vec![Person::default(), Person::default()],
         vec![holder_permit(holder, auxiliary)],
         Vec::new(),
         history,
     )
+    .expect("the facts are read under the rulebook")
 }
 
 static PENALTY_FACTS: LazyLock<Facts> = LazyLock::new(|| penalty_facts(PENALTY_HISTORY));
@@ -181,7 +182,8 @@ static STANDING_FACTS: LazyLock<Facts> = LazyLock::new(|| {
             )
         })
         .collect();
-    Facts::new(rulebook(), people, permits, Vec::new(), history)
+    Facts::new(&CONTEXT, people, permits, Vec::new(), history)
+        .expect("the facts are read under the rulebook")
 });
 
 fn main() {

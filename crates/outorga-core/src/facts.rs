@@ -4,6 +4,8 @@
 //! as unknown, never as met or unmet. People, permits and vehicles are referred
 //! to by index, so decisions compare integers, not names.
 
+use crate::context::{Context, EngineError};
+use crate::engine::penalty::outcome_in;
 use crate::engine::points::PointsTable;
 use crate::model::{Education, EndedHow, GroupId, InfractionId, Rulebook, Service};
 use chrono::{Datelike, NaiveDate, NaiveDateTime, Timelike};
@@ -40,12 +42,13 @@ impl Facts {
     /// `history` in any order; it is kept sorted by time. Every id must index
     /// the given vectors (the caller resolved names to ids).
     pub fn new(
-        rulebook: &Rulebook,
+        ctx: &Context<'_>,
         people: Vec<Person>,
         permits: Vec<Permit>,
         vehicles: Vec<Vehicle>,
         mut history: Vec<Event>,
-    ) -> Self {
+    ) -> Result<Self, EngineError> {
+        let rulebook = ctx.rulebook;
         history.sort_by_key(|e| e.at);
         let mut held = vec![None; people.len()];
         let mut driven = vec![None; people.len()];
@@ -58,34 +61,43 @@ impl Facts {
         }
         let points = PointsTable::new(rulebook);
         let mut records: Vec<Vec<RecordEntry>> = vec![Vec::new(); people.len()];
-        let mut add = |person: PersonId, event: &Event, own: bool| {
-            let record = &mut records[person.0 as usize];
-            let before = record.last().map_or(0, |e| e.total);
-            let added = if event.is_final {
-                points.scaled(event.infraction, own)
-            } else {
-                0
-            };
-            record.push(RecordEntry {
-                at: instant(event.at),
-                infraction: event.infraction,
-                group: rulebook.infraction(event.infraction).group,
-                own,
-                is_final: event.is_final,
-                total: before.saturating_add(added),
-            });
-        };
         for event in &history {
-            add(event.by, event, true);
+            // What the law gave it, read from the offender's record so far
+            // (needed only when points or fines depend on it).
+            let outcome = if points.by_outcome() || rulebook.fine_multiplier.is_some() {
+                outcome_in(
+                    ctx,
+                    &records[event.by.0 as usize],
+                    event.infraction,
+                    event.at,
+                )?
+            } else {
+                Outcome::Nothing
+            };
             let permit = permit_for(rulebook, &held, &driven, event);
-            if let Some(permit) = permit {
-                let holder = permits[permit.0 as usize].holder;
-                if holder != event.by {
-                    add(holder, event, false);
-                }
+            let holder = permit.map(|p| permits[p.0 as usize].holder);
+            for (person, own) in std::iter::once((event.by, true))
+                .chain(holder.filter(|h| *h != event.by).map(|h| (h, false)))
+            {
+                let record = &mut records[person.0 as usize];
+                let before = record.last().map_or(0, |e| e.total);
+                let added = if event.is_final {
+                    points.scaled(event.infraction, own, outcome)
+                } else {
+                    0
+                };
+                record.push(RecordEntry {
+                    at: instant(event.at),
+                    infraction: event.infraction,
+                    group: rulebook.infraction(event.infraction).group,
+                    own,
+                    is_final: event.is_final,
+                    outcome,
+                    total: before.saturating_add(added),
+                });
             }
         }
-        Self {
+        Ok(Self {
             people,
             permits,
             vehicles,
@@ -93,7 +105,7 @@ impl Facts {
             held,
             driven,
             points,
-        }
+        })
     }
 
     pub fn permits(&self) -> &[Permit] {
@@ -232,6 +244,14 @@ fn permit_for(
         .or_else(|| held.get(person).copied().flatten())
 }
 
+/// What an infraction earned, as far as points and repeated fines care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Nothing,
+    Warning,
+    Fine,
+}
+
 /// One event on a person's record, laid out for fast scans over long histories.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RecordEntry {
@@ -244,6 +264,8 @@ pub struct RecordEntry {
     /// the permit it was committed under).
     pub own: bool,
     pub is_final: bool,
+    /// What the law gave it (computed only when points or fines depend on it).
+    pub outcome: Outcome,
     /// Points (scaled, see [`PointsTable`]) of the final entries of the record
     /// up to this one included.
     pub total: i64,

@@ -42,6 +42,8 @@ pub struct Rulebook {
     pub thresholds: Vec<Threshold>,
     pub process: Option<ProcessRule>,
     pub deadlines: Vec<DeadlineRule>,
+    /// A fine multiplied by the number of fined incidences of its code.
+    pub fine_multiplier: Option<FineMultiplier>,
     pub late_payment: Vec<LateTier>,
     pub installments: Option<InstallmentRule>,
     pub caps: Vec<CapRule>,
@@ -454,11 +456,27 @@ pub struct SanctionSpec {
 /// Points: how many, to whom, over which windows.
 #[derive(Debug, Clone)]
 pub struct PointRule {
+    /// What earns points: the group of the infraction, or its outcome.
+    pub basis: PointBasis,
+    /// Points of a warning (with basis `Outcome`).
+    pub warning: Option<Cited<Decimal>>,
     /// Share of the auxiliary's points recorded against the permit holder.
     pub holder_share: Option<Cited<Decimal>>,
     /// Point windows reported by `standing`, in months.
     pub windows_months: Vec<u32>,
     pub citation: Citation,
+}
+
+/// What an infraction's points depend on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PointBasis {
+    /// Every auto of a group earns the group's points, whatever its penalty
+    /// (Santa Maria de Jetibá art. 49).
+    #[default]
+    Group,
+    /// A warning earns the warning's points, a fine its group's points,
+    /// anything else none (Teófilo Otoni art. 89).
+    Outcome,
 }
 
 /// "More than `over` points within `window` months" makes these sanctions due.
@@ -485,6 +503,15 @@ pub struct DeadlineRule {
     pub counting: Counting,
     pub citation: Citation,
     pub decree_default: bool,
+}
+
+/// "A fine for an infraction committed more than once within `window` is its
+/// original value times the number of incidences that led to a fine, this one
+/// included" (Teófilo Otoni art. 91).
+#[derive(Debug, Clone)]
+pub struct FineMultiplier {
+    pub window: Period,
+    pub citation: Citation,
 }
 
 /// A late-payment surcharge: `percent` when paid more than `after_days` after issue.

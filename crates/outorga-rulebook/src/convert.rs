@@ -148,6 +148,10 @@ pub fn rulebook(
         citation: c.citation(&p.get_ref().citation),
     });
     let deadlines = c.deadlines(&raw.deadlines);
+    let fine_multiplier = raw.fine_multiplier.as_ref().map(|m| FineMultiplier {
+        window: c.period(&m.get_ref().window, m.span()),
+        citation: c.citation(&m.get_ref().citation),
+    });
     let late_payment = raw
         .late_payment
         .iter()
@@ -200,6 +204,7 @@ pub fn rulebook(
         thresholds,
         process,
         deadlines,
+        fine_multiplier,
         late_payment,
         installments,
         caps,
@@ -751,7 +756,32 @@ impl Converter<'_, '_> {
             self.diag
                 .error(spanned.span(), "a point window of 0 months counts nothing");
         }
+        let basis = match raw.basis.as_ref().map(|b| b.get_ref().as_str()) {
+            None | Some("group") => PointBasis::Group,
+            Some("outcome") => PointBasis::Outcome,
+            Some(other) => {
+                if let Some(b) = &raw.basis {
+                    self.diag.error(
+                        b.span(),
+                        format!("points basis `{other}`: expected group or outcome"),
+                    );
+                }
+                PointBasis::Group
+            }
+        };
+        let warning = raw.warning.as_ref().map(|w| Cited {
+            value: self.fixed(&w.value, spanned.span(), "warning points"),
+            citation: self.citation(&w.citation),
+        });
+        if warning.is_some() && basis != PointBasis::Outcome {
+            self.diag.error(
+                spanned.span(),
+                "`warning` points are read only with basis = \"outcome\"",
+            );
+        }
         PointRule {
+            basis,
+            warning,
             holder_share,
             windows_months: raw.windows_months.clone(),
             citation: self.citation(&raw.citation),

@@ -62,6 +62,7 @@ pub struct RulebookFile {
     pub process: Option<Spanned<RawProcess>>,
     #[serde(default)]
     pub deadlines: Vec<Spanned<RawDeadline>>,
+    pub fine_multiplier: Option<Spanned<RawFineMultiplier>>,
     #[serde(default)]
     pub late_payment: Vec<Spanned<RawLateTier>>,
     pub installments: Option<Spanned<RawInstallments>>,
@@ -241,6 +242,9 @@ pub struct RawScale {
 #[serde(deny_unknown_fields)]
 pub struct RawPoints {
     pub citation: Spanned<String>,
+    /// `group` (default) or `outcome`.
+    pub basis: Option<Spanned<String>>,
+    pub warning: Option<RawCited>,
     #[serde(default)]
     pub windows_months: Vec<u32>,
     pub holder_share: Option<RawCited>,
@@ -274,6 +278,14 @@ pub struct RawDeadline {
     pub counting: Option<Spanned<String>>,
     #[serde(default)]
     pub decree_default: bool,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFineMultiplier {
+    /// Incidences of the same code within this period that led to a fine.
+    pub window: RawPeriod,
     pub citation: Spanned<String>,
 }
 

@@ -318,8 +318,8 @@ fn run_case(
     let expected = required(case, "expect")?;
 
     let overrides = world::overrides(rulebook, parameters).map_err(input)?;
-    let world = world::build(rulebook, facts, today.0).map_err(input)?;
     let ctx = Context::new(rulebook, overrides);
+    let world = world::build(&ctx, facts, today.0).map_err(input)?;
     let result = answer::answer(&ctx, &world, &query, today.0).map_err(|f| match f {
         answer::Failure::Input(message) => input(message),
         answer::Failure::Engine(message) => CaseError {

@@ -4,12 +4,12 @@
 
 use crate::dto;
 use chrono::{Datelike, NaiveDate};
-use outorga_core::Overrides;
 use outorga_core::facts::{
     Conviction, Event, Facts, License, PastPermit, Permit, PermitId, PermitStatus, Person,
     PersonId, PersonKind, Vehicle, VehicleId,
 };
 use outorga_core::model::{Education, EndedHow, InfractionId, Rulebook, Service};
+use outorga_core::{Context, Overrides};
 use rust_decimal::Decimal;
 use std::collections::HashMap;
 
@@ -90,7 +90,8 @@ pub fn infraction(rulebook: &Rulebook, code: &str, place: &str) -> Result<Infrac
     })
 }
 
-pub fn build(rulebook: &Rulebook, raw: dto::Facts, today: NaiveDate) -> Result<World, String> {
+pub fn build(ctx: &Context<'_>, raw: dto::Facts, today: NaiveDate) -> Result<World, String> {
+    let rulebook = ctx.rulebook;
     let mut people = Names::new("person");
     let mut permits = Names::new("permit");
     let mut vehicles = Names::new("vehicle");
@@ -169,7 +170,8 @@ pub fn build(rulebook: &Rulebook, raw: dto::Facts, today: NaiveDate) -> Result<W
         });
     }
     Ok(World {
-        facts: Facts::new(rulebook, people_facts, permit_facts, vehicle_facts, history),
+        facts: Facts::new(ctx, people_facts, permit_facts, vehicle_facts, history)
+            .map_err(|e| format!("facts.history: {e}"))?,
         people,
         permits,
         vehicles,

@@ -5,8 +5,12 @@ use crate::engine::points::{PointsAdded, event_points, record, threshold_sanctio
 use crate::engine::sanctions::{
     Citations, Occasion, Parties, Sanction, add_process, all_citations, instantiate, push_merged,
 };
-use crate::facts::{Event, Facts, PersonId, RecordEntry, day_of, day_start, instant};
-use crate::model::{CountBy, CountRule, Incidence, Liability, Party, Period, Role, Scale};
+use crate::facts::{Event, Facts, Outcome, PersonId, RecordEntry, day_of, day_start, instant};
+use crate::model::{
+    CountBy, CountRule, Incidence, InfractionId, Liability, Party, Period, Role, SanctionKind,
+    Scale,
+};
+use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
 use smallvec::SmallVec;
 
@@ -52,6 +56,7 @@ pub fn penalty<'r>(
         payer: payer(&rulebook.liability, offence.by, holder),
     };
     let mut sanctions = Vec::with_capacity(8);
+    let (fine_factor, fine_factor_citation) = fined_incidences(ctx, facts, offence)?;
     // Rules that count priors the same way share one count.
     let mut counted: SmallVec<[(&CountRule, u32); 4]> = SmallVec::new();
     for rule in &rulebook.sanction_rules {
@@ -94,6 +99,7 @@ pub fn penalty<'r>(
                 on: offence.date(),
                 group: infraction.group,
                 multiplier,
+                fine_factor,
             };
             if let Some(mut sanction) = instantiate(ctx, spec, &rule.citation, &parties, &occasion)?
             {
@@ -101,6 +107,11 @@ pub fn penalty<'r>(
                     sanction.cite(&count.citation);
                 }
                 if let Some(citation) = scale_citation {
+                    sanction.cite(citation);
+                }
+                if sanction.amount.is_some()
+                    && let Some(citation) = fine_factor_citation
+                {
                     sanction.cite(citation);
                 }
                 if sanction.payer.is_some_and(|payer| payer != offence.by) {
@@ -111,7 +122,14 @@ pub fn penalty<'r>(
         }
     }
 
-    let (points, point_citations) = event_points(ctx, facts, offence);
+    let outcome = if sanctions.iter().any(|s| s.kind == SanctionKind::Fine) {
+        Outcome::Fine
+    } else if sanctions.iter().any(|s| s.kind == SanctionKind::Warning) {
+        Outcome::Warning
+    } else {
+        Outcome::Nothing
+    };
+    let (points, point_citations) = event_points(ctx, facts, offence, outcome);
     if !rulebook.thresholds.is_empty() {
         let others = (holder != offence.by).then_some((holder, Role::Holder));
         for (person, person_role) in std::iter::once((offence.by, role)).chain(others) {
@@ -141,6 +159,35 @@ pub fn penalty<'r>(
     })
 }
 
+/// The factor a fine is multiplied by: 1 + the offender's final priors of the
+/// same code within the rulebook's window that led to a fine (with its
+/// citation when it multiplies), or 1 without such a rule.
+fn fined_incidences<'r>(
+    ctx: &Context<'r>,
+    facts: &Facts,
+    offence: &Event,
+) -> Result<(Decimal, Option<&'r str>), EngineError> {
+    let Some(rule) = &ctx.rulebook.fine_multiplier else {
+        return Ok((Decimal::ONE, None));
+    };
+    let start = day_start(ctx.window_start(&rule.window, offence.date())?);
+    let until = instant(offence.at);
+    let record = facts.record(offence.by);
+    let from = record.partition_point(|e| e.at < start);
+    let fined = record[from..]
+        .iter()
+        .take_while(|e| e.at < until)
+        .filter(|e| {
+            e.own && e.is_final && e.infraction == offence.infraction && e.outcome == Outcome::Fine
+        })
+        .count();
+    let fined = u32::try_from(fined).unwrap_or(u32::MAX);
+    Ok((
+        Decimal::from(fined) + Decimal::ONE,
+        (fined > 0).then_some(rule.citation.as_str()),
+    ))
+}
+
 fn payer(liability: &Liability, offender: PersonId, holder: PersonId) -> PersonId {
     match liability.fine_payer {
         Party::Offender => offender,
@@ -156,17 +203,34 @@ pub fn incidence(
     offence: &Event,
     count: &CountRule,
 ) -> Result<u32, EngineError> {
-    let rulebook = ctx.rulebook;
-    let start = ctx.window_start(&count.window, offence.date())?;
-    let group = rulebook.infraction(offence.infraction).group;
-    let record = facts.record(offence.by);
+    incidence_in(
+        ctx,
+        facts.record(offence.by),
+        offence.infraction,
+        offence.at,
+        count,
+    )
+}
+
+/// The incidence (1 = first) of `infraction` committed at `at` by the owner of
+/// `record`: 1 + the final priors of their own, committed before `at` and within
+/// the window of `count`, that `count` matches.
+pub fn incidence_in(
+    ctx: &Context<'_>,
+    record: &[RecordEntry],
+    infraction: InfractionId,
+    at: NaiveDateTime,
+    count: &CountRule,
+) -> Result<u32, EngineError> {
+    let start = ctx.window_start(&count.window, at.date())?;
+    let group = ctx.rulebook.infraction(infraction).group;
     let from = record.partition_point(|e| e.at < day_start(start));
-    let until = instant(offence.at);
+    let until = instant(at);
     let window = record[from..].iter().take_while(|e| e.at < until);
     let counts = |e: &&RecordEntry| e.own && e.is_final;
     let priors = match &count.by {
         CountBy::Code => window
-            .filter(|e| counts(e) && e.infraction == offence.infraction)
+            .filter(|e| counts(e) && e.infraction == infraction)
             .count(),
         CountBy::Group => match group {
             Some(group) => window
@@ -179,6 +243,41 @@ pub fn incidence(
             .count(),
     };
     Ok(u32::try_from(priors).unwrap_or(u32::MAX).saturating_add(1))
+}
+
+/// Whether the rules give `infraction`, committed at `at` by the owner of
+/// `record`, a fine, a warning (when no fine), or neither.
+pub fn outcome_in(
+    ctx: &Context<'_>,
+    record: &[RecordEntry],
+    infraction: InfractionId,
+    at: NaiveDateTime,
+) -> Result<Outcome, EngineError> {
+    let rulebook = ctx.rulebook;
+    let group = rulebook.infraction(infraction).group;
+    let mut outcome = Outcome::Nothing;
+    for rule in &rulebook.sanction_rules {
+        if !rule.applies_to.selects(infraction, group) {
+            continue;
+        }
+        let gives = |kind| rule.sanctions.iter().any(|s| s.kind == kind);
+        let (fine, warning) = (gives(SanctionKind::Fine), gives(SanctionKind::Warning));
+        if !(fine || warning) {
+            continue;
+        }
+        let count = rule.count.as_ref().unwrap_or(&rulebook.repeat);
+        let matches = rule.incidence == Incidence::Any
+            || rule
+                .incidence
+                .matches(incidence_in(ctx, record, infraction, at, count)?);
+        if matches && fine {
+            return Ok(Outcome::Fine);
+        }
+        if matches && warning {
+            outcome = Outcome::Warning;
+        }
+    }
+    Ok(outcome)
 }
 
 /// How many repeats of the same code lead up to `offence`, each one within

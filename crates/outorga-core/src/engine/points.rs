@@ -5,8 +5,8 @@ use crate::context::{Context, EngineError};
 use crate::engine::sanctions::{
     Citations, Occasion, Parties, Sanction, cites, instantiate, push_merged,
 };
-use crate::facts::{Event, Facts, PersonId, day_start, instant};
-use crate::model::{InfractionId, Role, Rulebook, SanctionSpec};
+use crate::facts::{Event, Facts, Outcome, PersonId, day_start, instant};
+use crate::model::{InfractionId, PointBasis, Role, Rulebook, SanctionSpec};
 use chrono::{NaiveDate, NaiveDateTime};
 use rust_decimal::Decimal;
 use smallvec::{SmallVec, smallvec};
@@ -23,7 +23,12 @@ pub type Record = SmallVec<[(u32, Decimal); 4]>;
 /// records are plain additions (exact: the scale is the largest the values use).
 #[derive(Debug, Clone, Default)]
 pub struct PointsTable {
+    /// Per infraction: (offender, holder) points of the group — what every auto
+    /// earns with basis `Group`, what a fine earns with basis `Outcome`.
     per_infraction: Vec<(i64, i64)>,
+    /// (offender, holder) points of a warning, with basis `Outcome`.
+    warning: (i64, i64),
+    basis: PointBasis,
     scale: u32,
     /// The windows (months) a record is reported and judged over, sorted.
     windows: Vec<u32>,
@@ -31,26 +36,30 @@ pub struct PointsTable {
 
 impl PointsTable {
     pub fn new(rulebook: &Rulebook) -> Self {
-        let share = rulebook
-            .points
-            .as_ref()
+        let rule = rulebook.points.as_ref();
+        let share = rule
             .and_then(|rule| rule.holder_share.as_ref())
             .map_or(Decimal::ZERO, |share| share.value);
+        let split =
+            |points: Decimal| (points.normalize(), points.saturating_mul(share).normalize());
         let values: Vec<(Decimal, Decimal)> = rulebook
             .infractions
             .iter()
             .map(|infraction| {
-                let points = rulebook
-                    .points
-                    .as_ref()
-                    .and(infraction.group)
-                    .and_then(|group| rulebook.group(group).points.as_ref())
-                    .map_or(Decimal::ZERO, |points| points.value);
-                (points.normalize(), points.saturating_mul(share).normalize())
+                split(
+                    rule.and(infraction.group)
+                        .and_then(|group| rulebook.group(group).points.as_ref())
+                        .map_or(Decimal::ZERO, |points| points.value),
+                )
             })
             .collect();
+        let warning = split(
+            rule.and_then(|rule| rule.warning.as_ref())
+                .map_or(Decimal::ZERO, |warning| warning.value),
+        );
         let scale = values
             .iter()
+            .chain(std::iter::once(&warning))
             .map(|(own, held)| own.scale().max(held.scale()))
             .max()
             .unwrap_or(0);
@@ -58,8 +67,7 @@ impl PointsTable {
             value.rescale(scale);
             i64::try_from(value.mantissa()).unwrap_or(i64::MAX)
         };
-        let mut windows: Vec<u32> = rulebook
-            .points
+        let mut windows: Vec<u32> = rule
             .iter()
             .flat_map(|rule| rule.windows_months.iter().copied())
             .chain(rulebook.thresholds.iter().map(|t| t.window_months))
@@ -71,19 +79,30 @@ impl PointsTable {
                 .into_iter()
                 .map(|(own, held)| (scaled(own), scaled(held)))
                 .collect(),
+            warning: (scaled(warning.0), scaled(warning.1)),
+            basis: rule.map_or(PointBasis::Group, |rule| rule.basis),
             scale,
             windows,
         }
     }
 
-    /// Points an infraction puts on a record, scaled: the offender's when `own`,
-    /// else the permit holder's share.
-    pub fn scaled(&self, infraction: InfractionId, own: bool) -> i64 {
-        let (offender, holder) = self
-            .per_infraction
-            .get(infraction.0 as usize)
-            .copied()
-            .unwrap_or_default();
+    /// Whether points depend on the outcome of each infraction.
+    pub fn by_outcome(&self) -> bool {
+        self.basis == PointBasis::Outcome
+    }
+
+    /// Points an infraction with this outcome puts on a record, scaled: the
+    /// offender's when `own`, else the permit holder's share.
+    pub fn scaled(&self, infraction: InfractionId, own: bool, outcome: Outcome) -> i64 {
+        let (offender, holder) = match (self.basis, outcome) {
+            (PointBasis::Group, _) | (PointBasis::Outcome, Outcome::Fine) => self
+                .per_infraction
+                .get(infraction.0 as usize)
+                .copied()
+                .unwrap_or_default(),
+            (PointBasis::Outcome, Outcome::Warning) => self.warning,
+            (PointBasis::Outcome, Outcome::Nothing) => (0, 0),
+        };
         if own { offender } else { holder }
     }
 
@@ -98,29 +117,36 @@ pub fn event_points<'r>(
     ctx: &Context<'r>,
     facts: &Facts,
     event: &Event,
+    outcome: Outcome,
 ) -> (PointsAdded, Citations<'r>) {
     let rulebook = ctx.rulebook;
-    let (Some(rule), Some(group)) = (
-        rulebook.points.as_ref(),
-        rulebook.infraction(event.infraction).group,
-    ) else {
-        return (PointsAdded::new(), Citations::new());
-    };
-    let Some(points) = rulebook.group(group).points.as_ref() else {
-        return (PointsAdded::new(), Citations::new());
-    };
     let table = facts.points();
-    let mut added: PointsAdded = smallvec![(
-        event.by,
-        table.decimal(table.scaled(event.infraction, true))
-    )];
-    let mut citations: Citations<'r> = smallvec![points.citation.as_str(), rule.citation.as_str()];
+    let Some(rule) = rulebook.points.as_ref() else {
+        return (PointsAdded::new(), Citations::new());
+    };
+    let own = table.scaled(event.infraction, true, outcome);
+    if own == 0 {
+        return (PointsAdded::new(), Citations::new());
+    }
+    // The article that sets these points: the warning's, or the group's.
+    let source = match (rule.basis, outcome) {
+        (PointBasis::Outcome, Outcome::Warning) => rule.warning.as_ref().map(|w| &w.citation),
+        _ => rulebook
+            .infraction(event.infraction)
+            .group
+            .and_then(|group| rulebook.group(group).points.as_ref())
+            .map(|points| &points.citation),
+    };
+    let mut added: PointsAdded = smallvec![(event.by, table.decimal(own))];
+    let mut citations: Citations<'r> = source.map(String::as_str).into_iter().collect();
+    citations.push(&rule.citation);
     if let Some(permit) = facts.permit_for(rulebook, event) {
         let holder = facts.permit(permit).holder;
         if holder != event.by
             && let Some(share) = &rule.holder_share
         {
-            added.push((holder, table.decimal(table.scaled(event.infraction, false))));
+            let held = table.scaled(event.infraction, false, outcome);
+            added.push((holder, table.decimal(held)));
             citations.push(&share.citation);
         }
     }
@@ -183,6 +209,7 @@ pub fn threshold_sanctions<'r>(
             on,
             group: None,
             multiplier: Decimal::ONE,
+            fine_factor: Decimal::ONE,
         };
         for spec in &threshold.sanctions {
             if let Some((_, index)) = imposed.iter().find(|(earlier, _)| *earlier == spec) {

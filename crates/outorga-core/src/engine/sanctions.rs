@@ -106,7 +106,10 @@ impl Parties {
 pub struct Occasion {
     pub on: NaiveDate,
     pub group: Option<GroupId>,
+    /// Multiplies lengths and fines (a chain of repeats).
     pub multiplier: Decimal,
+    /// Multiplies fines only (fined incidences of the same code).
+    pub fine_factor: Decimal,
 }
 
 /// The sanction a spec imposes on these parties, or `None` when the offender's
@@ -166,7 +169,14 @@ pub fn instantiate<'r>(
                 })?,
         };
         sanction.cite(&cited.citation);
-        let quantity = exact(cited.value.quantity.checked_mul(occasion.multiplier))?.normalize();
+        let quantity = exact(
+            cited
+                .value
+                .quantity
+                .checked_mul(occasion.multiplier)
+                .and_then(|q| q.checked_mul(occasion.fine_factor)),
+        )?
+        .normalize();
         sanction.brl = ctx
             .unit_value(&cited.value.unit, occasion.on)
             .map(|value| exact(value.checked_mul(quantity)).map(round_brl))
