@@ -137,6 +137,11 @@ impl Facts {
         &self.vehicles[id.0 as usize]
     }
 
+    /// How many permits `person` holds.
+    pub fn permits_held(&self, person: PersonId) -> usize {
+        self.permits.iter().filter(|p| p.holder == person).count()
+    }
+
     /// Whether `person` holds any permit.
     pub fn holds_a_permit(&self, person: PersonId) -> bool {
         self.held

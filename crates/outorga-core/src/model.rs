@@ -220,6 +220,8 @@ pub struct Infraction {
     /// Committed outside any permit (clandestine transport): never attached to
     /// the permit the offender happens to drive under.
     pub outside_permit: bool,
+    /// Who the law says commits it, when it says.
+    pub committed_by: Option<Applicant>,
     pub citation: Citation,
 }
 
@@ -484,8 +486,24 @@ pub enum PointBasis {
 pub struct Threshold {
     pub window_months: u32,
     pub over: Quantity,
+    /// Whose record it judges.
+    pub applies_to: Subject,
+    /// The limit is `over` times the number of permits the person holds.
+    pub per_permit: bool,
     pub sanctions: Vec<SanctionSpec>,
     pub citation: Citation,
+}
+
+/// Whose record a threshold judges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject {
+    Anyone,
+    /// A driver who holds no permit (auxiliary, collaborator, preposto).
+    Auxiliary,
+    /// A natural person who holds a permit.
+    Holder,
+    /// A company that holds permits.
+    Company,
 }
 
 /// Sanctions that need an administrative process first.

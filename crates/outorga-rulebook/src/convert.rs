@@ -94,19 +94,21 @@ fn parse_month_day(text: &str) -> Option<(u32, u32)> {
 /// Converts one service rulebook. Returns `None` when any error was reported.
 pub fn rulebook(
     raw: RulebookFile,
+    shared: Option<(CatalogFile, &mut Diagnostics)>,
     id: String,
     jurisdiction: &JurisdictionData,
     diag: &mut Diagnostics,
 ) -> Option<Rulebook> {
     let mut c = Converter {
         diag,
-        parameters: Vec::new(),
-        units: BTreeMap::new(),
-        groups: HashMap::new(),
-        codes: HashMap::new(),
+        st: State::default(),
     };
     let errors_before = c.diag.len();
 
+    if raw.act.services.is_empty() {
+        c.diag
+            .error(0..0, "[act] services must name at least one service");
+    }
     let services = c.services(&raw.act.services);
     let act = Act {
         name: raw.act.name.clone(),
@@ -120,17 +122,38 @@ pub fn rulebook(
     for (code, spanned) in &raw.units {
         c.unit(code, spanned);
     }
-    let groups = c.groups(&raw.groups);
-    let infractions = c.infractions(&raw.infractions);
+    let mut catalog = Catalog::default();
+    let mut catalog_failed = false;
+    if let Some((file, catalog_diag)) = shared {
+        let before = catalog_diag.len();
+        let mut cc = Converter {
+            diag: catalog_diag,
+            st: std::mem::take(&mut c.st),
+        };
+        cc.groups(&file.groups, &mut catalog);
+        cc.infractions(&file.infractions, &services, &mut catalog);
+        catalog_failed = cc.diag.len() > before;
+        c.st = cc.st;
+    }
+    c.groups(&raw.groups, &mut catalog);
+    c.infractions(&raw.infractions, &services, &mut catalog);
+    let Catalog {
+        groups,
+        infractions,
+        rules: catalog_rules,
+    } = catalog;
     let liability = Liability {
         fine_payer: party(raw.liability.get_ref().fine_payer),
         citation: c.citation(&raw.liability.get_ref().citation),
     };
     let repeat = c.count(&raw.repeat);
-    let sanction_rules = raw
-        .sanction_rules
-        .iter()
-        .filter_map(|rule| c.sanction_rule(rule, &groups, &infractions))
+    let sanction_rules = catalog_rules
+        .into_iter()
+        .chain(
+            raw.sanction_rules
+                .iter()
+                .filter_map(|rule| c.sanction_rule(rule, &groups, &infractions)),
+        )
         .collect();
     let points = raw.points.as_ref().map(|p| c.points(p));
     let thresholds = raw
@@ -178,7 +201,7 @@ pub fn rulebook(
     let permit_suspension = raw.permit_suspension.as_ref().map(|s| c.suspension(s));
     let fare = raw.fare.as_ref().map(|f| c.fare(f));
 
-    if c.diag.len() > errors_before {
+    if c.diag.len() > errors_before || catalog_failed {
         return None;
     }
     let infraction_index = infractions
@@ -191,8 +214,8 @@ pub fn rulebook(
         jurisdiction: jurisdiction.jurisdiction.clone(),
         act,
         services,
-        parameters: c.parameters,
-        units: c.units,
+        parameters: c.st.parameters,
+        units: c.st.units,
         holidays: jurisdiction.holidays.clone(),
         groups,
         infractions,
@@ -230,13 +253,29 @@ fn role(raw: Option<RawRole>) -> Role {
     }
 }
 
-struct Converter<'d, 'a> {
-    diag: &'d mut Diagnostics<'a>,
+/// What the conversion of one rulebook has built so far; it passes from the
+/// service file's converter to the catalog's and back.
+#[derive(Default)]
+struct State {
     /// Sorted by name: the position is the `ParamId`.
     parameters: Vec<Parameter>,
     units: BTreeMap<String, FiscalUnit>,
     groups: HashMap<String, GroupId>,
     codes: HashMap<String, InfractionId>,
+}
+
+/// The groups, infractions and rules of a rulebook, from its catalog and its
+/// own file.
+#[derive(Default)]
+struct Catalog {
+    groups: Vec<Group>,
+    infractions: Vec<Infraction>,
+    rules: Vec<SanctionRule>,
+}
+
+struct Converter<'d, 'a> {
+    diag: &'d mut Diagnostics<'a>,
+    st: State,
 }
 
 impl Converter<'_, '_> {
@@ -248,10 +287,6 @@ impl Converter<'_, '_> {
     }
 
     fn services(&mut self, raw: &[Spanned<String>]) -> Vec<Service> {
-        if raw.is_empty() {
-            self.diag
-                .error(0..0, "[act] services must name at least one service");
-        }
         raw.iter()
             .filter_map(|s| {
                 let service = Service::parse(s.get_ref());
@@ -282,7 +317,7 @@ impl Converter<'_, '_> {
                 Quantity::Fixed(*value)
             }
             RawQuantity::Param(name) => {
-                match self.parameters.iter().position(|p| &p.name == name) {
+                match self.st.parameters.iter().position(|p| &p.name == name) {
                     Some(index) => Quantity::Param(ParamId(index as u32)),
                     None => {
                         self.diag.error(
@@ -385,7 +420,7 @@ impl Converter<'_, '_> {
         }
         let citation = self.citation(&raw.citation);
         // `raw.parameters` is a BTreeMap: names arrive sorted, as the model wants.
-        self.parameters.push(Parameter {
+        self.st.parameters.push(Parameter {
             name: name.to_string(),
             doc: raw.doc.clone(),
             citation,
@@ -404,7 +439,7 @@ impl Converter<'_, '_> {
         }
         let values = self.dated(&raw.values, spanned.span());
         let citation = self.citation(&raw.citation);
-        self.units.insert(
+        self.st.units.insert(
             code.to_string(),
             FiscalUnit {
                 code: code.to_string(),
@@ -417,7 +452,7 @@ impl Converter<'_, '_> {
 
     fn amount(&mut self, raw: &RawAmount) -> Cited<Amount> {
         let unit = raw.unit.get_ref();
-        if unit != "BRL" && !self.units.contains_key(unit) {
+        if unit != "BRL" && !self.st.units.contains_key(unit) {
             self.diag.error(
                 raw.unit.span(),
                 format!("unit `{unit}` is not declared under [units] (nor BRL)"),
@@ -433,12 +468,11 @@ impl Converter<'_, '_> {
         }
     }
 
-    fn groups(&mut self, raw: &[Spanned<RawGroup>]) -> Vec<Group> {
-        let mut groups = Vec::new();
+    fn groups(&mut self, raw: &[Spanned<RawGroup>], into: &mut Catalog) {
         for spanned in raw {
             let g = spanned.get_ref();
             let id = g.id.get_ref();
-            if self.groups.contains_key(id) {
+            if self.st.groups.contains_key(id) {
                 self.diag
                     .error(g.id.span(), format!("group `{id}` is declared twice"));
                 continue;
@@ -448,19 +482,20 @@ impl Converter<'_, '_> {
                 citation: self.citation(&p.citation),
             });
             let fine = g.fine.as_ref().map(|f| self.amount(f));
-            self.groups.insert(id.clone(), GroupId(groups.len() as u32));
-            groups.push(Group {
+            self.st
+                .groups
+                .insert(id.clone(), GroupId(into.groups.len() as u32));
+            into.groups.push(Group {
                 id: id.clone(),
                 name: g.name.clone(),
                 points,
                 fine,
             });
         }
-        groups
     }
 
     fn group_ref(&mut self, raw: &Spanned<String>) -> Option<GroupId> {
-        let id = self.groups.get(raw.get_ref()).copied();
+        let id = self.st.groups.get(raw.get_ref()).copied();
         if id.is_none() {
             self.diag.error(
                 raw.span(),
@@ -471,7 +506,7 @@ impl Converter<'_, '_> {
     }
 
     fn code_ref(&mut self, raw: &Spanned<String>) -> Option<InfractionId> {
-        let id = self.codes.get(raw.get_ref()).copied();
+        let id = self.st.codes.get(raw.get_ref()).copied();
         if id.is_none() {
             self.diag.error(
                 raw.span(),
@@ -484,8 +519,14 @@ impl Converter<'_, '_> {
         id
     }
 
-    fn infractions(&mut self, raw: &[Spanned<RawInfraction>]) -> Vec<Infraction> {
-        let mut infractions = Vec::new();
+    /// The infractions of `raw` that exist in `services`, with the rules of
+    /// their ladders and measures.
+    fn infractions(
+        &mut self,
+        raw: &[Spanned<RawInfraction>],
+        services: &[Service],
+        into: &mut Catalog,
+    ) {
         for spanned in raw {
             let inf = spanned.get_ref();
             let code = inf.code.get_ref();
@@ -495,26 +536,81 @@ impl Converter<'_, '_> {
                     format!("infraction code `{code}` must be non-empty, without spaces"),
                 );
             }
-            if self.codes.contains_key(code) {
+            if self.st.codes.contains_key(code) {
                 self.diag.error(
                     inf.code.span(),
                     format!("infraction code `{code}` is declared twice"),
                 );
                 continue;
             }
+            let own_services = self.services(&inf.services);
             let group = inf.group.as_ref().and_then(|g| self.group_ref(g));
+            let committed_by = inf.offender.as_ref().and_then(|o| match o.get_ref().as_str() {
+                "driver" => Some(Applicant::Driver),
+                "holder" => Some(Applicant::Holder),
+                other => {
+                    self.diag.error(
+                        o.span(),
+                        format!("offender `{other}`: expected driver or holder"),
+                    );
+                    None
+                }
+            });
             let citation = self.citation(&inf.citation);
-            self.codes
-                .insert(code.clone(), InfractionId(infractions.len() as u32));
-            infractions.push(Infraction {
+            let id = InfractionId(into.infractions.len() as u32);
+            let has_group_fine = group.is_some_and(|g| into.groups[g.0 as usize].fine.is_some());
+            let selector = || Selector {
+                groups: Vec::new(),
+                codes: vec![id],
+            };
+            let mut rules = Vec::new();
+            for step in &inf.ladder {
+                let s = step.get_ref();
+                let sanctions = s
+                    .sanctions
+                    .iter()
+                    .filter_map(|x| self.sanction(x, has_group_fine))
+                    .collect();
+                rules.push(SanctionRule {
+                    applies_to: selector(),
+                    incidence: self.incidence(&s.incidence),
+                    count: None,
+                    sanctions,
+                    citation: s
+                        .citation
+                        .as_ref()
+                        .map_or_else(|| citation.clone(), |c| self.citation(c)),
+                });
+            }
+            if !inf.measures.is_empty() {
+                let sanctions = inf
+                    .measures
+                    .iter()
+                    .filter_map(|x| self.sanction(x, has_group_fine))
+                    .collect();
+                rules.push(SanctionRule {
+                    applies_to: selector(),
+                    incidence: Incidence::Any,
+                    count: None,
+                    sanctions,
+                    citation: citation.clone(),
+                });
+            }
+            // Not a service of this rulebook: checked, but not part of it.
+            if !own_services.is_empty() && !own_services.iter().any(|s| services.contains(s)) {
+                continue;
+            }
+            self.st.codes.insert(code.clone(), id);
+            into.infractions.push(Infraction {
                 code: code.clone(),
                 description: inf.description.clone(),
                 group,
                 outside_permit: inf.outside_permit,
+                committed_by,
                 citation,
             });
+            into.rules.extend(rules);
         }
-        infractions
     }
 
     fn count(&mut self, spanned: &Spanned<RawCount>) -> CountRule {
@@ -807,9 +903,24 @@ impl Converter<'_, '_> {
                 self.sanction(s, true)
             })
             .collect();
+        let applies_to = match raw.applies_to.as_ref().map(|a| (a, a.get_ref().as_str())) {
+            None | Some((_, "anyone")) => Subject::Anyone,
+            Some((_, "auxiliary")) => Subject::Auxiliary,
+            Some((_, "holder")) => Subject::Holder,
+            Some((_, "company")) => Subject::Company,
+            Some((a, other)) => {
+                self.diag.error(
+                    a.span(),
+                    format!("applies_to `{other}`: expected anyone, auxiliary, holder or company"),
+                );
+                Subject::Anyone
+            }
+        };
         Threshold {
             window_months: raw.window_months,
             over: self.quantity(&raw.over, spanned.span()),
+            applies_to,
+            per_permit: raw.per_permit,
             sanctions,
             citation: self.citation(&raw.citation),
         }

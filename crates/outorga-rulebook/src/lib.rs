@@ -30,6 +30,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 const JURISDICTION_FILE: &str = "jurisdiction.toml";
+/// A jurisdiction's shared catalog, named by its services' files.
+const CATALOG_FILE: &str = "catalog.toml";
 
 /// The rulebooks found under a path, by id (`santa-maria-de-jetiba/taxi`).
 #[derive(Debug, Clone, Default)]
@@ -133,7 +135,9 @@ fn load_folder(folder: &Path, library: &mut Library, errors: &mut Vec<LoadError>
     for path in sorted_entries(folder, errors) {
         let is_service = path.is_file()
             && path.extension().is_some_and(|e| e == "toml")
-            && path.file_name().is_some_and(|n| n != JURISDICTION_FILE);
+            && path
+                .file_name()
+                .is_some_and(|n| n != JURISDICTION_FILE && n != CATALOG_FILE);
         if !is_service {
             continue;
         }
@@ -188,9 +192,39 @@ fn load_service(
         return;
     };
     let mut diag = Diagnostics::new(path, &text);
-    let rulebook = parse::<raw::RulebookFile>(&text, &mut diag)
-        .and_then(|raw| convert::rulebook(raw, id.clone(), jurisdiction, &mut diag));
+    let Some(raw) = parse::<raw::RulebookFile>(&text, &mut diag) else {
+        errors.extend(diag.into_errors());
+        library.broken.insert(id);
+        return;
+    };
+    // The catalog it names, read with its own file's positions.
+    let folder = path.parent().unwrap_or(Path::new("."));
+    let catalog_path = raw.catalog.as_ref().map(|name| folder.join(name.get_ref()));
+    let catalog_text = catalog_path.as_ref().and_then(|p| read(p, errors));
+    if catalog_path.is_some() && catalog_text.is_none() {
+        errors.extend(diag.into_errors());
+        library.broken.insert(id);
+        return;
+    }
+    let mut catalog_diag = catalog_path
+        .as_ref()
+        .zip(catalog_text.as_ref())
+        .map(|(p, t)| Diagnostics::new(p, t));
+    let catalog = match (&catalog_text, catalog_diag.as_mut()) {
+        (Some(text), Some(cdiag)) => match parse::<raw::CatalogFile>(text, cdiag) {
+            Some(file) => Some((file, cdiag)),
+            None => {
+                errors.extend(diag.into_errors());
+                errors.extend(catalog_diag.map(Diagnostics::into_errors).unwrap_or_default());
+                library.broken.insert(id);
+                return;
+            }
+        },
+        _ => None,
+    };
+    let rulebook = convert::rulebook(raw, catalog, id.clone(), jurisdiction, &mut diag);
     errors.extend(diag.into_errors());
+    errors.extend(catalog_diag.map(Diagnostics::into_errors).unwrap_or_default());
     match rulebook {
         Some(rulebook) => {
             library.rulebooks.insert(id, rulebook);

@@ -39,10 +39,24 @@ pub struct RawHoliday {
     pub source: String,
 }
 
+/// `catalog.toml`: groups and infractions (with their ladders) shared by the
+/// rulebooks of a jurisdiction that name it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CatalogFile {
+    #[serde(default)]
+    pub groups: Vec<Spanned<RawGroup>>,
+    #[serde(default)]
+    pub infractions: Vec<Spanned<RawInfraction>>,
+}
+
 /// `<service>.toml`
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RulebookFile {
+    /// A catalog file in the same folder whose groups and infractions this
+    /// rulebook also has (those of its services).
+    pub catalog: Option<Spanned<String>>,
     pub act: RawAct,
     #[serde(default)]
     pub parameters: BTreeMap<String, Spanned<RawParameter>>,
@@ -150,7 +164,27 @@ pub struct RawInfraction {
     /// Committed outside any permit (clandestine transport).
     #[serde(default)]
     pub outside_permit: bool,
+    /// Who commits it: `driver` (a condutor, holder or auxiliary) or `holder`.
+    pub offender: Option<Spanned<String>>,
+    /// The services it exists in (default: all of the rulebook's).
+    #[serde(default)]
+    pub services: Vec<Spanned<String>>,
+    /// The ladder printed under the code: sanctions by incidence of this code.
+    #[serde(default)]
+    pub ladder: Vec<Spanned<RawLadderStep>>,
+    /// Administrative measures applied at every incidence.
+    #[serde(default)]
+    pub measures: Vec<Spanned<RawSanction>>,
     pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLadderStep {
+    pub incidence: Spanned<String>,
+    /// Defaults to the infraction's citation.
+    pub citation: Option<Spanned<String>>,
+    pub sanctions: Vec<Spanned<RawSanction>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -255,6 +289,10 @@ pub struct RawPoints {
 pub struct RawThreshold {
     pub window_months: u32,
     pub over: RawQuantity,
+    /// `anyone` (default), `auxiliary`, `holder` or `company`.
+    pub applies_to: Option<Spanned<String>>,
+    #[serde(default)]
+    pub per_permit: bool,
     pub sanctions: Vec<Spanned<RawSanction>>,
     pub citation: Spanned<String>,
 }

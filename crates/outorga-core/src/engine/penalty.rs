@@ -21,12 +21,20 @@ pub struct Penalty<'r> {
     pub points: PointsAdded,
     /// The articles the points rest on.
     pub point_citations: Citations<'r>,
+    /// The article the infraction is defined in.
+    pub infraction_citation: &'r str,
 }
 
 impl<'r> Penalty<'r> {
     /// Every article the decision rests on, in order, each once.
     pub fn citations(&self) -> Vec<&'r str> {
-        all_citations(&self.sanctions, &self.point_citations)
+        let mut citations = vec![self.infraction_citation];
+        for citation in all_citations(&self.sanctions, &self.point_citations) {
+            if citation != self.infraction_citation {
+                citations.push(citation);
+            }
+        }
+        citations
     }
 }
 
@@ -144,6 +152,7 @@ pub fn penalty<'r>(
             }
             threshold_sanctions(
                 ctx,
+                facts,
                 (person, person_role),
                 offence.date(),
                 &totals,
@@ -156,6 +165,7 @@ pub fn penalty<'r>(
         sanctions,
         points,
         point_citations,
+        infraction_citation: &infraction.citation,
     })
 }
 

@@ -1,12 +1,12 @@
 //! Points: what each infraction adds to whose record, and totals over windows.
 
 use crate::calendar::sub_months;
-use crate::context::{Context, EngineError};
+use crate::context::{Context, EngineError, exact};
 use crate::engine::sanctions::{
     Citations, Occasion, Parties, Sanction, cites, instantiate, push_merged,
 };
-use crate::facts::{Event, Facts, Outcome, PersonId, day_start, instant};
-use crate::model::{InfractionId, PointBasis, Role, Rulebook, SanctionSpec};
+use crate::facts::{Event, Facts, Outcome, PersonId, PersonKind, day_start, instant};
+use crate::model::{InfractionId, PointBasis, Role, Rulebook, SanctionSpec, Subject};
 use chrono::{NaiveDate, NaiveDateTime};
 use rust_decimal::Decimal;
 use smallvec::{SmallVec, smallvec};
@@ -183,20 +183,35 @@ pub fn record(
 /// window) exceed a threshold's limit; `role` is the person's role.
 pub fn threshold_sanctions<'r>(
     ctx: &Context<'r>,
+    facts: &Facts,
     (person, role): (PersonId, Role),
     on: NaiveDate,
     record: &[(u32, Decimal)],
     out: &mut Vec<Sanction<'r>>,
 ) -> Result<(), EngineError> {
+    let subject = if facts.person(person).kind == PersonKind::Company {
+        Subject::Company
+    } else if facts.holds_a_permit(person) {
+        Subject::Holder
+    } else {
+        Subject::Auxiliary
+    };
     // Thresholds over different windows usually impose the same sanctions: a
     // spec already imposed here only adds its threshold's citation.
     let mut imposed: SmallVec<[(&SanctionSpec, usize); 4]> = SmallVec::new();
     for threshold in &ctx.rulebook.thresholds {
+        if !matches!(threshold.applies_to, Subject::Anyone) && threshold.applies_to != subject {
+            continue;
+        }
         let total = record
             .iter()
             .find(|(months, _)| *months == threshold.window_months)
             .map_or(Decimal::ZERO, |(_, total)| *total);
-        if total <= ctx.quantity(&threshold.over, on)? {
+        let mut limit = ctx.quantity(&threshold.over, on)?;
+        if threshold.per_permit {
+            limit = exact(limit.checked_mul(Decimal::from(facts.permits_held(person))))?;
+        }
+        if total <= limit {
             continue;
         }
         let parties = Parties {

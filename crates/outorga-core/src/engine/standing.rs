@@ -38,7 +38,7 @@ pub fn standing<'r>(
         Role::Auxiliary
     };
     let mut triggers = Vec::new();
-    threshold_sanctions(ctx, (person, role), today, &points, &mut triggers)?;
+    threshold_sanctions(ctx, facts, (person, role), today, &points, &mut triggers)?;
     add_process(ctx, &mut triggers);
     Ok(Standing {
         points,
