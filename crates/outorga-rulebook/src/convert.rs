@@ -545,17 +545,20 @@ impl Converter<'_, '_> {
             }
             let own_services = self.services(&inf.services);
             let group = inf.group.as_ref().and_then(|g| self.group_ref(g));
-            let committed_by = inf.offender.as_ref().and_then(|o| match o.get_ref().as_str() {
-                "driver" => Some(Applicant::Driver),
-                "holder" => Some(Applicant::Holder),
-                other => {
-                    self.diag.error(
-                        o.span(),
-                        format!("offender `{other}`: expected driver or holder"),
-                    );
-                    None
-                }
-            });
+            let committed_by = inf
+                .offender
+                .as_ref()
+                .and_then(|o| match o.get_ref().as_str() {
+                    "driver" => Some(Applicant::Driver),
+                    "holder" => Some(Applicant::Holder),
+                    other => {
+                        self.diag.error(
+                            o.span(),
+                            format!("offender `{other}`: expected driver or holder"),
+                        );
+                        None
+                    }
+                });
             let citation = self.citation(&inf.citation);
             let id = InfractionId(into.infractions.len() as u32);
             let has_group_fine = group.is_some_and(|g| into.groups[g.0 as usize].fine.is_some());

@@ -215,7 +215,11 @@ fn load_service(
             Some(file) => Some((file, cdiag)),
             None => {
                 errors.extend(diag.into_errors());
-                errors.extend(catalog_diag.map(Diagnostics::into_errors).unwrap_or_default());
+                errors.extend(
+                    catalog_diag
+                        .map(Diagnostics::into_errors)
+                        .unwrap_or_default(),
+                );
                 library.broken.insert(id);
                 return;
             }
@@ -224,7 +228,11 @@ fn load_service(
     };
     let rulebook = convert::rulebook(raw, catalog, id.clone(), jurisdiction, &mut diag);
     errors.extend(diag.into_errors());
-    errors.extend(catalog_diag.map(Diagnostics::into_errors).unwrap_or_default());
+    errors.extend(
+        catalog_diag
+            .map(Diagnostics::into_errors)
+            .unwrap_or_default(),
+    );
     match rulebook {
         Some(rulebook) => {
             library.rulebooks.insert(id, rulebook);
