@@ -545,6 +545,10 @@ pub struct InstallmentRule {
     pub max: Quantity,
     /// Minimum fine (in its unit) that may be paid in installments.
     pub min_quantity: Quantity,
+    /// When the first parcel is due, counted from the notice's issue.
+    pub first_due: Period,
+    /// The time between parcels.
+    pub every: Period,
     pub citation: Citation,
 }
 

@@ -192,6 +192,8 @@ pub fn rulebook(
         InstallmentRule {
             max: c.quantity(&r.max, i.span()),
             min_quantity: c.quantity(&r.min_quantity, i.span()),
+            first_due: c.period(&r.first_due, i.span()),
+            every: c.period(&r.every, i.span()),
             citation: c.citation(&r.citation),
         }
     });

@@ -340,6 +340,8 @@ pub struct RawLateTier {
 pub struct RawInstallments {
     pub max: RawQuantity,
     pub min_quantity: RawQuantity,
+    pub first_due: RawPeriod,
+    pub every: RawPeriod,
     pub citation: Spanned<String>,
 }
 

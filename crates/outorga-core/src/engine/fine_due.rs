@@ -2,7 +2,7 @@
 
 use crate::context::{Context, EngineError, exact, round_brl};
 use crate::model::Amount;
-use chrono::{Months, NaiveDate};
+use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -126,9 +126,13 @@ fn plan<'r>(
             parcels: Vec::new(),
         });
     }
+    // Equal parcels; the last takes what rounding left. The first is due
+    // `first_due` after issue, each next one `every` after the first's limit.
     let share = (quantity / Decimal::from(count)).round_dp(4);
+    let first = ctx.period_end(&rule.first_due, issued)?;
     let mut parcels = Vec::new();
     let mut assigned = Decimal::ZERO;
+    let mut due = first;
     for number in 1..=count {
         let quantity = if number == count {
             quantity - assigned
@@ -136,13 +140,11 @@ fn plan<'r>(
             share
         };
         assigned += quantity;
-        let due = issued
-            .checked_add_months(Months::new(number))
-            .unwrap_or(NaiveDate::MAX);
         parcels.push(Parcel {
             due: ctx.calendar.on_or_next_business_day(due),
             quantity: quantity.normalize(),
         });
+        due = ctx.period_end(&rule.every, due)?;
     }
     Ok(InstallmentPlan {
         allowed: true,
