@@ -44,6 +44,9 @@ pub fn check(path: Option<PathBuf>) -> anyhow::Result<ExitCode> {
             println!("  {section:<22} {count:>4}");
         }
     }
+    for (jurisdiction, count) in library.catalogs() {
+        println!("{jurisdiction}/catalog.toml — {count} infractions in the law's catalog");
+    }
     println!("{} rulebook(s) OK", library.ids().count());
     Ok(ExitCode::SUCCESS)
 }

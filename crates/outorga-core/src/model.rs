@@ -557,6 +557,8 @@ pub struct InstallmentRule {
 pub struct CapRule {
     pub service: Service,
     pub inhabitants_per_permit: Quantity,
+    /// When the permits already granted are more, they stay (no one loses one).
+    pub keep_current: bool,
     pub citation: Citation,
     pub reserved: Vec<Quota>,
 }

@@ -1041,6 +1041,7 @@ impl Converter<'_, '_> {
             caps.push(CapRule {
                 service,
                 inhabitants_per_permit: per,
+                keep_current: cap.keep_current,
                 citation: self.citation(&cap.citation),
                 reserved,
             });

@@ -39,6 +39,8 @@ pub struct Library {
     rulebooks: BTreeMap<String, Rulebook>,
     /// Ids of rulebooks whose files are there but did not load.
     broken: BTreeSet<String>,
+    /// Per jurisdiction with a shared catalog: how many infractions it holds.
+    catalogs: BTreeMap<String, usize>,
 }
 
 impl Library {
@@ -56,6 +58,14 @@ impl Library {
 
     pub fn is_empty(&self) -> bool {
         self.rulebooks.is_empty()
+    }
+
+    /// The jurisdictions with a shared catalog, and its number of infractions
+    /// (each rulebook has those of its services).
+    pub fn catalogs(&self) -> impl Iterator<Item = (&str, usize)> {
+        self.catalogs
+            .iter()
+            .map(|(id, count)| (id.as_str(), *count))
     }
 
     /// Whether a rulebook with this id is there but did not load.
@@ -107,6 +117,9 @@ pub fn load_all(path: &Path) -> (Library, Vec<LoadError>) {
     } else {
         errors.push(whole("no such file or folder".into()));
     }
+    // A catalog shared by several rulebooks reports its errors once.
+    let mut seen = BTreeSet::new();
+    errors.retain(|e| seen.insert((e.file.clone(), e.line, e.column, e.message.clone())));
     (library, errors)
 }
 
@@ -212,7 +225,12 @@ fn load_service(
         .map(|(p, t)| Diagnostics::new(p, t));
     let catalog = match (&catalog_text, catalog_diag.as_mut()) {
         (Some(text), Some(cdiag)) => match parse::<raw::CatalogFile>(text, cdiag) {
-            Some(file) => Some((file, cdiag)),
+            Some(file) => {
+                library
+                    .catalogs
+                    .insert(jurisdiction.jurisdiction.id.clone(), file.infractions.len());
+                Some((file, cdiag))
+            }
             None => {
                 errors.extend(diag.into_errors());
                 errors.extend(

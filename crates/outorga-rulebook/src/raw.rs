@@ -350,6 +350,8 @@ pub struct RawInstallments {
 pub struct RawCap {
     pub service: Spanned<String>,
     pub inhabitants_per_permit: RawQuantity,
+    #[serde(default)]
+    pub keep_current: bool,
     pub citation: Spanned<String>,
     #[serde(default)]
     pub reserved: Vec<Spanned<RawQuota>>,

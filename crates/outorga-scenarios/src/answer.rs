@@ -203,7 +203,12 @@ pub fn answer(
         Query::PermitCap(q) => {
             let service =
                 world::service(&q.service, "query.permit_cap.service").map_err(Failure::Input)?;
-            let result = cap::permit_cap(ctx, service, today).map_err(engine)?;
+            let current = facts
+                .permits()
+                .iter()
+                .filter(|p| p.service == service)
+                .count();
+            let result = cap::permit_cap(ctx, service, current as u64, today).map_err(engine)?;
             let mut reserved = Map::new();
             for (key, count) in &result.reserved {
                 reserved.insert((*key).to_string(), json!(count));

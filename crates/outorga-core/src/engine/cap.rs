@@ -14,9 +14,13 @@ pub struct PermitCap<'r> {
 }
 
 /// One permit per N inhabitants, rounded down; each reserved share rounded up.
+///
+/// `current` is the number of permits of the service already granted; where the
+/// law keeps them, the cap is never below it.
 pub fn permit_cap<'r>(
     ctx: &Context<'r>,
     service: Service,
+    current: u64,
     on: NaiveDate,
 ) -> Result<PermitCap<'r>, EngineError> {
     let rule = ctx
@@ -32,7 +36,10 @@ pub fn permit_cap<'r>(
             "inhabitants per permit must be positive".into(),
         ));
     }
-    let max = exact(population.checked_div(per))?.floor();
+    let mut max = exact(population.checked_div(per))?.floor();
+    if rule.keep_current {
+        max = max.max(Decimal::from(current));
+    }
     let mut citations = vec![rule.citation.as_str()];
     let mut reserved = Vec::new();
     for quota in &rule.reserved {
