@@ -751,9 +751,20 @@ pub struct TransitionRule {
 #[derive(Debug, Clone)]
 pub struct InspectionRule {
     pub every: Period,
+    /// A later interval: from `after` the vehicle's inclusion on, inspections
+    /// come every `every` (Teófilo Otoni art. 60: yearly for two years, then
+    /// every six months).
+    pub then: Option<LaterInspections>,
     pub citation: Citation,
     /// Other articles the schedule rests on.
     pub see_also: Vec<Citation>,
+}
+
+#[derive(Debug, Clone)]
+pub struct LaterInspections {
+    pub after: Period,
+    pub every: Period,
+    pub citation: Citation,
 }
 
 /// A holder's request to suspend the permit for a time (SMJ art. 20).

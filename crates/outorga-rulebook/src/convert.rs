@@ -1245,6 +1245,11 @@ impl Converter<'_, '_> {
         });
         let inspection = raw.inspection.as_ref().map(|s| InspectionRule {
             every: self.period(&s.get_ref().every, s.span()),
+            then: s.get_ref().then.as_ref().map(|t| LaterInspections {
+                after: self.period(&t.after, s.span()),
+                every: self.period(&t.every, s.span()),
+                citation: self.citation(&t.citation),
+            }),
             citation: self.citation(&s.get_ref().citation),
             see_also: s
                 .get_ref()

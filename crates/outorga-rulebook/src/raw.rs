@@ -483,9 +483,19 @@ pub struct RawTransition {
 #[serde(deny_unknown_fields)]
 pub struct RawInspection {
     pub every: RawPeriod,
+    pub then: Option<RawLaterInspections>,
     pub citation: Spanned<String>,
     #[serde(default)]
     pub see_also: Vec<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLaterInspections {
+    /// Counted from the vehicle's inclusion.
+    pub after: RawPeriod,
+    pub every: RawPeriod,
+    pub citation: Spanned<String>,
 }
 
 #[derive(Debug, Deserialize)]

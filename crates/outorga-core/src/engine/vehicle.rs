@@ -196,7 +196,16 @@ pub fn deadlines<'r>(
     }
     if let Some(rule) = &rules.inspection {
         if let Some(last) = vehicle.last_inspection.or(vehicle.included) {
-            let due = ctx.period_end(&rule.every, last)?;
+            // The later interval applies once the vehicle has served `after`
+            // since its inclusion (when the inclusion is known).
+            let mut every = &rule.every;
+            if let (Some(later), Some(included)) = (&rule.then, vehicle.included)
+                && last >= ctx.period_end(&later.after, included)?
+            {
+                every = &later.every;
+                answer.citations.push(&later.citation);
+            }
+            let due = ctx.period_end(every, last)?;
             answer.next_inspection = Some(ctx.calendar.on_or_next_business_day(due));
         }
         answer.citations.push(&rule.citation);
