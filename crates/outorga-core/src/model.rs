@@ -647,6 +647,8 @@ pub enum Check {
     LicenseValid,
     /// The right to drive is not suspended.
     LicenseNotSuspended,
+    /// No suspension of the right to drive ended within this period before today.
+    NoSuspensionWithin(Period),
     /// At least this many years since the first licence.
     LicenseYears(Quantity),
     /// Resident in the jurisdiction for at least this many years.
@@ -658,7 +660,7 @@ pub enum Check {
     NotPublicEmployee,
     /// No final criminal conviction (a non-final one leaves it for the clerk).
     NoFinalConviction,
-    /// Holds no other permit of this rulebook's services.
+    /// Holds no permit (of any service) already.
     NoOtherPermit,
     /// Not within `period` after a permit that ended this way.
     WaitingPeriod {

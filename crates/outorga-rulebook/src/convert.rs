@@ -1086,6 +1086,9 @@ impl Converter<'_, '_> {
                 }
                 RawCheck::LicenseValid => Check::LicenseValid,
                 RawCheck::LicenseNotSuspended => Check::LicenseNotSuspended,
+                RawCheck::NoSuspensionWithin(period) => {
+                    Check::NoSuspensionWithin(self.period(period, span.clone()))
+                }
                 RawCheck::LicenseYears(q) => Check::LicenseYears(self.quantity(q, span.clone())),
                 RawCheck::ResidentYears(q) => Check::ResidentYears(self.quantity(q, span.clone())),
                 RawCheck::MinAge(q) => Check::MinAge(self.quantity(q, span.clone())),

@@ -396,6 +396,7 @@ pub enum RawCheck {
     },
     LicenseValid,
     LicenseNotSuspended,
+    NoSuspensionWithin(RawPeriod),
     LicenseYears(RawQuantity),
     ResidentYears(RawQuantity),
     MinAge(RawQuantity),

@@ -23,11 +23,13 @@ pub fn eligibility<'r>(
         )));
     }
     let mut answer = Assessment::default();
+    let company = facts.person(person).kind == PersonKind::Company;
     for requirement in ctx
         .rulebook
         .requirements
         .iter()
         .filter(|r| r.applicants.contains(&applicant))
+        .filter(|r| !(company && of_natural_persons(&r.check)))
     {
         let outcome = check(ctx, facts, person, requirement, today)?;
         let cited = std::iter::once(&requirement.citation)
@@ -37,6 +39,12 @@ pub fn eligibility<'r>(
         answer.record(&requirement.id, &requirement.description, cited, outcome);
     }
     Ok(answer)
+}
+
+/// Whether a check concerns only natural persons (age, licence, residence,
+/// record, public office, one permit each): a company is not judged by it.
+fn of_natural_persons(check: &Check) -> bool {
+    !matches!(check, Check::NaturalPerson | Check::WaitingPeriod { .. })
 }
 
 /// `years` whole years after `date`, date to date.
@@ -87,6 +95,11 @@ fn check(
                 .and_then(|l| l.suspended_until)
                 .map(|until| until.is_none_or(|until| until < today)),
         ),
+        Check::NoSuspensionWithin(period) => match license.and_then(|l| l.suspended_until) {
+            None => Outcome::Unknown,
+            Some(None) => Outcome::Met,
+            Some(Some(ended)) => Outcome::from_known(Some(ctx.period_end(period, ended)? < today)),
+        },
         Check::LicenseYears(years) => match license.and_then(|l| l.first_issued) {
             None => Outcome::Unknown,
             Some(first) => Outcome::from_known(Some(
@@ -123,11 +136,7 @@ fn check(
             Some(convictions) if convictions.is_empty() => Outcome::Met,
             Some(_) => Outcome::Unknown,
         },
-        Check::NoOtherPermit => {
-            Outcome::from_known(Some(!facts.permits().iter().any(|p| {
-                p.holder == person_id && ctx.rulebook.services.contains(&p.service)
-            })))
-        }
+        Check::NoOtherPermit => Outcome::from_known(Some(!facts.holds_a_permit(person_id))),
         Check::WaitingPeriod { after, period } => match &person.past_permits {
             None => Outcome::Unknown,
             Some(past) => {
