@@ -51,6 +51,8 @@ pub struct Rulebook {
     pub vehicles: VehicleRules,
     pub permit_suspension: Option<SuspensionOnRequest>,
     pub fare: Option<FareRule>,
+    /// What the department charges for its services.
+    pub fees: Vec<Fee>,
 }
 
 impl Rulebook {
@@ -836,4 +838,25 @@ pub struct FareDiscount {
     pub who: Beneficiary,
     pub percent: Quantity,
     pub citation: Citation,
+}
+
+/// A charge for a service of the department (a yearly management cost, a
+/// second copy, a transfer).
+#[derive(Debug, Clone)]
+pub struct Fee {
+    pub kind: String,
+    pub description: String,
+    pub amount: Cited<Amount>,
+    /// Lower amounts by completed months of work (a transfer to a long-serving
+    /// auxiliary).
+    pub reductions: Vec<FeeReduction>,
+}
+
+/// The amount for whoever worked from `from_months` to `to_months` (inclusive;
+/// open when `None`) completed months.
+#[derive(Debug, Clone)]
+pub struct FeeReduction {
+    pub from_months: u32,
+    pub to_months: Option<u32>,
+    pub amount: Cited<Amount>,
 }

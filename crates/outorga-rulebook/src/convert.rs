@@ -202,6 +202,7 @@ pub fn rulebook(
     let vehicles = c.vehicles(&raw.vehicles);
     let permit_suspension = raw.permit_suspension.as_ref().map(|s| c.suspension(s));
     let fare = raw.fare.as_ref().map(|f| c.fare(f));
+    let fees = c.fees(&raw.fees);
 
     if c.diag.len() > errors_before || catalog_failed {
         return None;
@@ -237,6 +238,7 @@ pub fn rulebook(
         vehicles,
         permit_suspension,
         fare,
+        fees,
     })
 }
 
@@ -1269,6 +1271,62 @@ impl Converter<'_, '_> {
             transition,
             inspection,
         }
+    }
+
+    fn fees(&mut self, raw: &[Spanned<RawFee>]) -> Vec<Fee> {
+        let mut kinds = HashSet::new();
+        let mut fees = Vec::new();
+        for spanned in raw {
+            let f = spanned.get_ref();
+            if !kinds.insert(f.kind.get_ref().clone()) {
+                self.diag.error(
+                    f.kind.span(),
+                    format!("fee `{}` is declared twice", f.kind.get_ref()),
+                );
+            }
+            let amount = |c: &mut Self, quantity: &RawQuantity, citation: &Spanned<String>| {
+                c.amount(&RawAmount {
+                    unit: f.unit.clone(),
+                    quantity: quantity.clone(),
+                    citation: citation.clone(),
+                })
+            };
+            let base = amount(self, &f.quantity, &f.citation);
+            let mut reductions: Vec<FeeReduction> = Vec::new();
+            for r in &f.reductions {
+                if r.to_months.is_some_and(|to| to < r.from_months) {
+                    self.diag.error(
+                        spanned.span(),
+                        format!(
+                            "reduction from {} to {:?} months is empty",
+                            r.from_months, r.to_months
+                        ),
+                    );
+                }
+                let overlaps = reductions.iter().any(|o| {
+                    o.from_months <= r.to_months.unwrap_or(u32::MAX)
+                        && r.from_months <= o.to_months.unwrap_or(u32::MAX)
+                });
+                if overlaps {
+                    self.diag.error(
+                        spanned.span(),
+                        format!("reductions of fee `{}` overlap", f.kind.get_ref()),
+                    );
+                }
+                reductions.push(FeeReduction {
+                    from_months: r.from_months,
+                    to_months: r.to_months,
+                    amount: amount(self, &r.quantity, &r.citation),
+                });
+            }
+            fees.push(Fee {
+                kind: f.kind.get_ref().clone(),
+                description: f.description.clone(),
+                amount: base,
+                reductions,
+            });
+        }
+        fees
     }
 
     fn time(&mut self, raw: &Spanned<String>) -> chrono::NaiveTime {

@@ -88,6 +88,8 @@ pub struct RulebookFile {
     pub vehicles: RawVehicles,
     pub permit_suspension: Option<Spanned<RawSuspension>>,
     pub fare: Option<Spanned<RawFare>>,
+    #[serde(default)]
+    pub fees: Vec<Spanned<RawFee>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -513,6 +515,27 @@ pub struct RawSuspension {
 pub struct RawReason {
     pub key: String,
     pub description: String,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFee {
+    pub kind: Spanned<String>,
+    pub description: String,
+    pub unit: Spanned<String>,
+    pub quantity: RawQuantity,
+    pub citation: Spanned<String>,
+    #[serde(default)]
+    pub reductions: Vec<RawFeeReduction>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFeeReduction {
+    pub from_months: u32,
+    pub to_months: Option<u32>,
+    pub quantity: RawQuantity,
     pub citation: Spanned<String>,
 }
 

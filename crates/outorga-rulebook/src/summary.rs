@@ -49,6 +49,7 @@ pub fn summary(rulebook: &Rulebook) -> Vec<(&'static str, usize)> {
             "suspension on request",
             usize::from(rulebook.permit_suspension.is_some()),
         ),
+        ("fees", rulebook.fees.len()),
         (
             "fare rules",
             rulebook.fare.as_ref().map_or(0, |f| {

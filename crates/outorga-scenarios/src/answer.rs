@@ -8,7 +8,7 @@ use outorga_core::Context;
 use outorga_core::engine::assessment::Finding;
 use outorga_core::engine::sanctions::Sanction;
 use outorga_core::engine::{
-    cap, deadline, eligibility, fare, fine_due, penalty, standing, suspension, vehicle,
+    cap, deadline, eligibility, fare, fee, fine_due, penalty, standing, suspension, vehicle,
 };
 use outorga_core::facts::{Event, PermitId, PersonId, VehicleId};
 use outorga_core::model::{Amount, Applicant};
@@ -271,6 +271,20 @@ pub fn answer(
                 "citations": citations(&result.citations),
             })
         }
+        Query::Fee(q) => {
+            let result =
+                fee::fee(ctx, &q.kind, q.months_worked.map(|m| m.0), today).map_err(engine)?;
+            let mut map = Map::new();
+            map.insert(
+                "amount".into(),
+                json!({ "unit": result.amount.unit, "quantity": dec(result.amount.quantity) }),
+            );
+            if let Some(value) = result.brl {
+                map.insert("brl".into(), brl(value));
+            }
+            map.insert("citations".into(), citations(&result.citations));
+            Value::Object(map)
+        }
         Query::Ctm(_)
         | Query::Baggage(_)
         | Query::Indemnity(_)
@@ -383,5 +397,6 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
         Query::Refund(_) => &["allowed", "citations"],
         Query::Ticket(_) => &["allowed", "reasons", "citations"],
         Query::SuspensionRequest(_) => &["allowed", "max_days", "reasons", "citations"],
+        Query::Fee(_) => &["amount", "brl", "citations"],
     }
 }

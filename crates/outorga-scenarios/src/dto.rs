@@ -190,6 +190,7 @@ pub enum Query {
     Refund(RefundQuery),
     Ticket(TicketQuery),
     SuspensionRequest(SuspensionRequestQuery),
+    Fee(FeeQuery),
 }
 
 impl Query {
@@ -209,6 +210,7 @@ impl Query {
             Query::Refund(_) => "refund",
             Query::Ticket(_) => "ticket",
             Query::SuspensionRequest(_) => "suspension_request",
+            Query::Fee(_) => "fee",
         }
     }
 }
@@ -378,4 +380,11 @@ pub struct SuspensionRequestQuery {
     pub days: Whole,
     #[serde(default)]
     pub extension: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FeeQuery {
+    pub kind: String,
+    pub months_worked: Option<Whole>,
 }

@@ -6,6 +6,7 @@ pub mod cap;
 pub mod deadline;
 pub mod eligibility;
 pub mod fare;
+pub mod fee;
 pub mod fine_due;
 pub mod penalty;
 pub mod points;
