@@ -230,6 +230,10 @@ pub struct Vehicle {
     pub colour: Option<String>,
     pub trunk_litres: Option<u32>,
     pub insured: Option<bool>,
+    pub engine_cc: Option<u32>,
+    pub four_stroke: Option<bool>,
+    /// The equipment fitted, by the names the rulebook uses.
+    pub equipment: Option<Vec<String>>,
 }
 
 fn permit_for(

@@ -708,6 +708,15 @@ pub enum VehicleCheck {
     MinTrunkLitres(Quantity),
     /// Insured for the vehicle and passengers.
     Insured,
+    /// Engine of at least this many cubic centimetres.
+    MinEngineCc(Quantity),
+    /// A four-stroke engine.
+    FourStroke,
+    /// Has every item of `all_of` and, when `any_of` is not empty, one of it.
+    Equipment {
+        all_of: Vec<String>,
+        any_of: Vec<String>,
+    },
 }
 
 #[derive(Debug, Clone)]

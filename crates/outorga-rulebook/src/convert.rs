@@ -1173,6 +1173,22 @@ impl Converter<'_, '_> {
                         VehicleCheck::MinTrunkLitres(self.quantity(q, span.clone()))
                     }
                     RawVehicleCheck::Insured => VehicleCheck::Insured,
+                    RawVehicleCheck::MinEngineCc(q) => {
+                        VehicleCheck::MinEngineCc(self.quantity(q, span.clone()))
+                    }
+                    RawVehicleCheck::FourStroke => VehicleCheck::FourStroke,
+                    RawVehicleCheck::Equipment { all_of, any_of } => {
+                        if all_of.is_empty() && any_of.is_empty() {
+                            self.diag.error(
+                                span.clone(),
+                                "an equipment check needs `all_of` or `any_of`",
+                            );
+                        }
+                        VehicleCheck::Equipment {
+                            all_of: all_of.clone(),
+                            any_of: any_of.clone(),
+                        }
+                    }
                 };
                 VehicleRequirement {
                     id: r.id.get_ref().clone(),

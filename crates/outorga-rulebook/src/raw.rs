@@ -438,12 +438,23 @@ pub struct RawVehicleRequirement {
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum RawVehicleCheck {
-    Doors { min: RawQuantity, max: RawQuantity },
+    Doors {
+        min: RawQuantity,
+        max: RawQuantity,
+    },
     MaxCapacity(RawQuantity),
     AirConditioning,
     Colour(String),
     MinTrunkLitres(RawQuantity),
     Insured,
+    MinEngineCc(RawQuantity),
+    FourStroke,
+    Equipment {
+        #[serde(default)]
+        all_of: Vec<String>,
+        #[serde(default)]
+        any_of: Vec<String>,
+    },
 }
 
 #[derive(Debug, Deserialize)]

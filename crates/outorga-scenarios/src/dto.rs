@@ -152,6 +152,9 @@ pub struct Vehicle {
     pub colour: Option<String>,
     pub trunk_litres: Option<Whole>,
     pub insured: Option<bool>,
+    pub engine_cc: Option<Whole>,
+    pub four_stroke: Option<bool>,
+    pub equipment: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -274,6 +274,9 @@ fn vehicle(raw: dto::Vehicle) -> Vehicle {
         colour: raw.colour,
         trunk_litres: raw.trunk_litres.map(|w| w.0),
         insured: raw.insured,
+        engine_cc: raw.engine_cc.map(|w| w.0),
+        four_stroke: raw.four_stroke,
+        equipment: raw.equipment,
     }
 }
 

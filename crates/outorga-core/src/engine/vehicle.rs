@@ -41,6 +41,17 @@ fn check_requirements<'r>(
                 known(vehicle.trunk_litres, &|trunk| trunk >= litres)
             }
             VehicleCheck::Insured => Outcome::from_known(vehicle.insured),
+            VehicleCheck::MinEngineCc(cc) => {
+                let cc = ctx.quantity(cc, today)?;
+                known(vehicle.engine_cc, &|engine| engine >= cc)
+            }
+            VehicleCheck::FourStroke => Outcome::from_known(vehicle.four_stroke),
+            VehicleCheck::Equipment { all_of, any_of } => {
+                Outcome::from_known(vehicle.equipment.as_ref().map(|fitted| {
+                    all_of.iter().all(|item| fitted.contains(item))
+                        && (any_of.is_empty() || any_of.iter().any(|item| fitted.contains(item)))
+                }))
+            }
         };
         answer.record(
             &requirement.id,
