@@ -175,6 +175,8 @@ pub struct Person {
     pub convictions: Option<Vec<Conviction>>,
     pub license: Option<License>,
     pub past_permits: Option<Vec<PastPermit>>,
+    /// Has debts to the department that are overdue.
+    pub overdue_debts: Option<bool>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -664,6 +664,13 @@ pub enum Check {
     NoFinalConviction,
     /// Holds no permit (of any service) already.
     NoOtherPermit,
+    /// A company holds fewer than this many permits (so it may get one more).
+    CompanyPermits(Quantity),
+    /// With one more, the permits held by companies stay within this percentage
+    /// of all permits.
+    CompanyShare(Quantity),
+    /// Owes nothing overdue to the department.
+    NoOverdueDebts,
     /// Not within `period` after a permit that ended this way.
     WaitingPeriod {
         after: EndedHow,

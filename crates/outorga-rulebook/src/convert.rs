@@ -1110,6 +1110,11 @@ impl Converter<'_, '_> {
                 RawCheck::NotPublicEmployee => Check::NotPublicEmployee,
                 RawCheck::NoFinalConviction => Check::NoFinalConviction,
                 RawCheck::NoOtherPermit => Check::NoOtherPermit,
+                RawCheck::CompanyPermits(q) => {
+                    Check::CompanyPermits(self.quantity(q, span.clone()))
+                }
+                RawCheck::CompanyShare(q) => Check::CompanyShare(self.percent(q, span.clone())),
+                RawCheck::NoOverdueDebts => Check::NoOverdueDebts,
                 RawCheck::WaitingPeriod { after, period } => match EndedHow::parse(after) {
                     Some(how) => Check::WaitingPeriod {
                         after: how,

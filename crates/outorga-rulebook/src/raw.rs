@@ -407,6 +407,9 @@ pub enum RawCheck {
     NotPublicEmployee,
     NoFinalConviction,
     NoOtherPermit,
+    CompanyPermits(RawQuantity),
+    CompanyShare(RawQuantity),
+    NoOverdueDebts,
     WaitingPeriod {
         after: String,
         period: RawPeriod,

@@ -96,6 +96,8 @@ pub struct Person {
     pub convictions: Option<Vec<Conviction>>,
     pub license: Option<License>,
     pub past_permits: Option<Vec<PastPermit>>,
+    /// Extension (docs/scenarios.md): overdue debts to the department.
+    pub overdue_debts: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -253,6 +253,7 @@ fn person(raw: dto::Person) -> Result<Person, String> {
         }),
         license,
         past_permits,
+        overdue_debts: raw.overdue_debts,
     })
 }
 

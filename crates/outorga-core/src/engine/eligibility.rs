@@ -3,6 +3,7 @@
 use crate::calendar::{add_months, age_in_years};
 use crate::context::{Context, EngineError};
 use crate::engine::assessment::{Assessment, Outcome};
+use crate::engine::cap::permit_cap;
 use crate::facts::{Facts, Person, PersonId, PersonKind};
 use crate::model::{Applicant, Check, Requirement, Service};
 use chrono::NaiveDate;
@@ -29,9 +30,15 @@ pub fn eligibility<'r>(
         .requirements
         .iter()
         .filter(|r| r.applicants.contains(&applicant))
-        .filter(|r| !(company && of_natural_persons(&r.check)))
+        .filter(|r| {
+            if company {
+                !of_natural_persons(&r.check)
+            } else {
+                !of_companies(&r.check)
+            }
+        })
     {
-        let outcome = check(ctx, facts, person, requirement, today)?;
+        let outcome = check(ctx, facts, person, requirement, service, today)?;
         let cited = std::iter::once(&requirement.citation)
             .chain(&requirement.see_also)
             .map(String::as_str)
@@ -44,7 +51,19 @@ pub fn eligibility<'r>(
 /// Whether a check concerns only natural persons (age, licence, residence,
 /// record, public office, one permit each): a company is not judged by it.
 fn of_natural_persons(check: &Check) -> bool {
-    !matches!(check, Check::NaturalPerson | Check::WaitingPeriod { .. })
+    !matches!(
+        check,
+        Check::NaturalPerson
+            | Check::WaitingPeriod { .. }
+            | Check::NoOverdueDebts
+            | Check::CompanyPermits(_)
+            | Check::CompanyShare(_)
+    )
+}
+
+/// Whether a check concerns only companies.
+fn of_companies(check: &Check) -> bool {
+    matches!(check, Check::CompanyPermits(_) | Check::CompanyShare(_))
 }
 
 /// `years` whole years after `date`, date to date.
@@ -62,6 +81,7 @@ fn check(
     facts: &Facts,
     person_id: PersonId,
     requirement: &Requirement,
+    service: Service,
     today: NaiveDate,
 ) -> Result<Outcome, EngineError> {
     let person: &Person = facts.person(person_id);
@@ -137,6 +157,26 @@ fn check(
             Some(_) => Outcome::Unknown,
         },
         Check::NoOtherPermit => Outcome::from_known(Some(!facts.holds_a_permit(person_id))),
+        Check::CompanyPermits(max) => {
+            let max = ctx.quantity(max, today)?;
+            Outcome::from_known(Some(
+                Decimal::from(facts.permits_held(person_id) as u64) < max,
+            ))
+        }
+        Check::CompanyShare(percent) => {
+            // The permits the department delegates are the cap of the service;
+            // with one more, companies' permits may not exceed the percentage.
+            let percent = ctx.quantity(percent, today)?;
+            let of_service = facts.permits().iter().filter(|p| p.service == service);
+            let current = of_service.clone().count() as u64;
+            let held_by_companies = of_service
+                .filter(|p| facts.person(p.holder).kind == PersonKind::Company)
+                .count() as u64;
+            let cap = permit_cap(ctx, service, current, today)?.max_permits;
+            let share = Decimal::from(held_by_companies + 1) * Decimal::ONE_HUNDRED;
+            Outcome::from_known(Some(share <= percent * Decimal::from(cap)))
+        }
+        Check::NoOverdueDebts => Outcome::from_known(person.overdue_debts.map(|owes| !owes)),
         Check::WaitingPeriod { after, period } => match &person.past_permits {
             None => Outcome::Unknown,
             Some(past) => {
