@@ -224,6 +224,9 @@ pub struct Infraction {
     pub outside_permit: bool,
     /// Who the law says commits it, when it says.
     pub committed_by: Option<Applicant>,
+    /// Points of its own, whatever the group or the outcome (the penalties of
+    /// an administrative process: Teófilo Otoni art. 85).
+    pub points: Option<Cited<Decimal>>,
     pub citation: Citation,
 }
 

@@ -563,6 +563,10 @@ impl Converter<'_, '_> {
                         None
                     }
                 });
+            let points = inf.points.as_ref().map(|p| Cited {
+                value: self.fixed(&p.value, spanned.span(), "infraction points"),
+                citation: self.citation(&p.citation),
+            });
             let citation = self.citation(&inf.citation);
             let id = InfractionId(into.infractions.len() as u32);
             let has_group_fine = group.is_some_and(|g| into.groups[g.0 as usize].fine.is_some());
@@ -614,6 +618,7 @@ impl Converter<'_, '_> {
                 group,
                 outside_permit: inf.outside_permit,
                 committed_by,
+                points,
                 citation,
             });
             into.rules.extend(rules);

@@ -168,6 +168,8 @@ pub struct RawInfraction {
     pub outside_permit: bool,
     /// Who commits it: `driver` (a condutor, holder or auxiliary) or `holder`.
     pub offender: Option<Spanned<String>>,
+    /// Points of its own, whatever the group or outcome.
+    pub points: Option<RawCited>,
     /// The services it exists in (default: all of the rulebook's).
     #[serde(default)]
     pub services: Vec<Spanned<String>>,

@@ -177,9 +177,13 @@ fn fined_incidences<'r>(
     facts: &Facts,
     offence: &Event,
 ) -> Result<(Decimal, Option<&'r str>), EngineError> {
+    // Art. 91 speaks of the regulation's infractions: those of a group.
     let Some(rule) = &ctx.rulebook.fine_multiplier else {
         return Ok((Decimal::ONE, None));
     };
+    if ctx.rulebook.infraction(offence.infraction).group.is_none() {
+        return Ok((Decimal::ONE, None));
+    }
     let start = day_start(ctx.window_start(&rule.window, offence.date())?);
     let until = instant(offence.at);
     let record = facts.record(offence.by);

@@ -26,6 +26,8 @@ pub struct PointsTable {
     /// Per infraction: (offender, holder) points of the group — what every auto
     /// earns with basis `Group`, what a fine earns with basis `Outcome`.
     per_infraction: Vec<(i64, i64)>,
+    /// Per infraction: whether its points are its own, whatever the outcome.
+    fixed: Vec<bool>,
     /// (offender, holder) points of a warning, with basis `Outcome`.
     warning: (i64, i64),
     basis: PointBasis,
@@ -46,11 +48,12 @@ impl PointsTable {
             .infractions
             .iter()
             .map(|infraction| {
-                split(
-                    rule.and(infraction.group)
-                        .and_then(|group| rulebook.group(group).points.as_ref())
-                        .map_or(Decimal::ZERO, |points| points.value),
-                )
+                let own = infraction.points.as_ref().map(|p| p.value);
+                let of_group = infraction
+                    .group
+                    .and_then(|group| rulebook.group(group).points.as_ref())
+                    .map(|points| points.value);
+                split(rule.and(own.or(of_group)).unwrap_or(Decimal::ZERO))
             })
             .collect();
         let warning = split(
@@ -79,6 +82,11 @@ impl PointsTable {
                 .into_iter()
                 .map(|(own, held)| (scaled(own), scaled(held)))
                 .collect(),
+            fixed: rulebook
+                .infractions
+                .iter()
+                .map(|i| i.points.is_some())
+                .collect(),
             warning: (scaled(warning.0), scaled(warning.1)),
             basis: rule.map_or(PointBasis::Group, |rule| rule.basis),
             scale,
@@ -94,7 +102,13 @@ impl PointsTable {
     /// Points an infraction with this outcome puts on a record, scaled: the
     /// offender's when `own`, else the permit holder's share.
     pub fn scaled(&self, infraction: InfractionId, own: bool, outcome: Outcome) -> i64 {
+        let fixed = self
+            .fixed
+            .get(infraction.0 as usize)
+            .copied()
+            .unwrap_or(false);
         let (offender, holder) = match (self.basis, outcome) {
+            _ if fixed => self.per_infraction[infraction.0 as usize],
             (PointBasis::Group, _) | (PointBasis::Outcome, Outcome::Fine) => self
                 .per_infraction
                 .get(infraction.0 as usize)
@@ -128,11 +142,13 @@ pub fn event_points<'r>(
     if own == 0 {
         return (PointsAdded::new(), Citations::new());
     }
-    // The article that sets these points: the warning's, or the group's.
-    let source = match (rule.basis, outcome) {
-        (PointBasis::Outcome, Outcome::Warning) => rule.warning.as_ref().map(|w| &w.citation),
-        _ => rulebook
-            .infraction(event.infraction)
+    // The article that sets these points: the infraction's own, the
+    // warning's, or the group's.
+    let infraction = rulebook.infraction(event.infraction);
+    let source = match (&infraction.points, rule.basis, outcome) {
+        (Some(own), _, _) => Some(&own.citation),
+        (None, PointBasis::Outcome, Outcome::Warning) => rule.warning.as_ref().map(|w| &w.citation),
+        _ => infraction
             .group
             .and_then(|group| rulebook.group(group).points.as_ref())
             .map(|points| &points.citation),
