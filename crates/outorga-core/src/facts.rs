@@ -137,6 +137,11 @@ impl Facts {
         &self.vehicles[id.0 as usize]
     }
 
+    /// Whether `person` is a company.
+    pub fn is_company(&self, person: PersonId) -> bool {
+        self.person(person).kind == PersonKind::Company
+    }
+
     /// How many permits `person` holds.
     pub fn permits_held(&self, person: PersonId) -> usize {
         self.permits.iter().filter(|p| p.holder == person).count()

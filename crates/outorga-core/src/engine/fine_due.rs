@@ -1,5 +1,6 @@
 //! What is owed for a fine on a given day: surcharges and installments.
 
+use crate::calendar::Counting;
 use crate::context::{Context, EngineError, exact, round_brl};
 use crate::model::Amount;
 use chrono::NaiveDate;
@@ -49,13 +50,15 @@ pub fn fine_due<'r>(
         )));
     }
     let rulebook = ctx.rulebook;
-    let late_days = (paid - issued).num_days();
     let mut surcharge = Decimal::ZERO;
     let mut surcharge_citation = None;
     for tier in &rulebook.late_payment {
+        // "After N days from issue": a limit in days, which ends on the next
+        // business day when day N is not one (Lei 9.784, art. 66).
         let after = ctx.whole(&tier.after_days, paid, "days")?;
+        let limit = ctx.calendar.count(issued, after, Counting::CalendarDays);
         let percent = ctx.quantity(&tier.percent, paid)?;
-        if late_days > i64::from(after) && percent > surcharge {
+        if paid > limit && percent > surcharge {
             surcharge = percent;
             surcharge_citation = Some(tier.citation.as_str());
         }

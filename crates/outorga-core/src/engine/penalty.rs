@@ -62,6 +62,7 @@ pub fn penalty<'r>(
         holder,
         role,
         payer: payer(&rulebook.liability, offence.by, holder),
+        companies: (facts.is_company(offence.by), facts.is_company(holder)),
     };
     let mut sanctions = Vec::with_capacity(8);
     let (fine_factor, fine_factor_citation) = fined_incidences(ctx, facts, offence)?;

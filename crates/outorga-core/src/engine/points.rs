@@ -230,11 +230,13 @@ pub fn threshold_sanctions<'r>(
         if total <= limit {
             continue;
         }
+        let company = subject == Subject::Company;
         let parties = Parties {
             offender: person,
             holder: person,
             role,
             payer: person,
+            companies: (company, company),
         };
         let occasion = Occasion {
             on,

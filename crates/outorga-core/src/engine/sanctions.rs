@@ -90,6 +90,9 @@ pub struct Parties {
     pub role: Role,
     /// Who pays fines.
     pub payer: PersonId,
+    /// Whether the offender, and the holder, are companies (a company has no
+    /// driver registration to suspend or cassate).
+    pub companies: (bool, bool),
 }
 
 impl Parties {
@@ -129,6 +132,18 @@ pub fn instantiate<'r>(
         sanction.cite(citation);
     }
     if spec.kind.has_target() {
+        let company = match spec.target {
+            Party::Offender => parties.companies.0,
+            Party::Holder => parties.companies.1,
+        };
+        if company
+            && matches!(
+                spec.kind,
+                SanctionKind::Suspension | SanctionKind::DriverCassation
+            )
+        {
+            return Ok(None);
+        }
         sanction.target = Some(parties.person(spec.target));
     }
     // Lengths of time are whole numbers; a chain of repeats may multiply them.
