@@ -554,6 +554,9 @@ pub struct InstallmentRule {
     pub first_due: Period,
     /// The time between parcels.
     pub every: Period,
+    /// Fines decided in an administrative process may not be split (with the
+    /// article that says so).
+    pub not_for_process_fines: Option<Citation>,
     pub citation: Citation,
 }
 

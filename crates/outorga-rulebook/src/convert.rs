@@ -194,6 +194,7 @@ pub fn rulebook(
             min_quantity: c.quantity(&r.min_quantity, i.span()),
             first_due: c.period(&r.first_due, i.span()),
             every: c.period(&r.every, i.span()),
+            not_for_process_fines: r.not_for_process_fines.as_ref().map(|n| c.citation(n)),
             citation: c.citation(&r.citation),
         }
     });

@@ -346,6 +346,8 @@ pub struct RawInstallments {
     pub min_quantity: RawQuantity,
     pub first_due: RawPeriod,
     pub every: RawPeriod,
+    /// The article that excludes fines decided in an administrative process.
+    pub not_for_process_fines: Option<Spanned<String>>,
     pub citation: Spanned<String>,
 }
 

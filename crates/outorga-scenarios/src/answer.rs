@@ -177,6 +177,7 @@ pub fn answer(
                 q.issued.0,
                 q.paid.0,
                 q.installments.map(|n| n.0),
+                q.from_process,
             )
             .map_err(engine)?;
             let mut map = Map::new();

@@ -256,6 +256,9 @@ pub struct FineDueQuery {
     pub issued: Date,
     pub paid: Date,
     pub installments: Option<Whole>,
+    /// Extension: the fine was decided in an administrative process.
+    #[serde(default)]
+    pub from_process: bool,
 }
 
 #[derive(Debug, Deserialize)]

@@ -31,12 +31,14 @@ pub struct Parcel {
 
 /// The amount of a fine issued on `issued` and paid on `paid`; with `installments`,
 /// whether it may be split in that many monthly parcels, and their due dates.
+/// `from_process`: the fine was decided in an administrative process.
 pub fn fine_due<'r>(
     ctx: &Context<'r>,
     amount: &Amount,
     issued: NaiveDate,
     paid: NaiveDate,
     installments: Option<u32>,
+    from_process: bool,
 ) -> Result<FineDue<'r>, EngineError> {
     if paid < issued {
         return Err(EngineError::InvalidQuestion(format!(
@@ -95,7 +97,17 @@ pub fn fine_due<'r>(
         .map(|value| exact(value.checked_mul(quantity)).map(round_brl))
         .transpose()?;
     let installments = installments
-        .map(|count| plan(ctx, amount, quantity, issued, count, &mut citations))
+        .map(|count| {
+            plan(
+                ctx,
+                amount,
+                quantity,
+                issued,
+                count,
+                from_process,
+                &mut citations,
+            )
+        })
         .transpose()?;
     Ok(FineDue {
         quantity,
@@ -112,6 +124,7 @@ fn plan<'r>(
     quantity: Decimal,
     issued: NaiveDate,
     count: u32,
+    from_process: bool,
     citations: &mut Vec<&'r str>,
 ) -> Result<InstallmentPlan, EngineError> {
     let Some(rule) = &ctx.rulebook.installments else {
@@ -121,6 +134,13 @@ fn plan<'r>(
         });
     };
     citations.push(&rule.citation);
+    if from_process && let Some(citation) = &rule.not_for_process_fines {
+        citations.push(citation);
+        return Ok(InstallmentPlan {
+            allowed: false,
+            parcels: Vec::new(),
+        });
+    }
     let max = ctx.whole(&rule.max, issued, "installments")?;
     let min = ctx.quantity(&rule.min_quantity, issued)?;
     if count == 0 || count > max || amount.quantity < min {
