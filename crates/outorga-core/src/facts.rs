@@ -182,6 +182,8 @@ pub struct Person {
     pub past_permits: Option<Vec<PastPermit>>,
     /// Has debts to the department that are overdue.
     pub overdue_debts: Option<bool>,
+    /// A company credentialed for radio dispatch of rides.
+    pub radio_dispatch: Option<bool>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

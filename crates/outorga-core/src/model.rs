@@ -509,6 +509,8 @@ pub enum Subject {
     Holder,
     /// A company that holds permits.
     Company,
+    /// A radio-dispatch company or cooperative, credentialed to dispatch rides.
+    RadioDispatch,
 }
 
 /// Sanctions that need an administrative process first.
@@ -677,6 +679,12 @@ pub enum Check {
     CompanyShare(Quantity),
     /// Owes nothing overdue to the department.
     NoOverdueDebts,
+    /// With this driver, the holder of the permit asked about has at most `max`
+    /// drivers per permit held (only company holders, when `companies_only`).
+    DriversPerPermit {
+        max: Quantity,
+        companies_only: bool,
+    },
     /// Not within `period` after a permit that ended this way.
     WaitingPeriod {
         after: EndedHow,

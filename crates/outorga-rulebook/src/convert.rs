@@ -921,10 +921,13 @@ impl Converter<'_, '_> {
             Some((_, "auxiliary")) => Subject::Auxiliary,
             Some((_, "holder")) => Subject::Holder,
             Some((_, "company")) => Subject::Company,
+            Some((_, "radio_dispatch")) => Subject::RadioDispatch,
             Some((a, other)) => {
                 self.diag.error(
                     a.span(),
-                    format!("applies_to `{other}`: expected anyone, auxiliary, holder or company"),
+                    format!(
+                        "applies_to `{other}`: expected anyone, auxiliary, holder, company or radio_dispatch"
+                    ),
                 );
                 Subject::Anyone
             }
@@ -1121,6 +1124,13 @@ impl Converter<'_, '_> {
                 }
                 RawCheck::CompanyShare(q) => Check::CompanyShare(self.percent(q, span.clone())),
                 RawCheck::NoOverdueDebts => Check::NoOverdueDebts,
+                RawCheck::DriversPerPermit {
+                    max,
+                    companies_only,
+                } => Check::DriversPerPermit {
+                    max: self.quantity(max, span.clone()),
+                    companies_only: *companies_only,
+                },
                 RawCheck::WaitingPeriod { after, period } => match EndedHow::parse(after) {
                     Some(how) => Check::WaitingPeriod {
                         after: how,

@@ -414,6 +414,11 @@ pub enum RawCheck {
     CompanyPermits(RawQuantity),
     CompanyShare(RawQuantity),
     NoOverdueDebts,
+    DriversPerPermit {
+        max: RawQuantity,
+        #[serde(default)]
+        companies_only: bool,
+    },
     WaitingPeriod {
         after: String,
         period: RawPeriod,

@@ -233,8 +233,19 @@ pub fn answer(
             };
             let service =
                 world::service(&q.service, "query.eligibility.service").map_err(Failure::Input)?;
-            let result =
-                eligibility::eligibility(ctx, facts, who, role, service, today).map_err(engine)?;
+            let under = q
+                .permit
+                .as_deref()
+                .map(|p| {
+                    world
+                        .permits
+                        .resolve(p, "query.eligibility.permit")
+                        .map(PermitId)
+                })
+                .transpose()
+                .map_err(Failure::Input)?;
+            let result = eligibility::eligibility(ctx, facts, who, (role, under), service, today)
+                .map_err(engine)?;
             json!({
                 "eligible": result.passed,
                 "unmet": findings(&result.unmet),

@@ -98,6 +98,8 @@ pub struct Person {
     pub past_permits: Option<Vec<PastPermit>>,
     /// Extension (docs/scenarios.md): overdue debts to the department.
     pub overdue_debts: Option<bool>,
+    /// Extension: a radio-dispatch company or cooperative.
+    pub radio_dispatch: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -273,6 +275,8 @@ pub struct EligibilityQuery {
     pub person: String,
     pub role: String,
     pub service: String,
+    /// Extension: the permit a driver asks to drive under.
+    pub permit: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

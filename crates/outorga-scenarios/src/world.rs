@@ -254,6 +254,7 @@ fn person(raw: dto::Person) -> Result<Person, String> {
         license,
         past_permits,
         overdue_debts: raw.overdue_debts,
+        radio_dispatch: raw.radio_dispatch,
     })
 }
 

@@ -4,16 +4,17 @@ use crate::calendar::{add_months, age_in_years};
 use crate::context::{Context, EngineError};
 use crate::engine::assessment::{Assessment, Outcome};
 use crate::engine::cap::permit_cap;
-use crate::facts::{Facts, Person, PersonId, PersonKind};
+use crate::facts::{Facts, PermitId, Person, PersonId, PersonKind};
 use crate::model::{Applicant, Check, Requirement, Service};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
+/// `under`: the permit a driver asks to drive under, when the question names it.
 pub fn eligibility<'r>(
     ctx: &Context<'r>,
     facts: &Facts,
     person: PersonId,
-    applicant: Applicant,
+    (applicant, under): (Applicant, Option<PermitId>),
     service: Service,
     today: NaiveDate,
 ) -> Result<Assessment<'r>, EngineError> {
@@ -38,7 +39,7 @@ pub fn eligibility<'r>(
             }
         })
     {
-        let outcome = check(ctx, facts, person, requirement, service, today)?;
+        let outcome = check(ctx, facts, (person, under), requirement, service, today)?;
         let cited = std::iter::once(&requirement.citation)
             .chain(&requirement.see_also)
             .map(String::as_str)
@@ -79,7 +80,7 @@ fn years_after(
 fn check(
     ctx: &Context<'_>,
     facts: &Facts,
-    person_id: PersonId,
+    (person_id, under): (PersonId, Option<PermitId>),
     requirement: &Requirement,
     service: Service,
     today: NaiveDate,
@@ -177,6 +178,30 @@ fn check(
             Outcome::from_known(Some(share <= percent * Decimal::from(cap)))
         }
         Check::NoOverdueDebts => Outcome::from_known(person.overdue_debts.map(|owes| !owes)),
+        Check::DriversPerPermit {
+            max,
+            companies_only,
+        } => match under {
+            None => Outcome::Unknown,
+            Some(permit) => {
+                let holder = facts.permit(permit).holder;
+                if *companies_only && !facts.is_company(holder) {
+                    Outcome::Met
+                } else {
+                    let max = ctx.quantity(max, today)?;
+                    let held = facts.permits().iter().filter(|p| p.holder == holder);
+                    let permits = held.clone().count() as u64;
+                    let mut drivers: Vec<PersonId> = held
+                        .flat_map(|p| p.drivers.iter().copied())
+                        .filter(|d| *d != person_id)
+                        .collect();
+                    drivers.sort_unstable();
+                    drivers.dedup();
+                    let with_this = Decimal::from(drivers.len() as u64 + 1);
+                    Outcome::from_known(Some(with_this <= max * Decimal::from(permits)))
+                }
+            }
+        },
         Check::WaitingPeriod { after, period } => match &person.past_permits {
             None => Outcome::Unknown,
             Some(past) => {

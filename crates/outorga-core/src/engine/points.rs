@@ -205,7 +205,9 @@ pub fn threshold_sanctions<'r>(
     record: &[(u32, Decimal)],
     out: &mut Vec<Sanction<'r>>,
 ) -> Result<(), EngineError> {
-    let subject = if facts.person(person).kind == PersonKind::Company {
+    let subject = if facts.person(person).radio_dispatch == Some(true) {
+        Subject::RadioDispatch
+    } else if facts.person(person).kind == PersonKind::Company {
         Subject::Company
     } else if facts.holds_a_permit(person) {
         Subject::Holder
@@ -230,7 +232,7 @@ pub fn threshold_sanctions<'r>(
         if total <= limit {
             continue;
         }
-        let company = subject == Subject::Company;
+        let company = matches!(subject, Subject::Company | Subject::RadioDispatch);
         let parties = Parties {
             offender: person,
             holder: person,
