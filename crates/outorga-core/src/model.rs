@@ -771,6 +771,17 @@ pub enum ReplaceBy {
 pub struct ReplacementRule {
     pub at_age: Quantity,
     pub by: ReplaceBy,
+    /// An extension the authority may grant, with closer inspections.
+    pub extension: Option<ReplacementExtension>,
+    pub citation: Citation,
+}
+
+/// "The deadline may be extended by at most `years`, with an inspection every
+/// `inspect_every`" (Teófilo Otoni art. 52, § 1º).
+#[derive(Debug, Clone)]
+pub struct ReplacementExtension {
+    pub years: Quantity,
+    pub inspect_every: Period,
     pub citation: Citation,
 }
 
@@ -832,6 +843,9 @@ pub struct FareRule {
     /// percentage.
     pub bandeira_2_increase: Option<Cited<Quantity>>,
     pub discounts: Vec<FareDiscount>,
+    /// The article that forbids charging extra for mobility equipment or a
+    /// guide dog, when the law has one.
+    pub no_extra_for_aids: Option<Citation>,
     pub citation: Citation,
 }
 

@@ -1277,6 +1277,11 @@ impl Converter<'_, '_> {
             ReplacementRule {
                 at_age: self.quantity(&r.at_age, s.span()),
                 by,
+                extension: r.extension.as_ref().map(|e| ReplacementExtension {
+                    years: self.quantity(&e.years, s.span()),
+                    inspect_every: self.period(&e.inspect_every, s.span()),
+                    citation: self.citation(&e.citation),
+                }),
                 citation: self.citation(&r.citation),
             }
         });
@@ -1447,7 +1452,9 @@ impl Converter<'_, '_> {
                 })
             })
             .collect();
+        let no_extra_for_aids = raw.no_extra_for_aids.as_ref().map(|c| self.citation(c));
         FareRule {
+            no_extra_for_aids,
             default_bandeira: raw.default_bandeira,
             windows,
             bandeira_2_increase,

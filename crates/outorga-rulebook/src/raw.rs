@@ -494,6 +494,15 @@ pub struct RawReplacement {
     pub at_age: RawQuantity,
     /// `end_of_year` or `last_business_day_of_february_next_year`.
     pub by: Spanned<String>,
+    pub extension: Option<RawReplacementExtension>,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawReplacementExtension {
+    pub years: RawQuantity,
+    pub inspect_every: RawPeriod,
     pub citation: Spanned<String>,
 }
 
@@ -572,6 +581,8 @@ pub struct RawFare {
     pub bandeira_2_increase: Option<RawCited>,
     #[serde(default)]
     pub discounts: Vec<Spanned<RawDiscount>>,
+    /// The article that forbids charging extra for mobility aids or a guide dog.
+    pub no_extra_for_aids: Option<Spanned<String>>,
     pub citation: Spanned<String>,
 }
 

@@ -273,6 +273,7 @@ pub fn answer(
                     age: p.age.map(|a| a.0),
                     student: p.student,
                     disabled: p.disabled,
+                    with_aids: p.mobility_equipment || p.guide_dog,
                 });
             let stopped = q.stopped_minutes.map_or(Decimal::ZERO, |m| m.0);
             let result = fare::fare(ctx, q.start.0, q.km.0, stopped, &passenger).map_err(engine)?;
@@ -338,7 +339,7 @@ fn vehicle_answer(
             ));
         }
         ("deadlines", None) => {
-            let result = vehicle::deadlines(ctx, subject, today).map_err(engine)?;
+            let result = vehicle::deadlines(ctx, subject, today, q.extended).map_err(engine)?;
             let mut map = Map::new();
             map.insert(
                 "replace_by".into(),

@@ -285,6 +285,9 @@ pub struct VehicleQuery {
     pub vehicle: String,
     pub action: String,
     pub replacing: Option<String>,
+    /// Extension: with `deadlines`, the replacement deadline was extended.
+    #[serde(default)]
+    pub extended: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -303,6 +306,11 @@ pub struct Passenger {
     pub age: Option<Whole>,
     pub student: Option<bool>,
     pub disabled: Option<bool>,
+    /// Extensions: travels with mobility equipment, or with a guide dog.
+    #[serde(default)]
+    pub mobility_equipment: bool,
+    #[serde(default)]
+    pub guide_dog: bool,
 }
 
 #[derive(Debug, Deserialize)]

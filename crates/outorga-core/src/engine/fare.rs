@@ -11,6 +11,8 @@ pub struct Passenger {
     pub age: Option<u32>,
     pub student: Option<bool>,
     pub disabled: Option<bool>,
+    /// Travels with mobility equipment or a guide dog (never charged extra).
+    pub with_aids: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -82,6 +84,11 @@ pub fn fare<'r>(
         }
     }
     citations.extend(discount_citation);
+    if passenger.with_aids
+        && let Some(citation) = &rule.no_extra_for_aids
+    {
+        citations.push(citation);
+    }
     let total = round_brl(
         exact(gross.checked_mul(Decimal::ONE_HUNDRED - discount))? / Decimal::ONE_HUNDRED,
     );

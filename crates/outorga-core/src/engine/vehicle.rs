@@ -172,10 +172,13 @@ pub struct VehicleDeadlines<'r> {
     pub citations: Vec<&'r str>,
 }
 
+/// `extended`: the authority granted the extension of the replacement deadline
+/// the law allows (later replacement, closer inspections).
 pub fn deadlines<'r>(
     ctx: &Context<'r>,
     vehicle: &Vehicle,
     today: NaiveDate,
+    extended: bool,
 ) -> Result<VehicleDeadlines<'r>, EngineError> {
     let rules = &ctx.rulebook.vehicles;
     let mut answer = VehicleDeadlines {
@@ -183,8 +186,22 @@ pub fn deadlines<'r>(
         next_inspection: None,
         citations: Vec::new(),
     };
+    let extension = rules
+        .replacement
+        .as_ref()
+        .and_then(|rule| rule.extension.as_ref())
+        .filter(|_| extended);
+    if extended && extension.is_none() {
+        return Err(EngineError::NotInRulebook(
+            "an extension of the replacement deadline".into(),
+        ));
+    }
     if let (Some(rule), Some(made)) = (&rules.replacement, vehicle.manufactured) {
-        let at_age = ctx.whole(&rule.at_age, today, "years")?;
+        let mut at_age = ctx.whole(&rule.at_age, today, "years")?;
+        if let Some(extension) = extension {
+            at_age += ctx.whole(&extension.years, today, "years")?;
+            answer.citations.push(&extension.citation);
+        }
         let year = made.saturating_add(i32::try_from(at_age).unwrap_or(i32::MAX));
         answer.replace_by = match rule.by {
             ReplaceBy::EndOfYear => NaiveDate::from_ymd_opt(year, 12, 31),
@@ -215,6 +232,9 @@ pub fn deadlines<'r>(
             {
                 every = &later.every;
                 answer.citations.push(&later.citation);
+            }
+            if let Some(extension) = extension {
+                every = &extension.inspect_every;
             }
             let due = ctx.period_end(every, last)?;
             answer.next_inspection = Some(ctx.calendar.on_or_next_business_day(due));
