@@ -184,6 +184,10 @@ pub struct Person {
     pub overdue_debts: Option<bool>,
     /// A company credentialed for radio dispatch of rides.
     pub radio_dispatch: Option<bool>,
+    /// On sick leave (INSS) that keeps them from driving.
+    pub sick_leave: Option<bool>,
+    /// Days of vacation in the current 365 days, the ones asked for included.
+    pub vacation_days: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

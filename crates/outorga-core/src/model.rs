@@ -685,6 +685,12 @@ pub enum Check {
         max: Quantity,
         companies_only: bool,
     },
+    /// A natural-person holder may have a driver only while on sick leave, or
+    /// on vacation of at most `vacation_days` in 365 days (checked when the
+    /// question names the permit).
+    PrepostoGrounds {
+        vacation_days: Quantity,
+    },
     /// Not within `period` after a permit that ended this way.
     WaitingPeriod {
         after: EndedHow,

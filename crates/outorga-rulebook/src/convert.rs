@@ -1124,6 +1124,9 @@ impl Converter<'_, '_> {
                 }
                 RawCheck::CompanyShare(q) => Check::CompanyShare(self.percent(q, span.clone())),
                 RawCheck::NoOverdueDebts => Check::NoOverdueDebts,
+                RawCheck::PrepostoGrounds { vacation_days } => Check::PrepostoGrounds {
+                    vacation_days: self.quantity(vacation_days, span.clone()),
+                },
                 RawCheck::DriversPerPermit {
                     max,
                     companies_only,

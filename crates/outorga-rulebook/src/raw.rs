@@ -419,6 +419,9 @@ pub enum RawCheck {
         #[serde(default)]
         companies_only: bool,
     },
+    PrepostoGrounds {
+        vacation_days: RawQuantity,
+    },
     WaitingPeriod {
         after: String,
         period: RawPeriod,

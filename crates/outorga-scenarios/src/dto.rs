@@ -100,6 +100,9 @@ pub struct Person {
     pub overdue_debts: Option<bool>,
     /// Extension: a radio-dispatch company or cooperative.
     pub radio_dispatch: Option<bool>,
+    /// Extensions: on sick leave; days of vacation in the current 365 days.
+    pub sick_leave: Option<bool>,
+    pub vacation_days: Option<Whole>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -255,6 +255,8 @@ fn person(raw: dto::Person) -> Result<Person, String> {
         past_permits,
         overdue_debts: raw.overdue_debts,
         radio_dispatch: raw.radio_dispatch,
+        sick_leave: raw.sick_leave,
+        vacation_days: raw.vacation_days.map(|d| d.0),
     })
 }
 

@@ -178,6 +178,25 @@ fn check(
             Outcome::from_known(Some(share <= percent * Decimal::from(cap)))
         }
         Check::NoOverdueDebts => Outcome::from_known(person.overdue_debts.map(|owes| !owes)),
+        Check::PrepostoGrounds { vacation_days } => match under {
+            None => Outcome::Unknown,
+            Some(permit) => {
+                let holder = facts.person(facts.permit(permit).holder);
+                if holder.kind == PersonKind::Company {
+                    Outcome::Met
+                } else {
+                    let limit = ctx.quantity(vacation_days, today)?;
+                    let on_vacation = holder
+                        .vacation_days
+                        .map(|days| days > 0 && Decimal::from(days) <= limit);
+                    match (holder.sick_leave, on_vacation) {
+                        (Some(true), _) | (_, Some(true)) => Outcome::Met,
+                        (Some(false), Some(false)) => Outcome::Unmet,
+                        _ => Outcome::Unknown,
+                    }
+                }
+            }
+        },
         Check::DriversPerPermit {
             max,
             companies_only,
