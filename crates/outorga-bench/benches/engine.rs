@@ -122,6 +122,7 @@ fn past_event(
         permit: Some(permit),
         at: now() - TimeDelta::minutes(i64::try_from(ago).expect("fits")),
         is_final: true,
+        uncured: false,
     }
 }
 
@@ -156,6 +157,7 @@ fn offence(code: &str) -> Event {
         permit: Some(PermitId(0)),
         at: now(),
         is_final: false,
+        uncured: false,
     }
 }
 

@@ -70,6 +70,7 @@ impl Facts {
                     &records[event.by.0 as usize],
                     event.infraction,
                     event.at,
+                    event.uncured,
                 )?
             } else {
                 Outcome::Nothing
@@ -321,6 +322,8 @@ pub struct Event {
     pub at: NaiveDateTime,
     /// Only infractions whose penalty is final count for repeats and points.
     pub is_final: bool,
+    /// The deadline of the notice to cure it passed without the cure.
+    pub uncured: bool,
 }
 
 impl Event {

@@ -324,8 +324,23 @@ pub struct SanctionRule {
     pub incidence: Incidence,
     /// How priors are counted; `None` uses [`Rulebook::repeat`].
     pub count: Option<CountRule>,
+    /// Whether it applies to an irregularity just found, or to one whose notice
+    /// to cure went unheeded (Canguçu Anexo I art. 7º, 9º).
+    pub cure: Cure,
     pub sanctions: Vec<SanctionSpec>,
     pub citation: Citation,
+}
+
+/// Where an infraction stands with respect to a notice to cure it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Cure {
+    /// Applies in either case.
+    #[default]
+    Any,
+    /// Only when just found (a notice with a deadline to cure may follow).
+    Found,
+    /// Only when the deadline of the notice passed without the cure.
+    Uncured,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -587,6 +587,7 @@ impl Converter<'_, '_> {
                     applies_to: selector(),
                     incidence: self.incidence(&s.incidence),
                     count: None,
+                    cure: self.cure(s.cure.as_ref()),
                     sanctions,
                     citation: s
                         .citation
@@ -604,6 +605,7 @@ impl Converter<'_, '_> {
                     applies_to: selector(),
                     incidence: Incidence::Any,
                     count: None,
+                    cure: Cure::Any,
                     sanctions,
                     citation: citation.clone(),
                 });
@@ -688,6 +690,21 @@ impl Converter<'_, '_> {
             );
             Incidence::Any
         })
+    }
+
+    fn cure(&mut self, raw: Option<&Spanned<String>>) -> Cure {
+        match raw.map(|r| (r, r.get_ref().as_str())) {
+            None | Some((_, "any")) => Cure::Any,
+            Some((_, "found")) => Cure::Found,
+            Some((_, "uncured")) => Cure::Uncured,
+            Some((r, other)) => {
+                self.diag.error(
+                    r.span(),
+                    format!("cure `{other}`: expected any, found or uncured"),
+                );
+                Cure::Any
+            }
+        }
     }
 
     fn sanction_kind(&mut self, raw: &Spanned<String>) -> Option<SanctionKind> {
@@ -841,6 +858,7 @@ impl Converter<'_, '_> {
             applies_to: selector,
             incidence,
             count,
+            cure: self.cure(raw.cure.as_ref()),
             sanctions,
             citation: self.citation(&raw.citation),
         })

@@ -186,6 +186,7 @@ pub struct RawInfraction {
 #[serde(deny_unknown_fields)]
 pub struct RawLadderStep {
     pub incidence: Spanned<String>,
+    pub cure: Option<Spanned<String>>,
     /// Defaults to the infraction's citation.
     pub citation: Option<Spanned<String>>,
     pub sanctions: Vec<Spanned<RawSanction>>,
@@ -243,6 +244,9 @@ pub struct RawSanctionRule {
     /// `every N`.
     pub incidence: Option<Spanned<String>>,
     pub count: Option<Spanned<RawCount>>,
+    /// `any` (default), `found` (just found) or `uncured` (its notice to cure
+    /// went unheeded).
+    pub cure: Option<Spanned<String>>,
     pub sanctions: Vec<Spanned<RawSanction>>,
     pub citation: Spanned<String>,
 }

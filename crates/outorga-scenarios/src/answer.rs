@@ -131,6 +131,7 @@ pub fn answer(
                     .map_err(Failure::Input)?,
                 at: q.at.0,
                 is_final: false,
+                uncured: q.uncured,
             };
             let result = penalty::penalty(ctx, facts, &offence).map_err(engine)?;
             let mut points = Map::new();

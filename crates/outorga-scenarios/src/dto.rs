@@ -173,6 +173,9 @@ pub struct HistoryEntry {
     pub at: DateTime,
     #[serde(rename = "final", default = "yes")]
     pub is_final: bool,
+    /// Extension: its notice to cure went unheeded.
+    #[serde(default)]
+    pub uncured: bool,
 }
 
 fn yes() -> bool {
@@ -232,6 +235,9 @@ pub struct PenaltyQuery {
     pub by: String,
     pub permit: Option<String>,
     pub at: DateTime,
+    /// Extension: the deadline of the notice to cure passed without the cure.
+    #[serde(default)]
+    pub uncured: bool,
 }
 
 #[derive(Debug, Deserialize)]

@@ -167,6 +167,7 @@ pub fn build(ctx: &Context<'_>, raw: dto::Facts, today: NaiveDate) -> Result<Wor
                 .transpose()?,
             at: entry.at.0,
             is_final: entry.is_final,
+            uncured: entry.uncured,
         });
     }
     Ok(World {

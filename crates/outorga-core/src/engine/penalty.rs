@@ -7,8 +7,8 @@ use crate::engine::sanctions::{
 };
 use crate::facts::{Event, Facts, Outcome, PersonId, RecordEntry, day_of, day_start, instant};
 use crate::model::{
-    CountBy, CountRule, Incidence, InfractionId, Liability, Party, Period, Role, SanctionKind,
-    Scale,
+    CountBy, CountRule, Cure, Incidence, InfractionId, Liability, Party, Period, Role,
+    SanctionKind, Scale,
 };
 use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
@@ -74,6 +74,10 @@ pub fn penalty<'r>(
             .selects(offence.infraction, infraction.group)
         {
             continue;
+        }
+        match (rule.cure, offence.uncured) {
+            (Cure::Found, true) | (Cure::Uncured, false) => continue,
+            _ => {}
         }
         let count = rule.count.as_ref().unwrap_or(&rulebook.repeat);
         let incidence = if rule.incidence == Incidence::Any {
@@ -267,6 +271,7 @@ pub fn outcome_in(
     record: &[RecordEntry],
     infraction: InfractionId,
     at: NaiveDateTime,
+    uncured: bool,
 ) -> Result<Outcome, EngineError> {
     let rulebook = ctx.rulebook;
     let group = rulebook.infraction(infraction).group;
@@ -274,6 +279,10 @@ pub fn outcome_in(
     for rule in &rulebook.sanction_rules {
         if !rule.applies_to.selects(infraction, group) {
             continue;
+        }
+        match (rule.cure, uncured) {
+            (Cure::Found, true) | (Cure::Uncured, false) => continue,
+            _ => {}
         }
         let gives = |kind| rule.sanctions.iter().any(|s| s.kind == kind);
         let (fine, warning) = (gives(SanctionKind::Fine), gives(SanctionKind::Warning));
