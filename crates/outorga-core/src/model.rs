@@ -470,6 +470,8 @@ pub struct SanctionSpec {
     pub months: Option<Quantity>,
     pub min_hours: Option<Quantity>,
     pub document: Option<DocumentKind>,
+    /// Multiplies the fine (a doubled fine on reincidência).
+    pub factor: Option<Quantity>,
     pub scale: Scale,
     /// A citation of its own, added to the rule's.
     pub citation: Option<Citation>,

@@ -799,7 +799,13 @@ impl Converter<'_, '_> {
             },
         };
         let citation = raw.citation.as_ref().map(|c| self.citation(c));
+        let factor = q(self, &raw.factor);
+        if factor.is_some() && kind != SanctionKind::Fine {
+            self.diag
+                .error(span.clone(), "`factor` multiplies a fine; this is not one");
+        }
         Some(SanctionSpec {
+            factor,
             kind,
             target: raw.target.map_or(Party::Offender, party),
             when_offender: role(raw.when_offender),

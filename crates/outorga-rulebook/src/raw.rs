@@ -266,6 +266,8 @@ pub struct RawSanction {
     pub months: Option<RawQuantity>,
     pub min_hours: Option<RawQuantity>,
     pub document: Option<Spanned<String>>,
+    /// Multiplies the fine.
+    pub factor: Option<RawQuantity>,
     pub scale: Option<RawScale>,
     pub citation: Option<Spanned<String>>,
 }

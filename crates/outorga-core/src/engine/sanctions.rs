@@ -184,12 +184,19 @@ pub fn instantiate<'r>(
                 })?,
         };
         sanction.cite(&cited.citation);
+        let factor = spec
+            .factor
+            .as_ref()
+            .map(|f| ctx.quantity(f, occasion.on))
+            .transpose()?
+            .unwrap_or(Decimal::ONE);
         let quantity = exact(
             cited
                 .value
                 .quantity
                 .checked_mul(occasion.multiplier)
-                .and_then(|q| q.checked_mul(occasion.fine_factor)),
+                .and_then(|q| q.checked_mul(occasion.fine_factor))
+                .and_then(|q| q.checked_mul(factor)),
         )?
         .normalize();
         sanction.brl = ctx
