@@ -178,6 +178,9 @@ pub struct Person {
     pub resident_since: Option<NaiveDate>,
     pub education: Option<Education>,
     pub public_employee: Option<bool>,
+    /// Operates public collective or school transport (as concessionaire,
+    /// permit holder or authorized).
+    pub transport_operator: Option<bool>,
     pub convictions: Option<Vec<Conviction>>,
     pub license: Option<License>,
     pub past_permits: Option<Vec<PastPermit>>,

@@ -685,6 +685,9 @@ pub enum Check {
     UnderAge(Quantity),
     MinEducation(Education),
     NotPublicEmployee,
+    /// Not a concessionaire, permit holder or authorized operator of public
+    /// collective or school transport.
+    NotTransportOperator,
     /// No final criminal conviction (a non-final one leaves it for the clerk).
     NoFinalConviction,
     /// Holds no permit (of any service) already.

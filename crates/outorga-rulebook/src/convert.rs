@@ -1141,6 +1141,7 @@ impl Converter<'_, '_> {
                     }
                 }
                 RawCheck::NotPublicEmployee => Check::NotPublicEmployee,
+                RawCheck::NotTransportOperator => Check::NotTransportOperator,
                 RawCheck::NoFinalConviction => Check::NoFinalConviction,
                 RawCheck::NoOtherPermit => Check::NoOtherPermit,
                 RawCheck::CompanyPermits(q) => {

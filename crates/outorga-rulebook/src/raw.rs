@@ -415,6 +415,7 @@ pub enum RawCheck {
     UnderAge(RawQuantity),
     MinEducation(String),
     NotPublicEmployee,
+    NotTransportOperator,
     NoFinalConviction,
     NoOtherPermit,
     CompanyPermits(RawQuantity),

@@ -93,6 +93,7 @@ pub struct Person {
     pub resident_since: Option<Nullable<Date>>,
     pub education: Option<String>,
     pub public_employee: Option<bool>,
+    pub transport_operator: Option<bool>,
     pub convictions: Option<Vec<Conviction>>,
     pub license: Option<License>,
     pub past_permits: Option<Vec<PastPermit>>,

@@ -244,6 +244,7 @@ fn person(raw: dto::Person) -> Result<Person, String> {
             .map(|d| d.0),
         education,
         public_employee: raw.public_employee,
+        transport_operator: raw.transport_operator,
         convictions: raw.convictions.map(|cs| {
             cs.into_iter()
                 .map(|c| Conviction {

@@ -55,6 +55,7 @@ fn of_natural_persons(check: &Check) -> bool {
     !matches!(
         check,
         Check::NaturalPerson
+            | Check::NotTransportOperator
             | Check::WaitingPeriod { .. }
             | Check::NoOverdueDebts
             | Check::CompanyPermits(_)
@@ -151,6 +152,7 @@ fn check(
         }
         Check::MinEducation(min) => Outcome::from_known(person.education.map(|e| e >= *min)),
         Check::NotPublicEmployee => Outcome::from_known(person.public_employee.map(|p| !p)),
+        Check::NotTransportOperator => Outcome::from_known(person.transport_operator.map(|p| !p)),
         Check::NoFinalConviction => match &person.convictions {
             None => Outcome::Unknown,
             Some(convictions) if convictions.iter().any(|c| c.is_final) => Outcome::Unmet,
