@@ -422,6 +422,25 @@ fn a_vehicle_from_the_future_is_bad_input() {
     );
 }
 
+#[test]
+fn an_inspection_kind_the_rulebook_does_not_name_is_bad_input() {
+    let text = r#"
+- name: misspelt inspection
+  rulebook: cangucu/taxi
+  today: 2025-06-10
+  facts:
+    vehicles: [{ id: V1, manufactured: 2020, inspections: { nbr14040: 2024-01-01 } }]
+  query: { vehicle: { vehicle: V1, action: deadlines } }
+  expect: { replace_by: 2032-12-31 }
+"#;
+    check_run(
+        text,
+        2,
+        "inspection kind `nbr14040` is not in rulebook `cangucu/taxi` (its kinds: nbr_14040, adaptation)",
+        "0 passed, 1 failed",
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn linked_folders_are_not_walked_twice() {

@@ -240,6 +240,10 @@ pub struct Vehicle {
     pub included: Option<NaiveDate>,
     pub last_inspection: Option<NaiveDate>,
     pub adapted: Option<bool>,
+    /// The adaptation came from the factory (not made afterwards).
+    pub adaptation_original: Option<bool>,
+    /// The last inspection of each kind the rulebook names.
+    pub inspections: Vec<(String, NaiveDate)>,
     pub doors: Option<u32>,
     /// Occupants, driver included.
     pub capacity: Option<u32>,

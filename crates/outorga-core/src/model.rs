@@ -728,6 +728,21 @@ pub struct VehicleRules {
     pub replacement: Option<ReplacementRule>,
     pub transition: Option<TransitionRule>,
     pub inspection: Option<InspectionRule>,
+    /// Inspections of their own kinds, each with its own interval.
+    pub inspections: Vec<PeriodicInspection>,
+}
+
+/// An inspection of its own kind, due `every` after the last one of that kind:
+/// only for vehicles more than `older_than` years old, or only for an
+/// adaptation not made in the factory.
+#[derive(Debug, Clone)]
+pub struct PeriodicInspection {
+    pub kind: String,
+    pub description: String,
+    pub every: Period,
+    pub older_than: Option<Quantity>,
+    pub only_aftermarket_adaptation: bool,
+    pub citation: Citation,
 }
 
 #[derive(Debug, Clone)]
@@ -741,10 +756,10 @@ pub struct VehicleRequirement {
 /// The checks the engine knows how to make on the facts of a vehicle.
 #[derive(Debug, Clone)]
 pub enum VehicleCheck {
-    /// Number of doors within `[min, max]`.
+    /// At least `min` doors, and at most `max` when given.
     Doors {
         min: Quantity,
-        max: Quantity,
+        max: Option<Quantity>,
     },
     /// At most this many occupants, driver included.
     MaxCapacity(Quantity),

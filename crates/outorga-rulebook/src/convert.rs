@@ -1211,7 +1211,7 @@ impl Converter<'_, '_> {
                 let check = match &r.check {
                     RawVehicleCheck::Doors { min, max } => VehicleCheck::Doors {
                         min: self.quantity(min, span.clone()),
-                        max: self.quantity(max, span.clone()),
+                        max: max.as_ref().map(|max| self.quantity(max, span.clone())),
                     },
                     RawVehicleCheck::MaxCapacity(q) => {
                         VehicleCheck::MaxCapacity(self.quantity(q, span.clone()))
@@ -1333,6 +1333,32 @@ impl Converter<'_, '_> {
                 .map(|c| self.citation(c))
                 .collect(),
         });
+        let mut kinds = Vec::new();
+        let inspections = raw
+            .inspections
+            .iter()
+            .map(|s| {
+                let r = s.get_ref();
+                let kind = r.kind.get_ref().clone();
+                if kinds.contains(&kind) {
+                    self.diag.error(
+                        r.kind.span(),
+                        format!(
+                            "inspection kind `{kind}` is defined twice: give each its own kind"
+                        ),
+                    );
+                }
+                kinds.push(kind.clone());
+                PeriodicInspection {
+                    kind,
+                    description: r.description.clone(),
+                    every: self.period(&r.every, s.span()),
+                    older_than: r.older_than.as_ref().map(|q| self.quantity(q, s.span())),
+                    only_aftermarket_adaptation: r.only_aftermarket_adaptation,
+                    citation: self.citation(&r.citation),
+                }
+            })
+            .collect();
         VehicleRules {
             requirements,
             inclusion,
@@ -1340,6 +1366,7 @@ impl Converter<'_, '_> {
             replacement,
             transition,
             inspection,
+            inspections,
         }
     }
 

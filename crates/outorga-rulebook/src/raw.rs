@@ -446,6 +446,22 @@ pub struct RawVehicles {
     pub replacement: Option<Spanned<RawReplacement>>,
     pub transition: Option<Spanned<RawTransition>>,
     pub inspection: Option<Spanned<RawInspection>>,
+    #[serde(default)]
+    pub inspections: Vec<Spanned<RawPeriodicInspection>>,
+}
+
+/// An inspection of its own kind, besides the regular one (Canguçu art. 11,
+/// VIII: NBR 14.040 every 2 years for vehicles over 5; art. 14, § 4º).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPeriodicInspection {
+    pub kind: Spanned<String>,
+    pub description: String,
+    pub every: RawPeriod,
+    pub older_than: Option<RawQuantity>,
+    #[serde(default)]
+    pub only_aftermarket_adaptation: bool,
+    pub citation: Spanned<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -462,7 +478,8 @@ pub struct RawVehicleRequirement {
 pub enum RawVehicleCheck {
     Doors {
         min: RawQuantity,
-        max: RawQuantity,
+        #[serde(default)]
+        max: Option<RawQuantity>,
     },
     MaxCapacity(RawQuantity),
     AirConditioning,

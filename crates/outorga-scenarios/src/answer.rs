@@ -350,6 +350,12 @@ fn vehicle_answer(
                 "next_inspection".into(),
                 result.next_inspection.map_or(Value::Null, date),
             );
+            let inspections = result
+                .inspections
+                .iter()
+                .map(|&(kind, due)| (kind.to_string(), due.map_or(Value::Null, date)))
+                .collect();
+            map.insert("inspections".into(), Value::Object(inspections));
             map.insert("citations".into(), citations(&result.citations));
             return Ok(Value::Object(map));
         }
@@ -403,6 +409,7 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
             "unmet_citations",
             "replace_by",
             "next_inspection",
+            "inspections",
         ],
         Query::Fare(_) => &["bandeira", "total", "discount_percent", "citations"],
         Query::Ctm(_) => &["ctm", "citations"],

@@ -153,6 +153,10 @@ pub struct Vehicle {
     pub included: Option<Nullable<Date>>,
     pub last_inspection: Option<Nullable<Date>>,
     pub adapted: Option<bool>,
+    pub adaptation_original: Option<bool>,
+    /// The last inspection of each kind the rulebook names.
+    #[serde(default)]
+    pub inspections: BTreeMap<String, Date>,
     /// Extensions (docs/scenarios.md): what vehicle requirements check.
     pub doors: Option<Whole>,
     pub capacity: Option<Whole>,

@@ -135,7 +135,7 @@ fn shape_of(field: &str) -> Shape {
         "sanctions" | "triggers" => Shape::Fields(SANCTION_FIELDS),
         "unmet" | "unknown" => Shape::Fields(FINDING_FIELDS),
         "installments" => Shape::Fields(PARCEL_FIELDS),
-        "points" | "reserved" => Shape::Keys,
+        "points" | "reserved" | "inspections" => Shape::Keys,
         _ => Shape::Any,
     }
 }

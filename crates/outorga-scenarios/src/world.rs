@@ -118,6 +118,24 @@ pub fn build(ctx: &Context<'_>, raw: dto::Facts, today: NaiveDate) -> Result<Wor
                 v.id, year.0
             ));
         }
+        let kinds = &rulebook.vehicles.inspections;
+        if let Some(kind) = v
+            .inspections
+            .keys()
+            .find(|k| !kinds.iter().any(|i| &i.kind == *k))
+        {
+            let known: Vec<&str> = kinds.iter().map(|i| i.kind.as_str()).collect();
+            return Err(format!(
+                "facts.vehicles `{}`: inspection kind `{kind}` is not in rulebook `{}` (its kinds: {})",
+                v.id,
+                rulebook.id,
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ));
+        }
     }
     let vehicle_facts = raw.vehicles.into_iter().map(vehicle).collect();
     let mut permit_facts = Vec::new();
@@ -274,6 +292,12 @@ fn vehicle(raw: dto::Vehicle) -> Vehicle {
             .and_then(|d| d.into_option())
             .map(|d| d.0),
         adapted: raw.adapted,
+        adaptation_original: raw.adaptation_original,
+        inspections: raw
+            .inspections
+            .into_iter()
+            .map(|(kind, date)| (kind, date.0))
+            .collect(),
         doors: raw.doors.map(|w| w.0),
         capacity: raw.capacity.map(|w| w.0),
         air_conditioning: raw.air_conditioning,

@@ -4,7 +4,7 @@
 use crate::context::{Context, EngineError};
 use crate::engine::assessment::{Assessment, Outcome};
 use crate::facts::Vehicle;
-use crate::model::{ReplaceBy, VehicleCheck};
+use crate::model::{PeriodicInspection, ReplaceBy, VehicleCheck};
 use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
 
@@ -22,8 +22,14 @@ fn check_requirements<'r>(
         };
         let outcome = match &requirement.check {
             VehicleCheck::Doors { min, max } => {
-                let (min, max) = (ctx.quantity(min, today)?, ctx.quantity(max, today)?);
-                known(vehicle.doors, &|doors| doors >= min && doors <= max)
+                let min = ctx.quantity(min, today)?;
+                let max = max
+                    .as_ref()
+                    .map(|max| ctx.quantity(max, today))
+                    .transpose()?;
+                known(vehicle.doors, &|doors| {
+                    doors >= min && max.is_none_or(|max| doors <= max)
+                })
             }
             VehicleCheck::MaxCapacity(limit) => {
                 let limit = ctx.quantity(limit, today)?;
@@ -164,11 +170,56 @@ pub fn substitution<'r>(
     Ok(answer)
 }
 
+/// When an inspection of `rule`'s kind is next due: `every` after the last one,
+/// and not before the vehicle is old enough to need it (1 January of the year
+/// its age passes `older_than`), moved to a business day. `None` when the rule
+/// does not concern the vehicle; `Some(None)` when the facts do not tell.
+fn periodic_inspection(
+    ctx: &Context<'_>,
+    rule: &PeriodicInspection,
+    vehicle: &Vehicle,
+    today: NaiveDate,
+) -> Result<Option<Option<NaiveDate>>, EngineError> {
+    if rule.only_aftermarket_adaptation
+        && !(vehicle.adapted == Some(true) && vehicle.adaptation_original == Some(false))
+    {
+        return Ok(None);
+    }
+    let from_age = match &rule.older_than {
+        None => None,
+        Some(older_than) => {
+            let Some(made) = vehicle.manufactured else {
+                return Ok(Some(None));
+            };
+            let years = i32::try_from(ctx.whole(older_than, today, "years")?).unwrap_or(i32::MAX);
+            NaiveDate::from_ymd_opt(made.saturating_add(years).saturating_add(1), 1, 1)
+        }
+    };
+    let last = vehicle
+        .inspections
+        .iter()
+        .filter(|(kind, _)| *kind == rule.kind)
+        .map(|&(_, date)| date)
+        .max();
+    let after_last = match last {
+        Some(last) => Some(ctx.period_end(&rule.every, last)?),
+        None => vehicle.included,
+    };
+    let due = match (after_last, from_age) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    };
+    Ok(Some(due.map(|d| ctx.calendar.on_or_next_business_day(d))))
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VehicleDeadlines<'r> {
     /// The last day the vehicle may serve.
     pub replace_by: Option<NaiveDate>,
     pub next_inspection: Option<NaiveDate>,
+    /// Inspections of their own kinds that concern this vehicle, with the day
+    /// each is due (unknown when the facts it rests on are not given).
+    pub inspections: Vec<(&'r str, Option<NaiveDate>)>,
     pub citations: Vec<&'r str>,
 }
 
@@ -184,6 +235,7 @@ pub fn deadlines<'r>(
     let mut answer = VehicleDeadlines {
         replace_by: None,
         next_inspection: None,
+        inspections: Vec::new(),
         citations: Vec::new(),
     };
     let extension = rules
@@ -243,6 +295,12 @@ pub fn deadlines<'r>(
         answer
             .citations
             .extend(rule.see_also.iter().map(String::as_str));
+    }
+    for rule in &rules.inspections {
+        if let Some(due) = periodic_inspection(ctx, rule, vehicle, today)? {
+            answer.inspections.push((&rule.kind, due));
+            answer.citations.push(&rule.citation);
+        }
     }
     if answer.citations.is_empty() {
         return Err(EngineError::NotInRulebook("vehicle deadlines".into()));
