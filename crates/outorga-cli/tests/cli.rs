@@ -441,6 +441,36 @@ fn an_inspection_kind_the_rulebook_does_not_name_is_bad_input() {
     );
 }
 
+#[test]
+fn a_downtime_excuse_the_law_does_not_list_fails_with_the_known_ones() {
+    let text = r#"
+- name: strike as an excuse
+  rulebook: cangucu/taxi
+  today: 2025-12-01
+  query: { downtime: { from: 2025-03-01, to: 2025-04-14, excused: [{ reason: strike, from: 2025-03-01, to: 2025-03-10 }] } }
+  expect: { days: 35 }
+"#;
+    check_run(
+        text,
+        1,
+        "`strike` is not an excuse the law admits (known: dealer_delay, parts_after_accident, health, vacation)",
+        "0 passed, 1 failed",
+    );
+    let backwards = r#"
+- name: back before it left
+  rulebook: cangucu/taxi
+  today: 2025-12-01
+  query: { downtime: { from: 2025-03-01, to: 2025-02-14 } }
+  expect: { days: 0 }
+"#;
+    check_run(
+        backwards,
+        1,
+        "the vehicle cannot return (2025-02-14) before it left (2025-03-01)",
+        "0 passed, 1 failed",
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn linked_folders_are_not_walked_twice() {

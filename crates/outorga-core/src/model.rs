@@ -50,6 +50,7 @@ pub struct Rulebook {
     pub requirements: Vec<Requirement>,
     pub vehicles: VehicleRules,
     pub permit_suspension: Option<SuspensionOnRequest>,
+    pub downtime: Option<DowntimeRule>,
     pub fare: Option<FareRule>,
     /// What the department charges for its services.
     pub fees: Vec<Fee>,
@@ -860,6 +861,36 @@ pub struct SuspensionOnRequest {
     /// How long one extension may be (at the authority's discretion).
     pub extension_days: Quantity,
     pub reasons: Vec<SuspensionReason>,
+    pub citation: Citation,
+}
+
+/// Days a vehicle is off the road (baixado, or not working at its stand): up to
+/// the first band free of charge; from a band's `from_day` on, its infraction;
+/// the days of an excuse do not count (Canguçu art. 36).
+#[derive(Debug, Clone)]
+pub struct DowntimeRule {
+    pub free_citation: Citation,
+    /// In increasing `from_day`.
+    pub bands: Vec<DowntimeBand>,
+    pub excuses: Vec<DowntimeExcuse>,
+    pub citation: Citation,
+}
+
+#[derive(Debug, Clone)]
+pub struct DowntimeBand {
+    pub from_day: Quantity,
+    pub infraction: InfractionId,
+    /// The holder loses the fixed stand he was assigned.
+    pub loses_stand: bool,
+    pub citation: Citation,
+}
+
+#[derive(Debug, Clone)]
+pub struct DowntimeExcuse {
+    pub key: String,
+    pub description: String,
+    /// At most this many days of the excuse in a civil year (vacation).
+    pub max_days_per_year: Option<Quantity>,
     pub citation: Citation,
 }
 

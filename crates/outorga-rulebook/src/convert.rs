@@ -202,6 +202,7 @@ pub fn rulebook(
     let requirements = c.requirements(&raw.requirements);
     let vehicles = c.vehicles(&raw.vehicles);
     let permit_suspension = raw.permit_suspension.as_ref().map(|s| c.suspension(s));
+    let downtime = raw.downtime.as_ref().map(|d| c.downtime(d));
     let fare = raw.fare.as_ref().map(|f| c.fare(f));
     let fees = c.fees(&raw.fees);
 
@@ -238,6 +239,7 @@ pub fn rulebook(
         requirements,
         vehicles,
         permit_suspension,
+        downtime,
         fare,
         fees,
     })
@@ -1514,6 +1516,60 @@ impl Converter<'_, '_> {
             windows,
             bandeira_2_increase,
             discounts,
+            citation: self.citation(&raw.citation),
+        }
+    }
+
+    fn downtime(&mut self, spanned: &Spanned<RawDowntime>) -> DowntimeRule {
+        let raw = spanned.get_ref();
+        let mut last = None;
+        let bands = raw
+            .bands
+            .iter()
+            .filter_map(|b| {
+                if let RawQuantity::Fixed(day) = &b.from_day {
+                    if last.is_some_and(|last| *day <= last) {
+                        self.diag.error(
+                            b.citation.span(),
+                            format!("downtime band from day {day}: list the bands by increasing `from_day`"),
+                        );
+                    }
+                    last = Some(*day);
+                }
+                Some(DowntimeBand {
+                    from_day: self.quantity(&b.from_day, spanned.span()),
+                    infraction: self.code_ref(&b.infraction)?,
+                    loses_stand: b.loses_stand,
+                    citation: self.citation(&b.citation),
+                })
+            })
+            .collect();
+        let mut keys = HashSet::new();
+        let excuses = raw
+            .excuses
+            .iter()
+            .map(|e| {
+                if !keys.insert(e.key.get_ref().clone()) {
+                    self.diag.error(
+                        e.key.span(),
+                        format!("downtime excuse `{}` is declared twice", e.key.get_ref()),
+                    );
+                }
+                DowntimeExcuse {
+                    key: e.key.get_ref().clone(),
+                    description: e.description.clone(),
+                    max_days_per_year: e
+                        .max_days_per_year
+                        .as_ref()
+                        .map(|q| self.quantity(q, spanned.span())),
+                    citation: self.citation(&e.citation),
+                }
+            })
+            .collect();
+        DowntimeRule {
+            free_citation: self.citation(&raw.free_citation),
+            bands,
+            excuses,
             citation: self.citation(&raw.citation),
         }
     }

@@ -87,6 +87,7 @@ pub struct RulebookFile {
     #[serde(default)]
     pub vehicles: RawVehicles,
     pub permit_suspension: Option<Spanned<RawSuspension>>,
+    pub downtime: Option<Spanned<RawDowntime>>,
     pub fare: Option<Spanned<RawFare>>,
     #[serde(default)]
     pub fees: Vec<Spanned<RawFee>>,
@@ -557,6 +558,38 @@ pub struct RawLaterInspections {
     /// Counted from the vehicle's inclusion.
     pub after: RawPeriod,
     pub every: RawPeriod,
+    pub citation: Spanned<String>,
+}
+
+/// How long a vehicle may be off the road, and what a longer time is
+/// (Canguçu art. 36).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDowntime {
+    /// The article that makes the days up to the first band free of charge.
+    pub free_citation: Spanned<String>,
+    pub bands: Vec<RawDowntimeBand>,
+    #[serde(default)]
+    pub excuses: Vec<RawDowntimeExcuse>,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDowntimeBand {
+    pub from_day: RawQuantity,
+    pub infraction: Spanned<String>,
+    #[serde(default)]
+    pub loses_stand: bool,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDowntimeExcuse {
+    pub key: Spanned<String>,
+    pub description: String,
+    pub max_days_per_year: Option<RawQuantity>,
     pub citation: Spanned<String>,
 }
 

@@ -10,7 +10,8 @@ pub fn summary(rulebook: &Rulebook) -> Vec<(&'static str, usize)> {
         + vehicles.substitution.len()
         + usize::from(vehicles.replacement.is_some())
         + usize::from(vehicles.transition.is_some())
-        + usize::from(vehicles.inspection.is_some());
+        + usize::from(vehicles.inspection.is_some())
+        + vehicles.inspections.len();
     vec![
         ("infractions", rulebook.infractions.len()),
         ("groups", rulebook.groups.len()),
@@ -48,6 +49,10 @@ pub fn summary(rulebook: &Rulebook) -> Vec<(&'static str, usize)> {
         (
             "suspension on request",
             usize::from(rulebook.permit_suspension.is_some()),
+        ),
+        (
+            "downtime bands",
+            rulebook.downtime.as_ref().map_or(0, |d| d.bands.len()),
         ),
         ("fees", rulebook.fees.len()),
         (

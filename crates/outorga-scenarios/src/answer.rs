@@ -8,7 +8,8 @@ use outorga_core::Context;
 use outorga_core::engine::assessment::Finding;
 use outorga_core::engine::sanctions::Sanction;
 use outorga_core::engine::{
-    cap, deadline, eligibility, fare, fee, fine_due, penalty, standing, suspension, vehicle,
+    cap, deadline, downtime, eligibility, fare, fee, fine_due, penalty, standing, suspension,
+    vehicle,
 };
 use outorga_core::facts::{Event, PermitId, PersonId, VehicleId};
 use outorga_core::model::{Amount, Applicant};
@@ -266,6 +267,24 @@ pub fn answer(
                 "citations": citations(&result.citations),
             })
         }
+        Query::Downtime(q) => {
+            let excused: Vec<downtime::Excused> = q
+                .excused
+                .iter()
+                .map(|e| downtime::Excused {
+                    reason: e.reason.clone(),
+                    from: e.from.0,
+                    to: e.to.0,
+                })
+                .collect();
+            let result = downtime::downtime(ctx, q.from.0, q.to.0, &excused).map_err(engine)?;
+            json!({
+                "days": result.days,
+                "infraction": result.infraction,
+                "loses_stand": result.loses_stand,
+                "citations": citations(&result.citations),
+            })
+        }
         Query::Fare(q) => {
             let passenger = q
                 .passenger
@@ -419,5 +438,6 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
         Query::Ticket(_) => &["allowed", "reasons", "citations"],
         Query::SuspensionRequest(_) => &["allowed", "max_days", "reasons", "citations"],
         Query::Fee(_) => &["amount", "brl", "citations"],
+        Query::Downtime(_) => &["days", "infraction", "loses_stand", "citations"],
     }
 }

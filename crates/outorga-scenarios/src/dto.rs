@@ -209,6 +209,7 @@ pub enum Query {
     Ticket(TicketQuery),
     SuspensionRequest(SuspensionRequestQuery),
     Fee(FeeQuery),
+    Downtime(DowntimeQuery),
 }
 
 impl Query {
@@ -229,6 +230,7 @@ impl Query {
             Query::Ticket(_) => "ticket",
             Query::SuspensionRequest(_) => "suspension_request",
             Query::Fee(_) => "fee",
+            Query::Downtime(_) => "downtime",
         }
     }
 }
@@ -405,6 +407,24 @@ pub struct Trip {
     pub id: String,
     pub departs: DateTime,
     pub semi_urban: bool,
+}
+
+/// A vehicle off the road from `from` to `to` (both days included).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DowntimeQuery {
+    pub from: Date,
+    pub to: Date,
+    #[serde(default)]
+    pub excused: Vec<ExcusedPeriod>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExcusedPeriod {
+    pub reason: String,
+    pub from: Date,
+    pub to: Date,
 }
 
 #[derive(Debug, Deserialize)]

@@ -4,6 +4,7 @@
 pub mod assessment;
 pub mod cap;
 pub mod deadline;
+pub mod downtime;
 pub mod eligibility;
 pub mod fare;
 pub mod fee;
