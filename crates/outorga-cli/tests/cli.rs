@@ -471,6 +471,82 @@ fn a_downtime_excuse_the_law_does_not_list_fails_with_the_known_ones() {
     );
 }
 
+#[test]
+fn a_lottery_with_bad_candidates_or_stands_is_refused_with_the_reason() {
+    let case = |stands: &str, query: &str| {
+        format!(
+            r#"
+- name: lottery
+  rulebook: cangucu/taxi
+  today: 2025-07-01
+  facts:
+    people: [{{ id: ana }}, {{ id: beto }}, {{ id: caio }}]
+    stands: {stands}
+    permits:
+      - {{ id: P1, holder: ana, service: taxi, stand: praca }}
+      - {{ id: P2, holder: beto, service: taxi }}
+  query: {query}
+  expect: {{ winners: [] }}
+"#
+        )
+    };
+    let stands = "[{ id: praca, capacity: 3 }, { id: festa, free: true }]";
+    check_run(
+        &case(
+            stands,
+            "{ stand_lottery: { stand: praca, seed: s, candidates: [caio] } }",
+        ),
+        2,
+        "`caio` holds no permit; only delegatários enter the lottery",
+        "0 passed, 1 failed",
+    );
+    check_run(
+        &case(
+            stands,
+            "{ stand_lottery: { stand: praca, seed: s, candidates: [ana] } }",
+        ),
+        2,
+        "`ana` is already at stand `praca`",
+        "0 passed, 1 failed",
+    );
+    check_run(
+        &case(
+            stands,
+            "{ stand_lottery: { stand: festa, seed: s, candidates: [beto] } }",
+        ),
+        1,
+        "stand `festa` is a free stand (Art. 16): it has no places to draw",
+        "0 passed, 1 failed",
+    );
+    check_run(
+        &case(
+            stands,
+            "{ stand_lottery: { stand: praca, seed: \" \", candidates: [beto] } }",
+        ),
+        1,
+        "the lottery needs the seed announced before the draw",
+        "0 passed, 1 failed",
+    );
+    check_run(
+        &case(
+            stands,
+            "{ stand_lottery: { stand: praca, seed: s, candidates: [beto, beto] } }",
+        ),
+        1,
+        "candidate `beto` is listed twice",
+        "0 passed, 1 failed",
+    );
+    check_run(
+        &case(
+            "[{ id: praca }]",
+            "{ stand_lottery: { stand: praca, seed: s, candidates: [beto] } }",
+        ),
+        2,
+        "facts.stands `praca`: give its `capacity` (the places the decree set), or `free: true`",
+        "0 passed, 1 failed",
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn linked_folders_are_not_walked_twice() {

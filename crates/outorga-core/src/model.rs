@@ -51,6 +51,7 @@ pub struct Rulebook {
     pub vehicles: VehicleRules,
     pub permit_suspension: Option<SuspensionOnRequest>,
     pub downtime: Option<DowntimeRule>,
+    pub stands: Option<StandRules>,
     pub fare: Option<FareRule>,
     /// What the department charges for its services.
     pub fees: Vec<Fee>,
@@ -862,6 +863,27 @@ pub struct SuspensionOnRequest {
     pub extension_days: Quantity,
     pub reasons: Vec<SuspensionReason>,
     pub citation: Citation,
+}
+
+/// Fixed taxi stands (Canguçu art. 4º, 15, 16): each rule is the article
+/// that states it.
+#[derive(Debug, Clone)]
+pub struct StandRules {
+    pub citation: Citation,
+    /// Paid by each of the two holders who swap stands.
+    pub swap_fee: Cited<Amount>,
+    /// A swap needs the consent of the class entity.
+    pub swap_consent: Citation,
+    /// A vacancy is filled by public lottery.
+    pub lottery: Citation,
+    /// Any stand may be used to let passengers out.
+    pub dropoff_anywhere: Citation,
+    /// A taxi waits for passengers at its own fixed stand.
+    pub own_stand: Citation,
+    /// Not at another fixed stand.
+    pub other_stands: Citation,
+    /// Free stands (events) are open to every taxi.
+    pub free_stands: Citation,
 }
 
 /// Days a vehicle is off the road (baixado, or not working at its stand): up to

@@ -203,6 +203,16 @@ pub fn rulebook(
     let vehicles = c.vehicles(&raw.vehicles);
     let permit_suspension = raw.permit_suspension.as_ref().map(|s| c.suspension(s));
     let downtime = raw.downtime.as_ref().map(|d| c.downtime(d));
+    let stands = raw.stands.as_ref().map(|s| StandRules {
+        citation: c.citation(&s.citation),
+        swap_fee: c.amount(&s.swap_fee),
+        swap_consent: c.citation(&s.swap_consent),
+        lottery: c.citation(&s.lottery),
+        dropoff_anywhere: c.citation(&s.dropoff_anywhere),
+        own_stand: c.citation(&s.own_stand),
+        other_stands: c.citation(&s.other_stands),
+        free_stands: c.citation(&s.free_stands),
+    });
     let fare = raw.fare.as_ref().map(|f| c.fare(f));
     let fees = c.fees(&raw.fees);
 
@@ -240,6 +250,7 @@ pub fn rulebook(
         vehicles,
         permit_suspension,
         downtime,
+        stands,
         fare,
         fees,
     })

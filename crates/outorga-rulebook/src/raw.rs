@@ -88,6 +88,7 @@ pub struct RulebookFile {
     pub vehicles: RawVehicles,
     pub permit_suspension: Option<Spanned<RawSuspension>>,
     pub downtime: Option<Spanned<RawDowntime>>,
+    pub stands: Option<RawStands>,
     pub fare: Option<Spanned<RawFare>>,
     #[serde(default)]
     pub fees: Vec<Spanned<RawFee>>,
@@ -559,6 +560,19 @@ pub struct RawLaterInspections {
     pub after: RawPeriod,
     pub every: RawPeriod,
     pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStands {
+    pub citation: Spanned<String>,
+    pub swap_fee: RawAmount,
+    pub swap_consent: Spanned<String>,
+    pub lottery: Spanned<String>,
+    pub dropoff_anywhere: Spanned<String>,
+    pub own_stand: Spanned<String>,
+    pub other_stands: Spanned<String>,
+    pub free_stands: Spanned<String>,
 }
 
 /// How long a vehicle may be off the road, and what a longer time is

@@ -8,8 +8,8 @@ use outorga_core::Context;
 use outorga_core::engine::assessment::Finding;
 use outorga_core::engine::sanctions::Sanction;
 use outorga_core::engine::{
-    cap, deadline, downtime, eligibility, fare, fee, fine_due, penalty, standing, suspension,
-    vehicle,
+    cap, deadline, downtime, eligibility, fare, fee, fine_due, penalty, standing, stands,
+    suspension, vehicle,
 };
 use outorga_core::facts::{Event, PermitId, PersonId, VehicleId};
 use outorga_core::model::{Amount, Applicant};
@@ -256,6 +256,9 @@ pub fn answer(
             })
         }
         Query::Vehicle(q) => vehicle_answer(ctx, world, q, today)?,
+        Query::StandLottery(q) => stand_lottery(ctx, world, q)?,
+        Query::StandSwap(q) => stand_swap(ctx, world, q)?,
+        Query::StandUse(q) => stand_use(ctx, world, q)?,
         Query::SuspensionRequest(q) => {
             let result =
                 suspension::suspension_request(ctx, &q.reason, q.days.0, q.extension, today)
@@ -330,6 +333,127 @@ pub fn answer(
             )));
         }
     })
+}
+
+fn stand_of(world: &World, id: u32) -> stands::Stand<'_> {
+    let (capacity, free) = world.stand_facts[id as usize];
+    stands::Stand {
+        name: world.stands.name(id),
+        capacity,
+        free,
+    }
+}
+
+fn engine_failure(e: outorga_core::EngineError) -> Failure {
+    Failure::Engine(e.to_string())
+}
+
+/// The public lottery for a stand's vacancies (Canguçu art. 15, § 4º).
+fn stand_lottery(
+    ctx: &Context<'_>,
+    world: &World,
+    q: &dto::StandLotteryQuery,
+) -> Result<Value, Failure> {
+    let at = world
+        .stands
+        .resolve(&q.stand, "query.stand_lottery.stand")
+        .map_err(Failure::Input)?;
+    let occupants = world
+        .permit_stands
+        .iter()
+        .filter(|s| **s == Some(at))
+        .count();
+    for c in &q.candidates {
+        let place = "query.stand_lottery.candidates";
+        let person = world.people.resolve(c, place).map_err(Failure::Input)?;
+        let held = world
+            .facts
+            .permits()
+            .iter()
+            .zip(&world.permit_stands)
+            .filter(|(p, _)| p.holder == PersonId(person))
+            .map(|(_, s)| *s)
+            .collect::<Vec<_>>();
+        if held.is_empty() {
+            return Err(Failure::Input(format!(
+                "{place}: `{c}` holds no permit; only delegatários enter the lottery"
+            )));
+        }
+        if held.contains(&Some(at)) {
+            return Err(Failure::Input(format!(
+                "{place}: `{c}` is already at stand `{}`",
+                q.stand
+            )));
+        }
+    }
+    let candidates: Vec<&str> = q.candidates.iter().map(String::as_str).collect();
+    let occupants = u32::try_from(occupants).unwrap_or(u32::MAX);
+    let draw = stands::lottery(ctx, stand_of(world, at), occupants, &q.seed, &candidates)
+        .map_err(engine_failure)?;
+    let tickets: Map<String, Value> = draw
+        .order
+        .iter()
+        .map(|(c, t)| ((*c).to_string(), Value::String(t.clone())))
+        .collect();
+    Ok(json!({
+        "vacancies": draw.vacancies,
+        "order": draw.order.iter().map(|(c, _)| *c).collect::<Vec<_>>(),
+        "winners": draw.winners,
+        "tickets": tickets,
+        "algorithm": stands::LOTTERY_ALGORITHM,
+        "citations": citations(&draw.citations),
+    }))
+}
+
+/// Two holders swapping their fixed stands (Canguçu art. 15, § 3º).
+fn stand_swap(ctx: &Context<'_>, world: &World, q: &dto::StandSwapQuery) -> Result<Value, Failure> {
+    let [a, b] = q.permits.as_slice() else {
+        return Err(Failure::Input(
+            "query.stand_swap.permits: name the two permits that swap stands".into(),
+        ));
+    };
+    let place = "query.stand_swap.permits";
+    let permit = |name: &str| world.permits.resolve(name, place).map_err(Failure::Input);
+    let (a, b) = (permit(a)?, permit(b)?);
+    let of = |p: u32| world.permit_stands[p as usize].map(|s| stand_of(world, s));
+    let result = stands::swap(ctx, of(a), of(b), q.class_consent).map_err(engine_failure)?;
+    let payers: Vec<&str> = [a, b]
+        .iter()
+        .map(|&p| world.people.name(world.facts.permit(PermitId(p)).holder.0))
+        .collect();
+    Ok(json!({
+        "allowed": result.allowed,
+        "reasons": result.reasons,
+        "fee_each": { "unit": result.fee_each.unit, "quantity": dec(result.fee_each.quantity) },
+        "payers": payers,
+        "citations": citations(&result.citations),
+    }))
+}
+
+/// Whether a taxi may use a stand to wait or to let passengers out (Canguçu
+/// art. 4º, I; 15, § 1º; 16).
+fn stand_use(ctx: &Context<'_>, world: &World, q: &dto::StandUseQuery) -> Result<Value, Failure> {
+    let own = world
+        .permits
+        .resolve(&q.permit, "query.stand_use.permit")
+        .map_err(Failure::Input)?;
+    let at = world
+        .stands
+        .resolve(&q.stand, "query.stand_use.stand")
+        .map_err(Failure::Input)?;
+    let purpose = match q.purpose.as_str() {
+        "wait" => stands::Purpose::Wait,
+        "dropoff" => stands::Purpose::Dropoff,
+        other => {
+            return Err(Failure::Input(format!(
+                "query.stand_use.purpose: `{other}` is not one of wait, dropoff"
+            )));
+        }
+    };
+    let own = world.permit_stands[own as usize].map(|s| world.stands.name(s));
+    let (allowed, cited) =
+        stands::stand_use(ctx, own, stand_of(world, at), purpose).map_err(engine_failure)?;
+    Ok(json!({ "allowed": allowed, "citations": citations(&cited) }))
 }
 
 fn vehicle_answer(
@@ -439,5 +563,15 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
         Query::SuspensionRequest(_) => &["allowed", "max_days", "reasons", "citations"],
         Query::Fee(_) => &["amount", "brl", "citations"],
         Query::Downtime(_) => &["days", "infraction", "loses_stand", "citations"],
+        Query::StandLottery(_) => &[
+            "vacancies",
+            "order",
+            "winners",
+            "tickets",
+            "algorithm",
+            "citations",
+        ],
+        Query::StandSwap(_) => &["allowed", "reasons", "fee_each", "payers", "citations"],
+        Query::StandUse(_) => &["allowed", "citations"],
     }
 }

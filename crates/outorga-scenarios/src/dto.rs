@@ -81,6 +81,19 @@ pub struct Facts {
     pub vehicles: Vec<Vehicle>,
     #[serde(default)]
     pub history: Vec<HistoryEntry>,
+    /// Extension: taxi stands (Canguçu art. 15–16).
+    #[serde(default)]
+    pub stands: Vec<Stand>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stand {
+    pub id: String,
+    #[serde(default)]
+    pub capacity: Option<Whole>,
+    #[serde(default)]
+    pub free: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -142,6 +155,8 @@ pub struct Permit {
     #[serde(default)]
     pub drivers: Vec<String>,
     pub vehicle: Option<String>,
+    /// Extension: the holder's fixed stand.
+    pub stand: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -210,6 +225,9 @@ pub enum Query {
     SuspensionRequest(SuspensionRequestQuery),
     Fee(FeeQuery),
     Downtime(DowntimeQuery),
+    StandLottery(StandLotteryQuery),
+    StandSwap(StandSwapQuery),
+    StandUse(StandUseQuery),
 }
 
 impl Query {
@@ -231,6 +249,9 @@ impl Query {
             Query::SuspensionRequest(_) => "suspension_request",
             Query::Fee(_) => "fee",
             Query::Downtime(_) => "downtime",
+            Query::StandLottery(_) => "stand_lottery",
+            Query::StandSwap(_) => "stand_swap",
+            Query::StandUse(_) => "stand_use",
         }
     }
 }
@@ -407,6 +428,29 @@ pub struct Trip {
     pub id: String,
     pub departs: DateTime,
     pub semi_urban: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StandLotteryQuery {
+    pub stand: String,
+    pub seed: String,
+    pub candidates: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StandSwapQuery {
+    pub permits: Vec<String>,
+    pub class_consent: Option<bool>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StandUseQuery {
+    pub permit: String,
+    pub stand: String,
+    pub purpose: String,
 }
 
 /// A vehicle off the road from `from` to `to` (both days included).

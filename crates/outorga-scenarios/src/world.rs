@@ -20,6 +20,11 @@ pub struct World {
     pub people: Names,
     pub permits: Names,
     pub vehicles: Names,
+    pub stands: Names,
+    /// Per stand: its capacity (none for a free stand) and whether it is free.
+    pub stand_facts: Vec<(u32, bool)>,
+    /// Per permit: the holder's fixed stand.
+    pub permit_stands: Vec<Option<u32>>,
 }
 
 /// Case-local names, in declaration order.
@@ -104,6 +109,38 @@ pub fn build(ctx: &Context<'_>, raw: dto::Facts, today: NaiveDate) -> Result<Wor
     for vehicle in &raw.vehicles {
         vehicles.declare(&vehicle.id)?;
     }
+    let mut stands = Names::new("stand");
+    let mut stand_facts = Vec::new();
+    for stand in &raw.stands {
+        stands.declare(&stand.id)?;
+        let capacity = match (&stand.capacity, stand.free) {
+            (Some(c), false) => c.0,
+            (None, true) => 0,
+            (None, false) => {
+                return Err(format!(
+                    "facts.stands `{}`: give its `capacity` (the places the decree set), or `free: true`",
+                    stand.id
+                ));
+            }
+            (Some(_), true) => {
+                return Err(format!(
+                    "facts.stands `{}`: a free stand has no fixed places; drop `capacity`",
+                    stand.id
+                ));
+            }
+        };
+        stand_facts.push((capacity, stand.free));
+    }
+    let permit_stands = raw
+        .permits
+        .iter()
+        .map(|p| {
+            p.stand
+                .as_deref()
+                .map(|s| stands.resolve(s, &format!("facts.permits `{}`.stand", p.id)))
+                .transpose()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let people_facts = raw
         .people
         .into_iter()
@@ -194,6 +231,9 @@ pub fn build(ctx: &Context<'_>, raw: dto::Facts, today: NaiveDate) -> Result<Wor
         people,
         permits,
         vehicles,
+        stands,
+        stand_facts,
+        permit_stands,
     })
 }
 

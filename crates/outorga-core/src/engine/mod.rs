@@ -13,5 +13,6 @@ pub mod penalty;
 pub mod points;
 pub mod sanctions;
 pub mod standing;
+pub mod stands;
 pub mod suspension;
 pub mod vehicle;
