@@ -547,6 +547,57 @@ fn a_lottery_with_bad_candidates_or_stands_is_refused_with_the_reason() {
     );
 }
 
+#[test]
+fn a_limit_in_hours_takes_a_moment_and_a_limit_in_days_a_date() {
+    let case = |query: &str| {
+        format!(
+            "- name: limit\n  rulebook: cangucu/taxi\n  today: 2025-06-10\n  query: {{ deadline: {query} }}\n  expect: {{ due: 2025-06-11 }}\n"
+        )
+    };
+    check_run(
+        &case("{ kind: verification_inspection_notice, from: 2025-06-10 }"),
+        1,
+        "the `verification_inspection_notice` limit counts hours: give the moment it starts (`at`), not a date",
+        "0 passed, 1 failed",
+    );
+    check_run(
+        &case("{ kind: defense, at: 2025-06-10T10:00 }"),
+        1,
+        "the `defense` limit counts days: give the date it starts (`from`), not a moment",
+        "0 passed, 1 failed",
+    );
+    check_run(
+        &case("{ kind: defense }"),
+        2,
+        "query.deadline: give `from` (a date) or `at` (a date and time), one of them",
+        "0 passed, 1 failed",
+    );
+}
+
+#[test]
+fn a_deadline_in_hours_with_days_is_a_rulebook_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("cangucu");
+    std::fs::create_dir(&folder).expect("dir");
+    for file in ["jurisdiction.toml", "catalog.toml", "taxi.toml"] {
+        std::fs::copy(rulebooks().join("cangucu").join(file), folder.join(file)).expect("copy");
+    }
+    let mut taxi = std::fs::read_to_string(folder.join("taxi.toml")).expect("read");
+    taxi.push_str(
+        "\n[[deadlines]]\nkind = \"notice\"\nhours = 24\ndays = 1\ncitation = \"Art. 1\"\n",
+    );
+    std::fs::write(folder.join("taxi.toml"), taxi).expect("write");
+    let run = outorga(&["rulebook", "check", dir.path().to_str().expect("utf-8")]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stderr.contains(
+            "deadline `notice` in `hours` takes no `days`, `months`, `years` or `counting`"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn linked_folders_are_not_walked_twice() {

@@ -172,6 +172,8 @@ impl Calendar {
             Counting::Years => {
                 self.on_or_next_business_day(add_months(from, length.saturating_mul(12)))
             }
+            // Counted from midnight of `from`: the day the hours have run out.
+            Counting::Hours => add_days(from, i64::from(length.div_ceil(24))),
         }
     }
 }
@@ -192,6 +194,8 @@ pub enum Counting {
     Months,
     /// As months, twelve to a year.
     Years,
+    /// A span of hours from a moment, whatever the day (a minimum notice).
+    Hours,
 }
 
 fn next_day(date: NaiveDate) -> NaiveDate {

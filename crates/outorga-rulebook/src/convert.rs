@@ -1008,23 +1008,31 @@ impl Converter<'_, '_> {
                     None
                 }
             });
-            let (length, counting) = match (&d.days, &d.months, &d.years, counting) {
-                (Some(days), None, None, Some(Some(counting))) => (days, counting),
-                (Some(days), None, None, Some(None)) => (days, Counting::CalendarDays),
-                (Some(days), None, None, None) => {
+            let (length, counting) = match (&d.days, &d.months, &d.years, counting, &d.hours) {
+                (None, None, None, None, Some(hours)) => (hours, Counting::Hours),
+                (.., Some(_)) => {
+                    self.diag.error(
+                        span.clone(),
+                        format!("deadline `{kind}` in `hours` takes no `days`, `months`, `years` or `counting`"),
+                    );
+                    continue;
+                }
+                (Some(days), None, None, Some(Some(counting)), None) => (days, counting),
+                (Some(days), None, None, Some(None), None) => (days, Counting::CalendarDays),
+                (Some(days), None, None, None, None) => {
                     self.diag.error(
                         span.clone(),
                         format!("deadline `{kind}` in days needs `counting` (business_days or calendar_days)"),
                     );
                     (days, Counting::CalendarDays)
                 }
-                (None, Some(months), None, None) => (months, Counting::Months),
-                (None, None, Some(years), None) => (years, Counting::Years),
+                (None, Some(months), None, None, None) => (months, Counting::Months),
+                (None, None, Some(years), None, None) => (years, Counting::Years),
                 _ => {
                     self.diag.error(
                         span.clone(),
                         format!(
-                            "deadline `{kind}` needs exactly one of `days` (with `counting`), `months` or `years`"
+                            "deadline `{kind}` needs exactly one of `days` (with `counting`), `months`, `years` or `hours`"
                         ),
                     );
                     continue;

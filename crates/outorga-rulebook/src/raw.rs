@@ -323,6 +323,8 @@ pub struct RawDeadline {
     pub days: Option<RawQuantity>,
     pub months: Option<RawQuantity>,
     pub years: Option<RawQuantity>,
+    /// A span of hours from a moment (a minimum notice).
+    pub hours: Option<RawQuantity>,
     /// With `days`: `business_days`, `calendar_days` or
     /// `calendar_days_from_next_business_day`.
     pub counting: Option<Spanned<String>>,

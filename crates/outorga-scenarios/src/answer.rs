@@ -158,10 +158,25 @@ pub fn answer(
                 "citations": citations(&result.citations()),
             })
         }
-        Query::Deadline(q) => {
-            let result = deadline::deadline(ctx, &q.kind, q.from.0).map_err(engine)?;
-            json!({ "due": date(result.due), "citations": citations(&result.citations) })
-        }
+        Query::Deadline(q) => match (&q.from, &q.at) {
+            (Some(from), None) => {
+                let result = deadline::deadline(ctx, &q.kind, from.0).map_err(engine)?;
+                json!({ "due": date(result.due), "citations": citations(&result.citations) })
+            }
+            (None, Some(at)) => {
+                let result = deadline::moment(ctx, &q.kind, at.0).map_err(engine)?;
+                json!({
+                    "due": result.due.format("%Y-%m-%dT%H:%M").to_string(),
+                    "citations": citations(&result.citations),
+                })
+            }
+            _ => {
+                return Err(Failure::Input(
+                    "query.deadline: give `from` (a date) or `at` (a date and time), one of them"
+                        .into(),
+                ));
+            }
+        },
         Query::FineDue(q) => {
             let amount = Amount {
                 unit: q.amount.unit.clone(),

@@ -278,7 +278,10 @@ pub struct StandingQuery {
 #[serde(deny_unknown_fields)]
 pub struct DeadlineQuery {
     pub kind: String,
-    pub from: Date,
+    /// The day a limit in days, months or years starts.
+    pub from: Option<Date>,
+    /// Extension: the moment a limit in hours starts.
+    pub at: Option<DateTime>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -1,7 +1,8 @@
 //! When a time limit of the procedure ends.
 
+use crate::calendar::Counting;
 use crate::context::{Context, EngineError};
-use chrono::NaiveDate;
+use chrono::{NaiveDate, NaiveDateTime, TimeDelta};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Deadline<'r> {
@@ -22,9 +23,49 @@ pub fn deadline<'r>(
         .iter()
         .find(|rule| rule.kind == kind)
         .ok_or_else(|| EngineError::NotInRulebook(format!("a `{kind}` deadline")))?;
+    if rule.counting == Counting::Hours {
+        return Err(EngineError::InvalidQuestion(format!(
+            "the `{kind}` limit counts hours: give the moment it starts (`at`), not a date"
+        )));
+    }
     let length = ctx.whole(&rule.length, from, "days")?;
     Ok(Deadline {
         due: ctx.calendar.count(from, length, rule.counting),
+        citations: vec![&rule.citation],
+    })
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Moment<'r> {
+    pub due: NaiveDateTime,
+    pub citations: Vec<&'r str>,
+}
+
+/// The moment a limit of `kind` counted in hours runs out, from `at` (the
+/// earliest a verification may take place after its notice): hours of the
+/// clock, whatever the day.
+pub fn moment<'r>(
+    ctx: &Context<'r>,
+    kind: &str,
+    at: NaiveDateTime,
+) -> Result<Moment<'r>, EngineError> {
+    let rule = ctx
+        .rulebook
+        .deadlines
+        .iter()
+        .find(|rule| rule.kind == kind)
+        .ok_or_else(|| EngineError::NotInRulebook(format!("a `{kind}` deadline")))?;
+    if rule.counting != Counting::Hours {
+        return Err(EngineError::InvalidQuestion(format!(
+            "the `{kind}` limit counts days: give the date it starts (`from`), not a moment"
+        )));
+    }
+    let hours = ctx.whole(&rule.length, at.date(), "hours")?;
+    let due = at
+        .checked_add_signed(TimeDelta::hours(i64::from(hours)))
+        .ok_or(EngineError::TooLarge)?;
+    Ok(Moment {
+        due,
         citations: vec![&rule.citation],
     })
 }
