@@ -52,6 +52,7 @@ pub struct Rulebook {
     pub permit_suspension: Option<SuspensionOnRequest>,
     pub downtime: Option<DowntimeRule>,
     pub stands: Option<StandRules>,
+    pub registrations: Vec<RegistrationRule>,
     pub fare: Option<FareRule>,
     /// What the department charges for its services.
     pub fees: Vec<Fee>,
@@ -862,6 +863,16 @@ pub struct SuspensionOnRequest {
     /// How long one extension may be (at the authority's discretion).
     pub extension_days: Quantity,
     pub reasons: Vec<SuspensionReason>,
+    pub citation: Citation,
+}
+
+/// How long the registration of a holder or a driver lasts: `valid` from its
+/// issue, or until the CNH expires when that comes first.
+#[derive(Debug, Clone)]
+pub struct RegistrationRule {
+    pub role: Applicant,
+    pub valid: Period,
+    pub until_license_expires: bool,
     pub citation: Citation,
 }
 

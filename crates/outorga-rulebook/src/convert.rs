@@ -203,6 +203,25 @@ pub fn rulebook(
     let vehicles = c.vehicles(&raw.vehicles);
     let permit_suspension = raw.permit_suspension.as_ref().map(|s| c.suspension(s));
     let downtime = raw.downtime.as_ref().map(|d| c.downtime(d));
+    let mut registrations: Vec<RegistrationRule> = Vec::new();
+    for r in &raw.registrations {
+        let role = match r.get_ref().role {
+            RawApplicant::Holder => Applicant::Holder,
+            RawApplicant::Driver => Applicant::Driver,
+        };
+        if registrations.iter().any(|known| known.role == role) {
+            c.diag.error(
+                r.span(),
+                "a registration rule for this role is declared twice".to_string(),
+            );
+        }
+        registrations.push(RegistrationRule {
+            role,
+            valid: c.period(&r.get_ref().valid, r.span()),
+            until_license_expires: r.get_ref().until_license_expires,
+            citation: c.citation(&r.get_ref().citation),
+        });
+    }
     let stands = raw.stands.as_ref().map(|s| StandRules {
         citation: c.citation(&s.citation),
         swap_fee: c.amount(&s.swap_fee),
@@ -251,6 +270,7 @@ pub fn rulebook(
         permit_suspension,
         downtime,
         stands,
+        registrations,
         fare,
         fees,
     })

@@ -89,6 +89,8 @@ pub struct RulebookFile {
     pub permit_suspension: Option<Spanned<RawSuspension>>,
     pub downtime: Option<Spanned<RawDowntime>>,
     pub stands: Option<RawStands>,
+    #[serde(default)]
+    pub registrations: Vec<Spanned<RawRegistration>>,
     pub fare: Option<Spanned<RawFare>>,
     #[serde(default)]
     pub fees: Vec<Spanned<RawFee>>,
@@ -575,6 +577,18 @@ pub struct RawStands {
     pub own_stand: Spanned<String>,
     pub other_stands: Spanned<String>,
     pub free_stands: Spanned<String>,
+}
+
+/// How long a registration lasts (Canguçu art. 8º, §§ 2º–3º).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRegistration {
+    pub role: RawApplicant,
+    pub valid: RawPeriod,
+    /// Ends earlier when the CNH expires first.
+    #[serde(default)]
+    pub until_license_expires: bool,
+    pub citation: Spanned<String>,
 }
 
 /// How long a vehicle may be off the road, and what a longer time is

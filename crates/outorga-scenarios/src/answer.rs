@@ -8,8 +8,8 @@ use outorga_core::Context;
 use outorga_core::engine::assessment::Finding;
 use outorga_core::engine::sanctions::Sanction;
 use outorga_core::engine::{
-    cap, deadline, downtime, eligibility, fare, fee, fine_due, penalty, standing, stands,
-    suspension, vehicle,
+    cap, deadline, downtime, eligibility, fare, fee, fine_due, penalty, registration, standing,
+    stands, suspension, vehicle,
 };
 use outorga_core::facts::{Event, PermitId, PersonId, VehicleId};
 use outorga_core::model::{Amount, Applicant};
@@ -237,17 +237,19 @@ pub fn answer(
                 "citations": citations(&result.citations),
             })
         }
+        Query::Registration(q) => {
+            let who = person(world, &q.person, "query.registration.person")?;
+            let role = applicant(&q.role, "query.registration.role")?;
+            let result = registration::validity(ctx, world.facts.person(who), role, q.issued.0)
+                .map_err(engine)?;
+            json!({
+                "valid_until": result.valid_until.map_or(Value::Null, date),
+                "citations": citations(&result.citations),
+            })
+        }
         Query::Eligibility(q) => {
             let who = person(world, &q.person, "query.eligibility.person")?;
-            let role = match q.role.as_str() {
-                "holder" => Applicant::Holder,
-                "driver" => Applicant::Driver,
-                other => {
-                    return Err(Failure::Input(format!(
-                        "query.eligibility.role: `{other}` is not holder or driver"
-                    )));
-                }
-            };
+            let role = applicant(&q.role, "query.eligibility.role")?;
             let service =
                 world::service(&q.service, "query.eligibility.service").map_err(Failure::Input)?;
             let under = q
@@ -348,6 +350,16 @@ pub fn answer(
             )));
         }
     })
+}
+
+fn applicant(role: &str, place: &str) -> Result<Applicant, Failure> {
+    match role {
+        "holder" => Ok(Applicant::Holder),
+        "driver" => Ok(Applicant::Driver),
+        other => Err(Failure::Input(format!(
+            "{place}: `{other}` is not holder or driver"
+        ))),
+    }
 }
 
 fn stand_of(world: &World, id: u32) -> stands::Stand<'_> {
@@ -588,5 +600,6 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
         ],
         Query::StandSwap(_) => &["allowed", "reasons", "fee_each", "payers", "citations"],
         Query::StandUse(_) => &["allowed", "citations"],
+        Query::Registration(_) => &["valid_until", "citations"],
     }
 }

@@ -228,6 +228,7 @@ pub enum Query {
     StandLottery(StandLotteryQuery),
     StandSwap(StandSwapQuery),
     StandUse(StandUseQuery),
+    Registration(RegistrationQuery),
 }
 
 impl Query {
@@ -252,6 +253,7 @@ impl Query {
             Query::StandLottery(_) => "stand_lottery",
             Query::StandSwap(_) => "stand_swap",
             Query::StandUse(_) => "stand_use",
+            Query::Registration(_) => "registration",
         }
     }
 }
@@ -431,6 +433,14 @@ pub struct Trip {
     pub id: String,
     pub departs: DateTime,
     pub semi_urban: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegistrationQuery {
+    pub person: String,
+    pub role: String,
+    pub issued: Date,
 }
 
 #[derive(Debug, Deserialize)]

@@ -11,6 +11,7 @@ pub mod fee;
 pub mod fine_due;
 pub mod penalty;
 pub mod points;
+pub mod registration;
 pub mod sanctions;
 pub mod standing;
 pub mod stands;

@@ -1,0 +1,49 @@
+//! How long the registration of a holder or a driver lasts.
+
+use crate::context::{Context, EngineError};
+use crate::facts::Person;
+use crate::model::Applicant;
+use chrono::NaiveDate;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Validity<'r> {
+    /// The last day the registration is valid; `None` when it depends on a
+    /// CNH expiry that is not known.
+    pub valid_until: Option<NaiveDate>,
+    pub citations: Vec<&'r str>,
+}
+
+/// The validity of `person`'s registration in `role`, issued or renewed on
+/// `issued`: the rule's period from that day, or the CNH's expiry when the
+/// rule says so and it comes first.
+pub fn validity<'r>(
+    ctx: &Context<'r>,
+    person: &Person,
+    role: Applicant,
+    issued: NaiveDate,
+) -> Result<Validity<'r>, EngineError> {
+    let rule = ctx
+        .rulebook
+        .registrations
+        .iter()
+        .find(|r| r.role == role)
+        .ok_or_else(|| {
+            EngineError::NotInRulebook(
+                format!("the validity of a {role:?} registration").to_lowercase(),
+            )
+        })?;
+    let end = ctx.period_end(&rule.valid, issued)?;
+    let valid_until = if rule.until_license_expires {
+        person
+            .license
+            .as_ref()
+            .and_then(|l| l.expires)
+            .map(|expires| expires.min(end))
+    } else {
+        Some(end)
+    };
+    Ok(Validity {
+        valid_until,
+        citations: vec![&rule.citation],
+    })
+}
