@@ -575,6 +575,16 @@ fn a_limit_in_hours_takes_a_moment_and_a_limit_in_days_a_date() {
 }
 
 #[test]
+fn an_act_the_rulebook_does_not_rule_on_is_not_guessed() {
+    check_run(
+        "- name: act\n  rulebook: cangucu/taxi\n  today: 2025-06-10\n  query: { permit_act: { act: inheritance } }\n  expect: { allowed: true }\n",
+        1,
+        "`inheritance` is not an act this rulebook rules on (it rules on: transfer, rental, lease, subdelegation, sale, renewal)",
+        "0 passed, 1 failed",
+    );
+}
+
+#[test]
 fn a_deadline_in_hours_with_days_is_a_rulebook_error() {
     let dir = tempfile::tempdir().expect("temp dir");
     let folder = dir.path().join("cangucu");

@@ -53,6 +53,7 @@ pub struct Rulebook {
     pub downtime: Option<DowntimeRule>,
     pub stands: Option<StandRules>,
     pub registrations: Vec<RegistrationRule>,
+    pub forbidden_acts: Vec<ForbiddenAct>,
     pub fare: Option<FareRule>,
     /// What the department charges for its services.
     pub fees: Vec<Fee>,
@@ -863,6 +864,14 @@ pub struct SuspensionOnRequest {
     /// How long one extension may be (at the authority's discretion).
     pub extension_days: Quantity,
     pub reasons: Vec<SuspensionReason>,
+    pub citation: Citation,
+}
+
+/// Something the law forbids doing with a permit (transfer, rental, renewal…).
+#[derive(Debug, Clone)]
+pub struct ForbiddenAct {
+    pub act: String,
+    pub description: String,
     pub citation: Citation,
 }
 

@@ -222,6 +222,21 @@ pub fn rulebook(
             citation: c.citation(&r.get_ref().citation),
         });
     }
+    let mut forbidden_acts: Vec<ForbiddenAct> = Vec::new();
+    for f in &raw.forbidden_acts {
+        let act = f.act.get_ref().clone();
+        if forbidden_acts.iter().any(|known| known.act == act) {
+            c.diag.error(
+                f.act.span(),
+                format!("forbidden act `{act}` is declared twice"),
+            );
+        }
+        forbidden_acts.push(ForbiddenAct {
+            act,
+            description: f.description.clone(),
+            citation: c.citation(&f.citation),
+        });
+    }
     let stands = raw.stands.as_ref().map(|s| StandRules {
         citation: c.citation(&s.citation),
         swap_fee: c.amount(&s.swap_fee),
@@ -271,6 +286,7 @@ pub fn rulebook(
         downtime,
         stands,
         registrations,
+        forbidden_acts,
         fare,
         fees,
     })

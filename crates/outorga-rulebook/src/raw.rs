@@ -91,6 +91,8 @@ pub struct RulebookFile {
     pub stands: Option<RawStands>,
     #[serde(default)]
     pub registrations: Vec<Spanned<RawRegistration>>,
+    #[serde(default)]
+    pub forbidden_acts: Vec<RawForbiddenAct>,
     pub fare: Option<Spanned<RawFare>>,
     #[serde(default)]
     pub fees: Vec<Spanned<RawFee>>,
@@ -577,6 +579,15 @@ pub struct RawStands {
     pub own_stand: Spanned<String>,
     pub other_stands: Spanned<String>,
     pub free_stands: Spanned<String>,
+}
+
+/// Something the law forbids doing with a permit (Canguçu art. 30, 37, 38).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawForbiddenAct {
+    pub act: Spanned<String>,
+    pub description: String,
+    pub citation: Spanned<String>,
 }
 
 /// How long a registration lasts (Canguçu art. 8º, §§ 2º–3º).

@@ -8,8 +8,8 @@ use outorga_core::Context;
 use outorga_core::engine::assessment::Finding;
 use outorga_core::engine::sanctions::Sanction;
 use outorga_core::engine::{
-    cap, deadline, downtime, eligibility, fare, fee, fine_due, penalty, registration, standing,
-    stands, suspension, vehicle,
+    acts, cap, deadline, downtime, eligibility, fare, fee, fine_due, penalty, registration,
+    standing, stands, suspension, vehicle,
 };
 use outorga_core::facts::{Event, PermitId, PersonId, VehicleId};
 use outorga_core::model::{Amount, Applicant};
@@ -236,6 +236,10 @@ pub fn answer(
                 "reserved": reserved,
                 "citations": citations(&result.citations),
             })
+        }
+        Query::PermitAct(q) => {
+            let (allowed, cited) = acts::permit_act(ctx, &q.act).map_err(engine)?;
+            json!({ "allowed": allowed, "citations": citations(&cited) })
         }
         Query::Registration(q) => {
             let who = person(world, &q.person, "query.registration.person")?;
@@ -601,5 +605,6 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
         Query::StandSwap(_) => &["allowed", "reasons", "fee_each", "payers", "citations"],
         Query::StandUse(_) => &["allowed", "citations"],
         Query::Registration(_) => &["valid_until", "citations"],
+        Query::PermitAct(_) => &["allowed", "citations"],
     }
 }

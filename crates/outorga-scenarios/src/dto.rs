@@ -229,6 +229,7 @@ pub enum Query {
     StandSwap(StandSwapQuery),
     StandUse(StandUseQuery),
     Registration(RegistrationQuery),
+    PermitAct(PermitActQuery),
 }
 
 impl Query {
@@ -254,6 +255,7 @@ impl Query {
             Query::StandSwap(_) => "stand_swap",
             Query::StandUse(_) => "stand_use",
             Query::Registration(_) => "registration",
+            Query::PermitAct(_) => "permit_act",
         }
     }
 }
@@ -433,6 +435,12 @@ pub struct Trip {
     pub id: String,
     pub departs: DateTime,
     pub semi_urban: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PermitActQuery {
+    pub act: String,
 }
 
 #[derive(Debug, Deserialize)]

@@ -1,6 +1,7 @@
 //! The engine: each module answers one kind of question from a rulebook, the
 //! facts of a case and a date. Nothing here reads the clock or does IO.
 
+pub mod acts;
 pub mod assessment;
 pub mod cap;
 pub mod deadline;
