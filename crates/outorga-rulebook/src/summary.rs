@@ -54,6 +54,9 @@ pub fn summary(rulebook: &Rulebook) -> Vec<(&'static str, usize)> {
             "downtime bands",
             rulebook.downtime.as_ref().map_or(0, |d| d.bands.len()),
         ),
+        ("registration rules", rulebook.registrations.len()),
+        ("forbidden acts", rulebook.forbidden_acts.len()),
+        ("stand rules", usize::from(rulebook.stands.is_some())),
         ("fees", rulebook.fees.len()),
         (
             "fare rules",
