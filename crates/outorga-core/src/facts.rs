@@ -181,6 +181,8 @@ pub struct Person {
     /// Operates public collective or school transport (as concessionaire,
     /// permit holder or authorized).
     pub transport_operator: Option<bool>,
+    /// The documents presented, by the names the rulebook uses.
+    pub documents: Option<Vec<String>>,
     pub convictions: Option<Vec<Conviction>>,
     pub license: Option<License>,
     pub past_permits: Option<Vec<PastPermit>>,
@@ -255,6 +257,10 @@ pub struct Vehicle {
     pub four_stroke: Option<bool>,
     /// The equipment fitted, by the names the rulebook uses.
     pub equipment: Option<Vec<String>>,
+    /// Automóvel, camioneta… (lower case).
+    pub category: Option<String>,
+    /// The documents presented, by the names the rulebook uses.
+    pub documents: Option<Vec<String>>,
 }
 
 fn permit_for(

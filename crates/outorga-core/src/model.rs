@@ -692,6 +692,9 @@ pub enum Check {
     /// Not a concessionaire, permit holder or authorized operator of public
     /// collective or school transport.
     NotTransportOperator,
+    /// Has presented this document (certificate, course, registration…), by
+    /// the name the rulebook uses.
+    Document(String),
     /// No final criminal conviction (a non-final one leaves it for the clerk).
     NoFinalConviction,
     /// Holds no permit (of any service) already.
@@ -778,6 +781,10 @@ pub enum VehicleCheck {
     MinEngineCc(Quantity),
     /// A four-stroke engine.
     FourStroke,
+    /// The vehicle's category (automóvel, camioneta…) is one of these.
+    Category(Vec<String>),
+    /// Has this document (registration in the municipality…).
+    Document(String),
     /// Has every item of `all_of` and, when `any_of` is not empty, one of it.
     Equipment {
         all_of: Vec<String>,

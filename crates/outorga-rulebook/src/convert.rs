@@ -1199,6 +1199,7 @@ impl Converter<'_, '_> {
                 }
                 RawCheck::NotPublicEmployee => Check::NotPublicEmployee,
                 RawCheck::NotTransportOperator => Check::NotTransportOperator,
+                RawCheck::Document(name) => Check::Document(name.clone()),
                 RawCheck::NoFinalConviction => Check::NoFinalConviction,
                 RawCheck::NoOtherPermit => Check::NoOtherPermit,
                 RawCheck::CompanyPermits(q) => {
@@ -1283,6 +1284,8 @@ impl Converter<'_, '_> {
                         VehicleCheck::MinEngineCc(self.quantity(q, span.clone()))
                     }
                     RawVehicleCheck::FourStroke => VehicleCheck::FourStroke,
+                    RawVehicleCheck::Category(any_of) => VehicleCheck::Category(any_of.clone()),
+                    RawVehicleCheck::Document(name) => VehicleCheck::Document(name.clone()),
                     RawVehicleCheck::Equipment { all_of, any_of } => {
                         if all_of.is_empty() && any_of.is_empty() {
                             self.diag.error(

@@ -424,6 +424,7 @@ pub enum RawCheck {
     MinEducation(String),
     NotPublicEmployee,
     NotTransportOperator,
+    Document(String),
     NoFinalConviction,
     NoOtherPermit,
     CompanyPermits(RawQuantity),
@@ -496,6 +497,8 @@ pub enum RawVehicleCheck {
     Insured,
     MinEngineCc(RawQuantity),
     FourStroke,
+    Category(Vec<String>),
+    Document(String),
     Equipment {
         #[serde(default)]
         all_of: Vec<String>,

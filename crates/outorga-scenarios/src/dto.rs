@@ -107,6 +107,7 @@ pub struct Person {
     pub education: Option<String>,
     pub public_employee: Option<bool>,
     pub transport_operator: Option<bool>,
+    pub documents: Option<Vec<String>>,
     pub convictions: Option<Vec<Conviction>>,
     pub license: Option<License>,
     pub past_permits: Option<Vec<PastPermit>>,
@@ -182,6 +183,8 @@ pub struct Vehicle {
     pub engine_cc: Option<Whole>,
     pub four_stroke: Option<bool>,
     pub equipment: Option<Vec<String>>,
+    pub category: Option<String>,
+    pub documents: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]

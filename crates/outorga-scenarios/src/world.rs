@@ -303,6 +303,7 @@ fn person(raw: dto::Person) -> Result<Person, String> {
         education,
         public_employee: raw.public_employee,
         transport_operator: raw.transport_operator,
+        documents: raw.documents,
         convictions: raw.convictions.map(|cs| {
             cs.into_iter()
                 .map(|c| Conviction {
@@ -347,6 +348,8 @@ fn vehicle(raw: dto::Vehicle) -> Vehicle {
         engine_cc: raw.engine_cc.map(|w| w.0),
         four_stroke: raw.four_stroke,
         equipment: raw.equipment,
+        category: raw.category,
+        documents: raw.documents,
     }
 }
 

@@ -56,6 +56,7 @@ fn of_natural_persons(check: &Check) -> bool {
         check,
         Check::NaturalPerson
             | Check::NotTransportOperator
+            | Check::Document(_)
             | Check::WaitingPeriod { .. }
             | Check::NoOverdueDebts
             | Check::CompanyPermits(_)
@@ -153,6 +154,9 @@ fn check(
         Check::MinEducation(min) => Outcome::from_known(person.education.map(|e| e >= *min)),
         Check::NotPublicEmployee => Outcome::from_known(person.public_employee.map(|p| !p)),
         Check::NotTransportOperator => Outcome::from_known(person.transport_operator.map(|p| !p)),
+        Check::Document(name) => {
+            Outcome::from_known(person.documents.as_ref().map(|d| d.contains(name)))
+        }
         Check::NoFinalConviction => match &person.convictions {
             None => Outcome::Unknown,
             Some(convictions) if convictions.iter().any(|c| c.is_final) => Outcome::Unmet,

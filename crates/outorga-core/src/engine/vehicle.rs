@@ -52,6 +52,15 @@ fn check_requirements<'r>(
                 known(vehicle.engine_cc, &|engine| engine >= cc)
             }
             VehicleCheck::FourStroke => Outcome::from_known(vehicle.four_stroke),
+            VehicleCheck::Category(any_of) => Outcome::from_known(
+                vehicle
+                    .category
+                    .as_ref()
+                    .map(|c| any_of.contains(&c.trim().to_lowercase())),
+            ),
+            VehicleCheck::Document(name) => {
+                Outcome::from_known(vehicle.documents.as_ref().map(|d| d.contains(name)))
+            }
             VehicleCheck::Equipment { all_of, any_of } => {
                 Outcome::from_known(vehicle.equipment.as_ref().map(|fitted| {
                     all_of.iter().all(|item| fitted.contains(item))
