@@ -585,6 +585,34 @@ fn an_act_the_rulebook_does_not_rule_on_is_not_guessed() {
 }
 
 #[test]
+fn counting_incidences_without_a_repeat_rule_is_a_rulebook_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("cangucu");
+    std::fs::create_dir(&folder).expect("dir");
+    for file in ["jurisdiction.toml", "catalog.toml", "taxi.toml"] {
+        std::fs::copy(rulebooks().join("cangucu").join(file), folder.join(file)).expect("copy");
+    }
+    let taxi = std::fs::read_to_string(folder.join("taxi.toml")).expect("read");
+    let without = taxi.replace(
+        "[repeat]\nby = \"code\"\nwindow = { months = 12 }\ncitation = \"Anexo I, Art. 12, § 2º\"\n",
+        "",
+    );
+    assert_ne!(
+        taxi, without,
+        "the Canguçu rulebook has a [repeat] to remove"
+    );
+    std::fs::write(folder.join("taxi.toml"), without).expect("write");
+    let run = outorga(&["rulebook", "check", dir.path().to_str().expect("utf-8")]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stderr
+            .contains("taxi.toml:1:1: sanction rules count incidences"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn a_deadline_in_hours_with_days_is_a_rulebook_error() {
     let dir = tempfile::tempdir().expect("temp dir");
     let folder = dir.path().join("cangucu");

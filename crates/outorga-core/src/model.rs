@@ -35,8 +35,9 @@ pub struct Rulebook {
     pub infractions: Vec<Infraction>,
     pub infraction_index: HashMap<String, InfractionId>,
     pub liability: Liability,
-    /// The default way to count prior infractions (reincidência).
-    pub repeat: CountRule,
+    /// The default way to count prior infractions (reincidência); none when
+    /// the law knows no reincidência.
+    pub repeat: Option<CountRule>,
     pub sanction_rules: Vec<SanctionRule>,
     pub points: Option<PointRule>,
     pub thresholds: Vec<Threshold>,
@@ -326,7 +327,8 @@ impl Selector {
 pub struct SanctionRule {
     pub applies_to: Selector,
     pub incidence: Incidence,
-    /// How priors are counted; `None` uses [`Rulebook::repeat`].
+    /// How priors are counted; `None` uses [`Rulebook::repeat`] (a rulebook
+    /// whose rules count incidences without their own count must have one).
     pub count: Option<CountRule>,
     /// Whether it applies to an irregularity just found, or to one whose notice
     /// to cure went unheeded (Canguçu Anexo I art. 7º, 9º).

@@ -146,7 +146,7 @@ pub fn rulebook(
         fine_payer: party(raw.liability.get_ref().fine_payer),
         citation: c.citation(&raw.liability.get_ref().citation),
     };
-    let repeat = c.count(&raw.repeat);
+    let repeat = raw.repeat.as_ref().map(|r| c.count(r));
     let sanction_rules = catalog_rules
         .into_iter()
         .chain(
@@ -154,7 +154,17 @@ pub fn rulebook(
                 .iter()
                 .filter_map(|rule| c.sanction_rule(rule, &groups, &infractions)),
         )
-        .collect();
+        .collect::<Vec<SanctionRule>>();
+    if repeat.is_none()
+        && sanction_rules
+            .iter()
+            .any(|r| r.incidence != Incidence::Any && r.count.is_none())
+    {
+        c.diag.error(
+            0..0,
+            "sanction rules count incidences (first, repeat, N…) but there is no [repeat] saying how: add one, or give each rule its own `count`",
+        );
+    }
     let points = raw.points.as_ref().map(|p| c.points(p));
     let thresholds = raw
         .thresholds

@@ -67,7 +67,7 @@ pub struct RulebookFile {
     #[serde(default)]
     pub infractions: Vec<Spanned<RawInfraction>>,
     pub liability: Spanned<RawLiability>,
-    pub repeat: Spanned<RawCount>,
+    pub repeat: Option<Spanned<RawCount>>,
     #[serde(default)]
     pub sanction_rules: Vec<Spanned<RawSanctionRule>>,
     pub points: Option<Spanned<RawPoints>>,

@@ -7,8 +7,8 @@ use crate::engine::sanctions::{
 };
 use crate::facts::{Event, Facts, Outcome, PersonId, RecordEntry, day_of, day_start, instant};
 use crate::model::{
-    CountBy, CountRule, Cure, Incidence, InfractionId, Liability, Party, Period, Role,
-    SanctionKind, Scale,
+    CountBy, CountRule, Cure, Incidence, InfractionId, Liability, Party, Period, Role, Rulebook,
+    SanctionKind, SanctionRule, Scale,
 };
 use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
@@ -79,15 +79,17 @@ pub fn penalty<'r>(
             (Cure::Found, true) | (Cure::Uncured, false) => continue,
             _ => {}
         }
-        let count = rule.count.as_ref().unwrap_or(&rulebook.repeat);
         let incidence = if rule.incidence == Incidence::Any {
             1
-        } else if let Some((_, n)) = counted.iter().find(|(c, _)| std::ptr::eq(*c, count)) {
-            *n
         } else {
-            let n = incidence(ctx, facts, offence, count)?;
-            counted.push((count, n));
-            n
+            let count = count_of(rulebook, rule)?;
+            if let Some((_, n)) = counted.iter().find(|(c, _)| std::ptr::eq(*c, count)) {
+                *n
+            } else {
+                let n = incidence(ctx, facts, offence, count)?;
+                counted.push((count, n));
+                n
+            }
         };
         if !rule.incidence.matches(incidence) {
             continue;
@@ -117,7 +119,7 @@ pub fn penalty<'r>(
             if let Some(mut sanction) = instantiate(ctx, spec, &rule.citation, &parties, &occasion)?
             {
                 if incidence > 1 {
-                    sanction.cite(&count.citation);
+                    sanction.cite(&count_of(rulebook, rule)?.citation);
                 }
                 if let Some(citation) = scale_citation {
                     sanction.cite(citation);
@@ -215,6 +217,20 @@ fn payer(liability: &Liability, offender: PersonId, holder: PersonId) -> PersonI
 }
 
 /// The incidence of `offence` (1 = first) among the offender's final priors that
+/// How a rule counts priors: its own count, or the rulebook's [repeat] (the
+/// loader refuses a rulebook that counts incidences with neither).
+fn count_of<'r>(
+    rulebook: &'r Rulebook,
+    rule: &'r SanctionRule,
+) -> Result<&'r CountRule, EngineError> {
+    rule.count
+        .as_ref()
+        .or(rulebook.repeat.as_ref())
+        .ok_or_else(|| {
+            EngineError::NotInRulebook("a [repeat] rule counting prior infractions".into())
+        })
+}
+
 /// `count` matches within its window, which ends on the offence's date.
 pub fn incidence(
     ctx: &Context<'_>,
@@ -289,11 +305,14 @@ pub fn outcome_in(
         if !(fine || warning) {
             continue;
         }
-        let count = rule.count.as_ref().unwrap_or(&rulebook.repeat);
         let matches = rule.incidence == Incidence::Any
-            || rule
-                .incidence
-                .matches(incidence_in(ctx, record, infraction, at, count)?);
+            || rule.incidence.matches(incidence_in(
+                ctx,
+                record,
+                infraction,
+                at,
+                count_of(rulebook, rule)?,
+            )?);
         if matches && fine {
             return Ok(Outcome::Fine);
         }
