@@ -613,6 +613,42 @@ fn counting_incidences_without_a_repeat_rule_is_a_rulebook_error() {
 }
 
 #[test]
+fn a_bandeira_2_rate_against_the_law_fails_the_case() {
+    check_run(
+        r#"
+- name: contradicting tariff
+  rulebook: cangucu/taxi
+  today: 2025-01-10
+  parameters:
+    tariff: { bandeirada: "4.50", km_bandeira_1: "2.75", km_bandeira_2: "5.00", hora_parada: "24.00" }
+  query: { fare: { start: 2025-03-16T10:00, km: "12", stopped_minutes: 0 } }
+  expect: { total: "64.50" }
+"#,
+        1,
+        "tariff.km_bandeira_2 5.00 contradicts Art. 21, § 1º: bandeira 1 (2.75) plus 20 % is 3.3",
+        "0 passed, 1 failed",
+    );
+}
+
+#[test]
+fn a_registration_on_an_expired_licence_fails_the_case() {
+    check_run(
+        r#"
+- name: expired CNH
+  rulebook: cangucu/taxi
+  today: 2025-03-10
+  facts:
+    people: [{ id: ana, license: { categories: [B], paid_activity: true, expires: 2025-01-01 } }]
+  query: { registration: { person: ana, role: holder, issued: 2025-03-10 } }
+  expect: { valid_until: 2025-01-01 }
+"#,
+        1,
+        "the CNH expired on 2025-01-01, before the registration on 2025-03-10",
+        "0 passed, 1 failed",
+    );
+}
+
+#[test]
 fn a_deadline_in_hours_with_days_is_a_rulebook_error() {
     let dir = tempfile::tempdir().expect("temp dir");
     let folder = dir.path().join("cangucu");

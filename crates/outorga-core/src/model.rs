@@ -55,6 +55,7 @@ pub struct Rulebook {
     pub stands: Option<StandRules>,
     pub registrations: Vec<RegistrationRule>,
     pub forbidden_acts: Vec<ForbiddenAct>,
+    pub bus: Option<BusRules>,
     pub fare: Option<FareRule>,
     /// What the department charges for its services.
     pub fees: Vec<Fee>,
@@ -874,6 +875,35 @@ pub struct SuspensionOnRequest {
     pub extension_days: Quantity,
     pub reasons: Vec<SuspensionReason>,
     pub citation: Citation,
+}
+
+/// Intercity bus rules on the mean tariff coefficient, refunds, baggage and
+/// indemnities (Amapá art. 21, 48, 49, 53).
+#[derive(Debug, Clone)]
+pub struct BusRules {
+    /// The CTM is the mean of the lines' coefficients, semi-urban ones excluded.
+    pub ctm: Citation,
+    /// Refund or revalidation when asked at least this many hours ahead.
+    pub refund: Cited<Quantity>,
+    pub baggage: BaggageRule,
+    pub indemnities: Vec<IndemnityRule>,
+}
+
+#[derive(Debug, Clone)]
+pub struct BaggageRule {
+    pub hold_kg: Quantity,
+    pub hand_kg: Quantity,
+    /// At most this percentage of the conventional fare per kilogram of excess.
+    pub percent_per_kg: Quantity,
+    pub citation: Citation,
+    pub excess_citation: Citation,
+}
+
+#[derive(Debug, Clone)]
+pub struct IndemnityRule {
+    /// damage, loss
+    pub kind: String,
+    pub max: Cited<Amount>,
 }
 
 /// Something the law forbids doing with a permit (transfer, rental, renewal…).

@@ -247,6 +247,32 @@ pub fn rulebook(
             citation: c.citation(&f.citation),
         });
     }
+    let bus = raw.bus.as_ref().map(|b| {
+        let span = b.span();
+        let r = b.get_ref();
+        BusRules {
+            ctm: c.citation(&r.ctm),
+            refund: Cited {
+                value: c.quantity(&r.refund.value, span.clone()),
+                citation: c.citation(&r.refund.citation),
+            },
+            baggage: BaggageRule {
+                hold_kg: c.quantity(&r.baggage.hold_kg, span.clone()),
+                hand_kg: c.quantity(&r.baggage.hand_kg, span.clone()),
+                percent_per_kg: c.quantity(&r.baggage.percent_per_kg, span.clone()),
+                citation: c.citation(&r.baggage.citation),
+                excess_citation: c.citation(&r.baggage.excess_citation),
+            },
+            indemnities: r
+                .indemnities
+                .iter()
+                .map(|i| IndemnityRule {
+                    kind: i.kind.clone(),
+                    max: c.amount(&i.max),
+                })
+                .collect(),
+        }
+    });
     let stands = raw.stands.as_ref().map(|s| StandRules {
         citation: c.citation(&s.citation),
         swap_fee: c.amount(&s.swap_fee),
@@ -297,6 +323,7 @@ pub fn rulebook(
         stands,
         registrations,
         forbidden_acts,
+        bus,
         fare,
         fees,
     })

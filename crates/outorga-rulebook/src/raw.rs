@@ -93,6 +93,7 @@ pub struct RulebookFile {
     pub registrations: Vec<Spanned<RawRegistration>>,
     #[serde(default)]
     pub forbidden_acts: Vec<RawForbiddenAct>,
+    pub bus: Option<Spanned<RawBus>>,
     pub fare: Option<Spanned<RawFare>>,
     #[serde(default)]
     pub fees: Vec<Spanned<RawFee>>,
@@ -582,6 +583,39 @@ pub struct RawStands {
     pub own_stand: Spanned<String>,
     pub other_stands: Spanned<String>,
     pub free_stands: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBus {
+    pub ctm: Spanned<String>,
+    pub refund: RawCitedQuantity,
+    pub baggage: RawBaggage,
+    pub indemnities: Vec<RawIndemnity>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCitedQuantity {
+    pub value: RawQuantity,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBaggage {
+    pub hold_kg: RawQuantity,
+    pub hand_kg: RawQuantity,
+    pub percent_per_kg: RawQuantity,
+    pub citation: Spanned<String>,
+    pub excess_citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawIndemnity {
+    pub kind: String,
+    pub max: RawAmount,
 }
 
 /// Something the law forbids doing with a permit (Canguçu art. 30, 37, 38).

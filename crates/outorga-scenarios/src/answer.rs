@@ -8,7 +8,7 @@ use outorga_core::Context;
 use outorga_core::engine::assessment::Finding;
 use outorga_core::engine::sanctions::Sanction;
 use outorga_core::engine::{
-    acts, cap, deadline, downtime, eligibility, fare, fee, fine_due, penalty, registration,
+    acts, bus, cap, deadline, downtime, eligibility, fare, fee, fine_due, penalty, registration,
     standing, stands, suspension, vehicle,
 };
 use outorga_core::facts::{Event, PermitId, PersonId, VehicleId};
@@ -342,11 +342,44 @@ pub fn answer(
             map.insert("citations".into(), citations(&result.citations));
             Value::Object(map)
         }
-        Query::Ctm(_)
-        | Query::Baggage(_)
-        | Query::Indemnity(_)
-        | Query::Refund(_)
-        | Query::Ticket(_) => {
+        Query::Ctm(q) => {
+            for (i, line) in q.lines.iter().enumerate() {
+                if q.lines[..i].iter().any(|l| l.id == line.id) {
+                    return Err(Failure::Input(format!(
+                        "query.ctm.lines: line `{}` is listed twice; each line counts once in the mean",
+                        line.id
+                    )));
+                }
+            }
+            let lines: Vec<bus::Line> = q
+                .lines
+                .iter()
+                .map(|l| bus::Line {
+                    coefficient: l.coefficient.0,
+                    semi_urban: l.semi_urban,
+                })
+                .collect();
+            let (ctm, cited) = bus::ctm(ctx, &lines).map_err(engine)?;
+            json!({ "ctm": dec(ctm), "citations": citations(&[cited]) })
+        }
+        Query::Refund(q) => {
+            let (allowed, cited) = bus::refund(ctx, q.departs.0, q.requested.0).map_err(engine)?;
+            json!({ "allowed": allowed, "citations": citations(&[cited]) })
+        }
+        Query::Baggage(q) => {
+            let result =
+                bus::baggage(ctx, q.fare.0, q.hold_kg.0, q.hand_kg.0, today).map_err(engine)?;
+            json!({
+                "excess_kg": dec(result.excess_kg),
+                "max_fee": brl(result.max_fee),
+                "citations": citations(&result.citations),
+            })
+        }
+        Query::Indemnity(q) => {
+            let (max, cited) = bus::indemnity(ctx, &q.kind, today).map_err(engine)?;
+            json!({ "max_brl": brl(max), "citations": citations(&[cited]) })
+        }
+        Query::Ticket(_) => {
             return Err(Failure::Engine(format!(
                 "the `{}` query is not in the rulebook {}: it defines no such rules",
                 query.name(),
@@ -448,14 +481,25 @@ fn stand_swap(ctx: &Context<'_>, world: &World, q: &dto::StandSwapQuery) -> Resu
     let (a, b) = (permit(a)?, permit(b)?);
     let of = |p: u32| world.permit_stands[p as usize].map(|s| stand_of(world, s));
     let result = stands::swap(ctx, of(a), of(b), q.class_consent).map_err(engine_failure)?;
-    let payers: Vec<&str> = [a, b]
-        .iter()
-        .map(|&p| world.people.name(world.facts.permit(PermitId(p)).holder.0))
-        .collect();
+    // A refused swap costs nothing: the fee and its payers come with a swap
+    // that may go ahead.
+    let payers: Vec<&str> = if result.allowed {
+        [a, b]
+            .iter()
+            .map(|&p| world.people.name(world.facts.permit(PermitId(p)).holder.0))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let fee = if result.allowed {
+        json!({ "unit": result.fee_each.unit, "quantity": dec(result.fee_each.quantity) })
+    } else {
+        Value::Null
+    };
     Ok(json!({
         "allowed": result.allowed,
         "reasons": result.reasons,
-        "fee_each": { "unit": result.fee_each.unit, "quantity": dec(result.fee_each.quantity) },
+        "fee_each": fee,
         "payers": payers,
         "citations": citations(&result.citations),
     }))

@@ -362,20 +362,12 @@ pub struct Passenger {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(
-    dead_code,
-    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
-)]
 pub struct CtmQuery {
     pub lines: Vec<Line>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(
-    dead_code,
-    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
-)]
 pub struct Line {
     pub id: String,
     pub coefficient: Dec,
@@ -384,10 +376,6 @@ pub struct Line {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(
-    dead_code,
-    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
-)]
 pub struct BaggageQuery {
     pub fare: Dec,
     pub hold_kg: Dec,
@@ -396,20 +384,12 @@ pub struct BaggageQuery {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(
-    dead_code,
-    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
-)]
 pub struct IndemnityQuery {
     pub kind: String,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(
-    dead_code,
-    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
-)]
 pub struct RefundQuery {
     pub departs: DateTime,
     pub requested: DateTime,

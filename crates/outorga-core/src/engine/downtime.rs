@@ -53,6 +53,9 @@ pub fn downtime<'r>(
     }
     let mut citations = vec![rule.citation.as_str()];
     let mut off = vec![true; usize::try_from(total).map_err(|_| EngineError::TooLarge)?];
+    // Days excused so far, per excuse and civil year: a yearly limit holds
+    // across all the periods of the same excuse.
+    let mut taken: BTreeMap<(&str, i32), u32> = BTreeMap::new();
     for e in excused {
         let excuse = rule
             .excuses
@@ -75,7 +78,6 @@ pub fn downtime<'r>(
                 e.reason, e.to, e.from
             )));
         }
-        let mut per_year: BTreeMap<i32, u32> = BTreeMap::new();
         let mut used = false;
         for (i, day) in from.iter_days().take(off.len()).enumerate() {
             if day < e.from || day > e.to || !off[i] {
@@ -83,11 +85,11 @@ pub fn downtime<'r>(
             }
             if let Some(max) = &excuse.max_days_per_year {
                 let max = ctx.whole(max, day, "days")?;
-                let taken = per_year.entry(day.year()).or_default();
-                if *taken >= max {
+                let so_far = taken.entry((excuse.key.as_str(), day.year())).or_default();
+                if *so_far >= max {
                     continue;
                 }
-                *taken += 1;
+                *so_far += 1;
             }
             off[i] = false;
             used = true;

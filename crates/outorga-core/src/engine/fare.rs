@@ -50,12 +50,24 @@ pub fn fare<'r>(
         rate_1
     } else {
         match (tariff("km_bandeira_2"), &rule.bandeira_2_increase) {
-            (Ok(rate), _) => rate,
-            (Err(_), Some(increase)) => {
+            (stated, Some(increase)) => {
+                // The law derives bandeira 2: a stated rate must agree with it.
                 citations.push(&increase.citation);
                 let percent = ctx.quantity(&increase.value, on)?;
-                exact(rate_1.checked_mul(Decimal::ONE_HUNDRED + percent))? / Decimal::ONE_HUNDRED
+                let derived = exact(rate_1.checked_mul(Decimal::ONE_HUNDRED + percent))?
+                    / Decimal::ONE_HUNDRED;
+                if let Ok(stated) = stated
+                    && stated != derived
+                {
+                    return Err(EngineError::InvalidQuestion(format!(
+                        "tariff.km_bandeira_2 {stated} contradicts {}: bandeira 1 ({rate_1}) plus {percent} % is {}",
+                        increase.citation,
+                        derived.normalize()
+                    )));
+                }
+                derived
             }
+            (Ok(rate), None) => rate,
             (Err(missing), None) => return Err(missing),
         }
     };

@@ -3,6 +3,7 @@
 
 pub mod acts;
 pub mod assessment;
+pub mod bus;
 pub mod cap;
 pub mod deadline;
 pub mod downtime;

@@ -33,6 +33,14 @@ pub fn validity<'r>(
             )
         })?;
     let end = ctx.period_end(&rule.valid, issued)?;
+    if rule.until_license_expires
+        && let Some(expired) = person.license.as_ref().and_then(|l| l.expires)
+        && expired < issued
+    {
+        return Err(EngineError::InvalidQuestion(format!(
+            "the CNH expired on {expired}, before the registration on {issued}: no registration can be issued on an expired licence"
+        )));
+    }
     let valid_until = if rule.until_license_expires {
         person
             .license

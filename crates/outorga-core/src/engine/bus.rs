@@ -1,0 +1,139 @@
+//! Intercity bus questions: the mean tariff coefficient, refunds, baggage and
+//! indemnities (Amapá).
+
+use crate::context::{Context, EngineError, round_brl};
+use crate::model::BusRules;
+use chrono::{NaiveDate, NaiveDateTime, TimeDelta};
+use rust_decimal::Decimal;
+
+fn rules<'r>(ctx: &Context<'r>, what: &str) -> Result<&'r BusRules, EngineError> {
+    ctx.rulebook
+        .bus
+        .as_ref()
+        .ok_or_else(|| EngineError::NotInRulebook(format!("a rule on {what}")))
+}
+
+/// A line's tariff coefficient, and whether it is semi-urban.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Line {
+    pub coefficient: Decimal,
+    pub semi_urban: bool,
+}
+
+/// The Coeficiente Tarifário Médio: the arithmetic mean of the coefficients
+/// of the lines, semi-urban lines left out.
+pub fn ctm<'r>(ctx: &Context<'r>, lines: &[Line]) -> Result<(Decimal, &'r str), EngineError> {
+    let rules = rules(ctx, "the mean tariff coefficient")?;
+    let counted: Vec<Decimal> = lines
+        .iter()
+        .filter(|l| !l.semi_urban)
+        .map(|l| l.coefficient)
+        .collect();
+    if counted.is_empty() {
+        return Err(EngineError::InvalidQuestion(
+            "the mean tariff coefficient needs at least one line that is not semi-urban".into(),
+        ));
+    }
+    let mut sum = Decimal::ZERO;
+    for c in &counted {
+        sum = sum.checked_add(*c).ok_or(EngineError::TooLarge)?;
+    }
+    let mean = sum
+        .checked_div(Decimal::from(counted.len()))
+        .ok_or(EngineError::TooLarge)?;
+    Ok((mean.normalize(), &rules.ctm))
+}
+
+/// Whether a ticket is refunded or revalidated when asked at `requested` for
+/// a trip departing at `departs`: at least the rule's hours ahead.
+pub fn refund<'r>(
+    ctx: &Context<'r>,
+    departs: NaiveDateTime,
+    requested: NaiveDateTime,
+) -> Result<(bool, &'r str), EngineError> {
+    let rules = rules(ctx, "refunds")?;
+    let hours = ctx.whole(&rules.refund.value, departs.date(), "hours")?;
+    let latest = departs
+        .checked_sub_signed(TimeDelta::hours(i64::from(hours)))
+        .ok_or(EngineError::TooLarge)?;
+    Ok((requested <= latest, &rules.refund.citation))
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Baggage<'r> {
+    /// Kilograms over the franchises, each franchise on its own.
+    pub excess_kg: Decimal,
+    /// The most the passenger may be charged for them, in BRL.
+    pub max_fee: Decimal,
+    pub citations: Vec<&'r str>,
+}
+
+/// The excess over the hold and cabin franchises and the most it may cost:
+/// a percentage of the conventional fare per kilogram.
+pub fn baggage<'r>(
+    ctx: &Context<'r>,
+    fare: Decimal,
+    hold_kg: Decimal,
+    hand_kg: Decimal,
+    on: NaiveDate,
+) -> Result<Baggage<'r>, EngineError> {
+    let rules = rules(ctx, "baggage")?;
+    let b = &rules.baggage;
+    let hold_free = ctx.quantity(&b.hold_kg, on)?;
+    let hand_free = ctx.quantity(&b.hand_kg, on)?;
+    let percent = ctx.quantity(&b.percent_per_kg, on)?;
+    let over = |kg: Decimal, free: Decimal| (kg - free).max(Decimal::ZERO);
+    let excess_kg = over(hold_kg, hold_free) + over(hand_kg, hand_free);
+    let max_fee = excess_kg
+        .checked_mul(fare)
+        .and_then(|v| v.checked_mul(percent))
+        .and_then(|v| v.checked_div(Decimal::ONE_HUNDRED))
+        .ok_or(EngineError::TooLarge)?;
+    let mut citations = vec![b.citation.as_str()];
+    if excess_kg > Decimal::ZERO {
+        citations.push(&b.excess_citation);
+    }
+    Ok(Baggage {
+        excess_kg: excess_kg.normalize(),
+        max_fee: round_brl(max_fee),
+        citations,
+    })
+}
+
+/// The most a carrier owes for baggage damaged (`damage`) or lost (`loss`):
+/// a multiple of the mean tariff coefficient in force on `on`.
+pub fn indemnity<'r>(
+    ctx: &Context<'r>,
+    kind: &str,
+    on: NaiveDate,
+) -> Result<(Decimal, &'r str), EngineError> {
+    let rules = rules(ctx, "indemnities")?;
+    let rule = rules
+        .indemnities
+        .iter()
+        .find(|i| i.kind == kind)
+        .ok_or_else(|| {
+            EngineError::InvalidQuestion(format!(
+                "`{kind}` is not an indemnity of this law (known: {})",
+                rules
+                    .indemnities
+                    .iter()
+                    .map(|i| i.kind.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?;
+    let value = ctx.unit_value(&rule.max.value.unit, on).ok_or_else(|| {
+        EngineError::InvalidQuestion(format!(
+            "the value of {} on {on} is not known: give `units.{}` (its Portaria's value)",
+            rule.max.value.unit, rule.max.value.unit
+        ))
+    })?;
+    let max = rule
+        .max
+        .value
+        .quantity
+        .checked_mul(value)
+        .ok_or(EngineError::TooLarge)?;
+    Ok((round_brl(max), &rule.max.citation))
+}
