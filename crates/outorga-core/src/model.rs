@@ -887,6 +887,10 @@ pub struct BusRules {
     pub refund: Cited<Quantity>,
     pub baggage: BaggageRule,
     pub indemnities: Vec<IndemnityRule>,
+    /// One ticket per seat per trip.
+    pub one_ticket_per_seat: Citation,
+    /// Standing passengers only on semi-urban lines.
+    pub standing_only_semi_urban: Citation,
 }
 
 #[derive(Debug, Clone)]

@@ -271,6 +271,8 @@ pub fn rulebook(
                     max: c.amount(&i.max),
                 })
                 .collect(),
+            one_ticket_per_seat: c.citation(&r.one_ticket_per_seat),
+            standing_only_semi_urban: c.citation(&r.standing_only_semi_urban),
         }
     });
     let stands = raw.stands.as_ref().map(|s| StandRules {

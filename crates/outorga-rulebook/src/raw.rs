@@ -592,6 +592,8 @@ pub struct RawBus {
     pub refund: RawCitedQuantity,
     pub baggage: RawBaggage,
     pub indemnities: Vec<RawIndemnity>,
+    pub one_ticket_per_seat: Spanned<String>,
+    pub standing_only_semi_urban: Spanned<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -379,12 +379,22 @@ pub fn answer(
             let (max, cited) = bus::indemnity(ctx, &q.kind, today).map_err(engine)?;
             json!({ "max_brl": brl(max), "citations": citations(&[cited]) })
         }
-        Query::Ticket(_) => {
-            return Err(Failure::Engine(format!(
-                "the `{}` query is not in the rulebook {}: it defines no such rules",
-                query.name(),
-                ctx.rulebook.id
-            )));
+        Query::Ticket(q) => {
+            let result = bus::ticket(
+                ctx,
+                &q.trip.id,
+                q.trip.departs.0,
+                q.trip.semi_urban,
+                q.seat.0,
+                &q.sold.iter().map(|s| s.0).collect::<Vec<_>>(),
+                today,
+            )
+            .map_err(engine)?;
+            json!({
+                "allowed": result.allowed,
+                "reasons": result.reasons,
+                "citations": citations(&result.citations),
+            })
         }
     })
 }

@@ -207,10 +207,6 @@ fn yes() -> bool {
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
-#[expect(
-    dead_code,
-    reason = "bus queries are parsed strictly but answered only by the intercity-bus rulebook"
-)]
 pub enum Query {
     Penalty(PenaltyQuery),
     Standing(StandingQuery),
@@ -397,10 +393,6 @@ pub struct RefundQuery {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(
-    dead_code,
-    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
-)]
 pub struct TicketQuery {
     pub trip: Trip,
     pub seat: Whole,
@@ -410,10 +402,6 @@ pub struct TicketQuery {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[expect(
-    dead_code,
-    reason = "parsed strictly so malformed cases fail; no engine answers it yet"
-)]
 pub struct Trip {
     pub id: String,
     pub departs: DateTime,

@@ -137,3 +137,48 @@ pub fn indemnity<'r>(
         .ok_or(EngineError::TooLarge)?;
     Ok((round_brl(max), &rule.max.citation))
 }
+
+/// A ticket asked for `seat` (0: standing) on a trip: refused when the seat
+/// is already sold, when a standing place is asked on a line that is not
+/// semi-urban, or when the trip has left.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TicketAnswer<'r> {
+    pub allowed: bool,
+    pub reasons: Vec<String>,
+    pub citations: Vec<&'r str>,
+}
+
+pub fn ticket<'r>(
+    ctx: &Context<'r>,
+    trip: &str,
+    departs: NaiveDateTime,
+    semi_urban: bool,
+    seat: u32,
+    sold: &[u32],
+    today: NaiveDate,
+) -> Result<TicketAnswer<'r>, EngineError> {
+    let rules = rules(ctx, "tickets")?;
+    let mut reasons = Vec::new();
+    let mut citations = Vec::new();
+    if seat == 0 {
+        citations.push(rules.standing_only_semi_urban.as_str());
+        if !semi_urban {
+            reasons.push(format!(
+                "trip {trip} is not on a semi-urban line: no standing passengers"
+            ));
+        }
+    } else {
+        citations.push(rules.one_ticket_per_seat.as_str());
+        if sold.contains(&seat) {
+            reasons.push(format!("seat {seat} of trip {trip} is already sold"));
+        }
+    }
+    if departs.date() < today {
+        reasons.push(format!("trip {trip} left on {}", departs.date()));
+    }
+    Ok(TicketAnswer {
+        allowed: reasons.is_empty(),
+        reasons,
+        citations,
+    })
+}
