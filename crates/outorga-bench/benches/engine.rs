@@ -103,6 +103,7 @@ fn holder_permit(holder: PersonId, auxiliary: PersonId) -> Permit {
         status: PermitStatus::Active,
         drivers: vec![auxiliary],
         vehicle: None,
+        line: None,
     }
 }
 

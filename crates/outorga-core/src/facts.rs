@@ -9,6 +9,7 @@ use crate::engine::penalty::outcome_in;
 use crate::engine::points::PointsTable;
 use crate::model::{Education, EndedHow, GroupId, InfractionId, Rulebook, Service};
 use chrono::{Datelike, NaiveDate, NaiveDateTime, Timelike};
+use rust_decimal::Decimal;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PersonId(pub u32);
@@ -183,6 +184,14 @@ pub struct Person {
     pub transport_operator: Option<bool>,
     /// The documents presented, by the names the rulebook uses.
     pub documents: Option<Vec<String>>,
+    /// A company's holders of voting capital, with their percentage.
+    pub shareholders: Option<Vec<(PersonId, Decimal)>>,
+    /// A company's directors, managing partners and administrators.
+    pub directors: Option<Vec<PersonId>>,
+    /// The business group that controls a company.
+    pub business_group: Option<String>,
+    /// A person's spouse and relatives up to the third civil degree.
+    pub relatives: Option<Vec<PersonId>>,
     pub convictions: Option<Vec<Conviction>>,
     pub license: Option<License>,
     pub past_permits: Option<Vec<PastPermit>>,
@@ -233,6 +242,8 @@ pub struct Permit {
     pub status: PermitStatus,
     pub drivers: Vec<PersonId>,
     pub vehicle: Option<VehicleId>,
+    /// The line a bus concession or permission serves.
+    pub line: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]

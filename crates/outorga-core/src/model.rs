@@ -698,6 +698,13 @@ pub enum Check {
     /// Has presented this document (certificate, course, registration…), by
     /// the name the rulebook uses.
     Document(String),
+    /// No tie of economic interdependence with another carrier of the line
+    /// asked for (capital, directors or partners, relatives over `percent` of
+    /// the voting capital, the same group), nor a second delegation of the
+    /// same line (checked when the question names the line).
+    NoInterdependence {
+        percent: Quantity,
+    },
     /// No final criminal conviction (a non-final one leaves it for the clerk).
     NoFinalConviction,
     /// Holds no permit (of any service) already.

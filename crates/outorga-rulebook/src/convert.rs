@@ -1239,6 +1239,9 @@ impl Converter<'_, '_> {
                 RawCheck::NotPublicEmployee => Check::NotPublicEmployee,
                 RawCheck::NotTransportOperator => Check::NotTransportOperator,
                 RawCheck::Document(name) => Check::Document(name.clone()),
+                RawCheck::NoInterdependence { percent } => Check::NoInterdependence {
+                    percent: self.percent(percent, span.clone()),
+                },
                 RawCheck::NoFinalConviction => Check::NoFinalConviction,
                 RawCheck::NoOtherPermit => Check::NoOtherPermit,
                 RawCheck::CompanyPermits(q) => {

@@ -426,6 +426,9 @@ pub enum RawCheck {
     NotPublicEmployee,
     NotTransportOperator,
     Document(String),
+    NoInterdependence {
+        percent: RawQuantity,
+    },
     NoFinalConviction,
     NoOtherPermit,
     CompanyPermits(RawQuantity),

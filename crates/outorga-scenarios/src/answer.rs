@@ -267,7 +267,12 @@ pub fn answer(
                 })
                 .transpose()
                 .map_err(Failure::Input)?;
-            let result = eligibility::eligibility(ctx, facts, who, (role, under), service, today)
+            let request = eligibility::Request {
+                applicant: role,
+                under,
+                line: q.line.as_deref(),
+            };
+            let result = eligibility::eligibility(ctx, facts, who, request, service, today)
                 .map_err(engine)?;
             json!({
                 "eligible": result.passed,

@@ -108,6 +108,12 @@ pub struct Person {
     pub public_employee: Option<bool>,
     pub transport_operator: Option<bool>,
     pub documents: Option<Vec<String>>,
+    /// Extensions (Amapá art. 9º): a company's voting capital, directors and
+    /// group; a person's spouse and relatives up to the third degree.
+    pub shareholders: Option<Vec<Shareholder>>,
+    pub directors: Option<Vec<String>>,
+    pub business_group: Option<String>,
+    pub relatives: Option<Vec<String>>,
     pub convictions: Option<Vec<Conviction>>,
     pub license: Option<License>,
     pub past_permits: Option<Vec<PastPermit>>,
@@ -126,6 +132,13 @@ pub struct Conviction {
     pub date: Option<Nullable<Date>>,
     #[serde(rename = "final")]
     pub is_final: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shareholder {
+    pub who: String,
+    pub percent: Dec,
 }
 
 #[derive(Debug, Deserialize)]
@@ -158,6 +171,8 @@ pub struct Permit {
     pub vehicle: Option<String>,
     /// Extension: the holder's fixed stand.
     pub stand: Option<String>,
+    /// Extension: the bus line the permit serves.
+    pub line: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -320,6 +335,8 @@ pub struct EligibilityQuery {
     pub service: String,
     /// Extension: the permit a driver asks to drive under.
     pub permit: Option<String>,
+    /// Extension: the bus line a carrier asks for.
+    pub line: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

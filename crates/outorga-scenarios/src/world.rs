@@ -144,7 +144,7 @@ pub fn build(ctx: &Context<'_>, raw: dto::Facts, today: NaiveDate) -> Result<Wor
     let people_facts = raw
         .people
         .into_iter()
-        .map(person)
+        .map(|raw| person(raw, &people))
         .collect::<Result<Vec<_>, _>>()?;
     for v in &raw.vehicles {
         if let Some(year) = v.manufactured
@@ -189,6 +189,7 @@ pub fn build(ctx: &Context<'_>, raw: dto::Facts, today: NaiveDate) -> Result<Wor
             }
         };
         permit_facts.push(Permit {
+            line: permit.line.clone(),
             holder: PersonId(people.resolve(&permit.holder, &format!("{place}.holder"))?),
             service: service(&permit.service, &place)?,
             granted: permit.granted.and_then(|d| d.into_option()).map(|d| d.0),
@@ -237,8 +238,38 @@ pub fn build(ctx: &Context<'_>, raw: dto::Facts, today: NaiveDate) -> Result<Wor
     })
 }
 
-fn person(raw: dto::Person) -> Result<Person, String> {
+fn person(raw: dto::Person, people: &Names) -> Result<Person, String> {
     let place = format!("facts.people `{}`", raw.id);
+    let ids = |names: &Option<Vec<String>>, field: &str| {
+        names
+            .as_ref()
+            .map(|list| {
+                list.iter()
+                    .map(|n| people.resolve(n, &format!("{place}.{field}")).map(PersonId))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()
+    };
+    let directors = ids(&raw.directors, "directors")?;
+    let relatives = ids(&raw.relatives, "relatives")?;
+    let shareholders = raw
+        .shareholders
+        .as_ref()
+        .map(|list| {
+            list.iter()
+                .map(|s| {
+                    let at = format!("{place}.shareholders");
+                    if s.percent.0.is_sign_negative() || s.percent.0 > Decimal::ONE_HUNDRED {
+                        return Err(format!(
+                            "{at}: `{}` holds {} %, not a percentage between 0 and 100",
+                            s.who, s.percent.0
+                        ));
+                    }
+                    Ok((PersonId(people.resolve(&s.who, &at)?), s.percent.0))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?;
     let kind = match raw.kind.as_deref() {
         None | Some("person") => PersonKind::Person,
         Some("company") => PersonKind::Company,
@@ -293,6 +324,10 @@ fn person(raw: dto::Person) -> Result<Person, String> {
         })
         .transpose()?;
     Ok(Person {
+        shareholders,
+        directors,
+        relatives,
+        business_group: raw.business_group.clone(),
         kind,
         birth_date: raw.birth_date.and_then(|d| d.into_option()).map(|d| d.0),
         disabled: raw.disabled,

@@ -4,17 +4,30 @@ use crate::calendar::{add_months, age_in_years};
 use crate::context::{Context, EngineError};
 use crate::engine::assessment::{Assessment, Outcome};
 use crate::engine::cap::permit_cap;
+use crate::engine::interdependence;
 use crate::facts::{Facts, PermitId, Person, PersonId, PersonKind};
 use crate::model::{Applicant, Check, Requirement, Service};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
-/// `under`: the permit a driver asks to drive under, when the question names it.
+/// What is asked: as holder or driver; `under`, the permit a driver asks to
+/// drive under, and `line`, the bus line a carrier asks for, when named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Request<'q> {
+    pub applicant: Applicant,
+    pub under: Option<PermitId>,
+    pub line: Option<&'q str>,
+}
+
 pub fn eligibility<'r>(
     ctx: &Context<'r>,
     facts: &Facts,
     person: PersonId,
-    (applicant, under): (Applicant, Option<PermitId>),
+    Request {
+        applicant,
+        under,
+        line,
+    }: Request<'_>,
     service: Service,
     today: NaiveDate,
 ) -> Result<Assessment<'r>, EngineError> {
@@ -39,7 +52,14 @@ pub fn eligibility<'r>(
             }
         })
     {
-        let outcome = check(ctx, facts, (person, under), requirement, service, today)?;
+        let outcome = check(
+            ctx,
+            facts,
+            (person, under, line),
+            requirement,
+            service,
+            today,
+        )?;
         let cited = std::iter::once(&requirement.citation)
             .chain(&requirement.see_also)
             .map(String::as_str)
@@ -57,6 +77,7 @@ fn of_natural_persons(check: &Check) -> bool {
         Check::NaturalPerson
             | Check::NotTransportOperator
             | Check::Document(_)
+            | Check::NoInterdependence { .. }
             | Check::WaitingPeriod { .. }
             | Check::NoOverdueDebts
             | Check::CompanyPermits(_)
@@ -82,7 +103,7 @@ fn years_after(
 fn check(
     ctx: &Context<'_>,
     facts: &Facts,
-    (person_id, under): (PersonId, Option<PermitId>),
+    (person_id, under, line): (PersonId, Option<PermitId>, Option<&str>),
     requirement: &Requirement,
     service: Service,
     today: NaiveDate,
@@ -154,6 +175,12 @@ fn check(
         Check::MinEducation(min) => Outcome::from_known(person.education.map(|e| e >= *min)),
         Check::NotPublicEmployee => Outcome::from_known(person.public_employee.map(|p| !p)),
         Check::NotTransportOperator => Outcome::from_known(person.transport_operator.map(|p| !p)),
+        Check::NoInterdependence { percent } => match line {
+            None => Outcome::Unknown,
+            Some(line) => {
+                interdependence::check(facts, person_id, line, ctx.quantity(percent, today)?)
+            }
+        },
         Check::Document(name) => {
             Outcome::from_known(person.documents.as_ref().map(|d| d.contains(name)))
         }
