@@ -132,6 +132,15 @@ impl Calendar {
         date
     }
 
+    /// The last business day strictly before `date`.
+    pub fn previous_business_day(&self, date: NaiveDate) -> NaiveDate {
+        let mut day = date.pred_opt().unwrap_or(NaiveDate::MIN);
+        while !self.is_business_day(day) && day > NaiveDate::MIN {
+            day = day.pred_opt().unwrap_or(NaiveDate::MIN);
+        }
+        day
+    }
+
     /// The first business day strictly after `date`.
     pub fn next_business_day(&self, date: NaiveDate) -> NaiveDate {
         self.on_or_next_business_day(next_day(date))
@@ -172,6 +181,13 @@ impl Calendar {
             Counting::Years => {
                 self.on_or_next_business_day(add_months(from, length.saturating_mul(12)))
             }
+            Counting::BusinessDaysBefore => {
+                let mut date = from;
+                for _ in 0..length {
+                    date = self.previous_business_day(date);
+                }
+                date
+            }
             // Counted from midnight of `from`: the day the hours have run out.
             Counting::Hours => add_days(from, i64::from(length.div_ceil(24))),
         }
@@ -196,6 +212,9 @@ pub enum Counting {
     Years,
     /// A span of hours from a moment, whatever the day (a minimum notice).
     Hours,
+    /// Business days counted back from `from` (excluded): the latest day
+    /// something must happen "N business days ahead" of it.
+    BusinessDaysBefore,
 }
 
 fn next_day(date: NaiveDate) -> NaiveDate {

@@ -1069,6 +1069,7 @@ impl Converter<'_, '_> {
             }
             let counting = d.counting.as_ref().map(|c| match c.get_ref().as_str() {
                 "business_days" => Some(Counting::BusinessDays),
+                "business_days_before" => Some(Counting::BusinessDaysBefore),
                 "calendar_days" => Some(Counting::CalendarDays),
                 "calendar_days_from_next_business_day" => {
                     Some(Counting::CalendarDaysFromNextBusinessDay)
@@ -1077,7 +1078,7 @@ impl Converter<'_, '_> {
                     self.diag.error(
                         c.span(),
                         format!(
-                            "counting `{other}`: expected business_days, calendar_days or calendar_days_from_next_business_day"
+                            "counting `{other}`: expected business_days, business_days_before, calendar_days or calendar_days_from_next_business_day"
                         ),
                     );
                     None
