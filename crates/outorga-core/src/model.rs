@@ -898,6 +898,9 @@ pub struct BusRules {
     pub one_ticket_per_seat: Citation,
     /// Standing passengers only on semi-urban lines.
     pub standing_only_semi_urban: Citation,
+    /// The share of the fares collected for the Poder delegante (supervision,
+    /// terminals, inspection), in percent.
+    pub supervision_percent: Cited<Quantity>,
 }
 
 #[derive(Debug, Clone)]

@@ -273,6 +273,10 @@ pub fn rulebook(
                 .collect(),
             one_ticket_per_seat: c.citation(&r.one_ticket_per_seat),
             standing_only_semi_urban: c.citation(&r.standing_only_semi_urban),
+            supervision_percent: Cited {
+                value: c.percent(&r.supervision_percent.value, span.clone()),
+                citation: c.citation(&r.supervision_percent.citation),
+            },
         }
     });
     let stands = raw.stands.as_ref().map(|s| StandRules {

@@ -597,6 +597,7 @@ pub struct RawBus {
     pub indemnities: Vec<RawIndemnity>,
     pub one_ticket_per_seat: Spanned<String>,
     pub standing_only_semi_urban: Spanned<String>,
+    pub supervision_percent: RawCitedQuantity,
 }
 
 #[derive(Debug, Deserialize)]

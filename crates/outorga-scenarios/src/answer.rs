@@ -384,6 +384,10 @@ pub fn answer(
             let (max, cited) = bus::indemnity(ctx, &q.kind, today).map_err(engine)?;
             json!({ "max_brl": brl(max), "citations": citations(&[cited]) })
         }
+        Query::SupervisionShare(q) => {
+            let (share, cited) = bus::supervision_share(ctx, q.fares.0, today).map_err(engine)?;
+            json!({ "share": brl(share), "citations": citations(&[cited]) })
+        }
         Query::Ticket(q) => {
             let result = bus::ticket(
                 ctx,
@@ -665,5 +669,6 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
         Query::StandUse(_) => &["allowed", "citations"],
         Query::Registration(_) => &["valid_until", "citations"],
         Query::PermitAct(_) => &["allowed", "citations"],
+        Query::SupervisionShare(_) => &["share", "citations"],
     }
 }

@@ -244,6 +244,7 @@ pub enum Query {
     StandUse(StandUseQuery),
     Registration(RegistrationQuery),
     PermitAct(PermitActQuery),
+    SupervisionShare(SupervisionShareQuery),
 }
 
 impl Query {
@@ -270,6 +271,7 @@ impl Query {
             Query::StandUse(_) => "stand_use",
             Query::Registration(_) => "registration",
             Query::PermitAct(_) => "permit_act",
+            Query::SupervisionShare(_) => "supervision_share",
         }
     }
 }
@@ -423,6 +425,13 @@ pub struct Trip {
     pub id: String,
     pub departs: DateTime,
     pub semi_urban: bool,
+}
+
+/// Extension: the fares collected, in BRL.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SupervisionShareQuery {
+    pub fares: Dec,
 }
 
 #[derive(Debug, Deserialize)]

@@ -182,3 +182,24 @@ pub fn ticket<'r>(
         citations,
     })
 }
+
+/// The share of `fares` (BRL collected from tickets) owed to the Poder
+/// delegante for supervision, terminals and inspection.
+pub fn supervision_share<'r>(
+    ctx: &Context<'r>,
+    fares: Decimal,
+    on: NaiveDate,
+) -> Result<(Decimal, &'r str), EngineError> {
+    let rules = rules(ctx, "the supervision share of the fares")?;
+    if fares.is_sign_negative() {
+        return Err(EngineError::InvalidQuestion(
+            "the fares collected cannot be negative".into(),
+        ));
+    }
+    let percent = ctx.quantity(&rules.supervision_percent.value, on)?;
+    let share = fares
+        .checked_mul(percent)
+        .and_then(|v| v.checked_div(Decimal::ONE_HUNDRED))
+        .ok_or(EngineError::TooLarge)?;
+    Ok((round_brl(share), &rules.supervision_percent.citation))
+}
