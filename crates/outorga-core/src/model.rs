@@ -901,6 +901,15 @@ pub struct BusRules {
     /// The share of the fares collected for the Poder delegante (supervision,
     /// terminals, inspection), in percent.
     pub supervision_percent: Cited<Quantity>,
+    pub ticket_fields: TicketFields,
+}
+
+/// What a ticket must show, except the simplified tickets of semi-urban lines.
+#[derive(Debug, Clone)]
+pub struct TicketFields {
+    pub names: Vec<String>,
+    pub citation: Citation,
+    pub simplified_on_semi_urban: Citation,
 }
 
 #[derive(Debug, Clone)]

@@ -273,6 +273,11 @@ pub fn rulebook(
                 .collect(),
             one_ticket_per_seat: c.citation(&r.one_ticket_per_seat),
             standing_only_semi_urban: c.citation(&r.standing_only_semi_urban),
+            ticket_fields: TicketFields {
+                names: r.ticket_fields.names.clone(),
+                citation: c.citation(&r.ticket_fields.citation),
+                simplified_on_semi_urban: c.citation(&r.ticket_fields.simplified_on_semi_urban),
+            },
             supervision_percent: Cited {
                 value: c.percent(&r.supervision_percent.value, span.clone()),
                 citation: c.citation(&r.supervision_percent.citation),

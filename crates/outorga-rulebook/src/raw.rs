@@ -598,6 +598,15 @@ pub struct RawBus {
     pub one_ticket_per_seat: Spanned<String>,
     pub standing_only_semi_urban: Spanned<String>,
     pub supervision_percent: RawCitedQuantity,
+    pub ticket_fields: RawTicketFields,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTicketFields {
+    pub names: Vec<String>,
+    pub citation: Spanned<String>,
+    pub simplified_on_semi_urban: Spanned<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -389,16 +389,14 @@ pub fn answer(
             json!({ "share": brl(share), "citations": citations(&[cited]) })
         }
         Query::Ticket(q) => {
-            let result = bus::ticket(
-                ctx,
-                &q.trip.id,
-                q.trip.departs.0,
-                q.trip.semi_urban,
-                q.seat.0,
-                &q.sold.iter().map(|s| s.0).collect::<Vec<_>>(),
-                today,
-            )
-            .map_err(engine)?;
+            let trip = bus::Trip {
+                id: &q.trip.id,
+                departs: q.trip.departs.0,
+                semi_urban: q.trip.semi_urban,
+            };
+            let sold: Vec<u32> = q.sold.iter().map(|s| s.0).collect();
+            let result = bus::ticket(ctx, trip, (q.seat.0, &sold), q.fields.as_deref(), today)
+                .map_err(engine)?;
             json!({
                 "allowed": result.allowed,
                 "reasons": result.reasons,

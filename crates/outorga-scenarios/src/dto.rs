@@ -417,6 +417,8 @@ pub struct TicketQuery {
     pub seat: Whole,
     #[serde(default)]
     pub sold: Vec<Whole>,
+    /// Extension: the fields the ticket shows (Amapá art. 44).
+    pub fields: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]

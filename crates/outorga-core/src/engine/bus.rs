@@ -148,18 +148,48 @@ pub struct TicketAnswer<'r> {
     pub citations: Vec<&'r str>,
 }
 
+/// The trip a ticket is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Trip<'a> {
+    pub id: &'a str,
+    pub departs: NaiveDateTime,
+    pub semi_urban: bool,
+}
+
+/// `fields`: what the ticket shows, when the question gives it; a missing
+/// mandatory field refuses it, except the simplified ticket of a semi-urban
+/// line.
 pub fn ticket<'r>(
     ctx: &Context<'r>,
-    trip: &str,
-    departs: NaiveDateTime,
-    semi_urban: bool,
-    seat: u32,
-    sold: &[u32],
+    Trip {
+        id: trip,
+        departs,
+        semi_urban,
+    }: Trip<'_>,
+    (seat, sold): (u32, &[u32]),
+    fields: Option<&[String]>,
     today: NaiveDate,
 ) -> Result<TicketAnswer<'r>, EngineError> {
     let rules = rules(ctx, "tickets")?;
     let mut reasons = Vec::new();
     let mut citations = Vec::new();
+    if let Some(shown) = fields {
+        let required = &rules.ticket_fields;
+        if semi_urban {
+            citations.push(required.simplified_on_semi_urban.as_str());
+        } else {
+            citations.push(required.citation.as_str());
+            let missing: Vec<&str> = required
+                .names
+                .iter()
+                .filter(|name| !shown.contains(name))
+                .map(String::as_str)
+                .collect();
+            if !missing.is_empty() {
+                reasons.push(format!("the ticket lacks: {}", missing.join(", ")));
+            }
+        }
+    }
     if seat == 0 {
         citations.push(rules.standing_only_semi_urban.as_str());
         if !semi_urban {
