@@ -649,6 +649,16 @@ fn a_registration_on_an_expired_licence_fails_the_case() {
 }
 
 #[test]
+fn a_ground_the_law_does_not_list_fails_with_the_ones_it_does() {
+    check_run(
+        "- name: ground\n  rulebook: amapa/onibus-intermunicipal\n  today: 2025-06-10\n  query: { grounds: { set: boarding_refusal, found: [late] } }\n  expect: { applies: true }\n",
+        1,
+        "`late` is not a ground of `boarding_refusal` (its grounds: not_identified, drunk, armed, dangerous_goods, animals, oversize_object, disturbs_others, refuses_to_pay, smoking)",
+        "0 passed, 1 failed",
+    );
+}
+
+#[test]
 fn a_deadline_in_hours_with_days_is_a_rulebook_error() {
     let dir = tempfile::tempdir().expect("temp dir");
     let folder = dir.path().join("cangucu");

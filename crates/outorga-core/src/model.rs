@@ -55,6 +55,8 @@ pub struct Rulebook {
     pub stands: Option<StandRules>,
     pub registrations: Vec<RegistrationRule>,
     pub forbidden_acts: Vec<ForbiddenAct>,
+    /// Listed grounds for a measure, by set (boarding_refusal, caducity…).
+    pub grounds: Vec<Ground>,
     pub bus: Option<BusRules>,
     pub fare: Option<FareRule>,
     /// What the department charges for its services.
@@ -927,6 +929,16 @@ pub struct IndemnityRule {
     /// damage, loss
     pub kind: String,
     pub max: Cited<Amount>,
+}
+
+/// One ground of a set the law lists for a measure (Amapá art. 18, § 1º: the
+/// causes of caducity; art. 23: the refusals of boarding).
+#[derive(Debug, Clone)]
+pub struct Ground {
+    pub set: String,
+    pub key: String,
+    pub description: String,
+    pub citation: Citation,
 }
 
 /// Something the law forbids doing with a permit (transfer, rental, renewal…).

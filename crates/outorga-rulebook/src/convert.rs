@@ -232,6 +232,25 @@ pub fn rulebook(
             citation: c.citation(&r.get_ref().citation),
         });
     }
+    let mut grounds: Vec<Ground> = Vec::new();
+    for g in &raw.grounds {
+        let (set, key) = (g.set.get_ref().clone(), g.key.get_ref().clone());
+        if grounds
+            .iter()
+            .any(|known| known.set == set && known.key == key)
+        {
+            c.diag.error(
+                g.key.span(),
+                format!("ground `{key}` of `{set}` is declared twice"),
+            );
+        }
+        grounds.push(Ground {
+            set,
+            key,
+            description: g.description.clone(),
+            citation: c.citation(&g.citation),
+        });
+    }
     let mut forbidden_acts: Vec<ForbiddenAct> = Vec::new();
     for f in &raw.forbidden_acts {
         let act = f.act.get_ref().clone();
@@ -334,6 +353,7 @@ pub fn rulebook(
         stands,
         registrations,
         forbidden_acts,
+        grounds,
         bus,
         fare,
         fees,

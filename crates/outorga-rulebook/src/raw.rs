@@ -93,6 +93,8 @@ pub struct RulebookFile {
     pub registrations: Vec<Spanned<RawRegistration>>,
     #[serde(default)]
     pub forbidden_acts: Vec<RawForbiddenAct>,
+    #[serde(default)]
+    pub grounds: Vec<RawGround>,
     pub bus: Option<Spanned<RawBus>>,
     pub fare: Option<Spanned<RawFare>>,
     #[serde(default)]
@@ -631,6 +633,16 @@ pub struct RawBaggage {
 pub struct RawIndemnity {
     pub kind: String,
     pub max: RawAmount,
+}
+
+/// One of a law's listed grounds for a measure (refusal of boarding, caducity…).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawGround {
+    pub set: Spanned<String>,
+    pub key: Spanned<String>,
+    pub description: String,
+    pub citation: Spanned<String>,
 }
 
 /// Something the law forbids doing with a permit (Canguçu art. 30, 37, 38).

@@ -56,6 +56,7 @@ pub fn summary(rulebook: &Rulebook) -> Vec<(&'static str, usize)> {
         ),
         ("registration rules", rulebook.registrations.len()),
         ("forbidden acts", rulebook.forbidden_acts.len()),
+        ("listed grounds", rulebook.grounds.len()),
         ("stand rules", usize::from(rulebook.stands.is_some())),
         ("fees", rulebook.fees.len()),
         (

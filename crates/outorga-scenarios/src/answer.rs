@@ -8,8 +8,8 @@ use outorga_core::Context;
 use outorga_core::engine::assessment::Finding;
 use outorga_core::engine::sanctions::Sanction;
 use outorga_core::engine::{
-    acts, bus, cap, deadline, downtime, eligibility, fare, fee, fine_due, penalty, registration,
-    standing, stands, suspension, vehicle,
+    acts, bus, cap, deadline, downtime, eligibility, fare, fee, fine_due, grounds, penalty,
+    registration, standing, stands, suspension, vehicle,
 };
 use outorga_core::facts::{Event, PermitId, PersonId, VehicleId};
 use outorga_core::model::{Amount, Applicant};
@@ -384,6 +384,10 @@ pub fn answer(
             let (max, cited) = bus::indemnity(ctx, &q.kind, today).map_err(engine)?;
             json!({ "max_brl": brl(max), "citations": citations(&[cited]) })
         }
+        Query::Grounds(q) => {
+            let (applies, cited) = grounds::grounds(ctx, &q.set, &q.found).map_err(engine)?;
+            json!({ "applies": applies, "citations": citations(&cited) })
+        }
         Query::SupervisionShare(q) => {
             let (share, cited) = bus::supervision_share(ctx, q.fares.0, today).map_err(engine)?;
             json!({ "share": brl(share), "citations": citations(&[cited]) })
@@ -668,5 +672,6 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
         Query::Registration(_) => &["valid_until", "citations"],
         Query::PermitAct(_) => &["allowed", "citations"],
         Query::SupervisionShare(_) => &["share", "citations"],
+        Query::Grounds(_) => &["applies", "citations"],
     }
 }

@@ -245,6 +245,7 @@ pub enum Query {
     Registration(RegistrationQuery),
     PermitAct(PermitActQuery),
     SupervisionShare(SupervisionShareQuery),
+    Grounds(GroundsQuery),
 }
 
 impl Query {
@@ -272,6 +273,7 @@ impl Query {
             Query::Registration(_) => "registration",
             Query::PermitAct(_) => "permit_act",
             Query::SupervisionShare(_) => "supervision_share",
+            Query::Grounds(_) => "grounds",
         }
     }
 }
@@ -427,6 +429,15 @@ pub struct Trip {
     pub id: String,
     pub departs: DateTime,
     pub semi_urban: bool,
+}
+
+/// Extension: which of a set's grounds the facts found.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroundsQuery {
+    pub set: String,
+    #[serde(default)]
+    pub found: Vec<String>,
 }
 
 /// Extension: the fares collected, in BRL.

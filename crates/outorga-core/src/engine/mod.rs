@@ -11,6 +11,7 @@ pub mod eligibility;
 pub mod fare;
 pub mod fee;
 pub mod fine_due;
+pub mod grounds;
 pub mod interdependence;
 pub mod penalty;
 pub mod points;
