@@ -670,6 +670,7 @@ fn a_deadline_in_hours_with_days_is_a_rulebook_error() {
     taxi.push_str(
         "\n[[deadlines]]\nkind = \"notice\"\nhours = 24\ndays = 1\ncitation = \"Art. 1\"\n",
     );
+    taxi.push_str("\n[[sanction_rules]]\ngroups = [\"grave\"]\ncitation = \"Art. 1\"\nsanctions = [{ kind = \"vehicle_retention\", places = [\"garage\"] }]\n");
     std::fs::write(folder.join("taxi.toml"), taxi).expect("write");
     let run = outorga(&["rulebook", "check", dir.path().to_str().expect("utf-8")]);
     assert_eq!(run.code, 2, "{}", run.stdout);
@@ -677,6 +678,12 @@ fn a_deadline_in_hours_with_days_is_a_rulebook_error() {
         run.stderr.contains(
             "deadline `notice` in `hours` takes no `days`, `months`, `years` or `counting`"
         ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("place: expected before_departure, support_points or en_route"),
         "{}",
         run.stderr
     );

@@ -479,11 +479,40 @@ pub struct SanctionSpec {
     pub months: Option<Quantity>,
     pub min_hours: Option<Quantity>,
     pub document: Option<DocumentKind>,
+    /// Where the measure may be carried out (a retention: Amapá art. 63, § ú).
+    pub places: Vec<Place>,
     /// Multiplies the fine (a doubled fine on reincidência).
     pub factor: Option<Quantity>,
     pub scale: Scale,
     /// A citation of its own, added to the rule's.
     pub citation: Option<Citation>,
+}
+
+/// Where a measure on a vehicle may be carried out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    BeforeDeparture,
+    SupportPoints,
+    EnRoute,
+}
+
+impl Place {
+    pub fn parse(text: &str) -> Option<Place> {
+        Some(match text {
+            "before_departure" => Place::BeforeDeparture,
+            "support_points" => Place::SupportPoints,
+            "en_route" => Place::EnRoute,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Place::BeforeDeparture => "before_departure",
+            Place::SupportPoints => "support_points",
+            Place::EnRoute => "en_route",
+        }
+    }
 }
 
 /// Points: how many, to whom, over which windows.

@@ -886,6 +886,20 @@ impl Converter<'_, '_> {
                 format!("a {} falls on no person; remove `target`", kind.name()),
             );
         }
+        let places = raw
+            .places
+            .iter()
+            .filter_map(|p| {
+                let place = Place::parse(p.get_ref());
+                if place.is_none() {
+                    self.diag.error(
+                        p.span(),
+                        "place: expected before_departure, support_points or en_route",
+                    );
+                }
+                place
+            })
+            .collect();
         let document = raw.document.as_ref().and_then(|d| {
             let parsed = match d.get_ref().as_str() {
                 "traffic_authorization" => Some(DocumentKind::TrafficAuthorization),
@@ -934,6 +948,7 @@ impl Converter<'_, '_> {
             months,
             min_hours,
             document,
+            places,
             scale,
             citation,
         })

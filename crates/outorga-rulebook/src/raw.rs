@@ -275,6 +275,8 @@ pub struct RawSanction {
     pub months: Option<RawQuantity>,
     pub min_hours: Option<RawQuantity>,
     pub document: Option<Spanned<String>>,
+    #[serde(default)]
+    pub places: Vec<Spanned<String>>,
     /// Multiplies the fine.
     pub factor: Option<RawQuantity>,
     pub scale: Option<RawScale>,

@@ -78,6 +78,10 @@ fn sanction_value(world: &World, sanction: &Sanction<'_>) -> Value {
     if let Some(document) = sanction.document {
         map.insert("document".into(), json!(document.name()));
     }
+    if !sanction.places.is_empty() {
+        let places: Vec<&str> = sanction.places.iter().map(|p| p.name()).collect();
+        map.insert("places".into(), json!(places));
+    }
     map.insert("citations".into(), citations(&sanction.citations));
     Value::Object(map)
 }

@@ -123,6 +123,7 @@ const SANCTION_FIELDS: &[&str] = &[
     "months",
     "min_hours",
     "document",
+    "places",
     "citations",
 ];
 const AMOUNT_FIELDS: &[&str] = &["unit", "quantity"];

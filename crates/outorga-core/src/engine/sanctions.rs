@@ -3,7 +3,7 @@
 use crate::context::{Context, EngineError, exact, round_brl, whole_u32};
 use crate::facts::PersonId;
 use crate::model::{
-    DocumentKind, FineSpec, GroupId, Party, Quantity, Role, SanctionKind, SanctionSpec,
+    DocumentKind, FineSpec, GroupId, Party, Place, Quantity, Role, SanctionKind, SanctionSpec,
 };
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -38,6 +38,8 @@ pub struct Sanction<'r> {
     pub months: Option<u32>,
     pub min_hours: Option<u32>,
     pub document: Option<DocumentKind>,
+    /// Where the measure may be carried out.
+    pub places: &'r [Place],
     pub citations: Citations<'r>,
 }
 
@@ -56,6 +58,7 @@ impl<'r> Sanction<'r> {
             months: None,
             min_hours: None,
             document: None,
+            places: &[],
             citations: smallvec![citation],
         }
     }
@@ -79,6 +82,7 @@ impl<'r> Sanction<'r> {
             && self.months == other.months
             && self.min_hours == other.min_hours
             && self.document == other.document
+            && self.places == other.places
     }
 }
 
@@ -172,6 +176,7 @@ pub fn instantiate<'r>(
     sanction.years = plain(&spec.years)?;
     sanction.months = plain(&spec.months)?;
     sanction.document = spec.document;
+    sanction.places = &spec.places;
     if let Some(fine) = &spec.fine {
         let cited = match fine {
             FineSpec::Fixed(cited) => cited,
