@@ -1,5 +1,6 @@
 //! The `outorga` command.
 
+mod db;
 mod rulebooks;
 
 use clap::{Parser, Subcommand};
@@ -28,6 +29,30 @@ enum Command {
     Scenarios {
         #[command(subcommand)]
         command: ScenariosCommand,
+    },
+    /// The system of record's database.
+    Db {
+        #[command(subcommand)]
+        command: DbCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum DbCommand {
+    /// Create or migrate the database and record the jurisdictions of the
+    /// rulebooks folder with their rulebooks. Exit 2 on errors.
+    Init {
+        /// PostgreSQL (`postgres://…`) or SQLite (`sqlite://…`) URL (default:
+        /// SQLite in the data folder).
+        #[arg(long, env = "OUTORGA_DATABASE_URL")]
+        database_url: Option<String>,
+        /// The data folder for the default SQLite database.
+        #[arg(long, default_value = "data")]
+        data: PathBuf,
+        /// Where the rulebooks are (default: $OUTORGA_RULEBOOKS, or a `rulebooks`
+        /// folder in the current folder or above it).
+        #[arg(long, env = "OUTORGA_RULEBOOKS")]
+        rulebooks: Option<PathBuf>,
     },
 }
 
@@ -71,6 +96,14 @@ fn main() -> ExitCode {
                     rulebooks,
                 },
         } => rulebooks::run_scenarios(&paths, explain, rulebooks),
+        Command::Db {
+            command:
+                DbCommand::Init {
+                    database_url,
+                    data,
+                    rulebooks,
+                },
+        } => db::init(database_url, &data, rulebooks),
     };
     match result {
         Ok(code) => code,

@@ -1,4 +1,5 @@
-//! `outorga rulebook check` and `outorga scenarios run`.
+//! `outorga rulebook check` and `outorga scenarios run`; finding and loading
+//! the rulebooks for the other commands.
 
 use anyhow::{Context as _, bail};
 use outorga_rulebook::Library;
@@ -7,7 +8,7 @@ use std::process::ExitCode;
 
 /// The rulebooks folder: the one given, else `rulebooks` in the current folder or
 /// the nearest one above it.
-fn rulebooks_folder(given: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+pub(crate) fn rulebooks_folder(given: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     if let Some(path) = given {
         return Ok(path);
     }
@@ -21,7 +22,7 @@ fn rulebooks_folder(given: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     bail!("no `rulebooks` folder here or above; pass --rulebooks PATH or set OUTORGA_RULEBOOKS")
 }
 
-fn load(path: &Path) -> Result<Library, ExitCode> {
+pub(crate) fn load(path: &Path) -> Result<Library, ExitCode> {
     outorga_rulebook::load(path).map_err(|errors| {
         eprintln!("{errors}");
         eprintln!("{} error(s) in the rulebooks", errors.0.len());

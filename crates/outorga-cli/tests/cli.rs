@@ -723,3 +723,61 @@ fn without_a_rulebooks_folder_the_run_still_ends_with_the_count() {
     assert!(stdout.contains("no `rulebooks` folder"), "{stdout}");
     assert!(stdout.ends_with("0 passed, 2 failed\n"), "{stdout}");
 }
+
+#[test]
+fn db_init_creates_the_sqlite_database_and_records_the_jurisdictions() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("data");
+    let rulebooks = rulebooks();
+    let args = [
+        "db",
+        "init",
+        "--data",
+        data.to_str().expect("utf-8"),
+        "--rulebooks",
+        rulebooks.to_str().expect("utf-8"),
+    ];
+    let run = outorga(&args);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("Canguçu (RS) — cangucu/taxi"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("Teófilo Otoni (MG) — teofilo-otoni/motofrete, teofilo-otoni/mototaxi"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.ends_with("4 jurisdiction(s)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(data.join("outorga.db").exists());
+    // A second run finds the database migrated and records the same.
+    let again = outorga(&args);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(again.stdout, run.stdout);
+}
+
+#[test]
+fn db_init_refuses_an_unknown_database_url() {
+    let rulebooks = rulebooks();
+    let run = outorga(&[
+        "db",
+        "init",
+        "--database-url",
+        "mysql://localhost/x",
+        "--rulebooks",
+        rulebooks.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("`mysql://localhost/x` is not a database URL: use sqlite://<file> or postgres://<host>/<db>"),
+        "{}",
+        run.stderr
+    );
+}

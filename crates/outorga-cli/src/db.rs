@@ -1,0 +1,86 @@
+//! `outorga db init`: the system of record's database, bound to the rulebooks.
+
+use crate::rulebooks::{load, rulebooks_folder};
+use anyhow::Context as _;
+use outorga_store::{Jurisdiction, Store, sqlite_url};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Opens (creating and migrating) the database and records each jurisdiction
+/// of the rulebooks with the rulebooks it is bound to.
+pub fn init(
+    database_url: Option<String>,
+    data: &Path,
+    rulebooks: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    let folder = rulebooks_folder(rulebooks)?;
+    let library = match load(&folder) {
+        Ok(library) => library,
+        Err(code) => return Ok(code),
+    };
+    let mut jurisdictions: Vec<Jurisdiction> = Vec::new();
+    for rulebook in library.rulebooks() {
+        let j = &rulebook.jurisdiction;
+        match jurisdictions.iter_mut().find(|known| known.id == j.id) {
+            Some(known) => known.rulebooks.push(rulebook.id.clone()),
+            None => jurisdictions.push(Jurisdiction {
+                id: j.id.clone(),
+                name: j.name.clone(),
+                state: j.state.clone(),
+                rulebooks: vec![rulebook.id.clone()],
+            }),
+        }
+    }
+    let url = match database_url {
+        Some(url) => url,
+        None => sqlite_url(data)?,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the database runtime")?;
+    runtime.block_on(async {
+        let store = Store::open(&url).await?;
+        store.sync_jurisdictions(&jurisdictions).await?;
+        let recorded = store.jurisdictions().await?;
+        println!("database ready: {}", redacted(&url));
+        for j in &recorded {
+            println!("  {} ({}) — {}", j.name, j.state, j.rulebooks.join(", "));
+        }
+        println!("{} jurisdiction(s)", recorded.len());
+        Ok::<_, outorga_store::StoreError>(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The URL without a password, for printing.
+fn redacted(url: &str) -> String {
+    match (url.find("://"), url.find('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &url[scheme + 3..at];
+            match credentials.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redacted;
+
+    #[test]
+    fn passwords_are_not_printed() {
+        assert_eq!(
+            redacted("postgres://ana:s3cr3t@db/outorga"),
+            "postgres://ana:***@db/outorga"
+        );
+        assert_eq!(redacted("postgres://ana@db/x"), "postgres://ana@db/x");
+        assert_eq!(
+            redacted("sqlite://data/outorga.db?mode=rwc"),
+            "sqlite://data/outorga.db?mode=rwc"
+        );
+    }
+}

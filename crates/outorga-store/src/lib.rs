@@ -1,0 +1,167 @@
+//! The system of record. One code path for both backends through sqlx's `Any`
+//! driver: SQLite by default (a file in a data directory, WAL, created and
+//! migrated on first open) or PostgreSQL for a `postgres://` URL. Queries use
+//! `$N` placeholders and portable SQL; the migrations are embedded.
+
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyPool, Row};
+use std::path::Path;
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("cannot open the database `{url}`: {source}")]
+    Open { url: String, source: sqlx::Error },
+    #[error("cannot create the data directory `{path}`: {source}")]
+    DataDir {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("the database schema could not be brought up to date: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("database error: {0}")]
+    Sql(#[from] sqlx::Error),
+    #[error("`{0}` is not a database URL: use sqlite://<file> or postgres://<host>/<db>")]
+    Url(String),
+}
+
+/// Which database a store runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A jurisdiction and the rulebooks it is bound to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Jurisdiction {
+    pub id: String,
+    pub name: String,
+    pub state: String,
+    pub rulebooks: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+/// The SQLite database in `dir` (created if missing).
+pub fn sqlite_url(dir: &Path) -> Result<String, StoreError> {
+    std::fs::create_dir_all(dir).map_err(|source| StoreError::DataDir {
+        path: dir.display().to_string(),
+        source,
+    })?;
+    Ok(format!(
+        "sqlite://{}?mode=rwc",
+        dir.join("outorga.db").display()
+    ))
+}
+
+impl Store {
+    /// Opens (creating and migrating if needed) the database at `url`.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Backend::Postgres
+        } else {
+            return Err(StoreError::Url(url.to_string()));
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(if backend == Backend::Sqlite { 4 } else { 8 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        sqlx::query("PRAGMA foreign_keys = ON")
+                            .execute(&mut *conn)
+                            .await?;
+                        sqlx::query("PRAGMA busy_timeout = 5000")
+                            .execute(&mut *conn)
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(url)
+            .await
+            .map_err(|source| StoreError::Open {
+                url: url.to_string(),
+                source,
+            })?;
+        if backend == Backend::Sqlite {
+            sqlx::query("PRAGMA journal_mode = WAL")
+                .execute(&pool)
+                .await?;
+        }
+        MIGRATOR.run(&pool).await?;
+        Ok(Store { pool, backend })
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Records the jurisdictions and their rulebooks, replacing what was
+    /// recorded for each (one transaction: all or nothing).
+    pub async fn sync_jurisdictions(&self, list: &[Jurisdiction]) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        for j in list {
+            sqlx::query("DELETE FROM jurisdiction_rulebooks WHERE jurisdiction = $1")
+                .bind(&j.id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(
+                "INSERT INTO jurisdictions (id, name, state) VALUES ($1, $2, $3) \
+                 ON CONFLICT (id) DO UPDATE SET name = excluded.name, state = excluded.state",
+            )
+            .bind(&j.id)
+            .bind(&j.name)
+            .bind(&j.state)
+            .execute(&mut *tx)
+            .await?;
+            for rulebook in &j.rulebooks {
+                sqlx::query(
+                    "INSERT INTO jurisdiction_rulebooks (jurisdiction, rulebook) VALUES ($1, $2)",
+                )
+                .bind(&j.id)
+                .bind(rulebook)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Every jurisdiction with its rulebooks, by id.
+    pub async fn jurisdictions(&self) -> Result<Vec<Jurisdiction>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT j.id, j.name, j.state, r.rulebook FROM jurisdictions j \
+             LEFT JOIN jurisdiction_rulebooks r ON r.jurisdiction = j.id \
+             ORDER BY j.id, r.rulebook",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out: Vec<Jurisdiction> = Vec::new();
+        for row in rows {
+            let id: String = row.try_get("id")?;
+            let rulebook: Option<String> = row.try_get("rulebook")?;
+            if out.last().is_none_or(|j| j.id != id) {
+                out.push(Jurisdiction {
+                    id,
+                    name: row.try_get("name")?,
+                    state: row.try_get("state")?,
+                    rulebooks: Vec::new(),
+                });
+            }
+            if let (Some(rulebook), Some(last)) = (rulebook, out.last_mut()) {
+                last.rulebooks.push(rulebook);
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,131 @@
+//! The store on both backends: SQLite in a temporary directory, and the
+//! PostgreSQL server every machine runs (database `test`, trust auth; each
+//! test in a schema of its own). A PostgreSQL that cannot be reached fails the
+//! test: CI must exercise both.
+
+use outorga_store::{Backend, Jurisdiction, Store, StoreError, sqlite_url};
+use sqlx::Row;
+use sqlx::any::AnyPoolOptions;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+const PG: &str = "postgres://postgres@127.0.0.1:5432/test";
+
+fn pg_base() -> String {
+    std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string())
+}
+
+/// Runs one statement on `url` outside the store (schemas, pragmas).
+async fn admin(url: &str, sql: String) -> Vec<sqlx::any::AnyRow> {
+    sqlx::any::install_default_drivers();
+    let pool = AnyPoolOptions::new()
+        .max_connections(1)
+        .connect(url)
+        .await
+        .expect("database reachable");
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .fetch_all(&pool)
+        .await
+        .expect("statement")
+}
+
+/// A fresh PostgreSQL schema for one test, and the URL that works in it.
+async fn pg_schema(tag: &str) -> (String, String) {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("t_{tag}_{}_{nanos}", std::process::id());
+    admin(&pg_base(), format!("CREATE SCHEMA {schema}")).await;
+    let url = format!("{}?options=-c%20search_path%3D{schema}", pg_base());
+    (schema, url)
+}
+
+async fn drop_schema(schema: &str) {
+    admin(&pg_base(), format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
+fn jurisdictions() -> Vec<Jurisdiction> {
+    vec![
+        Jurisdiction {
+            id: "cangucu".into(),
+            name: "Canguçu".into(),
+            state: "RS".into(),
+            rulebooks: vec!["cangucu/taxi".into()],
+        },
+        Jurisdiction {
+            id: "teofilo-otoni".into(),
+            name: "Teófilo Otoni".into(),
+            state: "MG".into(),
+            rulebooks: vec![
+                "teofilo-otoni/motofrete".into(),
+                "teofilo-otoni/mototaxi".into(),
+            ],
+        },
+    ]
+}
+
+/// What every backend must do.
+async fn exercise(url: &str, backend: Backend) {
+    let store = Store::open(url).await.expect("open");
+    assert_eq!(store.backend(), backend);
+    store
+        .sync_jurisdictions(&jurisdictions())
+        .await
+        .expect("sync");
+    assert_eq!(store.jurisdictions().await.expect("read"), jurisdictions());
+
+    // Syncing again replaces, never duplicates; a renamed jurisdiction updates.
+    let mut renamed = jurisdictions();
+    renamed[0].name = "Município de Canguçu".into();
+    renamed[1].rulebooks.pop();
+    store.sync_jurisdictions(&renamed).await.expect("resync");
+    assert_eq!(store.jurisdictions().await.expect("read"), renamed);
+
+    // All or nothing: a list that breaks a key writes nothing.
+    let broken = vec![Jurisdiction {
+        id: "amapa".into(),
+        name: "Amapá".into(),
+        state: "AP".into(),
+        rulebooks: vec!["amapa/onibus".into(), "amapa/onibus".into()],
+    }];
+    assert!(matches!(
+        store.sync_jurisdictions(&broken).await,
+        Err(StoreError::Sql(_))
+    ));
+    assert_eq!(store.jurisdictions().await.expect("read"), renamed);
+
+    // Opening again migrates nothing twice and keeps the records.
+    drop(store);
+    let again = Store::open(url).await.expect("reopen");
+    assert_eq!(again.jurisdictions().await.expect("read"), renamed);
+}
+
+#[tokio::test]
+async fn sqlite_in_a_data_directory() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("data");
+    let url = sqlite_url(&data).expect("data dir");
+    exercise(&url, Backend::Sqlite).await;
+    assert!(data.join("outorga.db").exists());
+    let rows = admin(&url, "PRAGMA journal_mode".to_string()).await;
+    let mode: String = rows[0].try_get(0).expect("journal mode");
+    assert_eq!(mode.to_lowercase(), "wal");
+}
+
+#[tokio::test]
+async fn postgresql() {
+    let (schema, url) = pg_schema("store").await;
+    exercise(&url, Backend::Postgres).await;
+    drop_schema(&schema).await;
+}
+
+#[tokio::test]
+async fn a_url_of_another_kind_is_refused() {
+    let err = Store::open("mysql://localhost/x")
+        .await
+        .expect_err("refused");
+    assert!(
+        err.to_string()
+            .contains("use sqlite://<file> or postgres://<host>/<db>")
+    );
+}
