@@ -3,6 +3,9 @@
 //! migrated on first open) or PostgreSQL for a `postgres://` URL. Queries use
 //! `$N` placeholders and portable SQL; the migrations are embedded.
 
+mod people;
+
+pub use people::{Kind, Registered, parse_document};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 use std::path::Path;
@@ -24,6 +27,9 @@ pub enum StoreError {
     Sql(#[from] sqlx::Error),
     #[error("`{0}` is not a database URL: use sqlite://<file> or postgres://<host>/<db>")]
     Url(String),
+    /// Bad input: the field and the reason, in Portuguese (shown to clerks).
+    #[error("{field}: {reason}")]
+    Invalid { field: &'static str, reason: String },
 }
 
 /// Which database a store runs on.
@@ -105,10 +111,20 @@ impl Store {
         self.backend
     }
 
+    /// A transaction that will write: on SQLite it takes the write lock at
+    /// the start (`BEGIN IMMEDIATE`), so a transaction that reads before it
+    /// writes waits its turn instead of failing when another one wrote first.
+    async fn write_transaction(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, StoreError> {
+        Ok(match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            Backend::Postgres => self.pool.begin().await?,
+        })
+    }
+
     /// Records the jurisdictions and their rulebooks, replacing what was
     /// recorded for each (one transaction: all or nothing).
     pub async fn sync_jurisdictions(&self, list: &[Jurisdiction]) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.write_transaction().await?;
         for j in list {
             sqlx::query("DELETE FROM jurisdiction_rulebooks WHERE jurisdiction = $1")
                 .bind(&j.id)

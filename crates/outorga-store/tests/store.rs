@@ -3,7 +3,7 @@
 //! test in a schema of its own). A PostgreSQL that cannot be reached fails the
 //! test: CI must exercise both.
 
-use outorga_store::{Backend, Jurisdiction, Store, StoreError, sqlite_url};
+use outorga_store::{Backend, Jurisdiction, Kind, Store, StoreError, sqlite_url};
 use sqlx::Row;
 use sqlx::any::AnyPoolOptions;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -94,10 +94,115 @@ async fn exercise(url: &str, backend: Backend) {
     ));
     assert_eq!(store.jurisdictions().await.expect("read"), renamed);
 
+    registers(&store).await;
+
     // Opening again migrates nothing twice and keeps the records.
     drop(store);
     let again = Store::open(url).await.expect("reopen");
     assert_eq!(again.jurisdictions().await.expect("read"), renamed);
+    let ana = again
+        .registered("cangucu", "25524893033")
+        .await
+        .expect("read");
+    assert_eq!(ana.map(|p| p.name), Some("Ana Souza".to_string()));
+}
+
+/// The field and reason of a refused request.
+fn refused(result: Result<outorga_store::Registered, StoreError>) -> (String, String) {
+    match result {
+        Err(StoreError::Invalid { field, reason }) => (field.to_string(), reason),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+async fn registers(store: &Store) {
+    let ana = store
+        .register("cangucu", "255.248.930-33", "  Ana Souza ")
+        .await
+        .expect("CPF");
+    assert_eq!(
+        (ana.document.as_str(), ana.kind, ana.name.as_str()),
+        ("25524893033", Kind::Person, "Ana Souza")
+    );
+    let (field, reason) = refused(store.register("cangucu", "25524893033", "Ana").await);
+    assert_eq!(field, "documento");
+    assert!(reason.contains("já está cadastrado em cangucu"), "{reason}");
+    let (field, reason) = refused(store.register("cangucu", "255.248.930-34", "Beto").await);
+    assert_eq!(field, "documento");
+    assert!(reason.contains("CPF inválido"), "{reason}");
+    let (_, reason) = refused(
+        store
+            .register("cangucu", "111.111.111-11", "Repetido")
+            .await,
+    );
+    assert!(reason.contains("CPF inválido"), "{reason}");
+    let (_, reason) = refused(store.register("cangucu", "1234", "Curto").await);
+    assert!(
+        reason.contains("informe um CPF (11 dígitos) ou um CNPJ (14 caracteres)"),
+        "{reason}"
+    );
+    let frota = store
+        .register("cangucu", "36.002.518/0001-01", "Frota Ltda")
+        .await
+        .expect("CNPJ");
+    assert_eq!(frota.kind, Kind::Company);
+    let nova = store
+        .register("cangucu", "12.abc.345/01de-35", "Nova S.A.")
+        .await
+        .expect("alphanumeric CNPJ");
+    assert_eq!(nova.document, "12ABC34501DE35");
+    let (field, _) = refused(
+        store
+            .register("cangucu", "36.002.518/0001-02", "Outra")
+            .await,
+    );
+    assert_eq!(field, "documento");
+    let (field, _) = refused(store.register("cangucu", "713.301.450-54", "   ").await);
+    assert_eq!(field, "nome");
+    let (field, reason) = refused(store.register("atlantida", "713.301.450-54", "Caio").await);
+    assert_eq!(field, "jurisdição");
+    assert!(reason.contains("não está cadastrada"), "{reason}");
+    // Each jurisdiction keeps its own register.
+    store
+        .register("teofilo-otoni", "255.248.930-33", "Ana Souza")
+        .await
+        .expect("same CPF elsewhere");
+    assert_eq!(
+        store
+            .registered("cangucu", "713.301.450-54")
+            .await
+            .expect("read"),
+        None
+    );
+
+    // Ten clerks registering the same person at once: one record, nine refusals.
+    let handles: Vec<_> = (0..10)
+        .map(|_| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                store
+                    .register("cangucu", "713.301.450-54", "Caio Lima")
+                    .await
+            })
+        })
+        .collect();
+    let mut results = Vec::new();
+    for handle in handles {
+        results.push(handle.await.expect("task"));
+    }
+    assert_eq!(
+        results.iter().filter(|r| r.is_ok()).count(),
+        1,
+        "{results:?}"
+    );
+    assert!(
+        results.iter().all(|r| match r {
+            Ok(_) => true,
+            Err(StoreError::Invalid { field, .. }) => *field == "documento",
+            Err(_) => false,
+        }),
+        "{results:?}"
+    );
 }
 
 #[tokio::test]

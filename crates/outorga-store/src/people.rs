@@ -1,0 +1,149 @@
+//! The register of people (CPF) and companies (CNPJ) of a jurisdiction.
+
+use crate::{Store, StoreError};
+use sqlx::Row;
+
+/// A person or company as recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Registered {
+    /// CPF (11 digits) or CNPJ (14 characters), without punctuation.
+    pub document: String,
+    pub kind: Kind,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Person,
+    Company,
+}
+
+impl Kind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Kind::Person => "person",
+            Kind::Company => "company",
+        }
+    }
+}
+
+/// The document without punctuation, and whose it is: a valid CPF is a
+/// person's, a valid CNPJ (numeric or alphanumeric) a company's.
+pub fn parse_document(text: &str) -> Result<(String, Kind), StoreError> {
+    let bare: String = text
+        .chars()
+        .filter(|c| !matches!(c, '.' | '-' | '/' | ' '))
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    let invalid = |reason: &str| StoreError::Invalid {
+        field: "documento",
+        reason: format!("`{text}`: {reason}"),
+    };
+    match bare.len() {
+        11 if cpf_cnpj::cpf::validate(&bare) => Ok((bare, Kind::Person)),
+        11 => Err(invalid("CPF inválido (dígitos verificadores não conferem)")),
+        14 if cpf_cnpj::cnpj::validate(&bare) => Ok((bare, Kind::Company)),
+        14 => Err(invalid(
+            "CNPJ inválido (dígitos verificadores não conferem)",
+        )),
+        _ => Err(invalid(
+            "informe um CPF (11 dígitos) ou um CNPJ (14 caracteres)",
+        )),
+    }
+}
+
+impl Store {
+    /// Records a person or company in `jurisdiction`'s register, all or
+    /// nothing; a document already there, an invalid one or an empty name is
+    /// refused with the field and the reason.
+    pub async fn register(
+        &self,
+        jurisdiction: &str,
+        document: &str,
+        name: &str,
+    ) -> Result<Registered, StoreError> {
+        let (document, kind) = parse_document(document)?;
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(StoreError::Invalid {
+                field: "nome",
+                reason: "o nome não pode ficar em branco".into(),
+            });
+        }
+        let mut tx = self.write_transaction().await?;
+        let known = sqlx::query("SELECT 1 AS one FROM jurisdictions WHERE id = $1")
+            .bind(jurisdiction)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if known.is_none() {
+            return Err(StoreError::Invalid {
+                field: "jurisdição",
+                reason: format!("`{jurisdiction}` não está cadastrada (outorga db init)"),
+            });
+        }
+        let taken =
+            sqlx::query("SELECT 1 AS one FROM people WHERE jurisdiction = $1 AND document = $2")
+                .bind(jurisdiction)
+                .bind(&document)
+                .fetch_optional(&mut *tx)
+                .await?;
+        if taken.is_some() {
+            return Err(StoreError::Invalid {
+                field: "documento",
+                reason: format!("{document} já está cadastrado em {jurisdiction}"),
+            });
+        }
+        sqlx::query(
+            "INSERT INTO people (jurisdiction, document, kind, name) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(jurisdiction)
+        .bind(&document)
+        .bind(kind.as_str())
+        .bind(name)
+        .execute(&mut *tx)
+        .await
+        // A concurrent registration of the same document loses on the key.
+        .map_err(|e| match e.as_database_error() {
+            Some(db) if db.is_unique_violation() => StoreError::Invalid {
+                field: "documento",
+                reason: format!("{document} já está cadastrado em {jurisdiction}"),
+            },
+            _ => StoreError::Sql(e),
+        })?;
+        tx.commit().await?;
+        Ok(Registered {
+            document,
+            kind,
+            name: name.to_string(),
+        })
+    }
+
+    /// The person or company with this document in `jurisdiction`, if any.
+    pub async fn registered(
+        &self,
+        jurisdiction: &str,
+        document: &str,
+    ) -> Result<Option<Registered>, StoreError> {
+        let (document, _) = parse_document(document)?;
+        let row = sqlx::query(
+            "SELECT document, kind, name FROM people WHERE jurisdiction = $1 AND document = $2",
+        )
+        .bind(jurisdiction)
+        .bind(&document)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|row| {
+            let kind: String = row.try_get("kind")?;
+            Ok(Registered {
+                document: row.try_get("document")?,
+                kind: if kind == "company" {
+                    Kind::Company
+                } else {
+                    Kind::Person
+                },
+                name: row.try_get("name")?,
+            })
+        })
+        .transpose()
+    }
+}
