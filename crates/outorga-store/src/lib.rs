@@ -4,11 +4,13 @@
 //! `$N` placeholders and portable SQL; the migrations are embedded.
 
 mod people;
+mod vehicles;
 
 pub use people::{Kind, Registered, parse_document};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 use std::path::Path;
+pub use vehicles::{Vehicle, parse_plate, parse_renavam};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
@@ -121,6 +123,25 @@ impl Store {
         })
     }
 
+    /// Refuses a write to a jurisdiction the database does not know.
+    async fn known_jurisdiction(
+        &self,
+        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+        jurisdiction: &str,
+    ) -> Result<(), StoreError> {
+        let known = sqlx::query("SELECT 1 AS one FROM jurisdictions WHERE id = $1")
+            .bind(jurisdiction)
+            .fetch_optional(&mut **tx)
+            .await?;
+        if known.is_none() {
+            return Err(StoreError::Invalid {
+                field: "jurisdição",
+                reason: format!("`{jurisdiction}` não está cadastrada (outorga db init)"),
+            });
+        }
+        Ok(())
+    }
+
     /// Records the jurisdictions and their rulebooks, replacing what was
     /// recorded for each (one transaction: all or nothing).
     pub async fn sync_jurisdictions(&self, list: &[Jurisdiction]) -> Result<(), StoreError> {
@@ -179,5 +200,14 @@ impl Store {
             }
         }
         Ok(out)
+    }
+}
+
+/// A write that lost on a unique key (someone registered it first) is bad
+/// input with `field` and `reason`; any other error stays a database error.
+fn refused_if_taken(error: sqlx::Error, field: &'static str, reason: String) -> StoreError {
+    match error.as_database_error() {
+        Some(db) if db.is_unique_violation() => StoreError::Invalid { field, reason },
+        _ => StoreError::Sql(error),
     }
 }

@@ -1,6 +1,6 @@
 //! The register of people (CPF) and companies (CNPJ) of a jurisdiction.
 
-use crate::{Store, StoreError};
+use crate::{Store, StoreError, refused_if_taken};
 use sqlx::Row;
 
 /// A person or company as recorded.
@@ -71,28 +71,7 @@ impl Store {
             });
         }
         let mut tx = self.write_transaction().await?;
-        let known = sqlx::query("SELECT 1 AS one FROM jurisdictions WHERE id = $1")
-            .bind(jurisdiction)
-            .fetch_optional(&mut *tx)
-            .await?;
-        if known.is_none() {
-            return Err(StoreError::Invalid {
-                field: "jurisdição",
-                reason: format!("`{jurisdiction}` não está cadastrada (outorga db init)"),
-            });
-        }
-        let taken =
-            sqlx::query("SELECT 1 AS one FROM people WHERE jurisdiction = $1 AND document = $2")
-                .bind(jurisdiction)
-                .bind(&document)
-                .fetch_optional(&mut *tx)
-                .await?;
-        if taken.is_some() {
-            return Err(StoreError::Invalid {
-                field: "documento",
-                reason: format!("{document} já está cadastrado em {jurisdiction}"),
-            });
-        }
+        self.known_jurisdiction(&mut tx, jurisdiction).await?;
         sqlx::query(
             "INSERT INTO people (jurisdiction, document, kind, name) VALUES ($1, $2, $3, $4)",
         )
@@ -102,13 +81,13 @@ impl Store {
         .bind(name)
         .execute(&mut *tx)
         .await
-        // A concurrent registration of the same document loses on the key.
-        .map_err(|e| match e.as_database_error() {
-            Some(db) if db.is_unique_violation() => StoreError::Invalid {
-                field: "documento",
-                reason: format!("{document} já está cadastrado em {jurisdiction}"),
-            },
-            _ => StoreError::Sql(e),
+        // A document already registered (or registered meanwhile) loses on the key.
+        .map_err(|e| {
+            refused_if_taken(
+                e,
+                "documento",
+                format!("{document} já está cadastrado em {jurisdiction}"),
+            )
         })?;
         tx.commit().await?;
         Ok(Registered {

@@ -95,6 +95,7 @@ async fn exercise(url: &str, backend: Backend) {
     assert_eq!(store.jurisdictions().await.expect("read"), renamed);
 
     registers(&store).await;
+    vehicles(&store).await;
 
     // Opening again migrates nothing twice and keeps the records.
     drop(store);
@@ -232,5 +233,80 @@ async fn a_url_of_another_kind_is_refused() {
     assert!(
         err.to_string()
             .contains("use sqlite://<file> or postgres://<host>/<db>")
+    );
+}
+
+/// Vehicles: plates in both forms, RENAVAM check digits (valid numbers made by
+/// the PyPI package validate-docbr, an independent implementation).
+async fn vehicles(store: &Store) {
+    let refused = |r: Result<outorga_store::Vehicle, StoreError>| match r {
+        Err(StoreError::Invalid { field, reason }) => (field.to_string(), reason),
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    let old = store
+        .register_vehicle("cangucu", ("iab-1234", "83430942209"), 2020, 2025)
+        .await
+        .expect("old plate");
+    assert_eq!(
+        (old.plate.as_str(), old.renavam.as_str()),
+        ("IAB1234", "83430942209")
+    );
+    let mercosul = store
+        .register_vehicle("cangucu", ("IXR1A23", "10256960027"), 2026, 2025)
+        .await
+        .expect("Mercosul plate, next year's model");
+    assert_eq!(mercosul.manufactured, 2026);
+    for renavam in ["29485839707", "73160207962", "41931835361", "77080225118"] {
+        assert!(outorga_store::parse_renavam(renavam).is_ok(), "{renavam}");
+    }
+    // An older 9-digit RENAVAM is read with two leading zeros (00123456789 is valid).
+    assert_eq!(
+        outorga_store::parse_renavam("123456789").expect("9 digits"),
+        "00123456789"
+    );
+    assert!(outorga_store::parse_renavam("12345678").is_err());
+    let (field, reason) = refused(
+        store
+            .register_vehicle("cangucu", ("IXR1A24", "10256960028"), 2020, 2025)
+            .await,
+    );
+    assert_eq!(field, "renavam");
+    assert!(
+        reason.contains("dígito verificador não confere"),
+        "{reason}"
+    );
+    let (field, reason) = refused(
+        store
+            .register_vehicle("cangucu", ("IX1A234", "29485839707"), 2020, 2025)
+            .await,
+    );
+    assert_eq!(field, "placa");
+    assert!(reason.contains("ABC1D23"), "{reason}");
+    let (field, _) = refused(
+        store
+            .register_vehicle("cangucu", ("IXR1A24", "29485839707"), 2027, 2025)
+            .await,
+    );
+    assert_eq!(field, "ano de fabricação");
+    let (field, reason) = refused(
+        store
+            .register_vehicle("cangucu", ("IAB1234", "29485839707"), 2020, 2025)
+            .await,
+    );
+    assert_eq!(field, "placa ou renavam");
+    assert!(reason.contains("já está cadastrado"), "{reason}");
+    let (field, _) = refused(
+        store
+            .register_vehicle("cangucu", ("IXR9Z99", "83430942209"), 2020, 2025)
+            .await,
+    );
+    assert_eq!(field, "placa ou renavam");
+    assert_eq!(
+        store.vehicle("cangucu", "IAB-1234").await.expect("read"),
+        Some(old)
+    );
+    assert_eq!(
+        store.vehicle("cangucu", "IXR9Z99").await.expect("read"),
+        None
     );
 }
