@@ -3,9 +3,11 @@
 //! migrated on first open) or PostgreSQL for a `postgres://` URL. Queries use
 //! `$N` placeholders and portable SQL; the migrations are embedded.
 
+mod lines;
 mod people;
 mod vehicles;
 
+pub use lines::{Line, parse_coefficient};
 pub use people::{Kind, Registered, parse_document};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};

@@ -106,6 +106,7 @@ async fn exercise(url: &str, backend: Backend) {
         .await
         .expect("read");
     assert_eq!(ana.map(|p| p.name), Some("Ana Souza".to_string()));
+    lines(&again).await;
 }
 
 /// The field and reason of a refused request.
@@ -309,4 +310,57 @@ async fn vehicles(store: &Store) {
         store.vehicle("cangucu", "IXR9Z99").await.expect("read"),
         None
     );
+}
+
+/// Bus lines with exact coefficients, read back as they were written.
+async fn lines(store: &Store) {
+    use outorga_store::{Line, parse_coefficient};
+    let line = |code: &str, semi_urban: bool, coefficient: &str| Line {
+        code: code.into(),
+        name: format!("Linha {code}"),
+        semi_urban,
+        coefficient: parse_coefficient(coefficient).expect("coefficient"),
+    };
+    store
+        .sync_jurisdictions(&[Jurisdiction {
+            id: "amapa".into(),
+            name: "Amapá".into(),
+            state: "AP".into(),
+            rulebooks: vec!["amapa/onibus-intermunicipal".into()],
+        }])
+        .await
+        .expect("amapa");
+    for l in [
+        line("MCP-OIA", false, "0,2175"),
+        line("MCP-STN", true, "0.4"),
+        line("MCP-LJI", false, "0.123456"),
+    ] {
+        store.register_line("amapa", &l).await.expect("line");
+    }
+    let read = store.lines("amapa").await.expect("lines");
+    let codes: Vec<&str> = read.iter().map(|l| l.code.as_str()).collect();
+    assert_eq!(codes, ["MCP-LJI", "MCP-OIA", "MCP-STN"]);
+    assert_eq!(read[1].coefficient.to_string(), "0.2175");
+    assert_eq!(read[0].coefficient.to_string(), "0.123456");
+    assert!(read[2].semi_urban && !read[1].semi_urban);
+    let refusal = |r: Result<(), StoreError>| match r {
+        Err(StoreError::Invalid { field, reason }) => (field.to_string(), reason),
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    let (field, reason) = refusal(
+        store
+            .register_line("amapa", &line("mcp-oia", false, "0.3"))
+            .await,
+    );
+    assert_eq!(field, "código");
+    assert!(reason.contains("MCP-OIA já está cadastrada"), "{reason}");
+    assert!(parse_coefficient("0").is_err());
+    assert!(parse_coefficient("abc").is_err());
+    let mut blank = line("X1", false, "0.2");
+    blank.name = "  ".into();
+    assert_eq!(
+        refusal(store.register_line("amapa", &blank).await).0,
+        "nome"
+    );
+    assert!(store.lines("cangucu").await.expect("none").is_empty());
 }

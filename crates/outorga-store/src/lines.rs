@@ -1,0 +1,88 @@
+//! The intercity bus lines of a jurisdiction, with their tariff coefficients.
+
+use crate::{Store, StoreError, refused_if_taken};
+use rust_decimal::Decimal;
+use sqlx::Row;
+use std::str::FromStr;
+
+/// A line as recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    pub code: String,
+    pub name: String,
+    pub semi_urban: bool,
+    /// BRL per passenger-km, exact.
+    pub coefficient: Decimal,
+}
+
+/// A coefficient written as a decimal (point or comma), positive.
+pub fn parse_coefficient(text: &str) -> Result<Decimal, StoreError> {
+    let invalid = |reason: &str| StoreError::Invalid {
+        field: "coeficiente",
+        reason: format!("`{text}`: {reason}"),
+    };
+    let value = Decimal::from_str(&text.trim().replace(',', "."))
+        .map_err(|_| invalid("escreva um número decimal, como 0,2175"))?;
+    if value <= Decimal::ZERO {
+        return Err(invalid("o coeficiente tarifário é maior que zero"));
+    }
+    Ok(value.normalize())
+}
+
+impl Store {
+    /// Records a line of `jurisdiction`; a code already there is refused.
+    pub async fn register_line(&self, jurisdiction: &str, line: &Line) -> Result<(), StoreError> {
+        let code = line.code.trim().to_uppercase();
+        if code.is_empty() || line.name.trim().is_empty() {
+            return Err(StoreError::Invalid {
+                field: if code.is_empty() { "código" } else { "nome" },
+                reason: "não pode ficar em branco".into(),
+            });
+        }
+        if line.coefficient <= Decimal::ZERO {
+            return Err(StoreError::Invalid {
+                field: "coeficiente",
+                reason: "o coeficiente tarifário é maior que zero".into(),
+            });
+        }
+        let mut tx = self.write_transaction().await?;
+        self.known_jurisdiction(&mut tx, jurisdiction).await?;
+        sqlx::query(
+            "INSERT INTO lines (jurisdiction, code, name, semi_urban, coefficient) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(jurisdiction)
+        .bind(&code)
+        .bind(line.name.trim())
+        .bind(i32::from(line.semi_urban))
+        .bind(line.coefficient.normalize().to_string())
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| {
+            refused_if_taken(e, "código", format!("a linha {code} já está cadastrada em {jurisdiction}"))
+        })?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Every line of `jurisdiction`, by code.
+    pub async fn lines(&self, jurisdiction: &str) -> Result<Vec<Line>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT code, name, semi_urban, coefficient FROM lines WHERE jurisdiction = $1 ORDER BY code",
+        )
+        .bind(jurisdiction)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|row| {
+                let semi: i32 = row.try_get("semi_urban")?;
+                let coefficient: String = row.try_get("coefficient")?;
+                Ok(Line {
+                    code: row.try_get("code")?,
+                    name: row.try_get("name")?,
+                    semi_urban: semi == 1,
+                    coefficient: parse_coefficient(&coefficient)?,
+                })
+            })
+            .collect()
+    }
+}
