@@ -5,12 +5,14 @@
 
 mod lines;
 mod people;
+mod stands;
 mod vehicles;
 
 pub use lines::{Line, parse_coefficient};
 pub use people::{Kind, Registered, parse_document};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
+pub use stands::Stand;
 use std::path::Path;
 pub use vehicles::{Vehicle, parse_plate, parse_renavam};
 
@@ -212,4 +214,16 @@ fn refused_if_taken(error: sqlx::Error, field: &'static str, reason: String) -> 
         Some(db) if db.is_unique_violation() => StoreError::Invalid { field, reason },
         _ => StoreError::Sql(error),
     }
+}
+
+/// A record's code (upper case) once neither it nor the name is blank.
+fn code_and_name(code: &str, name: &str) -> Result<String, StoreError> {
+    let code = code.trim().to_uppercase();
+    if code.is_empty() || name.trim().is_empty() {
+        return Err(StoreError::Invalid {
+            field: if code.is_empty() { "código" } else { "nome" },
+            reason: "não pode ficar em branco".into(),
+        });
+    }
+    Ok(code)
 }

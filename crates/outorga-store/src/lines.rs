@@ -1,6 +1,6 @@
 //! The intercity bus lines of a jurisdiction, with their tariff coefficients.
 
-use crate::{Store, StoreError, refused_if_taken};
+use crate::{Store, StoreError, code_and_name, refused_if_taken};
 use rust_decimal::Decimal;
 use sqlx::Row;
 use std::str::FromStr;
@@ -32,13 +32,7 @@ pub fn parse_coefficient(text: &str) -> Result<Decimal, StoreError> {
 impl Store {
     /// Records a line of `jurisdiction`; a code already there is refused.
     pub async fn register_line(&self, jurisdiction: &str, line: &Line) -> Result<(), StoreError> {
-        let code = line.code.trim().to_uppercase();
-        if code.is_empty() || line.name.trim().is_empty() {
-            return Err(StoreError::Invalid {
-                field: if code.is_empty() { "código" } else { "nome" },
-                reason: "não pode ficar em branco".into(),
-            });
-        }
+        let code = code_and_name(&line.code, &line.name)?;
         if line.coefficient <= Decimal::ZERO {
             return Err(StoreError::Invalid {
                 field: "coeficiente",

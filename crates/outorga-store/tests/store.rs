@@ -107,6 +107,57 @@ async fn exercise(url: &str, backend: Backend) {
         .expect("read");
     assert_eq!(ana.map(|p| p.name), Some("Ana Souza".to_string()));
     lines(&again).await;
+    stands(&again).await;
+}
+
+/// Fixed stands with their places, free stands without.
+async fn stands(store: &Store) {
+    use outorga_store::Stand;
+    let stand = |code: &str, capacity: Option<u32>| Stand {
+        code: code.into(),
+        name: format!("Ponto {code}"),
+        capacity,
+    };
+    store
+        .register_stand("cangucu", &stand("praca", Some(3)))
+        .await
+        .expect("fixed");
+    store
+        .register_stand("cangucu", &stand("festa", None))
+        .await
+        .expect("free");
+    assert_eq!(
+        store.stands("cangucu").await.expect("read"),
+        [
+            Stand {
+                code: "FESTA".into(),
+                name: "Ponto festa".into(),
+                capacity: None
+            },
+            Stand {
+                code: "PRACA".into(),
+                name: "Ponto praca".into(),
+                capacity: Some(3)
+            },
+        ]
+    );
+    match store
+        .register_stand("cangucu", &stand("PRACA", Some(4)))
+        .await
+    {
+        Err(StoreError::Invalid { field, reason }) => {
+            assert_eq!(field, "código");
+            assert!(reason.contains("PRACA já está cadastrado"), "{reason}");
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    match store
+        .register_stand("cangucu", &stand("vazio", Some(0)))
+        .await
+    {
+        Err(StoreError::Invalid { field, .. }) => assert_eq!(field, "vagas"),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
 }
 
 /// The field and reason of a refused request.

@@ -1,0 +1,69 @@
+//! The taxi and mototaxi stands of a jurisdiction.
+
+use crate::{Store, StoreError, code_and_name, refused_if_taken};
+use sqlx::Row;
+
+/// A stand as recorded: `capacity` places, or none for a free stand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stand {
+    pub code: String,
+    pub name: String,
+    pub capacity: Option<u32>,
+}
+
+impl Store {
+    /// Records a stand of `jurisdiction`; a code already there is refused.
+    pub async fn register_stand(
+        &self,
+        jurisdiction: &str,
+        stand: &Stand,
+    ) -> Result<(), StoreError> {
+        let code = code_and_name(&stand.code, &stand.name)?;
+        if stand.capacity == Some(0) {
+            return Err(StoreError::Invalid {
+                field: "vagas",
+                reason: "um ponto fixo tem ao menos uma vaga; um ponto livre não tem vagas".into(),
+            });
+        }
+        let mut tx = self.write_transaction().await?;
+        self.known_jurisdiction(&mut tx, jurisdiction).await?;
+        sqlx::query(
+            "INSERT INTO stands (jurisdiction, code, name, capacity) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(jurisdiction)
+        .bind(&code)
+        .bind(stand.name.trim())
+        .bind(stand.capacity.map(i64::from))
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| {
+            refused_if_taken(
+                e,
+                "código",
+                format!("o ponto {code} já está cadastrado em {jurisdiction}"),
+            )
+        })?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Every stand of `jurisdiction`, by code.
+    pub async fn stands(&self, jurisdiction: &str) -> Result<Vec<Stand>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT code, name, capacity FROM stands WHERE jurisdiction = $1 ORDER BY code",
+        )
+        .bind(jurisdiction)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|row| {
+                let capacity: Option<i64> = row.try_get("capacity")?;
+                Ok(Stand {
+                    code: row.try_get("code")?,
+                    name: row.try_get("name")?,
+                    capacity: capacity.map(|c| u32::try_from(c).unwrap_or(u32::MAX)),
+                })
+            })
+            .collect()
+    }
+}
