@@ -188,8 +188,6 @@ impl Calendar {
                 }
                 date
             }
-            // Counted from midnight of `from`: the day the hours have run out.
-            Counting::Hours => add_days(from, i64::from(length.div_ceil(24))),
         }
     }
 }
@@ -210,8 +208,6 @@ pub enum Counting {
     Months,
     /// As months, twelve to a year.
     Years,
-    /// A span of hours from a moment, whatever the day (a minimum notice).
-    Hours,
     /// Business days counted back from `from` (excluded): the latest day
     /// something must happen "N business days ahead" of it.
     BusinessDaysBefore,

@@ -580,9 +580,17 @@ pub struct DeadlineRule {
     /// notification, defense, appeal, payment, judgement, …
     pub kind: String,
     pub length: Quantity,
-    pub counting: Counting,
+    pub unit: LimitUnit,
     pub citation: Citation,
     pub decree_default: bool,
+}
+
+/// How a limit's length is measured: days, months or years counted on the
+/// calendar from a date, or clock hours from a moment (a minimum notice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitUnit {
+    Counted(Counting),
+    Hours,
 }
 
 /// "A fine for an infraction committed more than once within `window` is its

@@ -1128,8 +1128,8 @@ impl Converter<'_, '_> {
                     None
                 }
             });
-            let (length, counting) = match (&d.days, &d.months, &d.years, counting, &d.hours) {
-                (None, None, None, None, Some(hours)) => (hours, Counting::Hours),
+            let (length, unit) = match (&d.days, &d.months, &d.years, counting, &d.hours) {
+                (None, None, None, None, Some(hours)) => (hours, LimitUnit::Hours),
                 (.., Some(_)) => {
                     self.diag.error(
                         span.clone(),
@@ -1137,17 +1137,25 @@ impl Converter<'_, '_> {
                     );
                     continue;
                 }
-                (Some(days), None, None, Some(Some(counting)), None) => (days, counting),
-                (Some(days), None, None, Some(None), None) => (days, Counting::CalendarDays),
+                (Some(days), None, None, Some(Some(counting)), None) => {
+                    (days, LimitUnit::Counted(counting))
+                }
+                (Some(days), None, None, Some(None), None) => {
+                    (days, LimitUnit::Counted(Counting::CalendarDays))
+                }
                 (Some(days), None, None, None, None) => {
                     self.diag.error(
                         span.clone(),
                         format!("deadline `{kind}` in days needs `counting` (business_days or calendar_days)"),
                     );
-                    (days, Counting::CalendarDays)
+                    (days, LimitUnit::Counted(Counting::CalendarDays))
                 }
-                (None, Some(months), None, None, None) => (months, Counting::Months),
-                (None, None, Some(years), None, None) => (years, Counting::Years),
+                (None, Some(months), None, None, None) => {
+                    (months, LimitUnit::Counted(Counting::Months))
+                }
+                (None, None, Some(years), None, None) => {
+                    (years, LimitUnit::Counted(Counting::Years))
+                }
                 _ => {
                     self.diag.error(
                         span.clone(),
@@ -1166,7 +1174,7 @@ impl Converter<'_, '_> {
             rules.push(DeadlineRule {
                 kind: kind.clone(),
                 length,
-                counting,
+                unit,
                 citation: self.citation(&d.citation),
                 decree_default: d.decree_default,
             });

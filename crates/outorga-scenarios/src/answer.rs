@@ -115,7 +115,6 @@ pub fn answer(
     query: &Query,
     today: NaiveDate,
 ) -> Result<Value, Failure> {
-    let engine = |e: outorga_core::EngineError| Failure::Engine(e.to_string());
     let facts = &world.facts;
     Ok(match query {
         Query::Penalty(q) => {
@@ -433,7 +432,8 @@ fn stand_of(world: &World, id: u32) -> stands::Stand<'_> {
     }
 }
 
-fn engine_failure(e: outorga_core::EngineError) -> Failure {
+/// An engine refusal, as the case's failure.
+fn engine(e: outorga_core::EngineError) -> Failure {
     Failure::Engine(e.to_string())
 }
 
@@ -478,7 +478,7 @@ fn stand_lottery(
     let candidates: Vec<&str> = q.candidates.iter().map(String::as_str).collect();
     let occupants = u32::try_from(occupants).unwrap_or(u32::MAX);
     let draw = stands::lottery(ctx, stand_of(world, at), occupants, &q.seed, &candidates)
-        .map_err(engine_failure)?;
+        .map_err(engine)?;
     let tickets: Map<String, Value> = draw
         .order
         .iter()
@@ -505,7 +505,7 @@ fn stand_swap(ctx: &Context<'_>, world: &World, q: &dto::StandSwapQuery) -> Resu
     let permit = |name: &str| world.permits.resolve(name, place).map_err(Failure::Input);
     let (a, b) = (permit(a)?, permit(b)?);
     let of = |p: u32| world.permit_stands[p as usize].map(|s| stand_of(world, s));
-    let result = stands::swap(ctx, of(a), of(b), q.class_consent).map_err(engine_failure)?;
+    let result = stands::swap(ctx, of(a), of(b), q.class_consent).map_err(engine)?;
     // A refused swap costs nothing: the fee and its payers come with a swap
     // that may go ahead.
     let payers: Vec<&str> = if result.allowed {
@@ -552,7 +552,7 @@ fn stand_use(ctx: &Context<'_>, world: &World, q: &dto::StandUseQuery) -> Result
     };
     let own = world.permit_stands[own as usize].map(|s| world.stands.name(s));
     let (allowed, cited) =
-        stands::stand_use(ctx, own, stand_of(world, at), purpose).map_err(engine_failure)?;
+        stands::stand_use(ctx, own, stand_of(world, at), purpose).map_err(engine)?;
     Ok(json!({ "allowed": allowed, "citations": citations(&cited) }))
 }
 
@@ -562,7 +562,6 @@ fn vehicle_answer(
     q: &dto::VehicleQuery,
     today: NaiveDate,
 ) -> Result<Value, Failure> {
-    let engine = |e: outorga_core::EngineError| Failure::Engine(e.to_string());
     let resolve = |name: &str, place: &str| {
         world
             .vehicles

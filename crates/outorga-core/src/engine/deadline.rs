@@ -1,13 +1,22 @@
 //! When a time limit of the procedure ends.
 
-use crate::calendar::Counting;
 use crate::context::{Context, EngineError};
+use crate::model::{DeadlineRule, LimitUnit};
 use chrono::{NaiveDate, NaiveDateTime, TimeDelta};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Deadline<'r> {
     pub due: NaiveDate,
     pub citations: Vec<&'r str>,
+}
+
+/// The rulebook's limit of `kind`.
+fn rule<'r>(ctx: &Context<'r>, kind: &str) -> Result<&'r DeadlineRule, EngineError> {
+    ctx.rulebook
+        .deadlines
+        .iter()
+        .find(|rule| rule.kind == kind)
+        .ok_or_else(|| EngineError::NotInRulebook(format!("a `{kind}` deadline")))
 }
 
 /// The last day of the limit of `kind` (notification, defense, appeal, payment,
@@ -17,20 +26,15 @@ pub fn deadline<'r>(
     kind: &str,
     from: NaiveDate,
 ) -> Result<Deadline<'r>, EngineError> {
-    let rule = ctx
-        .rulebook
-        .deadlines
-        .iter()
-        .find(|rule| rule.kind == kind)
-        .ok_or_else(|| EngineError::NotInRulebook(format!("a `{kind}` deadline")))?;
-    if rule.counting == Counting::Hours {
+    let rule = rule(ctx, kind)?;
+    let LimitUnit::Counted(counting) = rule.unit else {
         return Err(EngineError::InvalidQuestion(format!(
             "the `{kind}` limit counts hours: give the moment it starts (`at`), not a date"
         )));
-    }
+    };
     let length = ctx.whole(&rule.length, from, "days")?;
     Ok(Deadline {
-        due: ctx.calendar.count(from, length, rule.counting),
+        due: ctx.calendar.count(from, length, counting),
         citations: vec![&rule.citation],
     })
 }
@@ -49,13 +53,8 @@ pub fn moment<'r>(
     kind: &str,
     at: NaiveDateTime,
 ) -> Result<Moment<'r>, EngineError> {
-    let rule = ctx
-        .rulebook
-        .deadlines
-        .iter()
-        .find(|rule| rule.kind == kind)
-        .ok_or_else(|| EngineError::NotInRulebook(format!("a `{kind}` deadline")))?;
-    if rule.counting != Counting::Hours {
+    let rule = rule(ctx, kind)?;
+    if rule.unit != LimitUnit::Hours {
         return Err(EngineError::InvalidQuestion(format!(
             "the `{kind}` limit counts days: give the date it starts (`from`), not a moment"
         )));
