@@ -2,7 +2,7 @@
 
 use crate::rulebooks::{load, rulebooks_folder};
 use anyhow::Context as _;
-use outorga_store::{Jurisdiction, Store, sqlite_url};
+use outorga_store::{Change, Jurisdiction, Store, sqlite_url};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -41,7 +41,16 @@ pub fn init(
         .context("cannot start the database runtime")?;
     runtime.block_on(async {
         let store = Store::open(&url).await?;
-        store.sync_jurisdictions(&jurisdictions).await?;
+        store
+            .sync_jurisdictions(
+                &Change {
+                    by: "outorga db init",
+                    at: chrono::Utc::now().naive_utc(),
+                    why: "jurisdições e regulamentos lidos da pasta de regulamentos",
+                },
+                &jurisdictions,
+            )
+            .await?;
         let recorded = store.jurisdictions().await?;
         println!("database ready: {}", redacted(&url));
         for j in &recorded {

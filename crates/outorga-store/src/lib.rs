@@ -3,11 +3,13 @@
 //! migrated on first open) or PostgreSQL for a `postgres://` URL. Queries use
 //! `$N` placeholders and portable SQL; the migrations are embedded.
 
+mod audit;
 mod lines;
 mod people;
 mod stands;
 mod vehicles;
 
+pub use audit::{AuditCheck, AuditEntry, Change};
 pub use lines::{Line, parse_coefficient};
 pub use people::{Kind, Registered, parse_document};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
@@ -17,6 +19,9 @@ use std::path::Path;
 pub use vehicles::{Vehicle, parse_plate, parse_renavam};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// A transaction on either backend.
+pub(crate) type Tx = sqlx::Transaction<'static, sqlx::Any>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -120,7 +125,7 @@ impl Store {
     /// A transaction that will write: on SQLite it takes the write lock at
     /// the start (`BEGIN IMMEDIATE`), so a transaction that reads before it
     /// writes waits its turn instead of failing when another one wrote first.
-    async fn write_transaction(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, StoreError> {
+    async fn write_transaction(&self) -> Result<Tx, StoreError> {
         Ok(match self.backend {
             Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
             Backend::Postgres => self.pool.begin().await?,
@@ -128,11 +133,7 @@ impl Store {
     }
 
     /// Refuses a write to a jurisdiction the database does not know.
-    async fn known_jurisdiction(
-        &self,
-        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
-        jurisdiction: &str,
-    ) -> Result<(), StoreError> {
+    async fn known_jurisdiction(&self, tx: &mut Tx, jurisdiction: &str) -> Result<(), StoreError> {
         let known = sqlx::query("SELECT 1 AS one FROM jurisdictions WHERE id = $1")
             .bind(jurisdiction)
             .fetch_optional(&mut **tx)
@@ -148,9 +149,22 @@ impl Store {
 
     /// Records the jurisdictions and their rulebooks, replacing what was
     /// recorded for each (one transaction: all or nothing).
-    pub async fn sync_jurisdictions(&self, list: &[Jurisdiction]) -> Result<(), StoreError> {
+    pub async fn sync_jurisdictions(
+        &self,
+        change: &Change<'_>,
+        list: &[Jurisdiction],
+    ) -> Result<(), StoreError> {
         let mut tx = self.write_transaction().await?;
         for j in list {
+            audit::append(
+                &mut tx,
+                change,
+                "jurisdiction.sync",
+                Some(&j.id),
+                &format!("jurisdiction:{}", j.id),
+                serde_json::json!({ "name": j.name, "state": j.state, "rulebooks": j.rulebooks }),
+            )
+            .await?;
             sqlx::query("DELETE FROM jurisdiction_rulebooks WHERE jurisdiction = $1")
                 .bind(&j.id)
                 .execute(&mut *tx)

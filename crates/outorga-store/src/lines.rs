@@ -1,5 +1,6 @@
 //! The intercity bus lines of a jurisdiction, with their tariff coefficients.
 
+use crate::audit::{Change, append};
 use crate::{Store, StoreError, code_and_name, refused_if_taken};
 use rust_decimal::Decimal;
 use sqlx::Row;
@@ -31,7 +32,12 @@ pub fn parse_coefficient(text: &str) -> Result<Decimal, StoreError> {
 
 impl Store {
     /// Records a line of `jurisdiction`; a code already there is refused.
-    pub async fn register_line(&self, jurisdiction: &str, line: &Line) -> Result<(), StoreError> {
+    pub async fn register_line(
+        &self,
+        change: &Change<'_>,
+        jurisdiction: &str,
+        line: &Line,
+    ) -> Result<(), StoreError> {
         let code = code_and_name(&line.code, &line.name)?;
         if line.coefficient <= Decimal::ZERO {
             return Err(StoreError::Invalid {
@@ -54,6 +60,15 @@ impl Store {
         .map_err(|e| {
             refused_if_taken(e, "código", format!("a linha {code} já está cadastrada em {jurisdiction}"))
         })?;
+        append(
+            &mut tx,
+            change,
+            "line.register",
+            Some(jurisdiction),
+            &format!("line:{code}"),
+            serde_json::json!({ "name": line.name.trim(), "semi_urban": line.semi_urban, "coefficient": line.coefficient.normalize().to_string() }),
+        )
+        .await?;
         tx.commit().await?;
         Ok(())
     }

@@ -1,5 +1,6 @@
 //! The register of people (CPF) and companies (CNPJ) of a jurisdiction.
 
+use crate::audit::{Change, append};
 use crate::{Store, StoreError, refused_if_taken};
 use sqlx::Row;
 
@@ -58,6 +59,7 @@ impl Store {
     /// refused with the field and the reason.
     pub async fn register(
         &self,
+        change: &Change<'_>,
         jurisdiction: &str,
         document: &str,
         name: &str,
@@ -89,6 +91,15 @@ impl Store {
                 format!("{document} já está cadastrado em {jurisdiction}"),
             )
         })?;
+        append(
+            &mut tx,
+            change,
+            "person.register",
+            Some(jurisdiction),
+            &format!("person:{document}"),
+            serde_json::json!({ "kind": kind.as_str(), "name": name }),
+        )
+        .await?;
         tx.commit().await?;
         Ok(Registered {
             document,

@@ -1,5 +1,6 @@
 //! The taxi and mototaxi stands of a jurisdiction.
 
+use crate::audit::{Change, append};
 use crate::{Store, StoreError, code_and_name, refused_if_taken};
 use sqlx::Row;
 
@@ -15,6 +16,7 @@ impl Store {
     /// Records a stand of `jurisdiction`; a code already there is refused.
     pub async fn register_stand(
         &self,
+        change: &Change<'_>,
         jurisdiction: &str,
         stand: &Stand,
     ) -> Result<(), StoreError> {
@@ -43,6 +45,15 @@ impl Store {
                 format!("o ponto {code} já está cadastrado em {jurisdiction}"),
             )
         })?;
+        append(
+            &mut tx,
+            change,
+            "stand.register",
+            Some(jurisdiction),
+            &format!("stand:{code}"),
+            serde_json::json!({ "name": stand.name.trim(), "capacity": stand.capacity }),
+        )
+        .await?;
         tx.commit().await?;
         Ok(())
     }

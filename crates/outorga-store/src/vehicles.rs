@@ -1,16 +1,25 @@
 //! The register of vehicles of a jurisdiction: plate, RENAVAM, year.
 
+use crate::audit::{Change, append};
 use crate::{Store, StoreError, refused_if_taken};
 use sqlx::Row;
 
 /// A vehicle as recorded.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Vehicle {
     /// Upper case, without hyphen: ABC1234 or ABC1D23.
     pub plate: String,
     /// 11 digits.
     pub renavam: String,
     pub manufactured: i32,
+    pub colour: String,
+    pub doors: Option<u8>,
+    /// Passenger places besides the driver's.
+    pub capacity: Option<u16>,
+    /// Equipment (taxímetro, luminoso, baú, antena corta-pipa…).
+    pub equipment: Vec<String>,
+    /// Accessibility adaptations (rampa, elevador, cinto para cadeira…).
+    pub adaptations: Vec<String>,
 }
 
 /// The plate in upper case without hyphen or spaces, if it has the old
@@ -68,33 +77,94 @@ pub fn parse_renavam(text: &str) -> Result<String, StoreError> {
     }
 }
 
+/// Names trimmed, blanks dropped, each once, in order.
+fn names(list: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for name in list.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+        if !out.iter().any(|known| known.eq_ignore_ascii_case(name)) {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+fn json_list(text: &str) -> Vec<String> {
+    serde_json::from_str(text).unwrap_or_default()
+}
+
+const COLUMNS: &str =
+    "plate, renavam, manufactured, colour, doors, capacity, equipment, adaptations";
+
+fn vehicle_of(row: &sqlx::any::AnyRow) -> Result<Vehicle, StoreError> {
+    let year: i64 = row.try_get("manufactured")?;
+    let doors: Option<i64> = row.try_get("doors")?;
+    let capacity: Option<i64> = row.try_get("capacity")?;
+    let equipment: String = row.try_get("equipment")?;
+    let adaptations: String = row.try_get("adaptations")?;
+    Ok(Vehicle {
+        plate: row.try_get("plate")?,
+        renavam: row.try_get("renavam")?,
+        manufactured: i32::try_from(year).unwrap_or(i32::MAX),
+        colour: row.try_get("colour")?,
+        doors: doors.and_then(|d| u8::try_from(d).ok()),
+        capacity: capacity.and_then(|c| u16::try_from(c).ok()),
+        equipment: json_list(&equipment),
+        adaptations: json_list(&adaptations),
+    })
+}
+
 impl Store {
     /// Records a vehicle in `jurisdiction`'s register; `this_year` bounds the
     /// year of manufacture (a model of next year is accepted).
     pub async fn register_vehicle(
         &self,
+        change: &Change<'_>,
         jurisdiction: &str,
-        (plate, renavam): (&str, &str),
-        manufactured: i32,
+        vehicle: &Vehicle,
         this_year: i32,
     ) -> Result<Vehicle, StoreError> {
-        let plate = parse_plate(plate)?;
-        let renavam = parse_renavam(renavam)?;
+        let manufactured = vehicle.manufactured;
+        let vehicle = Vehicle {
+            plate: parse_plate(&vehicle.plate)?,
+            renavam: parse_renavam(&vehicle.renavam)?,
+            colour: vehicle.colour.trim().to_string(),
+            equipment: names(&vehicle.equipment),
+            adaptations: names(&vehicle.adaptations),
+            ..vehicle.clone()
+        };
         if !(1950..=this_year + 1).contains(&manufactured) {
             return Err(StoreError::Invalid {
                 field: "ano de fabricação",
                 reason: format!("{manufactured} não é um ano entre 1950 e {}", this_year + 1),
             });
         }
+        if vehicle.doors == Some(0) || vehicle.capacity == Some(0) {
+            return Err(StoreError::Invalid {
+                field: if vehicle.doors == Some(0) {
+                    "portas"
+                } else {
+                    "lotação"
+                },
+                reason: "informe um número maior que zero ou deixe em branco".into(),
+            });
+        }
+        let (plate, renavam) = (&vehicle.plate, &vehicle.renavam);
+        let equipment = serde_json::json!(vehicle.equipment);
+        let adaptations = serde_json::json!(vehicle.adaptations);
         let mut tx = self.write_transaction().await?;
         self.known_jurisdiction(&mut tx, jurisdiction).await?;
-        sqlx::query(
-            "INSERT INTO vehicles (jurisdiction, plate, renavam, manufactured) VALUES ($1, $2, $3, $4)",
-        )
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "INSERT INTO vehicles (jurisdiction, {COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+        )))
         .bind(jurisdiction)
-        .bind(&plate)
-        .bind(&renavam)
+        .bind(plate)
+        .bind(renavam)
         .bind(i64::from(manufactured))
+        .bind(&vehicle.colour)
+        .bind(vehicle.doors.map(i64::from))
+        .bind(vehicle.capacity.map(i64::from))
+        .bind(equipment.to_string())
+        .bind(adaptations.to_string())
         .execute(&mut *tx)
         .await
         .map_err(|e| {
@@ -104,12 +174,21 @@ impl Store {
                 format!("a placa {plate} ou o RENAVAM {renavam} já está cadastrado em {jurisdiction}"),
             )
         })?;
+        append(
+            &mut tx,
+            change,
+            "vehicle.register",
+            Some(jurisdiction),
+            &format!("vehicle:{plate}"),
+            serde_json::json!({
+                "renavam": renavam, "manufactured": manufactured, "colour": vehicle.colour,
+                "doors": vehicle.doors, "capacity": vehicle.capacity,
+                "equipment": equipment, "adaptations": adaptations,
+            }),
+        )
+        .await?;
         tx.commit().await?;
-        Ok(Vehicle {
-            plate,
-            renavam,
-            manufactured,
-        })
+        Ok(vehicle)
     }
 
     /// The vehicle with this plate in `jurisdiction`, if any.
@@ -119,21 +198,13 @@ impl Store {
         plate: &str,
     ) -> Result<Option<Vehicle>, StoreError> {
         let plate = parse_plate(plate)?;
-        let row = sqlx::query(
-            "SELECT plate, renavam, manufactured FROM vehicles WHERE jurisdiction = $1 AND plate = $2",
-        )
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM vehicles WHERE jurisdiction = $1 AND plate = $2"
+        )))
         .bind(jurisdiction)
         .bind(&plate)
         .fetch_optional(&self.pool)
         .await?;
-        row.map(|row| {
-            let year: i64 = row.try_get("manufactured")?;
-            Ok(Vehicle {
-                plate: row.try_get("plate")?,
-                renavam: row.try_get("renavam")?,
-                manufactured: i32::try_from(year).unwrap_or(i32::MAX),
-            })
-        })
-        .transpose()
+        row.as_ref().map(vehicle_of).transpose()
     }
 }

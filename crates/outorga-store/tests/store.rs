@@ -3,12 +3,23 @@
 //! test in a schema of its own). A PostgreSQL that cannot be reached fails the
 //! test: CI must exercise both.
 
-use outorga_store::{Backend, Jurisdiction, Kind, Store, StoreError, sqlite_url};
+use outorga_store::{Backend, Change, Jurisdiction, Kind, Store, StoreError, Vehicle, sqlite_url};
 use sqlx::Row;
 use sqlx::any::AnyPoolOptions;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 const PG: &str = "postgres://postgres@127.0.0.1:5432/test";
+
+/// The clerk every change in these tests is made by.
+fn by() -> Change<'static> {
+    Change {
+        by: "teste",
+        at: chrono::NaiveDate::from_ymd_opt(2026, 11, 30)
+            .and_then(|d| d.and_hms_opt(9, 0, 0))
+            .expect("date"),
+        why: "teste automatizado",
+    }
+}
 
 fn pg_base() -> String {
     std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string())
@@ -69,7 +80,7 @@ async fn exercise(url: &str, backend: Backend) {
     let store = Store::open(url).await.expect("open");
     assert_eq!(store.backend(), backend);
     store
-        .sync_jurisdictions(&jurisdictions())
+        .sync_jurisdictions(&by(), &jurisdictions())
         .await
         .expect("sync");
     assert_eq!(store.jurisdictions().await.expect("read"), jurisdictions());
@@ -78,7 +89,10 @@ async fn exercise(url: &str, backend: Backend) {
     let mut renamed = jurisdictions();
     renamed[0].name = "Município de Canguçu".into();
     renamed[1].rulebooks.pop();
-    store.sync_jurisdictions(&renamed).await.expect("resync");
+    store
+        .sync_jurisdictions(&by(), &renamed)
+        .await
+        .expect("resync");
     assert_eq!(store.jurisdictions().await.expect("read"), renamed);
 
     // All or nothing: a list that breaks a key writes nothing.
@@ -89,7 +103,7 @@ async fn exercise(url: &str, backend: Backend) {
         rulebooks: vec!["amapa/onibus".into(), "amapa/onibus".into()],
     }];
     assert!(matches!(
-        store.sync_jurisdictions(&broken).await,
+        store.sync_jurisdictions(&by(), &broken).await,
         Err(StoreError::Sql(_))
     ));
     assert_eq!(store.jurisdictions().await.expect("read"), renamed);
@@ -108,6 +122,48 @@ async fn exercise(url: &str, backend: Backend) {
     assert_eq!(ana.map(|p| p.name), Some("Ana Souza".to_string()));
     lines(&again).await;
     stands(&again).await;
+    audit(&again, url).await;
+}
+
+/// Every change above left an entry; the chain verifies, and editing any
+/// entry, or deleting the last, is found.
+async fn audit(store: &Store, url: &str) {
+    use outorga_store::AuditCheck;
+    let entries = store.audit_entries(None).await.expect("log");
+    assert!(entries.len() > 10, "{}", entries.len());
+    assert_eq!(entries[0].action, "jurisdiction.sync");
+    assert_eq!(entries[0].actor, "teste");
+    let ana = store
+        .audit_entries(Some("person:25524893033"))
+        .await
+        .expect("log");
+    assert_eq!(ana.len(), 2, "Ana is registered in two jurisdictions");
+    assert_eq!(
+        store.verify_audit().await.expect("verify"),
+        AuditCheck::Intact {
+            entries: entries.len() as i64
+        }
+    );
+    admin(
+        url,
+        "UPDATE audit_log SET reason = 'outro' WHERE seq = 3".into(),
+    )
+    .await;
+    assert!(matches!(
+        store.verify_audit().await.expect("verify"),
+        AuditCheck::Broken { seq: 3, .. }
+    ));
+    admin(
+        url,
+        "UPDATE audit_log SET reason = 'teste automatizado' WHERE seq = 3".into(),
+    )
+    .await;
+    let last = entries.len();
+    admin(url, format!("DELETE FROM audit_log WHERE seq = {last}")).await;
+    assert!(matches!(
+        store.verify_audit().await.expect("verify"),
+        AuditCheck::Broken { .. }
+    ));
 }
 
 /// Fixed stands with their places, free stands without.
@@ -119,11 +175,11 @@ async fn stands(store: &Store) {
         capacity,
     };
     store
-        .register_stand("cangucu", &stand("praca", Some(3)))
+        .register_stand(&by(), "cangucu", &stand("praca", Some(3)))
         .await
         .expect("fixed");
     store
-        .register_stand("cangucu", &stand("festa", None))
+        .register_stand(&by(), "cangucu", &stand("festa", None))
         .await
         .expect("free");
     assert_eq!(
@@ -142,7 +198,7 @@ async fn stands(store: &Store) {
         ]
     );
     match store
-        .register_stand("cangucu", &stand("PRACA", Some(4)))
+        .register_stand(&by(), "cangucu", &stand("PRACA", Some(4)))
         .await
     {
         Err(StoreError::Invalid { field, reason }) => {
@@ -152,7 +208,7 @@ async fn stands(store: &Store) {
         other => panic!("expected a refusal, got {other:?}"),
     }
     match store
-        .register_stand("cangucu", &stand("vazio", Some(0)))
+        .register_stand(&by(), "cangucu", &stand("vazio", Some(0)))
         .await
     {
         Err(StoreError::Invalid { field, .. }) => assert_eq!(field, "vagas"),
@@ -170,54 +226,66 @@ fn refused(result: Result<outorga_store::Registered, StoreError>) -> (String, St
 
 async fn registers(store: &Store) {
     let ana = store
-        .register("cangucu", "255.248.930-33", "  Ana Souza ")
+        .register(&by(), "cangucu", "255.248.930-33", "  Ana Souza ")
         .await
         .expect("CPF");
     assert_eq!(
         (ana.document.as_str(), ana.kind, ana.name.as_str()),
         ("25524893033", Kind::Person, "Ana Souza")
     );
-    let (field, reason) = refused(store.register("cangucu", "25524893033", "Ana").await);
+    let (field, reason) = refused(store.register(&by(), "cangucu", "25524893033", "Ana").await);
     assert_eq!(field, "documento");
     assert!(reason.contains("já está cadastrado em cangucu"), "{reason}");
-    let (field, reason) = refused(store.register("cangucu", "255.248.930-34", "Beto").await);
+    let (field, reason) = refused(
+        store
+            .register(&by(), "cangucu", "255.248.930-34", "Beto")
+            .await,
+    );
     assert_eq!(field, "documento");
     assert!(reason.contains("CPF inválido"), "{reason}");
     let (_, reason) = refused(
         store
-            .register("cangucu", "111.111.111-11", "Repetido")
+            .register(&by(), "cangucu", "111.111.111-11", "Repetido")
             .await,
     );
     assert!(reason.contains("CPF inválido"), "{reason}");
-    let (_, reason) = refused(store.register("cangucu", "1234", "Curto").await);
+    let (_, reason) = refused(store.register(&by(), "cangucu", "1234", "Curto").await);
     assert!(
         reason.contains("informe um CPF (11 dígitos) ou um CNPJ (14 caracteres)"),
         "{reason}"
     );
     let frota = store
-        .register("cangucu", "36.002.518/0001-01", "Frota Ltda")
+        .register(&by(), "cangucu", "36.002.518/0001-01", "Frota Ltda")
         .await
         .expect("CNPJ");
     assert_eq!(frota.kind, Kind::Company);
     let nova = store
-        .register("cangucu", "12.abc.345/01de-35", "Nova S.A.")
+        .register(&by(), "cangucu", "12.abc.345/01de-35", "Nova S.A.")
         .await
         .expect("alphanumeric CNPJ");
     assert_eq!(nova.document, "12ABC34501DE35");
     let (field, _) = refused(
         store
-            .register("cangucu", "36.002.518/0001-02", "Outra")
+            .register(&by(), "cangucu", "36.002.518/0001-02", "Outra")
             .await,
     );
     assert_eq!(field, "documento");
-    let (field, _) = refused(store.register("cangucu", "713.301.450-54", "   ").await);
+    let (field, _) = refused(
+        store
+            .register(&by(), "cangucu", "713.301.450-54", "   ")
+            .await,
+    );
     assert_eq!(field, "nome");
-    let (field, reason) = refused(store.register("atlantida", "713.301.450-54", "Caio").await);
+    let (field, reason) = refused(
+        store
+            .register(&by(), "atlantida", "713.301.450-54", "Caio")
+            .await,
+    );
     assert_eq!(field, "jurisdição");
     assert!(reason.contains("não está cadastrada"), "{reason}");
     // Each jurisdiction keeps its own register.
     store
-        .register("teofilo-otoni", "255.248.930-33", "Ana Souza")
+        .register(&by(), "teofilo-otoni", "255.248.930-33", "Ana Souza")
         .await
         .expect("same CPF elsewhere");
     assert_eq!(
@@ -234,7 +302,7 @@ async fn registers(store: &Store) {
             let store = store.clone();
             tokio::spawn(async move {
                 store
-                    .register("cangucu", "713.301.450-54", "Caio Lima")
+                    .register(&by(), "cangucu", "713.301.450-54", "Caio Lima")
                     .await
             })
         })
@@ -290,13 +358,27 @@ async fn a_url_of_another_kind_is_refused() {
 
 /// Vehicles: plates in both forms, RENAVAM check digits (valid numbers made by
 /// the PyPI package validate-docbr, an independent implementation).
+fn car(plate: &str, renavam: &str, manufactured: i32) -> Vehicle {
+    Vehicle {
+        plate: plate.into(),
+        renavam: renavam.into(),
+        manufactured,
+        ..Vehicle::default()
+    }
+}
+
 async fn vehicles(store: &Store) {
     let refused = |r: Result<outorga_store::Vehicle, StoreError>| match r {
         Err(StoreError::Invalid { field, reason }) => (field.to_string(), reason),
         other => panic!("expected a refusal, got {other:?}"),
     };
     let old = store
-        .register_vehicle("cangucu", ("iab-1234", "83430942209"), 2020, 2025)
+        .register_vehicle(
+            &by(),
+            "cangucu",
+            &car("iab-1234", "83430942209", 2020),
+            2025,
+        )
         .await
         .expect("old plate");
     assert_eq!(
@@ -304,10 +386,52 @@ async fn vehicles(store: &Store) {
         ("IAB1234", "83430942209")
     );
     let mercosul = store
-        .register_vehicle("cangucu", ("IXR1A23", "10256960027"), 2026, 2025)
+        .register_vehicle(&by(), "cangucu", &car("IXR1A23", "10256960027", 2026), 2025)
         .await
         .expect("Mercosul plate, next year's model");
     assert_eq!(mercosul.manufactured, 2026);
+    // Details kept as given: colour, doors, places, equipment and adaptations
+    // (trimmed, blanks and repeats dropped).
+    let adapted = Vehicle {
+        colour: " Branco ".into(),
+        doors: Some(4),
+        capacity: Some(4),
+        equipment: vec![
+            "taxímetro".into(),
+            " ".into(),
+            "Taxímetro".into(),
+            "luminoso".into(),
+        ],
+        adaptations: vec!["rampa".into()],
+        ..car("QRS2B34", "77080225118", 2024)
+    };
+    store
+        .register_vehicle(&by(), "cangucu", &adapted, 2025)
+        .await
+        .expect("details");
+    let read = store
+        .vehicle("cangucu", "QRS-2B34")
+        .await
+        .expect("read")
+        .expect("there");
+    assert_eq!(read.colour, "Branco");
+    assert_eq!((read.doors, read.capacity), (Some(4), Some(4)));
+    assert_eq!(read.equipment, ["taxímetro", "luminoso"]);
+    assert_eq!(read.adaptations, ["rampa"]);
+    let (field, _) = refused(
+        store
+            .register_vehicle(
+                &by(),
+                "cangucu",
+                &Vehicle {
+                    doors: Some(0),
+                    ..car("QRS2B35", "73160207962", 2024)
+                },
+                2025,
+            )
+            .await,
+    );
+    assert_eq!(field, "portas");
     for renavam in ["29485839707", "73160207962", "41931835361", "77080225118"] {
         assert!(outorga_store::parse_renavam(renavam).is_ok(), "{renavam}");
     }
@@ -319,7 +443,7 @@ async fn vehicles(store: &Store) {
     assert!(outorga_store::parse_renavam("12345678").is_err());
     let (field, reason) = refused(
         store
-            .register_vehicle("cangucu", ("IXR1A24", "10256960028"), 2020, 2025)
+            .register_vehicle(&by(), "cangucu", &car("IXR1A24", "10256960028", 2020), 2025)
             .await,
     );
     assert_eq!(field, "renavam");
@@ -329,27 +453,27 @@ async fn vehicles(store: &Store) {
     );
     let (field, reason) = refused(
         store
-            .register_vehicle("cangucu", ("IX1A234", "29485839707"), 2020, 2025)
+            .register_vehicle(&by(), "cangucu", &car("IX1A234", "29485839707", 2020), 2025)
             .await,
     );
     assert_eq!(field, "placa");
     assert!(reason.contains("ABC1D23"), "{reason}");
     let (field, _) = refused(
         store
-            .register_vehicle("cangucu", ("IXR1A24", "29485839707"), 2027, 2025)
+            .register_vehicle(&by(), "cangucu", &car("IXR1A24", "29485839707", 2027), 2025)
             .await,
     );
     assert_eq!(field, "ano de fabricação");
     let (field, reason) = refused(
         store
-            .register_vehicle("cangucu", ("IAB1234", "29485839707"), 2020, 2025)
+            .register_vehicle(&by(), "cangucu", &car("IAB1234", "29485839707", 2020), 2025)
             .await,
     );
     assert_eq!(field, "placa ou renavam");
     assert!(reason.contains("já está cadastrado"), "{reason}");
     let (field, _) = refused(
         store
-            .register_vehicle("cangucu", ("IXR9Z99", "83430942209"), 2020, 2025)
+            .register_vehicle(&by(), "cangucu", &car("IXR9Z99", "83430942209", 2020), 2025)
             .await,
     );
     assert_eq!(field, "placa ou renavam");
@@ -373,12 +497,15 @@ async fn lines(store: &Store) {
         coefficient: parse_coefficient(coefficient).expect("coefficient"),
     };
     store
-        .sync_jurisdictions(&[Jurisdiction {
-            id: "amapa".into(),
-            name: "Amapá".into(),
-            state: "AP".into(),
-            rulebooks: vec!["amapa/onibus-intermunicipal".into()],
-        }])
+        .sync_jurisdictions(
+            &by(),
+            &[Jurisdiction {
+                id: "amapa".into(),
+                name: "Amapá".into(),
+                state: "AP".into(),
+                rulebooks: vec!["amapa/onibus-intermunicipal".into()],
+            }],
+        )
         .await
         .expect("amapa");
     for l in [
@@ -386,7 +513,7 @@ async fn lines(store: &Store) {
         line("MCP-STN", true, "0.4"),
         line("MCP-LJI", false, "0.123456"),
     ] {
-        store.register_line("amapa", &l).await.expect("line");
+        store.register_line(&by(), "amapa", &l).await.expect("line");
     }
     let read = store.lines("amapa").await.expect("lines");
     let codes: Vec<&str> = read.iter().map(|l| l.code.as_str()).collect();
@@ -400,7 +527,7 @@ async fn lines(store: &Store) {
     };
     let (field, reason) = refusal(
         store
-            .register_line("amapa", &line("mcp-oia", false, "0.3"))
+            .register_line(&by(), "amapa", &line("mcp-oia", false, "0.3"))
             .await,
     );
     assert_eq!(field, "código");
@@ -410,7 +537,7 @@ async fn lines(store: &Store) {
     let mut blank = line("X1", false, "0.2");
     blank.name = "  ".into();
     assert_eq!(
-        refusal(store.register_line("amapa", &blank).await).0,
+        refusal(store.register_line(&by(), "amapa", &blank).await).0,
         "nome"
     );
     assert!(store.lines("cangucu").await.expect("none").is_empty());
