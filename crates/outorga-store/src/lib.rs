@@ -3,15 +3,37 @@
 //! migrated on first open) or PostgreSQL for a `postgres://` URL. Queries use
 //! `$N` placeholders and portable SQL; the migrations are embedded.
 
+mod agenda;
 mod audit;
+mod autos;
+mod crew;
+mod debts;
+mod documents;
+mod fleet;
 mod lines;
+mod parameters;
 mod people;
+mod permits;
+mod process;
+mod profile;
 mod stands;
 mod vehicles;
+mod world;
 
+pub use agenda::AgendaItem;
 pub use audit::{AuditCheck, AuditEntry, Change};
+pub use autos::{Auto, AutoInput, Proposal, ProposedSanction};
+pub use crew::{Driver, DriverAdded, ROLES};
+pub use debts::{Debt, Due, Payment};
+pub use documents::{Document, KINDS};
+pub use fleet::{Inspection, VehicleIncluded};
 pub use lines::{Line, parse_coefficient};
 pub use people::{Kind, Registered, parse_document};
+pub use permits::{
+    GrantRequest, Granted, HistoryStep, PermitRecord, ToCheck, Transition, status_pt,
+};
+pub use process::ProcessStep;
+pub use profile::{Cnh, Profile, parse_cnh_number};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 pub use stands::Stand;
@@ -38,6 +60,21 @@ pub enum StoreError {
     Sql(#[from] sqlx::Error),
     #[error("`{0}` is not a database URL: use sqlite://<file> or postgres://<host>/<db>")]
     Url(String),
+    /// What was asked for is not recorded.
+    #[error("{0}")]
+    NotFound(String),
+    /// The engine could not answer (a rulebook that lacks what was asked).
+    #[error("{0}")]
+    Engine(String),
+    /// A record that does not read back (edited outside the store).
+    #[error("corrupt record: {0}")]
+    Corrupt(String),
+    /// The law refuses the request: why, and the articles it rests on.
+    #[error("{reason} ({})", articles.join("; "))]
+    Refused {
+        reason: String,
+        articles: Vec<String>,
+    },
     /// Bad input: the field and the reason, in Portuguese (shown to clerks).
     #[error("{field}: {reason}")]
     Invalid { field: &'static str, reason: String },

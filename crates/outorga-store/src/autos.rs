@@ -1,0 +1,424 @@
+//! Autos de infração: issued with the fields the law requires, numbered per
+//! jurisdiction and year without gaps, with the engine's penalty proposal.
+//! The process that follows (notification, defense, judgement, appeal,
+//! final decision) is in `process.rs`.
+
+use crate::audit::{Change, append, next_number};
+use crate::permits::{articles, bound, engine_error, read_permit};
+use crate::world::{self, Scope, day, moment};
+use crate::{Store, StoreError, Tx};
+use chrono::{Datelike, NaiveDate, NaiveDateTime};
+use outorga_core::Context;
+use outorga_core::engine::deadline::deadline;
+use outorga_core::engine::penalty::penalty;
+use outorga_core::facts::Event;
+use outorga_core::model::{Rulebook, SanctionKind};
+use sqlx::Row;
+
+/// What an inspector writes on an auto.
+#[derive(Debug, Clone, Default)]
+pub struct AutoInput {
+    /// The infraction's code in the rulebook (e.g. `51-I-a`).
+    pub infraction: String,
+    /// CPF or CNPJ of the offender (registered).
+    pub offender: String,
+    /// The permit it was committed under, when known.
+    pub permit: Option<(String, i64)>,
+    pub plate: Option<String>,
+    pub committed_at: NaiveDateTime,
+    pub place: String,
+    pub description: String,
+}
+
+/// One sanction the engine proposes, in documents and plain numbers.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ProposedSanction {
+    pub kind: String,
+    pub target: Option<String>,
+    pub payer: Option<String>,
+    pub unit: Option<String>,
+    /// The fine in its unit (exact decimal text).
+    pub quantity: Option<String>,
+    pub brl: Option<String>,
+    pub days: Option<u32>,
+    pub max_days: Option<u32>,
+    pub years: Option<u32>,
+    pub months: Option<u32>,
+    pub articles: Vec<String>,
+}
+
+/// The engine's proposal: sanctions, points added per document, articles.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Proposal {
+    pub sanctions: Vec<ProposedSanction>,
+    pub points: Vec<(String, String)>,
+    pub articles: Vec<String>,
+}
+
+/// An auto as recorded.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Auto {
+    pub year: i32,
+    pub number: i64,
+    pub rulebook: String,
+    pub infraction: String,
+    pub offender: String,
+    pub permit: Option<(String, i64)>,
+    pub plate: Option<String>,
+    pub committed_at: NaiveDateTime,
+    pub place: String,
+    pub description: String,
+    pub inspector: String,
+    pub status: String,
+    pub proposal: Proposal,
+    pub notify_by: Option<NaiveDate>,
+    pub notified_on: Option<NaiveDate>,
+    pub defense_by: Option<NaiveDate>,
+    pub defense_on: Option<NaiveDate>,
+    pub judged_on: Option<NaiveDate>,
+    pub appeal_by: Option<NaiveDate>,
+    pub appealed_on: Option<NaiveDate>,
+    pub final_on: Option<NaiveDate>,
+}
+
+/// The deadline of `kind` from `from`, when the rulebook sets one.
+pub(crate) fn optional_deadline(
+    ctx: &Context<'_>,
+    kind: &str,
+    from: NaiveDate,
+) -> Result<Option<(NaiveDate, String)>, StoreError> {
+    if !ctx.rulebook.deadlines.iter().any(|d| d.kind == kind) {
+        return Ok(None);
+    }
+    let d = deadline(ctx, kind, from).map_err(engine_error)?;
+    Ok(Some((
+        d.due,
+        d.citations.first().map_or(String::new(), |c| c.to_string()),
+    )))
+}
+
+pub(crate) const COLUMNS: &str = "year, number, rulebook, infraction, offender, service, permit_number, plate, \
+    committed_at, place, description, inspector, status, proposal, notify_by, notified_on, defense_by, \
+    defense_on, judged_on, appeal_by, appealed_on, final_on";
+
+fn opt_day(row: &sqlx::any::AnyRow, column: &str) -> Result<Option<NaiveDate>, StoreError> {
+    let text: Option<String> = row.try_get(column)?;
+    text.as_deref().map(day).transpose()
+}
+
+pub(crate) fn auto_of(row: &sqlx::any::AnyRow) -> Result<Auto, StoreError> {
+    let service: Option<String> = row.try_get("service")?;
+    let permit_number: Option<i64> = row.try_get("permit_number")?;
+    let at: String = row.try_get("committed_at")?;
+    let proposal: String = row.try_get("proposal")?;
+    let year: i64 = row.try_get("year")?;
+    Ok(Auto {
+        year: i32::try_from(year).unwrap_or_default(),
+        number: row.try_get("number")?,
+        rulebook: row.try_get("rulebook")?,
+        infraction: row.try_get("infraction")?,
+        offender: row.try_get("offender")?,
+        permit: service.zip(permit_number),
+        plate: row.try_get("plate")?,
+        committed_at: moment(&at)?,
+        place: row.try_get("place")?,
+        description: row.try_get("description")?,
+        inspector: row.try_get("inspector")?,
+        status: row.try_get("status")?,
+        proposal: serde_json::from_str(&proposal)
+            .map_err(|e| StoreError::Corrupt(format!("proposal: {e}")))?,
+        notify_by: opt_day(row, "notify_by")?,
+        notified_on: opt_day(row, "notified_on")?,
+        defense_by: opt_day(row, "defense_by")?,
+        defense_on: opt_day(row, "defense_on")?,
+        judged_on: opt_day(row, "judged_on")?,
+        appeal_by: opt_day(row, "appeal_by")?,
+        appealed_on: opt_day(row, "appealed_on")?,
+        final_on: opt_day(row, "final_on")?,
+    })
+}
+
+pub(crate) async fn read_auto(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    (year, number): (i32, i64),
+) -> Result<Auto, StoreError> {
+    let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM autos WHERE jurisdiction = $1 AND year = $2 AND number = $3"
+    )))
+    .bind(jurisdiction)
+    .bind(year)
+    .bind(number)
+    .fetch_optional(&mut **tx)
+    .await?;
+    match row {
+        Some(row) => auto_of(&row),
+        None => Err(StoreError::NotFound(format!(
+            "não há auto nº {number}/{year} em {jurisdiction}"
+        ))),
+    }
+}
+
+/// Appends a step to an auto's process.
+pub(crate) async fn auto_step(
+    tx: &mut Tx,
+    change: &Change<'_>,
+    jurisdiction: &str,
+    (year, number): (i32, i64),
+    (step, on): (&str, NaiveDate),
+    (detail, cited): (&str, &[String]),
+) -> Result<(), StoreError> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n FROM auto_steps WHERE jurisdiction = $1 AND year = $2 AND number = $3",
+    )
+    .bind(jurisdiction)
+    .bind(year)
+    .bind(number)
+    .fetch_one(&mut **tx)
+    .await?;
+    let seq: i64 = row.try_get("n")?;
+    sqlx::query(
+        "INSERT INTO auto_steps (jurisdiction, year, number, seq, step, on_date, detail, citations) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(jurisdiction)
+    .bind(year)
+    .bind(number)
+    .bind(seq + 1)
+    .bind(step)
+    .bind(on.to_string())
+    .bind(detail)
+    .bind(serde_json::json!(cited).to_string())
+    .execute(&mut **tx)
+    .await?;
+    append(
+        tx,
+        change,
+        &format!("auto.{step}"),
+        Some(jurisdiction),
+        &format!("auto:{year}:{number}"),
+        serde_json::json!({ "on": on, "detail": detail, "articles": cited }),
+    )
+    .await
+}
+
+fn check_input(input: &AutoInput, today: NaiveDate) -> Result<(), StoreError> {
+    if input.committed_at.date() > today {
+        return Err(StoreError::Invalid {
+            field: "data_hora",
+            reason: format!(
+                "{} é depois de hoje ({today}): um auto registra um fato passado",
+                input.committed_at
+            ),
+        });
+    }
+    for (field, value) in [("local", &input.place), ("descrição", &input.description)] {
+        if value.trim().is_empty() {
+            return Err(StoreError::Invalid {
+                field,
+                reason: "o auto de infração precisa deste campo".into(),
+            });
+        }
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Issues an auto de infração: checks its fields, asks the engine for the
+    /// penalty the law attaches (the offender's final record counts), sets
+    /// the deadline to notify, and numbers it in the jurisdiction's sequence
+    /// of the year of issue. The inspector is `change.by`.
+    pub async fn issue_auto(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        input: &AutoInput,
+    ) -> Result<Auto, StoreError> {
+        let issued_on = change.at.date();
+        check_input(input, issued_on)?;
+        let (offender, _) = crate::parse_document(&input.offender)?;
+        let plate = input
+            .plate
+            .as_deref()
+            .filter(|p| !p.trim().is_empty())
+            .map(crate::parse_plate)
+            .transpose()?;
+        let Some(infraction) = rulebook.infraction_by_code(input.infraction.trim()) else {
+            return Err(StoreError::Invalid {
+                field: "infração",
+                reason: format!("`{}` não é infração de {}", input.infraction, rulebook.id),
+            });
+        };
+        let mut tx = self.write_transaction().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let mut people = vec![offender.as_str()];
+        let permit = match &input.permit {
+            Some((service, number)) => {
+                bound(&mut tx, jurisdiction, rulebook, service).await?;
+                Some(read_permit(&mut tx, jurisdiction, service, *number).await?)
+            }
+            None => {
+                let row = sqlx::query(
+                    "SELECT 1 AS one FROM jurisdiction_rulebooks WHERE jurisdiction = $1 AND rulebook = $2",
+                )
+                .bind(jurisdiction)
+                .bind(&rulebook.id)
+                .fetch_optional(&mut *tx)
+                .await?;
+                if row.is_none() {
+                    return Err(StoreError::Invalid {
+                        field: "jurisdição",
+                        reason: format!("{jurisdiction} não aplica o regulamento {}", rulebook.id),
+                    });
+                }
+                None
+            }
+        };
+        if let Some(p) = &permit {
+            people.push(&p.holder);
+        }
+        let scope = Scope {
+            all_permits: false,
+            people: &people,
+        };
+        let world = world::load(&mut tx, &ctx, jurisdiction, scope, issued_on).await?;
+        let Some(by) = world.person(&offender) else {
+            return Err(StoreError::NotFound(format!(
+                "{offender} não está cadastrado em {jurisdiction}"
+            )));
+        };
+        let event = Event {
+            infraction,
+            by,
+            permit: permit
+                .as_ref()
+                .and_then(|p| world.permit(&p.service, p.number)),
+            at: input.committed_at,
+            is_final: false,
+            uncured: false,
+        };
+        let decided = penalty(&ctx, &world.facts, &event).map_err(engine_error)?;
+        let proposal = Proposal {
+            sanctions: decided
+                .sanctions
+                .iter()
+                .map(|s| ProposedSanction {
+                    kind: s.kind.name().to_string(),
+                    target: s.target.map(|p| world.document(p).to_string()),
+                    payer: s.payer.map(|p| world.document(p).to_string()),
+                    unit: s.amount.as_ref().map(|a| a.unit.to_string()),
+                    quantity: s
+                        .amount
+                        .as_ref()
+                        .map(|a| a.quantity.normalize().to_string()),
+                    brl: s.brl.map(|b| b.to_string()),
+                    days: s.days,
+                    max_days: s.max_days,
+                    years: s.years,
+                    months: s.months,
+                    articles: articles(&s.citations),
+                })
+                .collect(),
+            points: decided
+                .points
+                .iter()
+                .map(|(p, n)| (world.document(*p).to_string(), n.normalize().to_string()))
+                .collect(),
+            articles: articles(&decided.citations()),
+        };
+        let notify = optional_deadline(&ctx, "notification", issued_on)?;
+        let year = issued_on.year();
+        let number = next_number(&mut tx, jurisdiction, "auto", year).await?;
+        let points_of = |doc: &str| {
+            proposal
+                .points
+                .iter()
+                .find(|(d, _)| d == doc)
+                .map_or("0".to_string(), |(_, n)| n.clone())
+        };
+        let holder = permit.as_ref().map(|p| p.holder.clone());
+        sqlx::query(
+            "INSERT INTO autos (jurisdiction, year, number, rulebook, infraction, offender, service, permit_number, \
+             plate, committed_at, place, description, inspector, status, proposal, notify_by, points_offender, \
+             points_holder, holder) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'issued', $14, $15, $16, $17, $18)",
+        )
+        .bind(jurisdiction)
+        .bind(year)
+        .bind(number)
+        .bind(&rulebook.id)
+        .bind(input.infraction.trim())
+        .bind(&offender)
+        .bind(input.permit.as_ref().map(|p| p.0.clone()))
+        .bind(input.permit.as_ref().map(|p| p.1))
+        .bind(plate.clone())
+        .bind(input.committed_at.format("%Y-%m-%dT%H:%M:%S").to_string())
+        .bind(input.place.trim())
+        .bind(input.description.trim())
+        .bind(change.by)
+        .bind(serde_json::to_string(&proposal).map_err(|e| StoreError::Corrupt(e.to_string()))?)
+        .bind(notify.as_ref().map(|(d, _)| d.to_string()))
+        .bind(points_of(&offender))
+        .bind(holder.as_deref().map_or("0".to_string(), points_of))
+        .bind(holder.clone())
+        .execute(&mut *tx)
+        .await?;
+        let mut cited = proposal.articles.clone();
+        cited.extend(notify.iter().map(|(_, a)| a.clone()));
+        auto_step(
+            &mut tx,
+            change,
+            jurisdiction,
+            (year, number),
+            ("issued", issued_on),
+            (input.description.trim(), &cited),
+        )
+        .await?;
+        let auto = read_auto(&mut tx, jurisdiction, (year, number)).await?;
+        tx.commit().await?;
+        Ok(auto)
+    }
+
+    /// An auto by number and year.
+    pub async fn auto(
+        &self,
+        jurisdiction: &str,
+        (year, number): (i32, i64),
+    ) -> Result<Auto, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let auto = read_auto(&mut tx, jurisdiction, (year, number)).await?;
+        tx.commit().await?;
+        Ok(auto)
+    }
+
+    /// The autos of a jurisdiction (of one offender, when given), newest first.
+    pub async fn autos(
+        &self,
+        jurisdiction: &str,
+        offender: Option<&str>,
+    ) -> Result<Vec<Auto>, StoreError> {
+        let offender = offender
+            .map(crate::parse_document)
+            .transpose()?
+            .map(|(d, _)| d);
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM autos WHERE jurisdiction = $1 AND ($2 = '' OR offender = $2) \
+             ORDER BY year DESC, number DESC"
+        )))
+        .bind(jurisdiction)
+        .bind(offender.unwrap_or_default())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(auto_of).collect()
+    }
+}
+
+/// Whether a proposal was decided in an administrative process (its fines
+/// may not be split where the law says so).
+pub(crate) fn from_process(proposal: &Proposal) -> bool {
+    proposal
+        .sanctions
+        .iter()
+        .any(|s| s.kind == SanctionKind::AdministrativeProcess.name())
+}

@@ -1,0 +1,285 @@
+//! Drivers serving under a permit (auxiliary, collaborator, preposto): added
+//! when the law allows it, with a registration number and its document.
+
+use crate::audit::{Change, append, next_number};
+use crate::documents::{Document, issue};
+use crate::permits::{articles, bound, engine_error, lock_permit, refuse_unmet};
+use crate::world::{self, Scope, day};
+use crate::{Store, StoreError};
+use chrono::{Datelike, NaiveDate};
+use outorga_core::engine::eligibility::{Request, eligibility};
+use outorga_core::engine::registration::validity;
+use outorga_core::model::{Applicant, Rulebook};
+use sqlx::Row;
+
+/// The roles a driver serves a permit in.
+pub const ROLES: [&str; 3] = ["auxiliary", "collaborator", "preposto"];
+
+/// A driver linked to a permit.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Driver {
+    pub registration: String,
+    pub service: String,
+    pub number: i64,
+    pub driver: String,
+    pub role: String,
+    pub since: NaiveDate,
+    pub valid_until: Option<NaiveDate>,
+    pub until: Option<NaiveDate>,
+}
+
+/// A driver added: the link, its registration document, what the clerk must
+/// still check, and the articles.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct DriverAdded {
+    pub driver: Driver,
+    pub document: Document,
+    pub to_check: Vec<crate::ToCheck>,
+    pub articles: Vec<String>,
+}
+
+fn driver_of(row: &sqlx::any::AnyRow) -> Result<Driver, StoreError> {
+    let since: String = row.try_get("since")?;
+    let valid: Option<String> = row.try_get("valid_until")?;
+    let until: Option<String> = row.try_get("until")?;
+    Ok(Driver {
+        registration: row.try_get("registration")?,
+        service: row.try_get("service")?,
+        number: row.try_get("number")?,
+        driver: row.try_get("driver")?,
+        role: row.try_get("role")?,
+        since: day(&since)?,
+        valid_until: valid.as_deref().map(day).transpose()?,
+        until: until.as_deref().map(day).transpose()?,
+    })
+}
+
+const COLUMNS: &str = "registration, service, number, driver, role, since, valid_until, until";
+
+impl Store {
+    /// Links a driver to a permit in force if the law allows it (eligibility
+    /// of drivers, drivers per permit, preposto grounds) and issues the
+    /// driver's registration, valid as long as the rulebook says.
+    pub async fn add_driver(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        (service, number): (&str, i64),
+        (driver, role): (&str, &str),
+        on: NaiveDate,
+    ) -> Result<DriverAdded, StoreError> {
+        let (driver, _) = crate::parse_document(driver)?;
+        if !ROLES.contains(&role) {
+            return Err(StoreError::Invalid {
+                field: "função",
+                reason: format!("`{role}`: use auxiliary, collaborator ou preposto"),
+            });
+        }
+        let mut tx = self.write_transaction().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let engine_service = bound(&mut tx, jurisdiction, rulebook, service).await?;
+        let permit = lock_permit(&mut tx, jurisdiction, (service, number)).await?;
+        if permit.status != "granted" {
+            return Err(StoreError::Invalid {
+                field: "permissão",
+                reason: format!(
+                    "a permissão nº {number} está {}: não recebe condutores",
+                    crate::status_pt(&permit.status)
+                ),
+            });
+        }
+        let taken = sqlx::query(
+            "SELECT service, number FROM permit_drivers WHERE jurisdiction = $1 AND driver = $2 AND until IS NULL",
+        )
+        .bind(jurisdiction)
+        .bind(&driver)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some(row) = taken {
+            let other: i64 = row.try_get("number")?;
+            return Err(StoreError::Invalid {
+                field: "condutor",
+                reason: format!("{driver} já serve a permissão nº {other}: desligue-o antes"),
+            });
+        }
+        let scope = Scope {
+            all_permits: false,
+            people: &[&driver, &permit.holder],
+        };
+        let world = world::load(&mut tx, &ctx, jurisdiction, scope, on).await?;
+        let (Some(person), Some(under)) = (world.person(&driver), world.permit(service, number))
+        else {
+            return Err(StoreError::NotFound(format!(
+                "{driver} não está cadastrado em {jurisdiction}"
+            )));
+        };
+        let assessment = eligibility(
+            &ctx,
+            &world.facts,
+            person,
+            Request {
+                applicant: Applicant::Driver,
+                under: Some(under),
+                line: None,
+            },
+            engine_service,
+            on,
+        )
+        .map_err(engine_error)?;
+        refuse_unmet("condutor não admitido", &assessment)?;
+        let mut cited: Vec<&str> = assessment.citations.clone();
+        let valid_until = if rulebook
+            .registrations
+            .iter()
+            .any(|r| r.role == Applicant::Driver)
+        {
+            let v = validity(&ctx, world.facts.person(person), Applicant::Driver, on)
+                .map_err(engine_error)?;
+            cited.extend(v.citations.iter().copied());
+            v.valid_until
+        } else {
+            permit.expires_on
+        };
+        let n = next_number(&mut tx, jurisdiction, "registration", on.year()).await?;
+        let registration = format!("{}-{n:05}", on.year());
+        sqlx::query(
+            "INSERT INTO permit_drivers (jurisdiction, registration, service, number, driver, role, since, valid_until) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(jurisdiction)
+        .bind(&registration)
+        .bind(service)
+        .bind(number)
+        .bind(&driver)
+        .bind(role)
+        .bind(on.to_string())
+        .bind(valid_until.map(|v| v.to_string()))
+        .execute(&mut *tx)
+        .await?;
+        let articles = articles(&cited);
+        append(
+            &mut tx,
+            change,
+            "permit.driver_add",
+            Some(jurisdiction),
+            &format!("permit:{service}:{number}"),
+            serde_json::json!({ "driver": driver, "role": role, "registration": registration, "articles": articles }),
+        )
+        .await?;
+        let document = issue(
+            &mut tx,
+            change,
+            jurisdiction,
+            (
+                "driver_registration",
+                &format!("driver:{registration}"),
+                &driver,
+            ),
+            on,
+            valid_until,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(DriverAdded {
+            driver: Driver {
+                registration,
+                service: service.to_string(),
+                number,
+                driver,
+                role: role.to_string(),
+                since: on,
+                valid_until,
+                until: None,
+            },
+            document,
+            to_check: crate::permits::to_check(&assessment.unknown),
+            articles,
+        })
+    }
+
+    /// Unlinks a driver (the registration ends on `on`).
+    pub async fn remove_driver(
+        &self,
+        change: &Change<'_>,
+        jurisdiction: &str,
+        registration: &str,
+        on: NaiveDate,
+    ) -> Result<Driver, StoreError> {
+        let mut tx = self.write_transaction().await?;
+        let done = sqlx::query(
+            "UPDATE permit_drivers SET until = $3 WHERE jurisdiction = $1 AND registration = $2 AND until IS NULL",
+        )
+        .bind(jurisdiction)
+        .bind(registration)
+        .bind(on.to_string())
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound(format!(
+                "não há condutor em atividade com a matrícula {registration}"
+            )));
+        }
+        sqlx::query(
+            "UPDATE documents SET cancelled_on = $3 WHERE jurisdiction = $1 AND subject = $2 AND cancelled_on IS NULL",
+        )
+        .bind(jurisdiction)
+        .bind(format!("driver:{registration}"))
+        .bind(on.to_string())
+        .execute(&mut *tx)
+        .await?;
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM permit_drivers WHERE jurisdiction = $1 AND registration = $2"
+        )))
+        .bind(jurisdiction)
+        .bind(registration)
+        .fetch_one(&mut *tx)
+        .await?;
+        let driver = driver_of(&row)?;
+        append(
+            &mut tx,
+            change,
+            "permit.driver_remove",
+            Some(jurisdiction),
+            &format!("permit:{}:{}", driver.service, driver.number),
+            serde_json::json!({ "registration": registration, "until": on }),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(driver)
+    }
+
+    /// A driver by registration number, if any.
+    pub async fn driver(
+        &self,
+        jurisdiction: &str,
+        registration: &str,
+    ) -> Result<Option<Driver>, StoreError> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM permit_drivers WHERE jurisdiction = $1 AND registration = $2"
+        )))
+        .bind(jurisdiction)
+        .bind(registration.trim())
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(driver_of).transpose()
+    }
+
+    /// The drivers of a permit (those who left included), by registration.
+    pub async fn drivers(
+        &self,
+        jurisdiction: &str,
+        (service, number): (&str, i64),
+    ) -> Result<Vec<Driver>, StoreError> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM permit_drivers WHERE jurisdiction = $1 AND service = $2 AND number = $3 \
+             ORDER BY registration"
+        )))
+        .bind(jurisdiction)
+        .bind(service)
+        .bind(number)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(driver_of).collect()
+    }
+}

@@ -1,0 +1,344 @@
+//! Fines owed and their payment.
+
+use crate::audit::{Change, append};
+use crate::permits::{articles, engine_error};
+use crate::world::day;
+use crate::{Store, StoreError, Tx};
+use chrono::NaiveDate;
+use outorga_core::Context;
+use outorga_core::engine::fine_due::fine_due;
+use outorga_core::model::{Amount, Rulebook};
+use rust_decimal::Decimal;
+use sqlx::Row;
+use std::str::FromStr;
+
+/// Whether `debtor` has a debt not paid whose due day is before `today` (a
+/// debt split into parcels is not overdue as a whole).
+pub(crate) async fn overdue(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    debtor: &str,
+    today: NaiveDate,
+) -> Result<bool, StoreError> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n FROM debts d WHERE d.jurisdiction = $1 AND d.debtor = $2 AND d.due_on < $3 \
+         AND d.installments IS NULL AND (SELECT COUNT(*) FROM payments p WHERE p.jurisdiction = d.jurisdiction AND p.year = d.year \
+              AND p.number = d.number AND p.seq = d.seq) < COALESCE(d.installments, 1)",
+    )
+    .bind(jurisdiction)
+    .bind(debtor)
+    .bind(today.to_string())
+    .fetch_one(&mut **tx)
+    .await?;
+    let n: i64 = row.try_get("n")?;
+    Ok(n > 0)
+}
+
+/// A fine owed, as recorded, with its payments.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Debt {
+    /// The auto it comes from (year, number) and its place in it.
+    pub year: i32,
+    pub number: i64,
+    pub seq: i64,
+    pub debtor: String,
+    pub unit: String,
+    pub quantity: String,
+    pub issued_on: NaiveDate,
+    pub due_on: NaiveDate,
+    pub from_process: bool,
+    pub installments: Option<u32>,
+    pub payments: Vec<Payment>,
+}
+
+impl Debt {
+    pub fn settled(&self) -> bool {
+        self.payments.len() as u32 >= self.installments.unwrap_or(1)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Payment {
+    pub parcel: u32,
+    pub paid_on: NaiveDate,
+    pub quantity: String,
+    pub brl: Option<String>,
+}
+
+/// What paying a debt on a day costs, by the rulebook.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Due {
+    pub unit: String,
+    pub quantity: String,
+    pub surcharge_percent: String,
+    pub brl: Option<String>,
+    /// Parcel being paid (1 of 1 when paid at once).
+    pub parcel: u32,
+    pub articles: Vec<String>,
+}
+
+type Key = (i32, i64, i64);
+
+async fn read_debts(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    filter: (&str, Option<Key>),
+) -> Result<Vec<Debt>, StoreError> {
+    let (debtor, key) = filter;
+    let (year, number, seq) = key.unwrap_or((0, 0, 0));
+    let rows = sqlx::query(
+        "SELECT year, number, seq, debtor, unit, quantity, issued_on, due_on, from_process, installments \
+         FROM debts WHERE jurisdiction = $1 AND ($2 = '' OR debtor = $2) \
+         AND ($3 = 0 OR (year = $3 AND number = $4 AND seq = $5)) ORDER BY issued_on, year, number, seq",
+    )
+    .bind(jurisdiction)
+    .bind(debtor)
+    .bind(year)
+    .bind(number)
+    .bind(seq)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut out = Vec::new();
+    for row in rows {
+        let year: i64 = row.try_get("year")?;
+        let (number, seq): (i64, i64) = (row.try_get("number")?, row.try_get("seq")?);
+        let payments = sqlx::query(
+            "SELECT parcel, paid_on, quantity, brl FROM payments WHERE jurisdiction = $1 AND year = $2 \
+             AND number = $3 AND seq = $4 ORDER BY parcel",
+        )
+        .bind(jurisdiction)
+        .bind(year)
+        .bind(number)
+        .bind(seq)
+        .fetch_all(&mut **tx)
+        .await?
+        .iter()
+        .map(|p| {
+            let parcel: i64 = p.try_get("parcel")?;
+            let paid: String = p.try_get("paid_on")?;
+            Ok(Payment {
+                parcel: u32::try_from(parcel).unwrap_or_default(),
+                paid_on: day(&paid)?,
+                quantity: p.try_get("quantity")?,
+                brl: p.try_get("brl")?,
+            })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+        let issued: String = row.try_get("issued_on")?;
+        let due: String = row.try_get("due_on")?;
+        let process: i64 = row.try_get("from_process")?;
+        let installments: Option<i64> = row.try_get("installments")?;
+        out.push(Debt {
+            year: i32::try_from(year).unwrap_or_default(),
+            number,
+            seq,
+            debtor: row.try_get("debtor")?,
+            unit: row.try_get("unit")?,
+            quantity: row.try_get("quantity")?,
+            issued_on: day(&issued)?,
+            due_on: day(&due)?,
+            from_process: process != 0,
+            installments: installments.and_then(|n| u32::try_from(n).ok()),
+            payments,
+        });
+    }
+    Ok(out)
+}
+
+async fn one_debt(tx: &mut Tx, jurisdiction: &str, key: Key) -> Result<Debt, StoreError> {
+    read_debts(tx, jurisdiction, ("", Some(key)))
+        .await?
+        .pop()
+        .ok_or_else(|| {
+            StoreError::NotFound(format!(
+                "não há débito {} do auto nº {}/{} em {jurisdiction}",
+                key.2, key.1, key.0
+            ))
+        })
+}
+
+fn amount(debt: &Debt) -> Result<Amount, StoreError> {
+    Ok(Amount {
+        unit: debt.unit.clone(),
+        quantity: Decimal::from_str(&debt.quantity)
+            .map_err(|_| StoreError::Corrupt(format!("debt quantity `{}`", debt.quantity)))?,
+    })
+}
+
+/// What the next payment of `debt` on `on` is: the whole debt with the
+/// surcharge of the day, or the next parcel of its plan.
+fn next_due(ctx: &Context<'_>, debt: &Debt, on: NaiveDate) -> Result<Due, StoreError> {
+    if debt.settled() {
+        return Err(StoreError::Invalid {
+            field: "débito",
+            reason: "o débito já está quitado".into(),
+        });
+    }
+    let due = fine_due(
+        ctx,
+        &amount(debt)?,
+        debt.issued_on,
+        on,
+        debt.installments,
+        debt.from_process,
+    )
+    .map_err(engine_error)?;
+    let parcel = debt.payments.len() as u32 + 1;
+    let quantity = match &due.installments {
+        Some(plan) => plan
+            .parcels
+            .get(parcel as usize - 1)
+            .map_or(due.quantity, |p| p.quantity),
+        None => due.quantity,
+    };
+    let brl = ctx
+        .unit_value(&debt.unit, on)
+        .and_then(|v| v.checked_mul(quantity))
+        .map(|v| outorga_core::context::round_brl(v).to_string())
+        .or_else(|| (debt.unit == "BRL").then(|| quantity.to_string()));
+    Ok(Due {
+        unit: debt.unit.clone(),
+        quantity: quantity.normalize().to_string(),
+        surcharge_percent: due.surcharge_percent.to_string(),
+        brl,
+        parcel,
+        articles: articles(&due.citations),
+    })
+}
+
+impl Store {
+    /// The debts of a jurisdiction (of one debtor, when given).
+    pub async fn debts(
+        &self,
+        jurisdiction: &str,
+        debtor: Option<&str>,
+    ) -> Result<Vec<Debt>, StoreError> {
+        let debtor = debtor
+            .map(crate::parse_document)
+            .transpose()?
+            .map(|(d, _)| d);
+        let mut tx = self.pool.begin().await?;
+        let debts = read_debts(
+            &mut tx,
+            jurisdiction,
+            (debtor.as_deref().unwrap_or(""), None),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(debts)
+    }
+
+    /// What paying the debt on `on` costs.
+    pub async fn debt_due(
+        &self,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        key: Key,
+        on: NaiveDate,
+    ) -> Result<Due, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let debt = one_debt(&mut tx, jurisdiction, key).await?;
+        let due = next_due(&ctx, &debt, on)?;
+        tx.commit().await?;
+        Ok(due)
+    }
+
+    /// Records the payment of the debt (or its next parcel) on `on`, for what
+    /// the law says is due that day.
+    pub async fn pay_debt(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        key: Key,
+        on: NaiveDate,
+    ) -> Result<Due, StoreError> {
+        let mut tx = self.write_transaction().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let debt = one_debt(&mut tx, jurisdiction, key).await?;
+        let due = next_due(&ctx, &debt, on)?;
+        sqlx::query(
+            "INSERT INTO payments (jurisdiction, year, number, seq, parcel, paid_on, quantity, brl) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(jurisdiction)
+        .bind(key.0)
+        .bind(key.1)
+        .bind(key.2)
+        .bind(i64::from(due.parcel))
+        .bind(on.to_string())
+        .bind(&due.quantity)
+        .bind(due.brl.clone())
+        .execute(&mut *tx)
+        .await?;
+        append(
+            &mut tx,
+            change,
+            "debt.payment",
+            Some(jurisdiction),
+            &format!("debt:{}:{}:{}", key.0, key.1, key.2),
+            serde_json::to_value(&due).unwrap_or_default(),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(due)
+    }
+
+    /// Splits a debt not yet paid into `parcels`, if the law allows it.
+    pub async fn split_debt(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        key: Key,
+        (parcels, on): (u32, NaiveDate),
+    ) -> Result<Debt, StoreError> {
+        let mut tx = self.write_transaction().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let debt = one_debt(&mut tx, jurisdiction, key).await?;
+        if !debt.payments.is_empty() || debt.installments.is_some() {
+            return Err(StoreError::Invalid {
+                field: "parcelas",
+                reason: "só se parcela um débito ainda não pago nem parcelado".into(),
+            });
+        }
+        let due = fine_due(
+            &ctx,
+            &amount(&debt)?,
+            debt.issued_on,
+            on,
+            Some(parcels),
+            debt.from_process,
+        )
+        .map_err(engine_error)?;
+        if !due.installments.as_ref().is_some_and(|p| p.allowed) {
+            return Err(StoreError::Refused {
+                reason: format!("o parcelamento em {parcels} vezes não é admitido"),
+                articles: articles(&due.citations),
+            });
+        }
+        sqlx::query(
+            "UPDATE debts SET installments = $5 WHERE jurisdiction = $1 AND year = $2 AND number = $3 AND seq = $4",
+        )
+        .bind(jurisdiction)
+        .bind(key.0)
+        .bind(key.1)
+        .bind(key.2)
+        .bind(i64::from(parcels))
+        .execute(&mut *tx)
+        .await?;
+        append(
+            &mut tx,
+            change,
+            "debt.split",
+            Some(jurisdiction),
+            &format!("debt:{}:{}:{}", key.0, key.1, key.2),
+            serde_json::json!({ "parcels": parcels, "articles": articles(&due.citations) }),
+        )
+        .await?;
+        let debt = one_debt(&mut tx, jurisdiction, key).await?;
+        tx.commit().await?;
+        Ok(debt)
+    }
+}

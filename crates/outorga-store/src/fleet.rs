@@ -1,0 +1,387 @@
+//! The vehicle that serves a permit: inclusion and substitution (age and
+//! requirements from the rulebook), inspections with the next one due, and
+//! the documents they give rise to (traffic authorization, inspection seal).
+
+use crate::audit::{Change, append, next_number};
+use crate::documents::{Document, issue};
+use crate::permits::{articles, bound, engine_error, lock_permit, refuse_unmet, to_check};
+use crate::world::day;
+use crate::{Store, StoreError, ToCheck, Tx, Vehicle};
+use chrono::{Datelike, NaiveDate};
+use outorga_core::engine::vehicle::{deadlines, inclusion, substitution};
+use outorga_core::facts::Vehicle as EngineVehicle;
+use outorga_core::model::Rulebook;
+use sqlx::Row;
+
+/// A vehicle put in service under a permit.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct VehicleIncluded {
+    pub plate: String,
+    pub authorization: Document,
+    pub to_check: Vec<ToCheck>,
+    pub articles: Vec<String>,
+}
+
+/// An inspection as recorded.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Inspection {
+    pub year: i32,
+    pub number: i64,
+    pub plate: String,
+    pub kind: String,
+    pub done_on: NaiveDate,
+    pub approved: bool,
+    pub findings: String,
+    pub next_due: Option<NaiveDate>,
+    pub inspector: String,
+    /// The seal, when approved.
+    pub seal: Option<Document>,
+    pub articles: Vec<String>,
+}
+
+/// The engine's view of a recorded vehicle, with its last inspections.
+pub(crate) async fn engine_vehicle(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    vehicle: &Vehicle,
+    included: Option<NaiveDate>,
+) -> Result<EngineVehicle, StoreError> {
+    let rows = sqlx::query(
+        "SELECT kind, MAX(done_on) AS last FROM inspections WHERE jurisdiction = $1 AND plate = $2 \
+         AND approved = 1 GROUP BY kind",
+    )
+    .bind(jurisdiction)
+    .bind(&vehicle.plate)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut inspections = Vec::new();
+    for row in rows {
+        let last: String = row.try_get("last")?;
+        inspections.push((row.try_get::<String, _>("kind")?, day(&last)?));
+    }
+    let last_inspection = inspections
+        .iter()
+        .filter(|(kind, _)| kind == "periodic")
+        .map(|(_, d)| *d)
+        .max();
+    Ok(EngineVehicle {
+        plate: Some(vehicle.plate.clone()),
+        manufactured: Some(vehicle.manufactured),
+        included,
+        last_inspection,
+        adapted: Some(!vehicle.adaptations.is_empty()),
+        inspections,
+        doors: vehicle.doors.map(u32::from),
+        capacity: vehicle.capacity.map(|c| u32::from(c) + 1),
+        colour: (!vehicle.colour.is_empty()).then(|| vehicle.colour.to_lowercase()),
+        equipment: Some(
+            vehicle
+                .equipment
+                .iter()
+                .chain(&vehicle.adaptations)
+                .map(|e| e.to_lowercase())
+                .collect(),
+        ),
+        ..EngineVehicle::default()
+    })
+}
+
+async fn recorded(store: &Store, jurisdiction: &str, plate: &str) -> Result<Vehicle, StoreError> {
+    store.vehicle(jurisdiction, plate).await?.ok_or_else(|| {
+        StoreError::NotFound(format!(
+            "o veículo {plate} não está cadastrado em {jurisdiction}"
+        ))
+    })
+}
+
+/// The vehicle serving the permit now, if any.
+async fn current_plate(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    (service, number): (&str, i64),
+) -> Result<Option<(String, NaiveDate)>, StoreError> {
+    let row = sqlx::query(
+        "SELECT plate, since FROM permit_vehicles WHERE jurisdiction = $1 AND service = $2 AND number = $3 \
+         AND until IS NULL",
+    )
+    .bind(jurisdiction)
+    .bind(service)
+    .bind(number)
+    .fetch_optional(&mut **tx)
+    .await?;
+    row.map(|r| {
+        let since: String = r.try_get("since")?;
+        Ok((r.try_get("plate")?, day(&since)?))
+    })
+    .transpose()
+}
+
+impl Store {
+    /// Puts a vehicle in service under a permit in force: the first one
+    /// (inclusion: age limit and requirements) or a substitute for the one
+    /// serving (substitution rules). Issues the traffic authorization, valid
+    /// until the permit's term.
+    pub async fn put_vehicle(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        (service, number): (&str, i64),
+        plate: &str,
+        on: NaiveDate,
+    ) -> Result<VehicleIncluded, StoreError> {
+        let vehicle = recorded(self, jurisdiction, plate).await?;
+        let mut tx = self.write_transaction().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        bound(&mut tx, jurisdiction, rulebook, service).await?;
+        let permit = lock_permit(&mut tx, jurisdiction, (service, number)).await?;
+        if permit.status != "granted" {
+            return Err(StoreError::Invalid {
+                field: "permissão",
+                reason: format!(
+                    "a permissão nº {number} está {}: não recebe veículo",
+                    crate::status_pt(&permit.status)
+                ),
+            });
+        }
+        let elsewhere = sqlx::query(
+            "SELECT service, number FROM permit_vehicles WHERE jurisdiction = $1 AND plate = $2 AND until IS NULL",
+        )
+        .bind(jurisdiction)
+        .bind(&vehicle.plate)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some(row) = elsewhere {
+            let other: i64 = row.try_get("number")?;
+            return Err(StoreError::Invalid {
+                field: "placa",
+                reason: format!(
+                    "o veículo {} já serve a permissão nº {other}",
+                    vehicle.plate
+                ),
+            });
+        }
+        let candidate = engine_vehicle(&mut tx, jurisdiction, &vehicle, Some(on)).await?;
+        let current = current_plate(&mut tx, jurisdiction, (service, number)).await?;
+        let (how, assessment) = match &current {
+            None => (
+                "inclusion",
+                inclusion(&ctx, &candidate, on).map_err(engine_error)?,
+            ),
+            Some((old, since)) => {
+                let old = recorded(self, jurisdiction, old).await?;
+                let replaced = engine_vehicle(&mut tx, jurisdiction, &old, Some(*since)).await?;
+                (
+                    "substitution",
+                    substitution(&ctx, &candidate, &replaced, on).map_err(engine_error)?,
+                )
+            }
+        };
+        refuse_unmet(
+            if how == "inclusion" {
+                "inclusão negada"
+            } else {
+                "substituição negada"
+            },
+            &assessment,
+        )?;
+        if current.is_some() {
+            sqlx::query(
+                "UPDATE permit_vehicles SET until = $4 WHERE jurisdiction = $1 AND service = $2 AND number = $3 AND until IS NULL",
+            )
+            .bind(jurisdiction)
+            .bind(service)
+            .bind(number)
+            .bind(on.to_string())
+            .execute(&mut *tx)
+            .await?;
+        }
+        sqlx::query(
+            "INSERT INTO permit_vehicles (jurisdiction, service, number, plate, how, since) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(jurisdiction)
+        .bind(service)
+        .bind(number)
+        .bind(&vehicle.plate)
+        .bind(how)
+        .bind(on.to_string())
+        .execute(&mut *tx)
+        .await?;
+        let articles = articles(&assessment.citations);
+        append(
+            &mut tx,
+            change,
+            &format!("permit.vehicle_{how}"),
+            Some(jurisdiction),
+            &format!("permit:{service}:{number}"),
+            serde_json::json!({ "plate": vehicle.plate, "replaced": current.map(|c| c.0), "articles": articles }),
+        )
+        .await?;
+        let authorization = issue(
+            &mut tx,
+            change,
+            jurisdiction,
+            (
+                "traffic_authorization",
+                &format!("vehicle:{}", vehicle.plate),
+                &permit.holder,
+            ),
+            on,
+            permit.expires_on,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(VehicleIncluded {
+            plate: vehicle.plate,
+            authorization,
+            to_check: to_check(&assessment.unknown),
+            articles,
+        })
+    }
+
+    /// Records an inspection; an approved periodic one sets the next due day
+    /// (from the rulebook's schedule) and issues the seal valid until then.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn record_inspection(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        (plate, kind): (&str, &str),
+        done_on: NaiveDate,
+        (approved, findings): (bool, &str),
+    ) -> Result<Inspection, StoreError> {
+        let vehicle = recorded(self, jurisdiction, plate).await?;
+        let kind = kind.trim();
+        let known =
+            kind == "periodic" || rulebook.vehicles.inspections.iter().any(|i| i.kind == kind);
+        if !known {
+            return Err(StoreError::Invalid {
+                field: "tipo",
+                reason: format!(
+                    "`{kind}`: use periodic ou um tipo de vistoria do regulamento ({})",
+                    rulebook
+                        .vehicles
+                        .inspections
+                        .iter()
+                        .map(|i| i.kind.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            });
+        }
+        if !approved && findings.trim().is_empty() {
+            return Err(StoreError::Invalid {
+                field: "constatações",
+                reason: "uma vistoria reprovada registra o que foi constatado".into(),
+            });
+        }
+        let mut tx = self.write_transaction().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let included = sqlx::query(
+            "SELECT MIN(since) AS since FROM permit_vehicles WHERE jurisdiction = $1 AND plate = $2 AND until IS NULL",
+        )
+        .bind(jurisdiction)
+        .bind(&vehicle.plate)
+        .fetch_one(&mut *tx)
+        .await?;
+        let included: Option<String> = included.try_get("since")?;
+        let included = included.as_deref().map(day).transpose()?;
+        let number = next_number(&mut tx, jurisdiction, "inspection", done_on.year()).await?;
+        sqlx::query(
+            "INSERT INTO inspections (jurisdiction, year, number, plate, kind, done_on, approved, findings, inspector) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind(jurisdiction)
+        .bind(done_on.year())
+        .bind(number)
+        .bind(&vehicle.plate)
+        .bind(kind)
+        .bind(done_on.to_string())
+        .bind(i32::from(approved))
+        .bind(findings.trim())
+        .bind(change.by)
+        .execute(&mut *tx)
+        .await?;
+        // The schedule, read with this inspection recorded.
+        let after = engine_vehicle(&mut tx, jurisdiction, &vehicle, included).await?;
+        let (next_due, cited) = if approved {
+            let due = deadlines(&ctx, &after, done_on, false).map_err(engine_error)?;
+            let next = if kind == "periodic" {
+                due.next_inspection
+            } else {
+                due.inspections
+                    .iter()
+                    .find(|(k, _)| *k == kind)
+                    .and_then(|(_, d)| *d)
+            };
+            (next, articles(&due.citations))
+        } else {
+            (None, Vec::new())
+        };
+        sqlx::query(
+            "UPDATE inspections SET next_due = $4 WHERE jurisdiction = $1 AND year = $2 AND number = $3",
+        )
+        .bind(jurisdiction)
+        .bind(done_on.year())
+        .bind(number)
+        .bind(next_due.map(|d| d.to_string()))
+        .execute(&mut *tx)
+        .await?;
+        append(
+            &mut tx,
+            change,
+            "vehicle.inspection",
+            Some(jurisdiction),
+            &format!("vehicle:{}", vehicle.plate),
+            serde_json::json!({ "number": number, "kind": kind, "approved": approved, "findings": findings.trim(), "next_due": next_due }),
+        )
+        .await?;
+        let seal = if approved {
+            let holder = sqlx::query(
+                "SELECT p.holder FROM permit_vehicles pv JOIN permits p ON p.jurisdiction = pv.jurisdiction \
+                 AND p.service = pv.service AND p.number = pv.number \
+                 WHERE pv.jurisdiction = $1 AND pv.plate = $2 AND pv.until IS NULL",
+            )
+            .bind(jurisdiction)
+            .bind(&vehicle.plate)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let holder: String = match holder {
+                Some(row) => row.try_get("holder")?,
+                None => String::new(),
+            };
+            Some(
+                issue(
+                    &mut tx,
+                    change,
+                    jurisdiction,
+                    (
+                        "inspection_seal",
+                        &format!("vehicle:{}", vehicle.plate),
+                        &holder,
+                    ),
+                    done_on,
+                    next_due,
+                )
+                .await?,
+            )
+        } else {
+            None
+        };
+        tx.commit().await?;
+        Ok(Inspection {
+            year: done_on.year(),
+            number,
+            plate: vehicle.plate,
+            kind: kind.to_string(),
+            done_on,
+            approved,
+            findings: findings.trim().to_string(),
+            next_due,
+            inspector: change.by.to_string(),
+            seal,
+            articles: cited,
+        })
+    }
+}

@@ -1,0 +1,82 @@
+//! A deployment's values for rulebook parameters, per jurisdiction, and the
+//! engine context every workflow decides in.
+
+use crate::audit::{Change, append};
+use crate::{Store, StoreError, Tx};
+use outorga_core::model::Rulebook;
+use outorga_core::{Context, Overrides};
+use rust_decimal::Decimal;
+use sqlx::Row;
+use std::str::FromStr;
+
+/// The context `rulebook` decides in for `jurisdiction`: its parameters with
+/// the deployment's values over them.
+pub(crate) async fn law<'r>(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    rulebook: &'r Rulebook,
+) -> Result<Context<'r>, StoreError> {
+    let rows =
+        sqlx::query("SELECT name, value FROM jurisdiction_parameters WHERE jurisdiction = $1")
+            .bind(jurisdiction)
+            .fetch_all(&mut **tx)
+            .await?;
+    let mut overrides = Overrides::default();
+    for row in rows {
+        let name: String = row.try_get("name")?;
+        if rulebook.parameter_id(&name).is_none() {
+            continue;
+        }
+        let value: String = row.try_get("value")?;
+        let value = Decimal::from_str(&value)
+            .map_err(|_| StoreError::Corrupt(format!("parameter {name} = `{value}`")))?;
+        overrides.values.insert(name, value);
+    }
+    Ok(Context::new(rulebook, overrides))
+}
+
+impl Store {
+    /// Sets a parameter of `rulebook` for `jurisdiction` (e.g. `population`).
+    pub async fn set_parameter(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        (name, value): (&str, Decimal),
+    ) -> Result<(), StoreError> {
+        if rulebook.parameter_id(name).is_none() {
+            return Err(StoreError::Invalid {
+                field: "parâmetro",
+                reason: format!("`{name}` não é parâmetro de {}", rulebook.id),
+            });
+        }
+        if value < Decimal::ZERO {
+            return Err(StoreError::Invalid {
+                field: "valor",
+                reason: "um parâmetro não é negativo".into(),
+            });
+        }
+        let mut tx = self.write_transaction().await?;
+        self.known_jurisdiction(&mut tx, jurisdiction).await?;
+        sqlx::query(
+            "INSERT INTO jurisdiction_parameters (jurisdiction, name, value) VALUES ($1, $2, $3) \
+             ON CONFLICT (jurisdiction, name) DO UPDATE SET value = excluded.value",
+        )
+        .bind(jurisdiction)
+        .bind(name)
+        .bind(value.normalize().to_string())
+        .execute(&mut *tx)
+        .await?;
+        append(
+            &mut tx,
+            change,
+            "parameter.set",
+            Some(jurisdiction),
+            &format!("parameter:{name}"),
+            serde_json::json!({ "value": value.normalize().to_string(), "rulebook": rulebook.id }),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,682 @@
+//! Permits of every service: the grant (cap, quotas, eligibility, all read
+//! from the rulebook), the changes of status with their history, and the
+//! term. A refused request names the articles it breaks.
+
+use crate::audit::{Change, append, next_number};
+use crate::world::{self, ACTIVE, Scope, day};
+use crate::{Store, StoreError, Tx};
+use chrono::NaiveDate;
+use outorga_core::Context;
+use outorga_core::engine::assessment::{Assessment, Finding};
+use outorga_core::engine::cap::permit_cap;
+use outorga_core::engine::deadline::deadline;
+use outorga_core::engine::eligibility::{Request, eligibility};
+use outorga_core::engine::suspension::suspension_request;
+use outorga_core::model::{Applicant, Rulebook, Service};
+use sqlx::Row;
+
+/// A requirement the clerk must still check (the facts it reads are not
+/// recorded), with its articles.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ToCheck {
+    pub requirement: String,
+    pub description: String,
+    pub articles: Vec<String>,
+}
+
+/// A permit as recorded.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PermitRecord {
+    pub service: String,
+    pub number: i64,
+    pub rulebook: String,
+    pub holder: String,
+    pub status: String,
+    pub quota: Option<String>,
+    pub granted_on: NaiveDate,
+    pub expires_on: Option<NaiveDate>,
+    pub line: Option<String>,
+}
+
+/// One change in a permit's life.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct HistoryStep {
+    pub event: String,
+    pub status: String,
+    pub since: NaiveDate,
+    pub until: Option<NaiveDate>,
+    pub reason: String,
+    pub articles: Vec<String>,
+}
+
+/// What a grant was asked for.
+#[derive(Debug, Clone, Default)]
+pub struct GrantRequest {
+    pub service: String,
+    pub holder: String,
+    pub on: NaiveDate,
+    /// The reserved share it is granted under (a quota key of the rulebook).
+    pub quota: Option<String>,
+    /// The line, for a bus delegation.
+    pub line: Option<String>,
+}
+
+/// A permit granted, with what the clerk must still check and the articles
+/// the grant rests on.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Granted {
+    pub permit: PermitRecord,
+    pub to_check: Vec<ToCheck>,
+    pub articles: Vec<String>,
+}
+
+/// A change of status asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Transition {
+    /// Suspension on the holder's request for `days`, for a reason the law
+    /// admits (with the extension, when asked).
+    SuspendOnRequest {
+        reason: String,
+        days: u32,
+        extension: bool,
+    },
+    /// The permit kept in reserve (the holder stops operating for a time).
+    Reserve,
+    /// Back to operating after a suspension or a reserve.
+    Reinstate,
+    Renounce,
+    /// Cassation (a penalty: applied when an auto becomes final) or
+    /// revocation (public interest).
+    Revoke {
+        cassation: bool,
+    },
+    Extinguish,
+    /// A new term from the day of renewal.
+    Renew,
+}
+
+pub(crate) fn articles(list: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for a in list {
+        if !out.iter().any(|known| known == a) {
+            out.push(a.to_string());
+        }
+    }
+    out
+}
+
+pub(crate) fn to_check(findings: &[Finding<'_>]) -> Vec<ToCheck> {
+    findings
+        .iter()
+        .map(|f| ToCheck {
+            requirement: f.requirement.to_string(),
+            description: f.description.to_string(),
+            articles: articles(&f.citations),
+        })
+        .collect()
+}
+
+/// Refuses when the assessment has unmet requirements, naming each.
+pub(crate) fn refuse_unmet(what: &str, assessment: &Assessment<'_>) -> Result<(), StoreError> {
+    if assessment.unmet.is_empty() {
+        return Ok(());
+    }
+    let reasons: Vec<&str> = assessment.unmet.iter().map(|f| f.description).collect();
+    let cited: Vec<&str> = assessment
+        .unmet
+        .iter()
+        .flat_map(|f| f.citations.iter().copied())
+        .collect();
+    Err(StoreError::Refused {
+        reason: format!("{what}: requisito não atendido — {}", reasons.join("; ")),
+        articles: articles(&cited),
+    })
+}
+
+pub(crate) fn engine_error(e: outorga_core::EngineError) -> StoreError {
+    StoreError::Engine(e.to_string())
+}
+
+/// The rulebook must be one the jurisdiction is bound to, and know the service.
+pub(crate) async fn bound(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    rulebook: &Rulebook,
+    service: &str,
+) -> Result<Service, StoreError> {
+    let row = sqlx::query(
+        "SELECT 1 AS one FROM jurisdiction_rulebooks WHERE jurisdiction = $1 AND rulebook = $2",
+    )
+    .bind(jurisdiction)
+    .bind(&rulebook.id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    if row.is_none() {
+        return Err(StoreError::Invalid {
+            field: "jurisdição",
+            reason: format!("{jurisdiction} não aplica o regulamento {}", rulebook.id),
+        });
+    }
+    Service::parse(service)
+        .filter(|s| rulebook.services.contains(s))
+        .ok_or_else(|| StoreError::Invalid {
+            field: "serviço",
+            reason: format!(
+                "`{service}` não é serviço de {} (serviços: {})",
+                rulebook.id,
+                rulebook
+                    .services
+                    .iter()
+                    .map(|s| s.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        })
+}
+
+/// The last day of the permit's term starting `from`, when the law sets one.
+fn term_end(ctx: &Context<'_>, from: NaiveDate) -> Result<Option<(NaiveDate, String)>, StoreError> {
+    for kind in ["permit_term", "delegation_term"] {
+        if ctx.rulebook.deadlines.iter().any(|d| d.kind == kind) {
+            let end = deadline(ctx, kind, from).map_err(engine_error)?;
+            let cited = end.citations.first().map_or("", |c| c).to_string();
+            return Ok(Some((end.due, cited)));
+        }
+    }
+    Ok(None)
+}
+
+const COLUMNS: &str =
+    "service, number, rulebook, holder, status, quota, granted_on, expires_on, line";
+
+fn permit_of(row: &sqlx::any::AnyRow) -> Result<PermitRecord, StoreError> {
+    let granted: String = row.try_get("granted_on")?;
+    let expires: Option<String> = row.try_get("expires_on")?;
+    Ok(PermitRecord {
+        service: row.try_get("service")?,
+        number: row.try_get("number")?,
+        rulebook: row.try_get("rulebook")?,
+        holder: row.try_get("holder")?,
+        status: row.try_get("status")?,
+        quota: row.try_get("quota")?,
+        granted_on: day(&granted)?,
+        expires_on: expires.as_deref().map(day).transpose()?,
+        line: row.try_get("line")?,
+    })
+}
+
+/// Takes the permit's row lock (PostgreSQL; SQLite's write lock is already
+/// held) so concurrent changes to one permit are weighed one at a time.
+pub(crate) async fn lock_permit(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    (service, number): (&str, i64),
+) -> Result<PermitRecord, StoreError> {
+    sqlx::query("UPDATE permits SET status = status WHERE jurisdiction = $1 AND service = $2 AND number = $3")
+        .bind(jurisdiction)
+        .bind(service)
+        .bind(number)
+        .execute(&mut **tx)
+        .await?;
+    read_permit(tx, jurisdiction, service, number).await
+}
+
+pub(crate) async fn read_permit(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    service: &str,
+    number: i64,
+) -> Result<PermitRecord, StoreError> {
+    let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM permits WHERE jurisdiction = $1 AND service = $2 AND number = $3"
+    )))
+    .bind(jurisdiction)
+    .bind(service)
+    .bind(number)
+    .fetch_optional(&mut **tx)
+    .await?;
+    match row {
+        Some(row) => permit_of(&row),
+        None => Err(StoreError::NotFound(format!(
+            "não há permissão {service} nº {number} em {jurisdiction}"
+        ))),
+    }
+}
+
+/// Appends a step to a permit's history and sets its status.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn step(
+    tx: &mut Tx,
+    change: &Change<'_>,
+    jurisdiction: &str,
+    (service, number): (&str, i64),
+    (event, status): (&str, &str),
+    (since, until): (NaiveDate, Option<NaiveDate>),
+    cited: &[String],
+) -> Result<(), StoreError> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n FROM permit_history WHERE jurisdiction = $1 AND service = $2 AND number = $3",
+    )
+    .bind(jurisdiction)
+    .bind(service)
+    .bind(number)
+    .fetch_one(&mut **tx)
+    .await?;
+    let seq: i64 = row.try_get("n")?;
+    sqlx::query(
+        "INSERT INTO permit_history (jurisdiction, service, number, seq, event, status, since, until, reason, citations) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+    )
+    .bind(jurisdiction)
+    .bind(service)
+    .bind(number)
+    .bind(seq + 1)
+    .bind(event)
+    .bind(status)
+    .bind(since.to_string())
+    .bind(until.map(|u| u.to_string()))
+    .bind(change.why)
+    .bind(serde_json::json!(cited).to_string())
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "UPDATE permits SET status = $4 WHERE jurisdiction = $1 AND service = $2 AND number = $3",
+    )
+    .bind(jurisdiction)
+    .bind(service)
+    .bind(number)
+    .bind(status)
+    .execute(&mut **tx)
+    .await?;
+    append(
+        tx,
+        change,
+        &format!("permit.{event}"),
+        Some(jurisdiction),
+        &format!("permit:{service}:{number}"),
+        serde_json::json!({ "status": status, "since": since, "until": until, "articles": cited }),
+    )
+    .await
+}
+
+/// A permit that ends takes its drivers and vehicle with it.
+pub(crate) async fn end_links(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    (service, number): (&str, i64),
+    on: NaiveDate,
+) -> Result<(), StoreError> {
+    for table in ["permit_drivers", "permit_vehicles"] {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE {table} SET until = $4 WHERE jurisdiction = $1 AND service = $2 AND number = $3 AND until IS NULL"
+        )))
+        .bind(jurisdiction)
+        .bind(service)
+        .bind(number)
+        .bind(on.to_string())
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Whether a grant fits within the cap: a grant under a quota within the
+/// quota's share; any other within the cap less the shares reserved.
+async fn within_cap(
+    tx: &mut Tx,
+    ctx: &Context<'_>,
+    jurisdiction: &str,
+    (service, engine_service): (&str, Service),
+    quota: Option<&str>,
+    on: NaiveDate,
+) -> Result<Vec<String>, StoreError> {
+    if !ctx
+        .rulebook
+        .caps
+        .iter()
+        .any(|c| c.service == engine_service)
+    {
+        return Ok(Vec::new());
+    }
+    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT quota FROM permits WHERE jurisdiction = $1 AND service = $2 AND status IN {ACTIVE}"
+    )))
+    .bind(jurisdiction)
+    .bind(service)
+    .fetch_all(&mut **tx)
+    .await?;
+    let quotas: Vec<Option<String>> = rows
+        .iter()
+        .map(|r| r.try_get("quota"))
+        .collect::<Result<_, _>>()?;
+    let cap = permit_cap(ctx, engine_service, quotas.len() as u64, on).map_err(engine_error)?;
+    let cited = articles(&cap.citations);
+    let full = |reason: String| StoreError::Refused {
+        reason,
+        articles: cited.clone(),
+    };
+    if quotas.len() as u64 >= cap.max_permits {
+        return Err(full(format!(
+            "o limite de {} permissões de {service} foi atingido",
+            cap.max_permits
+        )));
+    }
+    match quota {
+        Some(key) => {
+            let Some((_, share)) = cap.reserved.iter().find(|(k, _)| *k == key) else {
+                return Err(StoreError::Invalid {
+                    field: "reserva",
+                    reason: format!(
+                        "`{key}` não é reserva de vagas do regulamento (reservas: {})",
+                        cap.reserved
+                            .iter()
+                            .map(|(k, _)| *k)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                });
+            };
+            let used = quotas.iter().filter(|q| q.as_deref() == Some(key)).count() as u64;
+            if used >= *share {
+                return Err(full(format!(
+                    "as {share} vagas reservadas a {key} estão ocupadas"
+                )));
+            }
+        }
+        None => {
+            let reserved: u64 = cap.reserved.iter().map(|(_, n)| n).sum();
+            let general = quotas.iter().filter(|q| q.is_none()).count() as u64;
+            if general >= cap.max_permits.saturating_sub(reserved) {
+                return Err(full(format!(
+                    "as {} vagas de livre concorrência estão ocupadas ({reserved} reservadas)",
+                    cap.max_permits.saturating_sub(reserved)
+                )));
+            }
+        }
+    }
+    Ok(cited)
+}
+
+impl Store {
+    /// Grants a permit if the law allows it: the service is the rulebook's,
+    /// the cap (and the quota asked for) has room, and no eligibility
+    /// requirement is unmet. Requirements whose facts are not recorded are
+    /// returned for the clerk to check.
+    pub async fn grant_permit(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        request: &GrantRequest,
+    ) -> Result<Granted, StoreError> {
+        let (holder, _) = crate::parse_document(&request.holder)?;
+        let mut tx = self.write_transaction().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let service = bound(&mut tx, jurisdiction, rulebook, &request.service).await?;
+        // Taking the number first locks the service's counter (PostgreSQL
+        // row lock; SQLite's write lock is already held) until the commit:
+        // concurrent grants are weighed one after the other against the cap
+        // and the one-permit rules, and a refused grant gives its number back.
+        let number = next_number(
+            &mut tx,
+            jurisdiction,
+            &format!("permit:{}", request.service),
+            0,
+        )
+        .await?;
+        let scope = Scope {
+            all_permits: true,
+            people: &[&holder],
+        };
+        let world = world::load(&mut tx, &ctx, jurisdiction, scope, request.on).await?;
+        let person = world.person(&holder).ok_or_else(|| {
+            StoreError::NotFound(format!("{holder} não está cadastrado em {jurisdiction}"))
+        })?;
+        let assessment = eligibility(
+            &ctx,
+            &world.facts,
+            person,
+            Request {
+                applicant: Applicant::Holder,
+                under: None,
+                line: request.line.as_deref(),
+            },
+            service,
+            request.on,
+        )
+        .map_err(engine_error)?;
+        refuse_unmet("outorga negada", &assessment)?;
+        let mut cited = articles(&assessment.citations);
+        let quota = request
+            .quota
+            .as_deref()
+            .map(str::trim)
+            .filter(|q| !q.is_empty());
+        cited.extend(
+            within_cap(
+                &mut tx,
+                &ctx,
+                jurisdiction,
+                (&request.service, service),
+                quota,
+                request.on,
+            )
+            .await?,
+        );
+        let term = term_end(&ctx, request.on)?;
+        if let Some((_, article)) = &term {
+            cited.push(article.clone());
+        }
+        sqlx::query(
+            "INSERT INTO permits (jurisdiction, service, number, rulebook, holder, status, quota, granted_on, expires_on, line) \
+             VALUES ($1, $2, $3, $4, $5, 'granted', $6, $7, $8, $9)",
+        )
+        .bind(jurisdiction)
+        .bind(&request.service)
+        .bind(number)
+        .bind(&rulebook.id)
+        .bind(&holder)
+        .bind(quota)
+        .bind(request.on.to_string())
+        .bind(term.as_ref().map(|(end, _)| end.to_string()))
+        .bind(request.line.clone())
+        .execute(&mut *tx)
+        .await?;
+        let cited = articles(&cited.iter().map(String::as_str).collect::<Vec<_>>());
+        step(
+            &mut tx,
+            change,
+            jurisdiction,
+            (&request.service, number),
+            ("grant", "granted"),
+            (request.on, None),
+            &cited,
+        )
+        .await?;
+        let permit = read_permit(&mut tx, jurisdiction, &request.service, number).await?;
+        tx.commit().await?;
+        Ok(Granted {
+            permit,
+            to_check: to_check(&assessment.unknown),
+            articles: cited,
+        })
+    }
+
+    /// Changes a permit's status as the law allows, recording the step.
+    pub async fn change_permit(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        (service, number): (&str, i64),
+        transition: &Transition,
+        on: NaiveDate,
+    ) -> Result<PermitRecord, StoreError> {
+        let mut tx = self.write_transaction().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        bound(&mut tx, jurisdiction, rulebook, service).await?;
+        let permit = lock_permit(&mut tx, jurisdiction, (service, number)).await?;
+        let current = permit.status.as_str();
+        let allowed = |from: &[&str]| -> Result<(), StoreError> {
+            if from.contains(&current) {
+                Ok(())
+            } else {
+                Err(StoreError::Invalid {
+                    field: "situação",
+                    reason: format!(
+                        "a permissão nº {number} está {}: não cabe esta mudança",
+                        status_pt(current)
+                    ),
+                })
+            }
+        };
+        let mut until = None;
+        let mut cited = Vec::new();
+        let (event, status) = match transition {
+            Transition::SuspendOnRequest {
+                reason,
+                days,
+                extension,
+            } => {
+                allowed(&["granted"])?;
+                let answer = suspension_request(&ctx, reason, *days, *extension, on)
+                    .map_err(engine_error)?;
+                cited = articles(&answer.citations);
+                if !answer.allowed {
+                    return Err(StoreError::Refused {
+                        reason: format!("suspensão negada: {}", answer.reasons.join("; ")),
+                        articles: cited,
+                    });
+                }
+                until = on.checked_add_days(chrono::Days::new(u64::from(*days)));
+                ("suspension", "suspended")
+            }
+            Transition::Reserve => {
+                allowed(&["granted"])?;
+                ("reserve", "reserved")
+            }
+            Transition::Reinstate => {
+                allowed(&["suspended", "reserved"])?;
+                ("reinstatement", "granted")
+            }
+            Transition::Renounce => {
+                allowed(&["granted", "suspended", "reserved"])?;
+                ("renunciation", "renounced")
+            }
+            Transition::Revoke { cassation } => {
+                allowed(&["granted", "suspended", "reserved"])?;
+                if *cassation {
+                    ("cassation", "revoked")
+                } else {
+                    ("revocation", "revoked")
+                }
+            }
+            Transition::Extinguish => {
+                allowed(&["granted", "suspended", "reserved"])?;
+                ("extinction", "extinct")
+            }
+            Transition::Renew => {
+                allowed(&["granted", "suspended", "reserved"])?;
+                let Some((end, article)) = term_end(&ctx, on)? else {
+                    return Err(StoreError::Refused {
+                        reason: format!("{} não fixa prazo para a permissão", rulebook.id),
+                        articles: Vec::new(),
+                    });
+                };
+                cited.push(article);
+                sqlx::query(
+                    "UPDATE permits SET expires_on = $4 WHERE jurisdiction = $1 AND service = $2 AND number = $3",
+                )
+                .bind(jurisdiction)
+                .bind(service)
+                .bind(number)
+                .bind(end.to_string())
+                .execute(&mut *tx)
+                .await?;
+                ("renewal", current)
+            }
+        };
+        step(
+            &mut tx,
+            change,
+            jurisdiction,
+            (service, number),
+            (event, status),
+            (on, until),
+            &cited,
+        )
+        .await?;
+        if status != "granted" && status != "suspended" && status != "reserved" {
+            end_links(&mut tx, jurisdiction, (service, number), on).await?;
+        }
+        let permit = read_permit(&mut tx, jurisdiction, service, number).await?;
+        tx.commit().await?;
+        Ok(permit)
+    }
+
+    /// A permit and its history, oldest step first.
+    pub async fn permit(
+        &self,
+        jurisdiction: &str,
+        service: &str,
+        number: i64,
+    ) -> Result<(PermitRecord, Vec<HistoryStep>), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let permit = read_permit(&mut tx, jurisdiction, service, number).await?;
+        let rows = sqlx::query(
+            "SELECT event, status, since, until, reason, citations FROM permit_history \
+             WHERE jurisdiction = $1 AND service = $2 AND number = $3 ORDER BY seq",
+        )
+        .bind(jurisdiction)
+        .bind(service)
+        .bind(number)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        let mut history = Vec::new();
+        for row in rows {
+            let since: String = row.try_get("since")?;
+            let until: Option<String> = row.try_get("until")?;
+            let cited: String = row.try_get("citations")?;
+            history.push(HistoryStep {
+                event: row.try_get("event")?,
+                status: row.try_get("status")?,
+                since: day(&since)?,
+                until: until.as_deref().map(day).transpose()?,
+                reason: row.try_get("reason")?,
+                articles: serde_json::from_str(&cited).unwrap_or_default(),
+            });
+        }
+        Ok((permit, history))
+    }
+
+    /// The permits of a jurisdiction (of one service, when given), by number.
+    pub async fn permits(
+        &self,
+        jurisdiction: &str,
+        service: Option<&str>,
+    ) -> Result<Vec<PermitRecord>, StoreError> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM permits WHERE jurisdiction = $1 AND ($2 = '' OR service = $2) \
+             ORDER BY service, number"
+        )))
+        .bind(jurisdiction)
+        .bind(service.unwrap_or(""))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(permit_of).collect()
+    }
+}
+
+/// A status in Portuguese, for messages.
+pub fn status_pt(status: &str) -> &'static str {
+    match status {
+        "granted" => "em vigor",
+        "suspended" => "suspensa",
+        "reserved" => "em reserva",
+        "renounced" => "renunciada",
+        "revoked" => "cassada ou revogada",
+        "extinct" => "extinta",
+        _ => "em situação desconhecida",
+    }
+}

@@ -1,0 +1,537 @@
+//! The process of an auto: notification (archived when its deadline lapses),
+//! defense, judgement, appeal and the final decision, each within the law's
+//! deadline. Penalties wait for the final decision (the defense and the
+//! appeal suspend them); then they are applied to the records: points count,
+//! suspensions get their start and end, cassations end permits and
+//! credentials, fines become debts.
+
+use crate::audit::Change;
+use crate::autos::{Auto, ProposedSanction, auto_step, from_process, optional_deadline, read_auto};
+use crate::permits::{end_links, step};
+use crate::{Store, StoreError, Tx};
+use chrono::{Days, Months, NaiveDate};
+use outorga_core::model::Rulebook;
+use sqlx::Row;
+
+/// A step of the process asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProcessStep {
+    /// The offender was notified on this day.
+    Notify,
+    /// The defense was filed.
+    Defend {
+        text: String,
+    },
+    /// The judgement: upheld (penalty stands) or not (the auto is annulled).
+    Judge {
+        upheld: bool,
+        grounds: String,
+    },
+    Appeal {
+        text: String,
+    },
+    /// The decision on the appeal.
+    DecideAppeal {
+        upheld: bool,
+        grounds: String,
+    },
+    /// No appeal was filed within its deadline: the decision becomes final.
+    Finalize,
+    /// Not notified within the deadline: archived.
+    Archive,
+}
+
+fn refused(reason: String, article: Option<&str>) -> StoreError {
+    StoreError::Refused {
+        reason,
+        articles: article.map(|a| vec![a.to_string()]).unwrap_or_default(),
+    }
+}
+
+fn wrong_status(auto: &Auto, wanted: &str) -> StoreError {
+    StoreError::Invalid {
+        field: "situação",
+        reason: format!(
+            "o auto nº {}/{} está {}: {wanted}",
+            auto.number,
+            auto.year,
+            status_pt(&auto.status)
+        ),
+    }
+}
+
+/// An auto's status in Portuguese.
+pub fn status_pt(status: &str) -> &'static str {
+    match status {
+        "issued" => "lavrado, aguardando notificação",
+        "notified" => "notificado, aguardando defesa e julgamento",
+        "archived" => "arquivado",
+        "judged" => "julgado, no prazo de recurso",
+        "appealed" => "em recurso",
+        "final" => "com decisão definitiva",
+        "annulled" => "anulado",
+        _ => "em situação desconhecida",
+    }
+}
+
+async fn set(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    auto: &Auto,
+    assignments: &[(&str, Option<String>)],
+) -> Result<(), StoreError> {
+    let sets: Vec<String> = assignments
+        .iter()
+        .enumerate()
+        .map(|(i, (column, _))| format!("{column} = ${}", i + 4))
+        .collect();
+    let sql = format!(
+        "UPDATE autos SET {} WHERE jurisdiction = $1 AND year = $2 AND number = $3",
+        sets.join(", ")
+    );
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(jurisdiction)
+        .bind(auto.year)
+        .bind(auto.number);
+    for (_, value) in assignments {
+        query = query.bind(value.clone());
+    }
+    query.execute(&mut **tx).await?;
+    Ok(())
+}
+
+impl Store {
+    /// Takes one step of an auto's process on `on`, within the law's deadline.
+    pub async fn process_auto(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        (year, number): (i32, i64),
+        process: &ProcessStep,
+        on: NaiveDate,
+    ) -> Result<Auto, StoreError> {
+        let mut tx = self.write_transaction().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let auto = read_auto(&mut tx, jurisdiction, (year, number)).await?;
+        if auto.rulebook != rulebook.id {
+            return Err(StoreError::Invalid {
+                field: "regulamento",
+                reason: format!("o auto foi lavrado sob {}", auto.rulebook),
+            });
+        }
+        let key = (year, number);
+        let day = Some(on.to_string());
+        match process {
+            ProcessStep::Notify => {
+                if auto.status != "issued" {
+                    return Err(wrong_status(&auto, "só um auto lavrado é notificado"));
+                }
+                if let Some(by) = auto.notify_by
+                    && on > by
+                {
+                    let article = optional_deadline(&ctx, "notification", on)?.map(|(_, a)| a);
+                    return Err(refused(
+                        format!(
+                            "o prazo para notificar terminou em {by}: o auto deve ser arquivado"
+                        ),
+                        article.as_deref(),
+                    ));
+                }
+                let defense = optional_deadline(&ctx, "defense", on)?;
+                set(
+                    &mut tx,
+                    jurisdiction,
+                    &auto,
+                    &[
+                        ("status", Some("notified".into())),
+                        ("notified_on", day.clone()),
+                        ("defense_by", defense.as_ref().map(|(d, _)| d.to_string())),
+                    ],
+                )
+                .await?;
+                let cited: Vec<String> = defense.into_iter().map(|(_, a)| a).collect();
+                auto_step(
+                    &mut tx,
+                    change,
+                    jurisdiction,
+                    key,
+                    ("notified", on),
+                    ("", &cited),
+                )
+                .await?;
+            }
+            ProcessStep::Defend { text } => {
+                if auto.status != "notified" || auto.defense_on.is_some() {
+                    return Err(wrong_status(
+                        &auto,
+                        "a defesa cabe uma vez, após a notificação",
+                    ));
+                }
+                if let Some(by) = auto.defense_by
+                    && on > by
+                {
+                    let article = optional_deadline(&ctx, "defense", on)?.map(|(_, a)| a);
+                    return Err(refused(
+                        format!("defesa fora do prazo, que terminou em {by}"),
+                        article.as_deref(),
+                    ));
+                }
+                set(&mut tx, jurisdiction, &auto, &[("defense_on", day.clone())]).await?;
+                auto_step(
+                    &mut tx,
+                    change,
+                    jurisdiction,
+                    key,
+                    ("defense", on),
+                    (text, &[]),
+                )
+                .await?;
+            }
+            ProcessStep::Judge { upheld, grounds } => {
+                if auto.status != "notified" {
+                    return Err(wrong_status(&auto, "julga-se um auto notificado"));
+                }
+                if let Some(by) = auto.defense_by
+                    && on <= by
+                    && auto.defense_on.is_none()
+                {
+                    return Err(refused(
+                        format!(
+                            "o prazo de defesa corre até {by}: julgue depois dele ou da defesa"
+                        ),
+                        None,
+                    ));
+                }
+                if *upheld {
+                    let appeal = optional_deadline(&ctx, "appeal", on)?;
+                    set(
+                        &mut tx,
+                        jurisdiction,
+                        &auto,
+                        &[
+                            ("status", Some("judged".into())),
+                            ("judged_on", day.clone()),
+                            ("appeal_by", appeal.as_ref().map(|(d, _)| d.to_string())),
+                        ],
+                    )
+                    .await?;
+                    let cited: Vec<String> = appeal.iter().map(|(_, a)| a.clone()).collect();
+                    auto_step(
+                        &mut tx,
+                        change,
+                        jurisdiction,
+                        key,
+                        ("judged", on),
+                        (grounds, &cited),
+                    )
+                    .await?;
+                    if appeal.is_none() {
+                        // The law gives no appeal: the judgement is final.
+                        finalize(&mut tx, change, rulebook, jurisdiction, &auto, on).await?;
+                    }
+                } else {
+                    set(
+                        &mut tx,
+                        jurisdiction,
+                        &auto,
+                        &[
+                            ("status", Some("annulled".into())),
+                            ("judged_on", day.clone()),
+                        ],
+                    )
+                    .await?;
+                    auto_step(
+                        &mut tx,
+                        change,
+                        jurisdiction,
+                        key,
+                        ("annulled", on),
+                        (grounds, &[]),
+                    )
+                    .await?;
+                }
+            }
+            ProcessStep::Appeal { text } => {
+                if auto.status != "judged" {
+                    return Err(wrong_status(&auto, "recorre-se de um auto julgado"));
+                }
+                if let Some(by) = auto.appeal_by
+                    && on > by
+                {
+                    let article = optional_deadline(&ctx, "appeal", on)?.map(|(_, a)| a);
+                    return Err(refused(
+                        format!("recurso fora do prazo, que terminou em {by}"),
+                        article.as_deref(),
+                    ));
+                }
+                set(
+                    &mut tx,
+                    jurisdiction,
+                    &auto,
+                    &[
+                        ("status", Some("appealed".into())),
+                        ("appealed_on", day.clone()),
+                    ],
+                )
+                .await?;
+                auto_step(
+                    &mut tx,
+                    change,
+                    jurisdiction,
+                    key,
+                    ("appeal", on),
+                    (text, &[]),
+                )
+                .await?;
+            }
+            ProcessStep::DecideAppeal { upheld, grounds } => {
+                if auto.status != "appealed" {
+                    return Err(wrong_status(&auto, "decide-se um recurso interposto"));
+                }
+                if *upheld {
+                    auto_step(
+                        &mut tx,
+                        change,
+                        jurisdiction,
+                        key,
+                        ("appeal_denied", on),
+                        (grounds, &[]),
+                    )
+                    .await?;
+                    finalize(&mut tx, change, rulebook, jurisdiction, &auto, on).await?;
+                } else {
+                    set(
+                        &mut tx,
+                        jurisdiction,
+                        &auto,
+                        &[("status", Some("annulled".into()))],
+                    )
+                    .await?;
+                    auto_step(
+                        &mut tx,
+                        change,
+                        jurisdiction,
+                        key,
+                        ("annulled", on),
+                        (grounds, &[]),
+                    )
+                    .await?;
+                }
+            }
+            ProcessStep::Finalize => {
+                if auto.status != "judged" {
+                    return Err(wrong_status(
+                        &auto,
+                        "só um auto julgado se torna definitivo",
+                    ));
+                }
+                if let Some(by) = auto.appeal_by
+                    && on <= by
+                {
+                    return Err(refused(format!("o prazo de recurso corre até {by}"), None));
+                }
+                finalize(&mut tx, change, rulebook, jurisdiction, &auto, on).await?;
+            }
+            ProcessStep::Archive => {
+                if auto.status != "issued" {
+                    return Err(wrong_status(&auto, "arquiva-se um auto não notificado"));
+                }
+                match auto.notify_by {
+                    Some(by) if on > by => {}
+                    Some(by) => {
+                        return Err(refused(
+                            format!("ainda é possível notificar até {by}"),
+                            None,
+                        ));
+                    }
+                    None => {
+                        return Err(refused(
+                            format!("{} não fixa prazo de notificação", rulebook.id),
+                            None,
+                        ));
+                    }
+                }
+                let article = optional_deadline(&ctx, "notification", on)?.map(|(_, a)| a);
+                set(
+                    &mut tx,
+                    jurisdiction,
+                    &auto,
+                    &[("status", Some("archived".into()))],
+                )
+                .await?;
+                auto_step(
+                    &mut tx,
+                    change,
+                    jurisdiction,
+                    key,
+                    ("archived", on),
+                    (
+                        "não notificado no prazo",
+                        &article.into_iter().collect::<Vec<_>>(),
+                    ),
+                )
+                .await?;
+            }
+        }
+        let auto = read_auto(&mut tx, jurisdiction, key).await?;
+        tx.commit().await?;
+        Ok(auto)
+    }
+}
+
+/// Makes the decision final on `on` and applies its penalties.
+async fn finalize(
+    tx: &mut Tx,
+    change: &Change<'_>,
+    rulebook: &Rulebook,
+    jurisdiction: &str,
+    auto: &Auto,
+    on: NaiveDate,
+) -> Result<(), StoreError> {
+    let ctx = crate::parameters::law(tx, jurisdiction, rulebook).await?;
+    set(
+        tx,
+        jurisdiction,
+        auto,
+        &[
+            ("status", Some("final".into())),
+            ("final_on", Some(on.to_string())),
+        ],
+    )
+    .await?;
+    let payment = optional_deadline(&ctx, "payment", on)?;
+    let process = from_process(&auto.proposal);
+    for (seq, sanction) in auto.proposal.sanctions.iter().enumerate() {
+        let seq = seq as i64 + 1;
+        if sanction.kind == "fine" {
+            let debtor = sanction
+                .payer
+                .clone()
+                .unwrap_or_else(|| auto.offender.clone());
+            sqlx::query(
+                "INSERT INTO debts (jurisdiction, year, number, seq, debtor, unit, quantity, issued_on, due_on, from_process) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            )
+            .bind(jurisdiction)
+            .bind(auto.year)
+            .bind(auto.number)
+            .bind(seq)
+            .bind(&debtor)
+            .bind(sanction.unit.clone().unwrap_or_else(|| "BRL".into()))
+            .bind(sanction.quantity.clone().unwrap_or_else(|| "0".into()))
+            .bind(on.to_string())
+            .bind(payment.as_ref().map_or(on, |(d, _)| *d).to_string())
+            .bind(i32::from(process))
+            .execute(&mut **tx)
+            .await?;
+            continue;
+        }
+        let ends = ends(sanction, on);
+        sqlx::query(
+            "INSERT INTO applied_sanctions (jurisdiction, year, number, seq, kind, target, starts, ends, citations) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind(jurisdiction)
+        .bind(auto.year)
+        .bind(auto.number)
+        .bind(seq)
+        .bind(&sanction.kind)
+        .bind(sanction.target.clone())
+        .bind(on.to_string())
+        .bind(ends.map(|e| e.to_string()))
+        .bind(serde_json::json!(sanction.articles).to_string())
+        .execute(&mut **tx)
+        .await?;
+        on_records(tx, change, jurisdiction, auto, sanction, (on, ends)).await?;
+    }
+    auto_step(
+        tx,
+        change,
+        jurisdiction,
+        (auto.year, auto.number),
+        ("final", on),
+        ("penalidades aplicadas", &auto.proposal.articles),
+    )
+    .await
+}
+
+/// The last day of a sanction that lasts (days, months or years from `on`).
+fn ends(sanction: &ProposedSanction, on: NaiveDate) -> Option<NaiveDate> {
+    if let Some(days) = sanction.days.or(sanction.max_days) {
+        return on.checked_add_days(Days::new(u64::from(days)));
+    }
+    if let Some(months) = sanction.months {
+        return on.checked_add_months(Months::new(months));
+    }
+    sanction
+        .years
+        .and_then(|y| on.checked_add_months(Months::new(y.saturating_mul(12))))
+}
+
+/// What a final sanction does to the permit and credentials it concerns.
+async fn on_records(
+    tx: &mut Tx,
+    change: &Change<'_>,
+    jurisdiction: &str,
+    auto: &Auto,
+    sanction: &ProposedSanction,
+    (on, ends): (NaiveDate, Option<NaiveDate>),
+) -> Result<(), StoreError> {
+    let Some((service, number)) = &auto.permit else {
+        return Ok(());
+    };
+    let row = sqlx::query(
+        "SELECT status FROM permits WHERE jurisdiction = $1 AND service = $2 AND number = $3",
+    )
+    .bind(jurisdiction)
+    .bind(service)
+    .bind(number)
+    .fetch_one(&mut **tx)
+    .await?;
+    let status: String = row.try_get("status")?;
+    let live = status == "granted" || status == "suspended";
+    match sanction.kind.as_str() {
+        "permit_suspension" if live => {
+            step(
+                tx,
+                change,
+                jurisdiction,
+                (service, *number),
+                ("suspension", "suspended"),
+                (on, ends),
+                &sanction.articles,
+            )
+            .await
+        }
+        "permit_cassation" if live => {
+            step(
+                tx,
+                change,
+                jurisdiction,
+                (service, *number),
+                ("cassation", "revoked"),
+                (on, None),
+                &sanction.articles,
+            )
+            .await?;
+            end_links(tx, jurisdiction, (service, *number), on).await
+        }
+        "driver_cassation" => {
+            let target = sanction
+                .target
+                .clone()
+                .unwrap_or_else(|| auto.offender.clone());
+            sqlx::query(
+                "UPDATE permit_drivers SET until = $3 WHERE jurisdiction = $1 AND driver = $2 AND until IS NULL",
+            )
+            .bind(jurisdiction)
+            .bind(target)
+            .bind(on.to_string())
+            .execute(&mut **tx)
+            .await?;
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,278 @@
+//! The engine's view of a jurisdiction, read from the store: the people,
+//! permits, vehicles and past infractions a decision needs, with the maps
+//! from the engine's integer ids back to documents, numbers and plates.
+
+use crate::profile::{engine_person, read_profile};
+use crate::{StoreError, Tx};
+use chrono::{NaiveDate, NaiveDateTime};
+use outorga_core::Context;
+use outorga_core::facts::{
+    Event, Facts, PastPermit, Permit, PermitId, PermitStatus, Person, PersonId, Vehicle, VehicleId,
+};
+use outorga_core::model::{EndedHow, Service};
+use sqlx::Row;
+use std::collections::BTreeSet;
+
+/// Which permits to read: all the jurisdiction's (a grant weighs them all:
+/// caps, company shares) or only those of the people named (an auto); the
+/// people named are read either way.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Scope<'a> {
+    pub all_permits: bool,
+    pub people: &'a [&'a str],
+}
+
+#[derive(Debug)]
+pub(crate) struct World {
+    pub facts: Facts,
+    pub people: Vec<String>,
+    pub permits: Vec<(String, i64)>,
+}
+
+impl World {
+    pub fn person(&self, document: &str) -> Option<PersonId> {
+        self.people
+            .iter()
+            .position(|d| d == document)
+            .map(|i| PersonId(i as u32))
+    }
+
+    pub fn document(&self, id: PersonId) -> &str {
+        self.people.get(id.0 as usize).map_or("", String::as_str)
+    }
+
+    pub fn permit(&self, service: &str, number: i64) -> Option<PermitId> {
+        self.permits
+            .iter()
+            .position(|(s, n)| s == service && *n == number)
+            .map(|i| PermitId(i as u32))
+    }
+}
+
+/// The statuses of a permit that still exists.
+pub(crate) const ACTIVE: &str = "('granted', 'suspended', 'reserved')";
+
+fn status_of(text: &str) -> PermitStatus {
+    match text {
+        "suspended" => PermitStatus::Suspended,
+        "reserved" => PermitStatus::Reserved,
+        _ => PermitStatus::Active,
+    }
+}
+
+/// How a permit ended, from its last history step.
+fn ended_how(event: &str) -> Option<EndedHow> {
+    Some(match event {
+        "renunciation" => EndedHow::Renounced,
+        "cassation" => EndedHow::Cassated,
+        "revocation" => EndedHow::Revoked,
+        "caducity" => EndedHow::Caducity,
+        "extinction" => EndedHow::Extinct,
+        _ => return None,
+    })
+}
+
+pub(crate) fn day(text: &str) -> Result<NaiveDate, StoreError> {
+    text.parse()
+        .map_err(|_| StoreError::Corrupt(format!("`{text}` is not a date")))
+}
+
+pub(crate) fn moment(text: &str) -> Result<NaiveDateTime, StoreError> {
+    NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S")
+        .map_err(|_| StoreError::Corrupt(format!("`{text}` is not a date-time")))
+}
+
+/// Reads the world `ctx`'s rulebook decides in, on `today`.
+pub(crate) async fn load(
+    tx: &mut Tx,
+    ctx: &Context<'_>,
+    jurisdiction: &str,
+    scope: Scope<'_>,
+    today: NaiveDate,
+) -> Result<World, StoreError> {
+    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT service, number, holder, status, granted_on, line FROM permits \
+         WHERE jurisdiction = $1 AND status IN {ACTIVE} ORDER BY service, number"
+    )))
+    .bind(jurisdiction)
+    .fetch_all(&mut **tx)
+    .await?;
+    let drivers = sqlx::query(
+        "SELECT service, number, driver FROM permit_drivers WHERE jurisdiction = $1 AND until IS NULL",
+    )
+    .bind(jurisdiction)
+    .fetch_all(&mut **tx)
+    .await?;
+    let vehicles = sqlx::query(
+        "SELECT pv.service, pv.number, v.plate, v.manufactured, pv.since FROM permit_vehicles pv \
+         JOIN vehicles v ON v.jurisdiction = pv.jurisdiction AND v.plate = pv.plate \
+         WHERE pv.jurisdiction = $1 AND pv.until IS NULL",
+    )
+    .bind(jurisdiction)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut people: Vec<String> = scope.people.iter().map(|d| d.to_string()).collect();
+    let index = |people: &mut Vec<String>, doc: &str| -> PersonId {
+        let i = people.iter().position(|d| d == doc).unwrap_or_else(|| {
+            people.push(doc.to_string());
+            people.len() - 1
+        });
+        PersonId(i as u32)
+    };
+    let mut permits = Vec::new();
+    let mut keys = Vec::new();
+    let mut engine_vehicles = Vec::new();
+    for row in &rows {
+        let service: String = row.try_get("service")?;
+        let number: i64 = row.try_get("number")?;
+        let holder: String = row.try_get("holder")?;
+        let crew: Vec<String> = drivers
+            .iter()
+            .filter(|d| {
+                d.try_get::<String, _>("service")
+                    .is_ok_and(|s| s == service)
+                    && d.try_get::<i64, _>("number").is_ok_and(|n| n == number)
+            })
+            .filter_map(|d| d.try_get::<String, _>("driver").ok())
+            .collect();
+        if !scope.all_permits
+            && !scope
+                .people
+                .iter()
+                .any(|d| *d == holder || crew.iter().any(|c| c == d))
+        {
+            continue;
+        }
+        let Some(engine_service) = Service::parse(&service) else {
+            continue;
+        };
+        let vehicle = vehicles.iter().find(|v| {
+            v.try_get::<String, _>("service")
+                .is_ok_and(|s| s == service)
+                && v.try_get::<i64, _>("number").is_ok_and(|n| n == number)
+        });
+        let vehicle = match vehicle {
+            Some(v) => {
+                let year: i64 = v.try_get("manufactured")?;
+                let since: String = v.try_get("since")?;
+                engine_vehicles.push(Vehicle {
+                    plate: Some(v.try_get("plate")?),
+                    manufactured: i32::try_from(year).ok(),
+                    included: Some(day(&since)?),
+                    ..Vehicle::default()
+                });
+                Some(VehicleId((engine_vehicles.len() - 1) as u32))
+            }
+            None => None,
+        };
+        let granted: String = row.try_get("granted_on")?;
+        let status: String = row.try_get("status")?;
+        permits.push(Permit {
+            holder: index(&mut people, &holder),
+            service: engine_service,
+            granted: Some(day(&granted)?),
+            status: status_of(&status),
+            drivers: crew.iter().map(|c| index(&mut people, c)).collect(),
+            vehicle,
+            line: row.try_get("line")?,
+        });
+        keys.push((service, number));
+    }
+    let mut persons = Vec::with_capacity(people.len());
+    for document in &people {
+        persons.push(person(tx, jurisdiction, document, today).await?);
+    }
+    let history = history(tx, ctx, jurisdiction, &people).await?;
+    let facts = Facts::new(ctx, persons, permits, engine_vehicles, history)
+        .map_err(|e| StoreError::Engine(e.to_string()))?;
+    Ok(World {
+        facts,
+        people,
+        permits: keys,
+    })
+}
+
+/// A recorded person as the engine sees them on `today`: their profile, the
+/// permits they held that ended, and whether they owe anything overdue.
+async fn person(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    document: &str,
+    today: NaiveDate,
+) -> Result<Person, StoreError> {
+    let Some((kind, profile)) = read_profile(tx, jurisdiction, document).await? else {
+        return Err(StoreError::NotFound(format!(
+            "{document} não está cadastrado em {jurisdiction}"
+        )));
+    };
+    let mut person = engine_person(&kind, &profile);
+    let ended = sqlx::query(
+        "SELECT h.event, h.since FROM permits p JOIN permit_history h \
+         ON h.jurisdiction = p.jurisdiction AND h.service = p.service AND h.number = p.number \
+         WHERE p.jurisdiction = $1 AND p.holder = $2 AND p.status IN ('renounced', 'revoked', 'extinct') \
+         AND h.event IN ('renunciation', 'cassation', 'revocation', 'caducity', 'extinction')",
+    )
+    .bind(jurisdiction)
+    .bind(document)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut past = Vec::new();
+    for row in ended {
+        let event: String = row.try_get("event")?;
+        let since: String = row.try_get("since")?;
+        if let Some(how) = ended_how(&event) {
+            past.push(PastPermit {
+                ended: day(&since)?,
+                how,
+            });
+        }
+    }
+    person.past_permits = Some(past);
+    person.overdue_debts = Some(crate::debts::overdue(tx, jurisdiction, document, today).await?);
+    Ok(person)
+}
+
+/// The infractions of these people under this rulebook (annulled and
+/// archived autos do not count; only final ones are priors).
+async fn history(
+    tx: &mut Tx,
+    ctx: &Context<'_>,
+    jurisdiction: &str,
+    people: &[String],
+) -> Result<Vec<Event>, StoreError> {
+    if people.is_empty() {
+        return Ok(Vec::new());
+    }
+    let wanted: BTreeSet<&str> = people.iter().map(String::as_str).collect();
+    let rows = sqlx::query(
+        "SELECT infraction, offender, committed_at, status FROM autos \
+         WHERE jurisdiction = $1 AND rulebook = $2 AND status NOT IN ('annulled', 'archived')",
+    )
+    .bind(jurisdiction)
+    .bind(&ctx.rulebook.id)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut events = Vec::new();
+    for row in rows {
+        let offender: String = row.try_get("offender")?;
+        if !wanted.contains(offender.as_str()) {
+            continue;
+        }
+        let code: String = row.try_get("infraction")?;
+        let Some(infraction) = ctx.rulebook.infraction_by_code(&code) else {
+            continue;
+        };
+        let at: String = row.try_get("committed_at")?;
+        let status: String = row.try_get("status")?;
+        let by = people.iter().position(|d| *d == offender).unwrap_or(0);
+        events.push(Event {
+            infraction,
+            by: PersonId(by as u32),
+            permit: None,
+            at: moment(&at)?,
+            is_final: status == "final",
+            uncured: false,
+        });
+    }
+    Ok(events)
+}

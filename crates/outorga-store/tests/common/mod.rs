@@ -1,0 +1,54 @@
+//! Helpers shared by the store's tests: the acting clerk, and a PostgreSQL
+//! schema per test (database `test`, trust auth; unreachable = failure).
+#![allow(dead_code)]
+
+use outorga_store::Change;
+use sqlx::any::AnyPoolOptions;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+const PG: &str = "postgres://postgres@127.0.0.1:5432/test";
+
+/// The clerk every change in these tests is made by.
+pub fn by() -> Change<'static> {
+    Change {
+        by: "teste",
+        at: chrono::NaiveDate::from_ymd_opt(2026, 11, 30)
+            .and_then(|d| d.and_hms_opt(9, 0, 0))
+            .expect("date"),
+        why: "teste automatizado",
+    }
+}
+
+pub fn pg_base() -> String {
+    std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string())
+}
+
+/// Runs one statement on `url` outside the store (schemas, pragmas).
+pub async fn admin(url: &str, sql: String) -> Vec<sqlx::any::AnyRow> {
+    sqlx::any::install_default_drivers();
+    let pool = AnyPoolOptions::new()
+        .max_connections(1)
+        .connect(url)
+        .await
+        .expect("database reachable");
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .fetch_all(&pool)
+        .await
+        .expect("statement")
+}
+
+/// A fresh PostgreSQL schema for one test, and the URL that works in it.
+pub async fn pg_schema(tag: &str) -> (String, String) {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("t_{tag}_{}_{nanos}", std::process::id());
+    admin(&pg_base(), format!("CREATE SCHEMA {schema}")).await;
+    let url = format!("{}?options=-c%20search_path%3D{schema}", pg_base());
+    (schema, url)
+}
+
+pub async fn drop_schema(schema: &str) {
+    admin(&pg_base(), format!("DROP SCHEMA {schema} CASCADE")).await;
+}

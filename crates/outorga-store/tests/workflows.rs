@@ -1,0 +1,618 @@
+//! The workflows that apply a rulebook, on both backends, with the Santa
+//! Maria de Jetibá taxi law (Lei 2.133/2024 as encoded in `rulebooks/`):
+//! grants under the cap and its reserved share, drivers, vehicles,
+//! inspections, documents, autos and their process, debts, the agenda.
+
+mod common;
+
+use chrono::NaiveDate;
+use common::{by, drop_schema, pg_schema};
+use outorga_core::model::Rulebook;
+use outorga_store::{
+    AutoInput, Change, Cnh, GrantRequest, Jurisdiction, ProcessStep, Profile, Store, StoreError,
+    Transition, Vehicle, sqlite_url,
+};
+use rust_decimal::Decimal;
+use std::path::Path;
+
+const SMJ: &str = "santa-maria-de-jetiba";
+const ANA: &str = "52601815906";
+const BETO: &str = "08301661305";
+const CAIO: &str = "18609139034";
+const DANI: &str = "99603082430";
+const EDU: &str = "62819482112";
+/// Applicants for the concurrent grants.
+const MANY: [&str; 8] = [
+    "99351819019",
+    "93786579741",
+    "54323194897",
+    "75749118606",
+    "25276018987",
+    "55597971115",
+    "47104974601",
+    "50752917080",
+];
+
+fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(y, m, day).expect("date")
+}
+
+fn on(date: NaiveDate) -> Change<'static> {
+    Change {
+        at: date.and_hms_opt(10, 0, 0).expect("time"),
+        ..by()
+    }
+}
+
+fn rulebook() -> Rulebook {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks");
+    let library = outorga_rulebook::load(&root).expect("rulebooks load");
+    library
+        .get("santa-maria-de-jetiba/taxi")
+        .expect("SMJ")
+        .clone()
+}
+
+/// A driver who meets every recorded requirement of the law.
+fn fit() -> Profile {
+    Profile {
+        birth_date: Some(d(1980, 5, 1)),
+        resident_since: Some(d(2010, 1, 1)),
+        final_conviction: Some(false),
+        cnh: Some(Cnh {
+            number: "02650306461".into(),
+            categories: vec!["B".into()],
+            paid_activity: true,
+            first_issued: Some(d(2000, 1, 1)),
+            expires: d(2030, 1, 1),
+            suspended_until: None,
+        }),
+        ..Profile::default()
+    }
+}
+
+fn refusal<T: std::fmt::Debug>(result: Result<T, StoreError>) -> (String, Vec<String>) {
+    match result {
+        Err(StoreError::Refused { reason, articles }) => (reason, articles),
+        other => panic!("expected a refusal by the law, got {other:?}"),
+    }
+}
+
+fn grant(holder: &str, quota: Option<&str>) -> GrantRequest {
+    GrantRequest {
+        service: "taxi".into(),
+        holder: holder.into(),
+        on: d(2026, 11, 30),
+        quota: quota.map(str::to_string),
+        line: None,
+    }
+}
+
+async fn setup(store: &Store, rb: &Rulebook) {
+    store
+        .sync_jurisdictions(
+            &by(),
+            &[Jurisdiction {
+                id: SMJ.into(),
+                name: "Santa Maria de Jetibá".into(),
+                state: "ES".into(),
+                rulebooks: vec![rb.id.clone()],
+            }],
+        )
+        .await
+        .expect("sync");
+    for (i, doc) in [ANA, BETO, CAIO, DANI, EDU].iter().chain(&MANY).enumerate() {
+        store
+            .register(&by(), SMJ, doc, &format!("Pessoa {i}"))
+            .await
+            .expect("register");
+        store
+            .update_profile(&by(), SMJ, doc, &fit())
+            .await
+            .expect("profile");
+    }
+    // 1 600 inhabitants: 2 permits, 1 of them reserved (10 %, rounded up).
+    store
+        .set_parameter(&by(), rb, SMJ, ("population", Decimal::from(1600)))
+        .await
+        .expect("population");
+}
+
+async fn exercise(url: &str) {
+    let store = Store::open(url).await.expect("open");
+    let rb = rulebook();
+    setup(&store, &rb).await;
+    permits(&store, &rb).await;
+    autos(&store, &rb).await;
+    concurrency(&store, &rb).await;
+    assert!(matches!(
+        store.verify_audit().await.expect("verify"),
+        outorga_store::AuditCheck::Intact { .. }
+    ));
+}
+
+async fn permits(store: &Store, rb: &Rulebook) {
+    let granted = store
+        .grant_permit(&by(), rb, SMJ, &grant(ANA, None))
+        .await
+        .expect("Ana's grant");
+    assert_eq!(granted.permit.number, 1);
+    assert_eq!(granted.permit.status, "granted");
+    assert!(
+        granted.articles.iter().any(|a| a == "Art. 18, § 1º"),
+        "{:?}",
+        granted.articles
+    );
+    // The free-competition place is taken; the reserved one is not for Beto
+    // unless he asks under the quota.
+    let (reason, articles) = refusal(store.grant_permit(&by(), rb, SMJ, &grant(BETO, None)).await);
+    assert!(reason.contains("livre concorrência"), "{reason}");
+    assert!(articles.iter().any(|a| a == "Art. 18, § 1º"));
+    let beto = store
+        .grant_permit(&by(), rb, SMJ, &grant(BETO, Some("disabled_drivers")))
+        .await
+        .expect("reserved place");
+    assert_eq!(beto.permit.quota.as_deref(), Some("disabled_drivers"));
+    // One permit each (the law's check comes before the cap's).
+    let (_, articles) = refusal(store.grant_permit(&by(), rb, SMJ, &grant(ANA, None)).await);
+    assert!(
+        articles
+            .iter()
+            .any(|a| a.starts_with("Art. 3º") || a.starts_with("Art. 1")),
+        "{articles:?}"
+    );
+    // An expired CNH is an unmet requirement, named with its article.
+    let mut expired = fit();
+    if let Some(cnh) = expired.cnh.as_mut() {
+        cnh.expires = d(2025, 1, 1);
+    }
+    store
+        .update_profile(&by(), SMJ, CAIO, &expired)
+        .await
+        .expect("profile");
+    let (reason, _) = refusal(store.grant_permit(&by(), rb, SMJ, &grant(CAIO, None)).await);
+    assert!(reason.contains("requisito não atendido"), "{reason}");
+    // A service the rulebook does not have is bad input.
+    let bus = GrantRequest {
+        service: "onibus".into(),
+        ..grant(CAIO, None)
+    };
+    assert!(matches!(
+        store.grant_permit(&by(), rb, SMJ, &bus).await,
+        Err(StoreError::Invalid {
+            field: "serviço",
+            ..
+        })
+    ));
+
+    // Drivers: one auxiliary per permit.
+    let added = store
+        .add_driver(
+            &by(),
+            rb,
+            SMJ,
+            ("taxi", 1),
+            (DANI, "auxiliary"),
+            d(2026, 11, 30),
+        )
+        .await
+        .expect("auxiliary");
+    assert_eq!(added.driver.registration, "2026-00001");
+    assert_eq!(added.document.kind, "driver_registration");
+    let (_, articles) = refusal(
+        store
+            .add_driver(
+                &by(),
+                rb,
+                SMJ,
+                ("taxi", 1),
+                (EDU, "auxiliary"),
+                d(2026, 11, 30),
+            )
+            .await,
+    );
+    assert!(!articles.is_empty());
+    let verified = store
+        .document(&added.document.code.to_lowercase().replace('-', ""))
+        .await
+        .expect("read")
+        .expect("found by code");
+    assert!(verified.valid_on(d(2026, 12, 1)));
+
+    // Vehicles: a 2022 white four-door with a taximeter is admitted; one
+    // made in 2015 is too old for inclusion (art. 13, § 1º, I).
+    let car = |plate: &str, renavam: &str, year: i32| Vehicle {
+        plate: plate.into(),
+        renavam: renavam.into(),
+        manufactured: year,
+        colour: "branca".into(),
+        doors: Some(4),
+        capacity: Some(4),
+        equipment: vec!["taximetro".into()],
+        ..Vehicle::default()
+    };
+    store
+        .register_vehicle(&by(), SMJ, &car("MTX1A22", "29485839707", 2022), 2026)
+        .await
+        .expect("vehicle");
+    store
+        .register_vehicle(&by(), SMJ, &car("MTX1A15", "73160207962", 2015), 2026)
+        .await
+        .expect("old vehicle");
+    let (_, articles) = refusal(
+        store
+            .put_vehicle(&by(), rb, SMJ, ("taxi", 2), "MTX1A15", d(2026, 11, 30))
+            .await,
+    );
+    assert!(
+        articles.iter().any(|a| a == "Art. 13, § 1º, I"),
+        "{articles:?}"
+    );
+    let included = store
+        .put_vehicle(&by(), rb, SMJ, ("taxi", 1), "MTX1A22", d(2026, 11, 30))
+        .await
+        .expect("inclusion");
+    assert_eq!(included.authorization.kind, "traffic_authorization");
+    // Yearly inspection (art. 15): approved on 1 Dec 2026, next a year on.
+    let inspection = store
+        .record_inspection(
+            &by(),
+            rb,
+            SMJ,
+            ("MTX1A22", "periodic"),
+            d(2026, 12, 1),
+            (true, ""),
+        )
+        .await
+        .expect("inspection");
+    assert_eq!(inspection.next_due, Some(d(2027, 12, 1)));
+    assert!(inspection.seal.is_some());
+    assert!(matches!(
+        store
+            .record_inspection(
+                &by(),
+                rb,
+                SMJ,
+                ("MTX1A22", "periodic"),
+                d(2026, 12, 2),
+                (false, " ")
+            )
+            .await,
+        Err(StoreError::Invalid {
+            field: "constatações",
+            ..
+        })
+    ));
+
+    // Suspension on request: up to 120 days for a reason of art. 20.
+    let (reason, _) = refusal(
+        store
+            .change_permit(
+                &by(),
+                rb,
+                SMJ,
+                ("taxi", 2),
+                &Transition::SuspendOnRequest {
+                    reason: "theft".into(),
+                    days: 121,
+                    extension: false,
+                },
+                d(2026, 12, 1),
+            )
+            .await,
+    );
+    assert!(reason.contains("120"), "{reason}");
+    let suspended = store
+        .change_permit(
+            &by(),
+            rb,
+            SMJ,
+            ("taxi", 2),
+            &Transition::SuspendOnRequest {
+                reason: "theft".into(),
+                days: 120,
+                extension: false,
+            },
+            d(2026, 12, 1),
+        )
+        .await
+        .expect("suspension");
+    assert_eq!(suspended.status, "suspended");
+    let renounced = store
+        .change_permit(
+            &by(),
+            rb,
+            SMJ,
+            ("taxi", 2),
+            &Transition::Renounce,
+            d(2026, 12, 2),
+        )
+        .await
+        .expect("renounce");
+    assert_eq!(renounced.status, "renounced");
+    assert!(matches!(
+        store
+            .change_permit(
+                &by(),
+                rb,
+                SMJ,
+                ("taxi", 2),
+                &Transition::Reinstate,
+                d(2026, 12, 3)
+            )
+            .await,
+        Err(StoreError::Invalid {
+            field: "situação",
+            ..
+        })
+    ));
+    let (_, history) = store.permit(SMJ, "taxi", 2).await.expect("history");
+    let events: Vec<&str> = history.iter().map(|h| h.event.as_str()).collect();
+    assert_eq!(events, ["grant", "suspension", "renunciation"]);
+    assert_eq!(history[1].until, Some(d(2027, 3, 31)));
+    // Renouncing bars a new permit for 24 months (decree reading of the law).
+    let again = GrantRequest {
+        on: d(2026, 12, 3),
+        quota: Some("disabled_drivers".into()),
+        ..grant(BETO, None)
+    };
+    let (reason, _) = refusal(store.grant_permit(&by(), rb, SMJ, &again).await);
+    assert!(reason.contains("requisito não atendido"), "{reason}");
+}
+
+fn smoking(offender: &str, day: NaiveDate) -> AutoInput {
+    AutoInput {
+        infraction: "51-I-a".into(),
+        offender: offender.into(),
+        permit: Some(("taxi".into(), 1)),
+        plate: Some("MTX-1A22".into()),
+        committed_at: day.and_hms_opt(14, 30, 0).expect("time"),
+        place: "Praça Central".into(),
+        description: "Condutor fumando no interior do veículo".into(),
+    }
+}
+
+async fn autos(store: &Store, rb: &Rulebook) {
+    let first = store
+        .issue_auto(&on(d(2026, 12, 1)), rb, SMJ, &smoking(ANA, d(2026, 11, 28)))
+        .await
+        .expect("auto");
+    assert_eq!((first.year, first.number), (2026, 1));
+    assert!(first.proposal.articles.iter().any(|a| a == "Art. 51, I, a"));
+    // 60 days to notify (art. 39, § 1º): the 60th day, 30 Jan 2027, is a
+    // Saturday, so the limit ends on Monday (Lei 9.784, art. 66, § 1º).
+    assert_eq!(first.notify_by, Some(d(2027, 2, 1)));
+    let second = store
+        .issue_auto(&on(d(2026, 12, 1)), rb, SMJ, &smoking(ANA, d(2026, 11, 29)))
+        .await
+        .expect("auto");
+    assert_eq!(second.number, 2);
+    // Bad input: unknown code, a date after today, an empty place.
+    let bad = AutoInput {
+        infraction: "99-Z".into(),
+        ..smoking(ANA, d(2026, 11, 28))
+    };
+    assert!(matches!(
+        store.issue_auto(&on(d(2026, 12, 1)), rb, SMJ, &bad).await,
+        Err(StoreError::Invalid {
+            field: "infração",
+            ..
+        })
+    ));
+    let future = smoking(ANA, d(2026, 12, 2));
+    assert!(matches!(
+        store
+            .issue_auto(&on(d(2026, 12, 1)), rb, SMJ, &future)
+            .await,
+        Err(StoreError::Invalid {
+            field: "data_hora",
+            ..
+        })
+    ));
+
+    let step = |s: ProcessStep, day: NaiveDate, key: (i32, i64)| async move {
+        store.process_auto(&on(day), rb, SMJ, key, &s, day).await
+    };
+    let notified = step(ProcessStep::Notify, d(2026, 12, 2), (2026, 1))
+        .await
+        .expect("notify");
+    assert_eq!(notified.status, "notified");
+    let defense_by = notified.defense_by.expect("defense deadline");
+    // Judging before the defense or its deadline is refused.
+    refusal(
+        step(
+            ProcessStep::Judge {
+                upheld: true,
+                grounds: "x".into(),
+            },
+            d(2026, 12, 3),
+            (2026, 1),
+        )
+        .await,
+    );
+    step(
+        ProcessStep::Defend {
+            text: "Não fumava".into(),
+        },
+        defense_by,
+        (2026, 1),
+    )
+    .await
+    .expect("defense on the last day");
+    let judged = step(
+        ProcessStep::Judge {
+            upheld: true,
+            grounds: "Auto mantido".into(),
+        },
+        defense_by,
+        (2026, 1),
+    )
+    .await
+    .expect("judgement");
+    let appeal_by = judged.appeal_by.expect("appeal deadline");
+    refusal(step(ProcessStep::Finalize, appeal_by, (2026, 1)).await);
+    let next_day = appeal_by.succ_opt().expect("day");
+    let last = step(ProcessStep::Finalize, next_day, (2026, 1))
+        .await
+        .expect("final");
+    assert_eq!(last.status, "final");
+    // A first offence of group 1 is a warning (art. 52, I): nothing owed.
+    assert_eq!(last.proposal.sanctions[0].kind, "warning");
+    assert!(store.debts(SMJ, Some(ANA)).await.expect("debts").is_empty());
+    // Now final, it makes the next group-1 offence within 12 months a
+    // repeat: a fine (art. 52, II), owed once that auto is final too.
+    let issued = d(2027, 3, 1);
+    let repeat = store
+        .issue_auto(
+            &on(issued),
+            rb,
+            SMJ,
+            &AutoInput {
+                infraction: "51-I-b".into(),
+                ..smoking(ANA, d(2027, 2, 26))
+            },
+        )
+        .await
+        .expect("repeat");
+    assert_eq!(
+        (repeat.year, repeat.number),
+        (2027, 1),
+        "numbering restarts each year"
+    );
+    assert_eq!(repeat.proposal.sanctions[0].kind, "fine");
+    assert!(repeat.proposal.articles.iter().any(|a| a == "Art. 52, II"));
+    let key = (2027, 1);
+    let notified = step(ProcessStep::Notify, issued, key)
+        .await
+        .expect("notify");
+    let after_defense = notified
+        .defense_by
+        .expect("deadline")
+        .succ_opt()
+        .expect("day");
+    let judged = step(
+        ProcessStep::Judge {
+            upheld: true,
+            grounds: "revelia".into(),
+        },
+        after_defense,
+        key,
+    )
+    .await
+    .expect("judged without a defense");
+    let final_day = judged.appeal_by.expect("deadline").succ_opt().expect("day");
+    step(ProcessStep::Finalize, final_day, key)
+        .await
+        .expect("final");
+    let debts = store.debts(SMJ, Some(ANA)).await.expect("debts");
+    assert_eq!(debts.len(), 1);
+    assert_eq!(debts[0].unit, "VRTM");
+    let next_day = final_day;
+    let due = store
+        .pay_debt(&on(next_day), rb, SMJ, (2027, 1, debts[0].seq), next_day)
+        .await
+        .expect("payment");
+    assert_eq!(due.parcel, 1);
+    assert!(store.debts(SMJ, Some(ANA)).await.expect("debts")[0].settled());
+    // The second auto was never notified: the agenda shows it due, and after
+    // the deadline it is archived.
+    let early = store
+        .agenda(SMJ, &[rb], d(2027, 1, 25), 10)
+        .await
+        .expect("agenda");
+    assert!(
+        early
+            .iter()
+            .any(|i| i.kind == "notification" && i.subject == "auto:2026:2" && !i.overdue),
+        "{early:?}"
+    );
+    refusal(step(ProcessStep::Notify, d(2027, 2, 2), (2026, 2)).await);
+    refusal(step(ProcessStep::Archive, d(2027, 2, 1), (2026, 2)).await);
+    let archived = step(ProcessStep::Archive, d(2027, 2, 2), (2026, 2))
+        .await
+        .expect("archive");
+    assert_eq!(archived.status, "archived");
+
+    // The agenda of 1 Dec 2027: the inspection due that day, the permit's
+    // documents, and nothing of the archived auto.
+    let agenda = store
+        .agenda(SMJ, &[rb], d(2027, 11, 20), 30)
+        .await
+        .expect("agenda");
+    assert!(
+        agenda
+            .iter()
+            .any(|i| i.kind == "inspection" && i.due == d(2027, 12, 1)),
+        "{agenda:?}"
+    );
+    assert!(!agenda.iter().any(|i| i.subject == "auto:2026:2"));
+    assert!(
+        agenda
+            .iter()
+            .any(|i| i.kind == "document_expiry" && i.subject == "vehicle:MTX1A22")
+    );
+}
+
+/// Parallel autos keep their numbers gap-free; parallel grants never exceed
+/// the cap.
+async fn concurrency(store: &Store, rb: &Rulebook) {
+    let mut tasks = Vec::new();
+    for _ in 0..12 {
+        let store = store.clone();
+        let rb = rb.clone();
+        tasks.push(tokio::spawn(async move {
+            store
+                .issue_auto(
+                    &on(d(2026, 12, 1)),
+                    &rb,
+                    SMJ,
+                    &smoking(ANA, d(2026, 11, 28)),
+                )
+                .await
+                .map(|a| a.number)
+        }));
+    }
+    let mut numbers = Vec::new();
+    for task in tasks {
+        numbers.push(task.await.expect("task").expect("auto"));
+    }
+    numbers.sort_unstable();
+    assert_eq!(numbers, (3..15).collect::<Vec<i64>>());
+
+    // 4 000 inhabitants: 5 permits, 1 reserved; Ana holds 1 of the 4 free.
+    store
+        .set_parameter(&by(), rb, SMJ, ("population", Decimal::from(4000)))
+        .await
+        .expect("population");
+    let mut tasks = Vec::new();
+    for doc in MANY {
+        let store = store.clone();
+        let rb = rb.clone();
+        tasks.push(tokio::spawn(async move {
+            store.grant_permit(&by(), &rb, SMJ, &grant(doc, None)).await
+        }));
+    }
+    let mut granted = 0;
+    for task in tasks {
+        match task.await.expect("task") {
+            Ok(_) => granted += 1,
+            Err(StoreError::Refused { .. }) => {}
+            Err(other) => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(granted, 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn workflows_on_sqlite() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = sqlite_url(dir.path()).expect("url");
+    exercise(&url).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn workflows_on_postgresql() {
+    let (schema, url) = pg_schema("workflows").await;
+    exercise(&url).await;
+    drop_schema(&schema).await;
+}
