@@ -81,6 +81,19 @@ pub fn parse_cnh_number(text: &str) -> Result<String, StoreError> {
     }
 }
 
+/// A CNH number with valid check digits, different for each `seed` (demo data).
+pub(crate) fn demo_cnh(seed: u32) -> String {
+    (0u32..)
+        .map(|k| format!("{:09}00", 300_000_000 + seed * 1_009 + k))
+        .find_map(|base| {
+            (0..100).find_map(|tail| {
+                let candidate = format!("{}{tail:02}", &base[..9]);
+                parse_cnh_number(&candidate).ok()
+            })
+        })
+        .unwrap_or_default()
+}
+
 fn check_profile(profile: &Profile) -> Result<Profile, StoreError> {
     let mut p = profile.clone();
     if let Some(education) = &p.education

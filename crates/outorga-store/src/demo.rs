@@ -1,0 +1,346 @@
+//! Demo records for each rulebook's jurisdiction, made through the same
+//! workflows a clerk uses (so the law is applied to them too): people with
+//! their CNH and address, permits, drivers, vehicles, inspections and autos
+//! at every stage of their process. Documents, plates and RENAVAMs are
+//! generated with valid check digits; the people are fictitious.
+
+use crate::{
+    AutoInput, Change, Cnh, GrantRequest, ProcessStep, Profile, Store, StoreError, Vehicle,
+};
+use chrono::{Datelike, Days, NaiveDate};
+use outorga_core::model::{Rulebook, Service};
+
+const NAMES: [&str; 16] = [
+    "Ana Paula Ramlow",
+    "Bruno Küster Braun",
+    "Carla Tesch",
+    "Daniel Schaeffer",
+    "Elisa Krüger",
+    "Fábio Stein",
+    "Gabriela Hartwig",
+    "Heitor Plaster",
+    "Isabela Gums",
+    "João Pedro Siller",
+    "Karina Boldt",
+    "Luís Fernando Zanon",
+    "Marta Rosa da Silva",
+    "Nilton Pereira",
+    "Olga Ferreira Lima",
+    "Paulo César Nunes",
+];
+
+/// A CPF with valid check digits, different for each `seed`.
+pub fn demo_cpf(seed: u32) -> String {
+    let base = format!(
+        "{:09}",
+        100_000_000 + seed.wrapping_mul(7_919) % 800_000_000
+    );
+    let mut digits: Vec<u32> = base.bytes().map(|b| u32::from(b - b'0')).collect();
+    for len in [9usize, 10] {
+        let sum: u32 = digits[..len]
+            .iter()
+            .zip((2..=len as u32 + 1).rev())
+            .map(|(d, w)| d * w)
+            .sum();
+        digits.push(sum * 10 % 11 % 10);
+    }
+    digits.iter().map(|d| char::from(b'0' + *d as u8)).collect()
+}
+
+/// A RENAVAM with a valid check digit, different for each `seed`.
+pub fn demo_renavam(seed: u32) -> String {
+    let base = format!("{:010}", 1_000_000_000u64 + u64::from(seed) * 104_729);
+    let digits: Vec<u32> = base.bytes().map(|b| u32::from(b - b'0')).collect();
+    let sum: u32 = digits
+        .iter()
+        .rev()
+        .zip([2, 3, 4, 5, 6, 7, 8, 9, 2, 3])
+        .map(|(d, w)| d * w)
+        .sum();
+    format!("{base}{}", sum * 10 % 11 % 10)
+}
+
+/// A Mercosul plate for `seed` with the jurisdiction's state letters.
+fn demo_plate(prefix: &str, seed: u32) -> String {
+    let letter = char::from(b'A' + (seed % 26) as u8);
+    format!("{prefix}{}{letter}{:02}", seed % 10, seed % 100)
+}
+
+fn fit(today: NaiveDate, seed: u32) -> Profile {
+    let year = today.year();
+    Profile {
+        birth_date: NaiveDate::from_ymd_opt(year - 30 - (seed % 25) as i32, 1 + seed % 12, 10),
+        resident_since: NaiveDate::from_ymd_opt(year - 12, 3, 1),
+        education: Some("medio".into()),
+        disabled: Some(false),
+        public_employee: Some(false),
+        transport_operator: Some(false),
+        final_conviction: Some(false),
+        documents: None,
+        cnh: Some(Cnh {
+            number: crate::profile::demo_cnh(seed),
+            categories: vec!["A".into(), "B".into()],
+            paid_activity: true,
+            first_issued: NaiveDate::from_ymd_opt(year - 10, 6, 1),
+            expires: NaiveDate::from_ymd_opt(year + 3, 6, 1).unwrap_or(today),
+            suspended_until: None,
+        }),
+        street: format!(
+            "Rua {} , {}",
+            [
+                "das Flores",
+                "XV de Novembro",
+                "Getúlio Vargas",
+                "Dom Pedro II"
+            ][(seed % 4) as usize],
+            10 + seed * 7
+        ),
+        district: "Centro".into(),
+        city: String::new(),
+        postal_code: String::new(),
+        phone: format!("(27) 9{:04}-{:04}", 8000 + seed, 1000 + seed * 3),
+        email: String::new(),
+    }
+}
+
+/// What loading the demo did, and what the law refused (kept, not hidden).
+#[derive(Debug, Default)]
+pub struct DemoReport {
+    pub people: usize,
+    pub permits: usize,
+    pub autos: usize,
+    pub refused: Vec<String>,
+}
+
+impl Store {
+    /// Loads demo records for every rulebook given (skipping a jurisdiction
+    /// that already has permits), dated around `today`.
+    pub async fn load_demo(
+        &self,
+        rulebooks: &[&Rulebook],
+        today: NaiveDate,
+        at: chrono::NaiveDateTime,
+    ) -> Result<DemoReport, StoreError> {
+        let change = Change {
+            by: "demo",
+            at,
+            why: "dados de demonstração",
+        };
+        let mut report = DemoReport::default();
+        for (index, rulebook) in rulebooks.iter().enumerate() {
+            let jurisdiction = rulebook.jurisdiction.id.as_str();
+            if !self.permits(jurisdiction, None).await?.is_empty() {
+                continue;
+            }
+            let seed0 = (index as u32 + 1) * 100;
+            let mut note = |what: String, e: StoreError| {
+                report.refused.push(format!("{}: {what}: {e}", rulebook.id))
+            };
+            let prefix = match rulebook.jurisdiction.state.as_str() {
+                "ES" => "MTB",
+                "MG" => "GTO",
+                "RS" => "IZC",
+                _ => "NEA",
+            };
+            let mut people = Vec::new();
+            for (i, name) in NAMES.iter().enumerate().take(10) {
+                let seed = seed0 + i as u32;
+                let cpf = demo_cpf(seed);
+                match self.register(&change, jurisdiction, &cpf, name).await {
+                    Ok(_) | Err(StoreError::Invalid { .. }) => {}
+                    Err(e) => return Err(e),
+                }
+                self.update_profile(&change, jurisdiction, &cpf, &fit(today, seed))
+                    .await?;
+                people.push(cpf);
+            }
+            report.people += people.len();
+            let granted_on = today.checked_sub_days(Days::new(400)).unwrap_or(today);
+            for service in rulebook.services.iter().filter(|s| **s != Service::Onibus) {
+                let mut numbers = Vec::new();
+                for holder in people.iter().take(4) {
+                    let request = GrantRequest {
+                        service: service.name().into(),
+                        holder: holder.clone(),
+                        on: granted_on,
+                        quota: None,
+                        line: None,
+                    };
+                    match self
+                        .grant_permit(&change, rulebook, jurisdiction, &request)
+                        .await
+                    {
+                        Ok(g) => numbers.push((g.permit.number, holder.clone())),
+                        Err(e @ (StoreError::Refused { .. } | StoreError::Invalid { .. })) => {
+                            note(format!("permissão para {holder}"), e)
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                report.permits += numbers.len();
+                for (k, (number, holder)) in numbers.iter().enumerate() {
+                    let seed = seed0 + 50 + k as u32 + 10 * service_index(*service);
+                    let vehicle = Vehicle {
+                        plate: demo_plate(prefix, seed),
+                        renavam: demo_renavam(seed),
+                        manufactured: today.year() - 2 - (k as i32 % 3),
+                        colour: "branca".into(),
+                        doors: Some(if service_index(*service) >= 2 { 1 } else { 4 }),
+                        capacity: Some(if service_index(*service) >= 2 { 1 } else { 4 }),
+                        equipment: vec!["taximetro".into(), "luminoso".into()],
+                        adaptations: if *service == Service::TaxiAcessivel {
+                            vec!["rampa".into()]
+                        } else {
+                            Vec::new()
+                        },
+                    };
+                    if let Err(e) = self
+                        .register_vehicle(&change, jurisdiction, &vehicle, today.year())
+                        .await
+                    {
+                        note(format!("veículo {}", vehicle.plate), e);
+                        continue;
+                    }
+                    let key = (service.name(), *number);
+                    match self
+                        .put_vehicle(
+                            &change,
+                            rulebook,
+                            jurisdiction,
+                            key,
+                            &vehicle.plate,
+                            granted_on,
+                        )
+                        .await
+                    {
+                        Ok(_) => {
+                            let inspected = granted_on
+                                .checked_add_days(Days::new(5))
+                                .unwrap_or(granted_on);
+                            if let Err(e) = self
+                                .record_inspection(
+                                    &change,
+                                    rulebook,
+                                    jurisdiction,
+                                    (&vehicle.plate, "periodic"),
+                                    inspected,
+                                    (true, ""),
+                                )
+                                .await
+                            {
+                                note(format!("vistoria de {}", vehicle.plate), e);
+                            }
+                        }
+                        Err(e) => note(format!("inclusão de {}", vehicle.plate), e),
+                    }
+                    if k == 0
+                        && let Some(driver) = people.get(6 + service_index(*service) as usize)
+                        && let Err(e) = self
+                            .add_driver(
+                                &change,
+                                rulebook,
+                                jurisdiction,
+                                key,
+                                (driver, "auxiliary"),
+                                granted_on,
+                            )
+                            .await
+                    {
+                        note(format!("condutor {driver}"), e);
+                    }
+                    // Autos at every stage: final, judged, notified, issued.
+                    if let Some(code) = rulebook.infractions.first().map(|i| i.code.clone())
+                        && k < 4
+                    {
+                        let committed = today
+                            .checked_sub_days(Days::new(200 - 45 * k as u64))
+                            .unwrap_or(today);
+                        let issued_at = committed
+                            .checked_add_days(Days::new(1))
+                            .unwrap_or(committed);
+                        let input = AutoInput {
+                            infraction: code,
+                            offender: holder.clone(),
+                            permit: Some((service.name().into(), *number)),
+                            plate: Some(vehicle.plate.clone()),
+                            committed_at: committed.and_hms_opt(15, 20, 0).unwrap_or_default(),
+                            place: "Avenida principal, em frente à rodoviária".into(),
+                            description: "Constatado pela fiscalização em ronda de rotina".into(),
+                        };
+                        let auto_change = Change {
+                            at: issued_at.and_hms_opt(9, 0, 0).unwrap_or(at),
+                            ..change
+                        };
+                        match self
+                            .issue_auto(&auto_change, rulebook, jurisdiction, &input)
+                            .await
+                        {
+                            Ok(auto) => {
+                                report.autos += 1;
+                                self.advance(
+                                    rulebook,
+                                    jurisdiction,
+                                    (auto.year, auto.number),
+                                    3 - k,
+                                    (issued_at, today),
+                                    &change,
+                                )
+                                .await?;
+                            }
+                            Err(e) => note(format!("auto contra {holder}"), e),
+                        }
+                    }
+                }
+            }
+        }
+        Ok(report)
+    }
+
+    /// Takes an auto `steps` steps along its process (notify, judge, finalize),
+    /// each on the first day the law allows, never after `today`.
+    async fn advance(
+        &self,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        key: (i32, i64),
+        steps: usize,
+        (issued, today): (NaiveDate, NaiveDate),
+        change: &Change<'_>,
+    ) -> Result<(), StoreError> {
+        let mut day = issued.checked_add_days(Days::new(3)).unwrap_or(issued);
+        for step in [
+            ProcessStep::Notify,
+            ProcessStep::Judge {
+                upheld: true,
+                grounds: "Auto mantido: sem defesa no prazo".into(),
+            },
+            ProcessStep::Finalize,
+        ]
+        .into_iter()
+        .take(steps)
+        {
+            if day > today {
+                break;
+            }
+            let stepped = Change {
+                at: day.and_hms_opt(11, 0, 0).unwrap_or(change.at),
+                ..*change
+            };
+            let auto = self
+                .process_auto(&stepped, rulebook, jurisdiction, key, &step, day)
+                .await?;
+            day = match auto.status.as_str() {
+                "notified" => auto.defense_by.unwrap_or(day),
+                "judged" => auto.appeal_by.unwrap_or(day),
+                _ => day,
+            }
+            .succ_opt()
+            .unwrap_or(day);
+        }
+        Ok(())
+    }
+}
+
+fn service_index(service: Service) -> u32 {
+    Service::ALL.iter().position(|s| *s == service).unwrap_or(0) as u32
+}
