@@ -7,6 +7,7 @@ mod audit;
 mod lines;
 mod people;
 mod stands;
+mod users;
 mod vehicles;
 
 pub use audit::{AuditCheck, AuditEntry, Change};
@@ -16,6 +17,7 @@ use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 pub use stands::Stand;
 use std::path::Path;
+pub use users::{MIN_PASSWORD_CHARS, Role, Scope, Session, TokenInfo, User};
 pub use vehicles::{Vehicle, parse_plate, parse_renavam};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
