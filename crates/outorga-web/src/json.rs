@@ -114,7 +114,12 @@ fn translate(message: &str) -> (Option<String>, String) {
     if let Some(rest) = message.strip_prefix("unknown field ") {
         let accepted = rest
             .split_once(", expected ")
-            .map(|(_, list)| list.replace("one of ", "").replace('`', ""))
+            .map(|(_, list)| {
+                list.replace("one of ", "")
+                    .replace(", or ", ", ")
+                    .replace(" or ", ", ")
+                    .replace('`', "")
+            })
             .unwrap_or_default();
         let reason = if accepted.is_empty() || accepted.starts_with("there are no fields") {
             "campo desconhecido".to_string()

@@ -29,21 +29,66 @@ fn table() -> Vec<(Method, &'static str, Option<Value>, &'static str)> {
     let token = json!({ "rotulo": "script" });
     vec![
         (Method::GET, "/api/jurisdictions", None, "AAAAA"),
-        (Method::POST, "/api/jurisdictions/cangucu/people", Some(person), "AAFFF"),
-        (Method::GET, "/api/jurisdictions/cangucu/people/25524893033", None, "AAAAA"),
-        (Method::POST, "/api/jurisdictions/cangucu/vehicles", Some(vehicle), "AAFFF"),
-        (Method::GET, "/api/jurisdictions/cangucu/vehicles/ABC1D23", None, "AAAAA"),
-        (Method::POST, "/api/jurisdictions/amapa/lines", Some(line), "AAFFF"),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/people",
+            Some(person),
+            "AAFFF",
+        ),
+        (
+            Method::GET,
+            "/api/jurisdictions/cangucu/people/25524893033",
+            None,
+            "AAAAA",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/vehicles",
+            Some(vehicle),
+            "AAFFF",
+        ),
+        (
+            Method::GET,
+            "/api/jurisdictions/cangucu/vehicles/ABC1D23",
+            None,
+            "AAAAA",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/amapa/lines",
+            Some(line),
+            "AAFFF",
+        ),
         (Method::GET, "/api/jurisdictions/amapa/lines", None, "AAAAA"),
-        (Method::POST, "/api/jurisdictions/cangucu/stands", Some(stand), "AAFFF"),
-        (Method::GET, "/api/jurisdictions/cangucu/stands", None, "AAAAA"),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/stands",
+            Some(stand),
+            "AAFFF",
+        ),
+        (
+            Method::GET,
+            "/api/jurisdictions/cangucu/stands",
+            None,
+            "AAAAA",
+        ),
         (Method::GET, "/api/audit", None, "AFFAF"),
         (Method::GET, "/api/audit/verify", None, "AFFAF"),
         (Method::POST, "/api/users", Some(user), "AFFFF"),
         (Method::GET, "/api/users", None, "AFFFF"),
-        (Method::POST, "/api/users/admin/tokens", Some(token), "AFFFF"),
+        (
+            Method::POST,
+            "/api/users/admin/tokens",
+            Some(token),
+            "AFFFF",
+        ),
         (Method::GET, "/api/users/admin/tokens", None, "AFFFF"),
-        (Method::DELETE, "/api/users/admin/tokens/script", None, "AFFFF"),
+        (
+            Method::DELETE,
+            "/api/users/admin/tokens/script",
+            None,
+            "AFFFF",
+        ),
         (Method::DELETE, "/api/session", None, "AAAAA"),
     ]
 }
@@ -55,30 +100,44 @@ async fn roles(app: &App) {
     }
     for (method, path, body, expected) in table() {
         let nobody = app.call(method.clone(), path, None, body.clone()).await;
-        assert_eq!(nobody.status, StatusCode::UNAUTHORIZED, "{method} {path} without a token");
+        assert_eq!(
+            nobody.status,
+            StatusCode::UNAUTHORIZED,
+            "{method} {path} without a token"
+        );
         assert!(nobody.text("erro").contains("autenticação necessária"));
         for ((role, token), verdict) in ROLES.iter().zip(&tokens).zip(expected.chars()) {
             // Signing out would spend the token the next rows need.
             if method == Method::DELETE && path == "/api/session" {
                 continue;
             }
-            let answer = app.call(method.clone(), path, Some(token), body.clone()).await;
+            let answer = app
+                .call(method.clone(), path, Some(token), body.clone())
+                .await;
             let what = format!("{method} {path} as {}: {:?}", role.code(), answer.body);
             match verdict {
                 'A' => assert!(
-                    !matches!(answer.status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN),
+                    !matches!(
+                        answer.status,
+                        StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN
+                    ),
                     "{what}"
                 ),
                 _ => {
                     assert_eq!(answer.status, StatusCode::FORBIDDEN, "{what}");
-                    assert!(answer.text("erro").contains("não permite esta operação"), "{what}");
+                    assert!(
+                        answer.text("erro").contains("não permite esta operação"),
+                        "{what}"
+                    );
                 }
             }
         }
     }
     // Every role may end its own session.
     for token in &tokens {
-        let out = app.call(Method::DELETE, "/api/session", Some(token), None).await;
+        let out = app
+            .call(Method::DELETE, "/api/session", Some(token), None)
+            .await;
         assert_eq!(out.status, StatusCode::NO_CONTENT);
     }
 }

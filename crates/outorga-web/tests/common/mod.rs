@@ -48,13 +48,19 @@ pub struct TestClock(Mutex<NaiveDateTime>);
 
 impl Clock for TestClock {
     fn now(&self) -> NaiveDateTime {
-        *self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
 impl TestClock {
     pub fn advance(&self, hours: i64) {
-        let mut now = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut now = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         *now += chrono::Duration::hours(hours);
     }
 }
@@ -170,9 +176,7 @@ impl App {
         if let Some(content_type) = content_type {
             request = request.header(header::CONTENT_TYPE, content_type);
         }
-        let request = request
-            .body(Body::from(body.to_string()))
-            .expect("request");
+        let request = request.body(Body::from(body.to_string())).expect("request");
         let response = self
             .router
             .clone()
@@ -186,9 +190,8 @@ impl App {
         let body = if bytes.is_empty() {
             Value::Null
         } else {
-            serde_json::from_slice(&bytes).unwrap_or_else(|_| {
-                panic!("{path}: not JSON: {}", String::from_utf8_lossy(&bytes))
-            })
+            serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| panic!("{path}: not JSON: {}", String::from_utf8_lossy(&bytes)))
         };
         Answer { status, body }
     }
@@ -203,8 +206,14 @@ impl App {
     ) -> Answer {
         match body {
             Some(body) => {
-                self.raw(method, path, token, Some("application/json"), &body.to_string())
-                    .await
+                self.raw(
+                    method,
+                    path,
+                    token,
+                    Some("application/json"),
+                    &body.to_string(),
+                )
+                .await
             }
             None => self.raw(method, path, token, None, "").await,
         }
