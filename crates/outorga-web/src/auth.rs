@@ -63,15 +63,14 @@ async fn authorize(
             user.role.label()
         )));
     }
-    if let Ok(params) = RawPathParams::from_request_parts(parts, state).await {
-        if let Some((_, jurisdiction)) = params.iter().find(|(name, _)| *name == "j") {
-            if !user.scope.allows(jurisdiction) {
-                return Err(ApiError::forbidden(format!(
-                    "o usuário {} não tem acesso à jurisdição `{jurisdiction}`",
-                    user.name
-                )));
-            }
-        }
+    if let Ok(params) = RawPathParams::from_request_parts(parts, state).await
+        && let Some((_, jurisdiction)) = params.iter().find(|(name, _)| *name == "j")
+        && !user.scope.allows(jurisdiction)
+    {
+        return Err(ApiError::forbidden(format!(
+            "o usuário {} não tem acesso à jurisdição `{jurisdiction}`",
+            user.name
+        )));
     }
     Ok(Principal { user, token })
 }
