@@ -2,6 +2,7 @@
 
 use crate::rulebooks::{load, rulebooks_folder};
 use anyhow::Context as _;
+use outorga_rulebook::Library;
 use outorga_store::{Change, Jurisdiction, Store, sqlite_url};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -18,6 +19,39 @@ pub fn init(
         Ok(library) => library,
         Err(code) => return Ok(code),
     };
+    let jurisdictions = jurisdictions(&library);
+    let url = url_for(database_url, data)?;
+    runtime()?.block_on(async {
+        let store = open_synced(&url, &jurisdictions, "outorga db init").await?;
+        let recorded = store.jurisdictions().await?;
+        println!("database ready: {}", redacted(&url));
+        for j in &recorded {
+            println!("  {} ({}) — {}", j.name, j.state, j.rulebooks.join(", "));
+        }
+        println!("{} jurisdiction(s)", recorded.len());
+        Ok::<_, outorga_store::StoreError>(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A runtime for one command's database work.
+pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the database runtime")
+}
+
+/// The database URL given, or the SQLite database in `data`.
+pub(crate) fn url_for(given: Option<String>, data: &Path) -> anyhow::Result<String> {
+    Ok(match given {
+        Some(url) => url,
+        None => sqlite_url(data)?,
+    })
+}
+
+/// Each jurisdiction of the library with the rulebooks bound to it.
+pub(crate) fn jurisdictions(library: &Library) -> Vec<Jurisdiction> {
     let mut jurisdictions: Vec<Jurisdiction> = Vec::new();
     for rulebook in library.rulebooks() {
         let j = &rulebook.jurisdiction;
@@ -31,39 +65,32 @@ pub fn init(
             }),
         }
     }
-    let url = match database_url {
-        Some(url) => url,
-        None => sqlite_url(data)?,
-    };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the database runtime")?;
-    runtime.block_on(async {
-        let store = Store::open(&url).await?;
-        store
-            .sync_jurisdictions(
-                &Change {
-                    by: "outorga db init",
-                    at: chrono::Utc::now().naive_utc(),
-                    why: "jurisdições e regulamentos lidos da pasta de regulamentos",
-                },
-                &jurisdictions,
-            )
-            .await?;
-        let recorded = store.jurisdictions().await?;
-        println!("database ready: {}", redacted(&url));
-        for j in &recorded {
-            println!("  {} ({}) — {}", j.name, j.state, j.rulebooks.join(", "));
-        }
-        println!("{} jurisdiction(s)", recorded.len());
-        Ok::<_, outorga_store::StoreError>(())
-    })?;
-    Ok(ExitCode::SUCCESS)
+    jurisdictions
+}
+
+/// Opens (creating and migrating) the database at `url` and records the
+/// jurisdictions with their rulebooks, as `by`.
+pub(crate) async fn open_synced(
+    url: &str,
+    jurisdictions: &[Jurisdiction],
+    by: &str,
+) -> Result<Store, outorga_store::StoreError> {
+    let store = Store::open(url).await?;
+    store
+        .sync_jurisdictions(
+            &Change {
+                by,
+                at: chrono::Utc::now().naive_utc(),
+                why: "jurisdições e regulamentos lidos da pasta de regulamentos",
+            },
+            jurisdictions,
+        )
+        .await?;
+    Ok(store)
 }
 
 /// The URL without a password, for printing.
-fn redacted(url: &str) -> String {
+pub(crate) fn redacted(url: &str) -> String {
     match (url.find("://"), url.find('@')) {
         (Some(scheme), Some(at)) if at > scheme => {
             let credentials = &url[scheme + 3..at];

@@ -1,7 +1,10 @@
 //! The `outorga` command.
 
+mod audit;
 mod db;
 mod rulebooks;
+mod serve;
+mod users;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -34,6 +37,60 @@ enum Command {
     Db {
         #[command(subcommand)]
         command: DbCommand,
+    },
+    /// Serve the JSON API (and its OpenAPI document) on the database, after
+    /// bringing it up to date like `db init`.
+    Serve(serve::ServeArgs),
+    /// Users and their API tokens.
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
+    },
+    /// The audit log.
+    Audit {
+        #[command(subcommand)]
+        command: AuditCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum UserCommand {
+    /// Create a user. The password comes from standard input
+    /// (--password-stdin) or $OUTORGA_PASSWORD, never from the command line.
+    /// Exit 2 on bad input.
+    Add {
+        name: String,
+        /// admin (administrador), clerk (atendente), inspector (fiscal),
+        /// board (junta/comissão) or read-only (consulta).
+        #[arg(long)]
+        role: String,
+        /// A jurisdiction the user may act in (repeat for more; none: all).
+        #[arg(long = "jurisdiction")]
+        jurisdictions: Vec<String>,
+        /// Read the password from the first line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
+        #[command(flatten)]
+        database: users::DatabaseArgs,
+    },
+    /// Create an API token for a user and print it (once).
+    Token {
+        name: String,
+        /// What the token is for (unique per user).
+        #[arg(long)]
+        label: String,
+        #[command(flatten)]
+        database: users::DatabaseArgs,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum AuditCommand {
+    /// Recompute the hash chain: exit 0 when intact, 1 naming the first
+    /// broken entry.
+    Verify {
+        #[command(flatten)]
+        database: users::DatabaseArgs,
     },
 }
 
@@ -104,6 +161,28 @@ fn main() -> ExitCode {
                     rulebooks,
                 },
         } => db::init(database_url, &data, rulebooks),
+        Command::Serve(args) => serve::serve(args),
+        Command::User {
+            command:
+                UserCommand::Add {
+                    name,
+                    role,
+                    jurisdictions,
+                    password_stdin,
+                    database,
+                },
+        } => users::add(&database, &name, &role, jurisdictions, password_stdin),
+        Command::User {
+            command:
+                UserCommand::Token {
+                    name,
+                    label,
+                    database,
+                },
+        } => users::token(&database, &name, &label),
+        Command::Audit {
+            command: AuditCommand::Verify { database },
+        } => audit::verify(&database),
     };
     match result {
         Ok(code) => code,

@@ -18,6 +18,7 @@ mod permits;
 mod process;
 mod profile;
 mod stands;
+mod users;
 mod vehicles;
 mod world;
 
@@ -40,6 +41,7 @@ use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 pub use stands::Stand;
 use std::path::Path;
+pub use users::{MIN_PASSWORD_CHARS, Role, Scope, Session, TokenInfo, User};
 pub use vehicles::{Vehicle, parse_plate, parse_renavam};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");

@@ -1,0 +1,127 @@
+//! `outorga user add` and `outorga user token`: users and API tokens from
+//! the command line (the first administrator is made here).
+
+use crate::db::{runtime, url_for};
+use anyhow::{Context as _, bail};
+use outorga_store::{Change, Role, Scope, Store, StoreError};
+use std::io::BufRead as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Where the database is.
+#[derive(Debug, clap::Args)]
+pub struct DatabaseArgs {
+    /// PostgreSQL (`postgres://…`) or SQLite (`sqlite://…`) URL (default:
+    /// SQLite in the data folder).
+    #[arg(long, env = "OUTORGA_DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// The data folder for the default SQLite database.
+    #[arg(long, default_value = "data")]
+    pub data: PathBuf,
+}
+
+impl DatabaseArgs {
+    pub(crate) async fn open(&self) -> anyhow::Result<Store> {
+        let url = url_for(self.database_url.clone(), &self.data)?;
+        Ok(Store::open(&url).await?)
+    }
+}
+
+/// The change a command makes, now.
+fn change<'a>(by: &'a str, why: &'a str) -> Change<'a> {
+    Change {
+        by,
+        at: chrono::Utc::now().naive_utc(),
+        why,
+    }
+}
+
+/// Bad input: the field and the reason, exit status 2.
+fn refused(error: StoreError) -> anyhow::Result<ExitCode> {
+    match error {
+        StoreError::Invalid { field, reason } => {
+            eprintln!("erro: {field}: {reason}");
+            Ok(ExitCode::from(2))
+        }
+        other => Err(other.into()),
+    }
+}
+
+/// The password from standard input (one line) or from $OUTORGA_PASSWORD;
+/// never from the command line, where other users of the machine see it.
+fn password(from_stdin: bool) -> anyhow::Result<String> {
+    if from_stdin {
+        let mut line = String::new();
+        std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .context("cannot read the password from standard input")?;
+        return Ok(line.trim_end_matches(['\n', '\r']).to_string());
+    }
+    match std::env::var("OUTORGA_PASSWORD") {
+        Ok(password) => Ok(password),
+        Err(_) => bail!("informe a senha por --password-stdin ou pela variável OUTORGA_PASSWORD"),
+    }
+}
+
+pub fn add(
+    database: &DatabaseArgs,
+    name: &str,
+    role: &str,
+    jurisdictions: Vec<String>,
+    password_stdin: bool,
+) -> anyhow::Result<ExitCode> {
+    let role = match Role::parse(role) {
+        Ok(role) => role,
+        Err(error) => return refused(error),
+    };
+    let password = password(password_stdin)?;
+    let scope = if jurisdictions.is_empty() {
+        Scope::All
+    } else {
+        Scope::Only(jurisdictions)
+    };
+    runtime()?.block_on(async {
+        let store = database.open().await?;
+        let change = change(
+            "outorga user add",
+            "usuário cadastrado pela linha de comando",
+        );
+        match store
+            .create_user(&change, name, role, &password, &scope)
+            .await
+        {
+            Ok(user) => {
+                let scope = match &user.scope {
+                    Scope::All => "todas as jurisdições".to_string(),
+                    Scope::Only(list) => list.join(", "),
+                };
+                println!(
+                    "usuário {} ({}) cadastrado: {scope}",
+                    user.name,
+                    user.role.label()
+                );
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(error) => refused(error),
+        }
+    })
+}
+
+pub fn token(database: &DatabaseArgs, name: &str, label: &str) -> anyhow::Result<ExitCode> {
+    runtime()?.block_on(async {
+        let store = database.open().await?;
+        let change = change(
+            "outorga user token",
+            "token de API criado pela linha de comando",
+        );
+        match store.create_token(&change, name, label).await {
+            Ok(token) => {
+                println!("{token}");
+                eprintln!("guarde este token agora: ele não será mostrado de novo");
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(error) => refused(error),
+        }
+    })
+}

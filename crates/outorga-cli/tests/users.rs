@@ -1,0 +1,233 @@
+//! `outorga user add`, `user token`, `audit verify` and `serve` on the binary,
+//! with the default SQLite database in a temporary data folder.
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn rulebooks() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks")
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs the binary on the data folder `data`, with `stdin` as its input and
+/// `OUTORGA_PASSWORD` as `password`.
+fn outorga(data: &Path, args: &[&str], stdin: &str, password: Option<&str>) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_outorga"));
+    command
+        .args(args)
+        .arg("--data")
+        .arg(data)
+        .env_remove("OUTORGA_DATABASE_URL")
+        .env_remove("OUTORGA_PASSWORD")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(password) = password {
+        command.env("OUTORGA_PASSWORD", password);
+    }
+    let mut child = command.spawn().expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    let output = child.wait_with_output().expect("finishes");
+    Run {
+        code: output.status.code().expect("exit code"),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn init(data: &Path) {
+    let rulebooks = rulebooks();
+    let run = outorga(
+        data,
+        &[
+            "db",
+            "init",
+            "--rulebooks",
+            rulebooks.to_str().expect("utf-8"),
+        ],
+        "",
+        None,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn users_tokens_and_the_audit_chain() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path();
+    init(data);
+
+    let add = outorga(
+        data,
+        &[
+            "user",
+            "add",
+            "ana",
+            "--role",
+            "atendente",
+            "--jurisdiction",
+            "cangucu",
+            "--password-stdin",
+        ],
+        "senha-bem-longa\n",
+        None,
+    );
+    assert_eq!(add.code, 0, "{}", add.stderr);
+    assert_eq!(add.stdout, "usuário ana (atendente) cadastrado: cangucu\n");
+
+    let env = outorga(
+        data,
+        &["user", "add", "chefe", "--role", "admin"],
+        "",
+        Some("outra-senha-longa"),
+    );
+    assert_eq!(env.code, 0, "{}", env.stderr);
+    assert!(env.stdout.contains("todas as jurisdições"));
+
+    // Bad input exits 2 with the field and the reason in Portuguese.
+    for (args, password, reason) in [
+        (
+            vec!["user", "add", "bia", "--role", "admin"],
+            Some("curta"),
+            "senha: a senha precisa ter ao menos 10 caracteres",
+        ),
+        (
+            vec!["user", "add", "bia", "--role", "prefeito"],
+            Some("0123456789"),
+            "papel: `prefeito` não é um papel",
+        ),
+        (
+            vec!["user", "add", "ana", "--role", "admin"],
+            Some("0123456789"),
+            "nome: o usuário `ana` já existe",
+        ),
+        (
+            vec![
+                "user",
+                "add",
+                "bia",
+                "--role",
+                "admin",
+                "--jurisdiction",
+                "atlantida",
+            ],
+            Some("0123456789"),
+            "jurisdição: `atlantida` não está cadastrada",
+        ),
+        (
+            vec!["user", "token", "ninguem", "--label", "x"],
+            None,
+            "usuário: o usuário `ninguem` não existe",
+        ),
+    ] {
+        let run = outorga(data, &args, "", password);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stdout);
+        assert!(run.stderr.contains(reason), "{args:?}: {}", run.stderr);
+    }
+    let no_password = outorga(data, &["user", "add", "bia", "--role", "admin"], "", None);
+    assert_eq!(no_password.code, 2);
+    assert!(
+        no_password
+            .stderr
+            .contains("--password-stdin ou pela variável OUTORGA_PASSWORD")
+    );
+
+    let token = outorga(
+        data,
+        &["user", "token", "ana", "--label", "script"],
+        "",
+        None,
+    );
+    assert_eq!(token.code, 0, "{}", token.stderr);
+    let printed = token.stdout.trim();
+    assert!(
+        printed.starts_with("otg_") && printed.len() == 68,
+        "{printed}"
+    );
+    assert!(token.stderr.contains("não será mostrado de novo"));
+
+    // db init (4 jurisdictions), two users, one token: 7 entries, intact.
+    let verify = outorga(data, &["audit", "verify"], "", None);
+    assert_eq!(
+        (verify.code, verify.stdout.as_str()),
+        (0, "íntegro: 7 entradas\n"),
+        "{}",
+        verify.stderr
+    );
+
+    // An edited entry breaks the chain there.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        sqlx::any::install_default_drivers();
+        let url = format!("sqlite://{}", data.join("outorga.db").display());
+        let pool = sqlx::AnyPool::connect(&url).await.expect("open");
+        sqlx::query("UPDATE audit_log SET actor = 'intruso' WHERE seq = 5")
+            .execute(&pool)
+            .await
+            .expect("tamper");
+        pool.close().await;
+    });
+    let broken = outorga(data, &["audit", "verify"], "", None);
+    assert_eq!(broken.code, 1);
+    assert_eq!(
+        broken.stdout,
+        "quebrado na entrada 5: o conteúdo não confere com o hash registrado\n"
+    );
+}
+
+#[test]
+fn serve_answers_on_the_port_it_prints() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rulebooks = rulebooks();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_outorga"))
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--rulebooks",
+            rulebooks.to_str().expect("utf-8"),
+            "--data",
+        ])
+        .arg(dir.path())
+        .env_remove("OUTORGA_DATABASE_URL")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let serving = lines
+        .find_map(|line| {
+            line.ok()
+                .filter(|l| l.starts_with("outorga serving on http://"))
+        })
+        .expect("the server prints its address");
+    let address = serving["outorga serving on http://".len()..]
+        .split('/')
+        .next()
+        .expect("address")
+        .to_string();
+    let mut stream = std::net::TcpStream::connect(&address).expect("connects");
+    stream
+        .write_all(b"GET /api/health HTTP/1.1\r\nHost: outorga\r\nConnection: close\r\n\r\n")
+        .expect("request");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("response");
+    child.kill().expect("stops");
+    child.wait().expect("stopped");
+    assert!(response.starts_with("HTTP/1.1 200 OK"), "{response}");
+    assert!(response.ends_with(r#"{"status":"ok"}"#), "{response}");
+}

@@ -1,0 +1,570 @@
+//! The people who use a deployment: users with a role and the jurisdictions
+//! they may act in, their login sessions and their API tokens.
+//!
+//! Passwords are kept as Argon2id PHC strings; session and API tokens as the
+//! SHA-256 of the token (the token itself is shown once). Every write goes
+//! through the audit log in its own transaction, like the registers.
+
+use crate::audit::{Change, append, timestamp};
+use crate::{Store, StoreError, Tx, refused_if_taken};
+use argon2::Argon2;
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use chrono::NaiveDateTime;
+use sha2::{Digest, Sha256};
+use sqlx::Row;
+use std::sync::LazyLock;
+
+/// The shortest password accepted, in characters.
+pub const MIN_PASSWORD_CHARS: usize = 10;
+
+/// What a user may do. Each handler of the web layer names the roles it
+/// admits; an administrator may do everything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Admin,
+    Clerk,
+    Inspector,
+    Board,
+    ReadOnly,
+}
+
+impl Role {
+    pub const ALL: [Role; 5] = [
+        Role::Admin,
+        Role::Clerk,
+        Role::Inspector,
+        Role::Board,
+        Role::ReadOnly,
+    ];
+
+    /// The code kept in the database and used on the wire.
+    pub fn code(self) -> &'static str {
+        match self {
+            Role::Admin => "admin",
+            Role::Clerk => "clerk",
+            Role::Inspector => "inspector",
+            Role::Board => "board",
+            Role::ReadOnly => "read-only",
+        }
+    }
+
+    /// The name users know it by.
+    pub fn label(self) -> &'static str {
+        match self {
+            Role::Admin => "administrador",
+            Role::Clerk => "atendente",
+            Role::Inspector => "fiscal",
+            Role::Board => "junta/comissão",
+            Role::ReadOnly => "consulta",
+        }
+    }
+
+    /// A role by its code or its Portuguese name (`junta` and `comissão`
+    /// both name the appeals board).
+    pub fn parse(text: &str) -> Result<Role, StoreError> {
+        let wanted = text.trim().to_lowercase();
+        let found = Role::ALL.into_iter().find(|role| {
+            role.code() == wanted
+                || role.label() == wanted
+                || role.label().split('/').any(|part| part == wanted)
+        });
+        found.ok_or_else(|| StoreError::Invalid {
+            field: "papel",
+            reason: format!(
+                "`{text}` não é um papel; use um destes: {}",
+                Role::ALL
+                    .iter()
+                    .map(|r| format!("{} ({})", r.code(), r.label()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        })
+    }
+}
+
+/// The jurisdictions a user may act in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    All,
+    Only(Vec<String>),
+}
+
+impl Scope {
+    pub fn allows(&self, jurisdiction: &str) -> bool {
+        match self {
+            Scope::All => true,
+            Scope::Only(list) => list.iter().any(|j| j == jurisdiction),
+        }
+    }
+
+    fn to_column(&self) -> String {
+        match self {
+            Scope::All => "*".to_string(),
+            Scope::Only(list) => serde_json::json!(list).to_string(),
+        }
+    }
+
+    fn from_column(text: &str) -> Scope {
+        if text == "*" {
+            Scope::All
+        } else {
+            // A column this module wrote; anything else grants nothing.
+            Scope::Only(serde_json::from_str(text).unwrap_or_default())
+        }
+    }
+}
+
+/// A user as recorded (never with the password).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    pub name: String,
+    pub role: Role,
+    pub scope: Scope,
+}
+
+/// An API token as listed: never the token itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenInfo {
+    pub label: String,
+    pub created_at: String,
+    pub revoked_at: Option<String>,
+}
+
+/// A session just opened: the bearer token (shown once) and its user.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub token: String,
+    pub user: User,
+    pub expires_at: NaiveDateTime,
+}
+
+/// The SHA-256 of a token, as kept.
+fn token_hash(token: &str) -> String {
+    format!("{:x}", Sha256::digest(token.as_bytes()))
+}
+
+/// A failure of the machine (its random source, a worker thread), not of
+/// the input: reported like a database outage.
+fn system(what: &str) -> StoreError {
+    StoreError::Sql(sqlx::Error::Io(std::io::Error::other(what.to_string())))
+}
+
+/// A new random token: 32 bytes from the operating system, in hex, with a
+/// prefix that secret scanners can recognise.
+fn new_token() -> Result<String, StoreError> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|_| system("a fonte de aleatoriedade falhou"))?;
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(format!("otg_{hex}"))
+}
+
+/// Hashing and verifying are slow on purpose: they run off the async workers.
+async fn hash_password(password: String) -> Result<String, StoreError> {
+    tokio::task::spawn_blocking(move || {
+        Argon2::default()
+            .hash_password(password.as_bytes())
+            .map(|hash| hash.to_string())
+    })
+    .await
+    .map_err(|_| system("o cálculo da senha foi interrompido"))?
+    .map_err(|_| system("não foi possível cifrar a senha"))
+}
+
+/// A valid hash of no one's password: verifying against it when the user
+/// does not exist takes as long as for a real user, so the answer's timing
+/// does not tell which names exist.
+static DECOY: LazyLock<Option<String>> = LazyLock::new(|| {
+    Argon2::default()
+        .hash_password(b"ninguem-tem-esta-senha")
+        .ok()
+        .map(|hash| hash.to_string())
+});
+
+async fn password_matches(password: String, phc: Option<String>) -> Result<bool, StoreError> {
+    tokio::task::spawn_blocking(move || {
+        let (phc, real) = match phc {
+            Some(phc) => (Some(phc), true),
+            None => (DECOY.clone(), false),
+        };
+        let matches = phc
+            .as_deref()
+            .and_then(|phc| PasswordHash::new(phc).ok())
+            .is_some_and(|hash| {
+                Argon2::default()
+                    .verify_password(password.as_bytes(), &hash)
+                    .is_ok()
+            });
+        real && matches
+    })
+    .await
+    .map_err(|_| system("a verificação da senha foi interrompida"))
+}
+
+fn user_of(row: &sqlx::any::AnyRow) -> Result<User, StoreError> {
+    let role: String = row.try_get("role")?;
+    let scope: String = row.try_get("jurisdictions")?;
+    Ok(User {
+        name: row.try_get("name")?,
+        role: Role::parse(&role)?,
+        scope: Scope::from_column(&scope),
+    })
+}
+
+fn checked_name(name: &str) -> Result<&str, StoreError> {
+    let name = name.trim();
+    let invalid = |reason: &str| StoreError::Invalid {
+        field: "nome",
+        reason: reason.into(),
+    };
+    if name.is_empty() {
+        return Err(invalid("o nome do usuário não pode ficar em branco"));
+    }
+    if name.chars().count() > 64 || name.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return Err(invalid(
+            "use até 64 caracteres, sem espaços (por exemplo, ana.souza)",
+        ));
+    }
+    Ok(name)
+}
+
+impl Store {
+    /// Records a user; a blank or taken name, a password shorter than
+    /// [`MIN_PASSWORD_CHARS`] or an unknown jurisdiction is refused.
+    pub async fn create_user(
+        &self,
+        change: &Change<'_>,
+        name: &str,
+        role: Role,
+        password: &str,
+        scope: &Scope,
+    ) -> Result<User, StoreError> {
+        let name = checked_name(name)?;
+        if password.chars().count() < MIN_PASSWORD_CHARS {
+            return Err(StoreError::Invalid {
+                field: "senha",
+                reason: format!("a senha precisa ter ao menos {MIN_PASSWORD_CHARS} caracteres"),
+            });
+        }
+        if scope == &Scope::Only(Vec::new()) {
+            return Err(StoreError::Invalid {
+                field: "jurisdições",
+                reason: "informe ao menos uma jurisdição, ou nenhuma restrição (todas)".into(),
+            });
+        }
+        let phc = hash_password(password.to_string()).await?;
+        let mut tx = self.write_transaction().await?;
+        if let Scope::Only(list) = scope {
+            for jurisdiction in list {
+                self.known_jurisdiction(&mut tx, jurisdiction).await?;
+            }
+        }
+        sqlx::query(
+            "INSERT INTO users (name, role, password_hash, jurisdictions, created_at) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(name)
+        .bind(role.code())
+        .bind(&phc)
+        .bind(scope.to_column())
+        .bind(timestamp(change.at))
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| refused_if_taken(e, "nome", format!("o usuário `{name}` já existe")))?;
+        append(
+            &mut tx,
+            change,
+            "user.create",
+            None,
+            &format!("user:{name}"),
+            serde_json::json!({ "role": role.code(), "jurisdictions": scope.to_column() }),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(User {
+            name: name.to_string(),
+            role,
+            scope: scope.clone(),
+        })
+    }
+
+    /// Every user, by name.
+    pub async fn users(&self) -> Result<Vec<User>, StoreError> {
+        let rows = sqlx::query("SELECT name, role, jurisdictions FROM users ORDER BY name")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(user_of).collect()
+    }
+
+    /// The user with this name, if any.
+    pub async fn user(&self, name: &str) -> Result<Option<User>, StoreError> {
+        let row = sqlx::query("SELECT name, role, jurisdictions FROM users WHERE name = $1")
+            .bind(name.trim())
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(user_of).transpose()
+    }
+
+    /// Opens a session for `name` if `password` is theirs: a new bearer
+    /// token valid until `expires_at`. `at` is now (given by the caller).
+    /// A wrong name or password is `None`, with no hint of which.
+    pub async fn open_session(
+        &self,
+        name: &str,
+        password: &str,
+        at: NaiveDateTime,
+        expires_at: NaiveDateTime,
+    ) -> Result<Option<Session>, StoreError> {
+        let name = name.trim();
+        let row = sqlx::query(
+            "SELECT name, role, jurisdictions, password_hash FROM users WHERE name = $1",
+        )
+        .bind(name)
+        .fetch_optional(&self.pool)
+        .await?;
+        let phc = row
+            .as_ref()
+            .map(|row| row.try_get::<String, _>("password_hash"))
+            .transpose()?;
+        if !password_matches(password.to_string(), phc).await? {
+            return Ok(None);
+        }
+        let Some(user) = row.as_ref().map(user_of).transpose()? else {
+            return Ok(None);
+        };
+        let token = new_token()?;
+        let mut tx = self.write_transaction().await?;
+        // Expired sessions of this user are of no more use.
+        sqlx::query("DELETE FROM sessions WHERE user_name = $1 AND expires_at <= $2")
+            .bind(&user.name)
+            .bind(timestamp(at))
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO sessions (hash, user_name, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(token_hash(&token))
+        .bind(&user.name)
+        .bind(timestamp(at))
+        .bind(timestamp(expires_at))
+        .execute(&mut *tx)
+        .await?;
+        let change = Change {
+            by: &user.name,
+            at,
+            why: "início de sessão",
+        };
+        append(
+            &mut tx,
+            &change,
+            "session.open",
+            None,
+            &format!("user:{}", user.name),
+            serde_json::json!({ "expires_at": timestamp(expires_at) }),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(Some(Session {
+            token,
+            user,
+            expires_at,
+        }))
+    }
+
+    /// Ends the session of `token` (a logout); `false` if there was none.
+    pub async fn close_session(
+        &self,
+        change: &Change<'_>,
+        token: &str,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.write_transaction().await?;
+        let closed = sqlx::query("DELETE FROM sessions WHERE hash = $1")
+            .bind(token_hash(token))
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if closed == 0 {
+            return Ok(false);
+        }
+        append(
+            &mut tx,
+            change,
+            "session.close",
+            None,
+            &format!("user:{}", change.by),
+            serde_json::json!({}),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// The user a bearer token stands for at `now`: an open session or an
+    /// API token that was not revoked.
+    pub async fn authenticate(
+        &self,
+        token: &str,
+        now: NaiveDateTime,
+    ) -> Result<Option<User>, StoreError> {
+        let hash = token_hash(token);
+        let session = sqlx::query(
+            "SELECT u.name, u.role, u.jurisdictions FROM sessions s \
+             JOIN users u ON u.name = s.user_name WHERE s.hash = $1 AND s.expires_at > $2",
+        )
+        .bind(&hash)
+        .bind(timestamp(now))
+        .fetch_optional(&self.pool)
+        .await?;
+        if let Some(row) = session {
+            return user_of(&row).map(Some);
+        }
+        let api = sqlx::query(
+            "SELECT u.name, u.role, u.jurisdictions FROM api_tokens t \
+             JOIN users u ON u.name = t.user_name WHERE t.hash = $1 AND t.revoked_at IS NULL",
+        )
+        .bind(&hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        api.as_ref().map(user_of).transpose()
+    }
+
+    /// A new API token for `user`, named `label` (unique per user): the
+    /// token is returned once; only its hash is kept.
+    pub async fn create_token(
+        &self,
+        change: &Change<'_>,
+        user: &str,
+        label: &str,
+    ) -> Result<String, StoreError> {
+        let label = label.trim();
+        if label.is_empty() {
+            return Err(StoreError::Invalid {
+                field: "rótulo",
+                reason: "dê um nome ao token (por exemplo, integração-detran)".into(),
+            });
+        }
+        let token = new_token()?;
+        let mut tx = self.write_transaction().await?;
+        known_user(&mut tx, user).await?;
+        sqlx::query(
+            "INSERT INTO api_tokens (user_name, label, hash, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(user)
+        .bind(label)
+        .bind(token_hash(&token))
+        .bind(timestamp(change.at))
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| {
+            refused_if_taken(
+                e,
+                "rótulo",
+                format!("o usuário `{user}` já tem um token chamado `{label}`"),
+            )
+        })?;
+        append(
+            &mut tx,
+            change,
+            "token.create",
+            None,
+            &format!("user:{user}"),
+            serde_json::json!({ "label": label }),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(token)
+    }
+
+    /// The API tokens of `user`, by label.
+    pub async fn tokens(&self, user: &str) -> Result<Vec<TokenInfo>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT label, created_at, revoked_at FROM api_tokens WHERE user_name = $1 ORDER BY label",
+        )
+        .bind(user)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(TokenInfo {
+                    label: row.try_get("label")?,
+                    created_at: row.try_get("created_at")?,
+                    revoked_at: row.try_get("revoked_at")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Revokes `user`'s token `label`; `false` if there is no such token
+    /// still in force.
+    pub async fn revoke_token(
+        &self,
+        change: &Change<'_>,
+        user: &str,
+        label: &str,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.write_transaction().await?;
+        let revoked = sqlx::query(
+            "UPDATE api_tokens SET revoked_at = $1 \
+             WHERE user_name = $2 AND label = $3 AND revoked_at IS NULL",
+        )
+        .bind(timestamp(change.at))
+        .bind(user)
+        .bind(label)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if revoked == 0 {
+            return Ok(false);
+        }
+        append(
+            &mut tx,
+            change,
+            "token.revoke",
+            None,
+            &format!("user:{user}"),
+            serde_json::json!({ "label": label }),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+}
+
+async fn known_user(tx: &mut Tx, name: &str) -> Result<(), StoreError> {
+    let known = sqlx::query("SELECT 1 AS one FROM users WHERE name = $1")
+        .bind(name)
+        .fetch_optional(&mut **tx)
+        .await?;
+    match known {
+        Some(_) => Ok(()),
+        None => Err(StoreError::Invalid {
+            field: "usuário",
+            reason: format!("o usuário `{name}` não existe"),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Role, Scope};
+
+    #[test]
+    fn roles_by_code_or_portuguese_name() {
+        for role in Role::ALL {
+            assert_eq!(Role::parse(role.code()).ok(), Some(role));
+            assert_eq!(Role::parse(role.label()).ok(), Some(role));
+        }
+        assert_eq!(Role::parse(" Junta ").ok(), Some(Role::Board));
+        assert_eq!(Role::parse("comissão").ok(), Some(Role::Board));
+        assert!(Role::parse("prefeito").is_err());
+    }
+
+    #[test]
+    fn scopes_round_trip() {
+        for scope in [Scope::All, Scope::Only(vec!["cangucu".into()])] {
+            assert_eq!(Scope::from_column(&scope.to_column()), scope);
+        }
+        assert!(!Scope::Only(vec!["cangucu".into()]).allows("amapa"));
+        assert!(Scope::All.allows("amapa"));
+    }
+}

@@ -1,0 +1,163 @@
+//! Who is asking, and whether their role admits the operation.
+//!
+//! Every request but the health check, the OpenAPI document and the login
+//! carries `Authorization: Bearer <token>`: a session token
+//! (`POST /api/session`) or an API token made by an administrator. Each
+//! handler takes one capability extractor — [`Reader`], [`Clerk`],
+//! [`Inspector`], [`Board`] or [`Admin`] — which answers 401 without valid
+//! credentials and 403 when the user's role does not admit it or, under
+//! `/api/jurisdictions/{j}/…`, when the user may not act in `j`.
+
+use crate::error::ApiError;
+use crate::state::AppState;
+use axum::extract::{FromRequestParts, RawPathParams};
+use axum::http::header;
+use axum::http::request::Parts;
+use outorga_store::{Role, User};
+
+/// The signed-in user and the token they presented.
+#[derive(Debug, Clone)]
+pub struct Principal {
+    pub user: User,
+    pub token: String,
+}
+
+impl Principal {
+    /// The name changes are recorded under.
+    pub fn name(&self) -> &str {
+        &self.user.name
+    }
+}
+
+/// The bearer token of the request, if it carries one.
+fn bearer(parts: &Parts) -> Option<&str> {
+    let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.trim().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+/// Authenticates the request and checks the role with `admits` and the
+/// jurisdiction of the path, if there is one.
+async fn authorize(
+    parts: &mut Parts,
+    state: &AppState,
+    admits: fn(Role) -> bool,
+    requires: &str,
+) -> Result<Principal, ApiError> {
+    let Some(token) = bearer(parts) else {
+        return Err(ApiError::unauthorized(
+            "autenticação necessária: envie o cabeçalho Authorization: Bearer <token> \
+             (obtenha um token em POST /api/session)",
+        ));
+    };
+    let token = token.to_string();
+    let Some(user) = state.store.authenticate(&token, state.clock.now()).await? else {
+        return Err(ApiError::unauthorized(
+            "token inválido, expirado ou revogado; entre de novo em POST /api/session",
+        ));
+    };
+    if !admits(user.role) {
+        return Err(ApiError::forbidden(format!(
+            "o papel {} não permite esta operação (requer: {requires})",
+            user.role.label()
+        )));
+    }
+    if let Ok(params) = RawPathParams::from_request_parts(parts, state).await
+        && let Some((_, jurisdiction)) = params.iter().find(|(name, _)| *name == "j")
+        && !user.scope.allows(jurisdiction)
+    {
+        return Err(ApiError::forbidden(format!(
+            "o usuário {} não tem acesso à jurisdição `{jurisdiction}`",
+            user.name
+        )));
+    }
+    Ok(Principal { user, token })
+}
+
+macro_rules! capability {
+    ($(#[$doc:meta])* $name:ident, $requires:literal, $admits:pat) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone)]
+        pub struct $name(pub Principal);
+
+        impl $name {
+            /// Whether a user with `role` has this capability.
+            pub fn admits(role: Role) -> bool {
+                matches!(role, $admits)
+            }
+        }
+
+        impl std::ops::Deref for $name {
+            type Target = Principal;
+            fn deref(&self) -> &Principal {
+                &self.0
+            }
+        }
+
+        impl FromRequestParts<AppState> for $name {
+            type Rejection = ApiError;
+
+            async fn from_request_parts(
+                parts: &mut Parts,
+                state: &AppState,
+            ) -> Result<Self, ApiError> {
+                authorize(parts, state, Self::admits, $requires).await.map($name)
+            }
+        }
+    };
+}
+
+capability!(
+    /// Any signed-in user: reading the registers, ending one's own session.
+    /// All a read-only user (consulta) can do.
+    Reader,
+    "qualquer papel",
+    Role::Admin | Role::Clerk | Role::Inspector | Role::Board | Role::ReadOnly
+);
+capability!(
+    /// Registering and changing records: clerks (atendentes).
+    Clerk,
+    "atendente",
+    Role::Admin | Role::Clerk
+);
+capability!(
+    /// Field inspection: inspectors (fiscais) record infraction notices.
+    Inspector,
+    "fiscal",
+    Role::Admin | Role::Inspector
+);
+capability!(
+    /// Judging and overseeing: the appeals board (junta/comissão), which
+    /// also reads the audit log.
+    Board,
+    "junta/comissão",
+    Role::Admin | Role::Board
+);
+capability!(
+    /// Users, tokens and the deployment: administrators only.
+    Admin,
+    "administrador",
+    Role::Admin
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_administrator_passes_every_check_and_read_only_only_reads() {
+        let checks: [fn(Role) -> bool; 5] = [
+            Reader::admits,
+            Clerk::admits,
+            Inspector::admits,
+            Board::admits,
+            Admin::admits,
+        ];
+        assert!(checks.iter().all(|admits| admits(Role::Admin)));
+        let read_only: Vec<bool> = checks.iter().map(|admits| admits(Role::ReadOnly)).collect();
+        assert_eq!(read_only, [true, false, false, false, false]);
+        assert!(Inspector::admits(Role::Inspector) && !Clerk::admits(Role::Inspector));
+        assert!(Board::admits(Role::Board) && !Inspector::admits(Role::Board));
+    }
+}

@@ -1,0 +1,90 @@
+//! The intercity bus lines of a jurisdiction.
+
+use crate::auth::{Clerk, Reader};
+use crate::error::{ApiError, ErrorBody};
+use crate::json::Json;
+use crate::routes::change;
+use crate::state::AppState;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use outorga_store::{Line, parse_coefficient};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinhaEntrada {
+    pub codigo: String,
+    pub nome: String,
+    /// Linhas semiurbanas ficam fora do coeficiente tarifário médio.
+    #[serde(default)]
+    pub semiurbana: bool,
+    /// R$ por passageiro-km, exato, em texto: "0,2175" ou "0.2175".
+    pub coeficiente: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LinhaSaida {
+    pub codigo: String,
+    pub nome: String,
+    pub semiurbana: bool,
+    /// Decimal exato, com ponto.
+    pub coeficiente: String,
+}
+
+impl From<Line> for LinhaSaida {
+    fn from(line: Line) -> LinhaSaida {
+        LinhaSaida {
+            codigo: line.code,
+            nome: line.name,
+            semiurbana: line.semi_urban,
+            coeficiente: line.coefficient.to_string(),
+        }
+    }
+}
+
+/// Registers a bus line with its tariff coefficient.
+#[utoipa::path(post, path = "/api/jurisdictions/{j}/lines", tag = "cadastros",
+    params(("j" = String, Path, description = "a jurisdição")),
+    request_body = LinhaEntrada,
+    responses((status = 201, body = LinhaSaida), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn register(
+    State(state): State<AppState>,
+    who: Clerk,
+    Path(j): Path<String>,
+    Json(input): Json<LinhaEntrada>,
+) -> Result<(StatusCode, Json<LinhaSaida>), ApiError> {
+    let line = Line {
+        code: input.codigo.trim().to_uppercase(),
+        name: input.nome.trim().to_string(),
+        semi_urban: input.semiurbana,
+        coefficient: parse_coefficient(&input.coeficiente)?,
+    };
+    let change = change!(state, who, "cadastro pela API");
+    state.store.register_line(&change, &j, &line).await?;
+    Ok((StatusCode::CREATED, Json(line.into())))
+}
+
+/// Every line of the jurisdiction, by code.
+#[utoipa::path(get, path = "/api/jurisdictions/{j}/lines", tag = "cadastros",
+    params(("j" = String, Path, description = "a jurisdição")),
+    responses((status = 200, body = Vec<LinhaSaida>), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn list(
+    State(state): State<AppState>,
+    _who: Reader,
+    Path(j): Path<String>,
+) -> Result<Json<Vec<LinhaSaida>>, ApiError> {
+    let lines = state.store.lines(&j).await?;
+    Ok(Json(lines.into_iter().map(LinhaSaida::from).collect()))
+}
+
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(register, list))
+}

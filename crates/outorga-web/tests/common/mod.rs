@@ -1,0 +1,270 @@
+//! The API on both backends, through the router (no sockets): SQLite in a
+//! temporary directory, and the PostgreSQL server every machine runs
+//! (database `test`, or `OUTORGA_TEST_DATABASE_URL`), each test in a schema
+//! of its own. A PostgreSQL that cannot be reached fails the test.
+
+#![allow(dead_code)] // each test binary uses its own part of this helper
+
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode, header};
+use chrono::NaiveDateTime;
+use outorga_store::{Change, Jurisdiction, Role, Scope, Store, sqlite_url};
+use outorga_web::{AppState, Clock};
+use serde_json::Value;
+use sqlx::any::AnyPoolOptions;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+use tower::ServiceExt;
+
+const PG: &str = "postgres://postgres@127.0.0.1:5432/test";
+
+/// Runs `$case(&App)` once per backend, as `$case::sqlite` and
+/// `$case::postgres`.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($case:ident),* $(,)?) => {$(
+        mod $case {
+            #[tokio::test]
+            async fn sqlite() {
+                let app = $crate::common::App::sqlite().await;
+                super::$case(&app).await;
+                app.finish().await;
+            }
+
+            #[tokio::test]
+            async fn postgres() {
+                let app = $crate::common::App::postgres(stringify!($case)).await;
+                super::$case(&app).await;
+                app.finish().await;
+            }
+        }
+    )*};
+}
+
+/// A clock the test moves by hand.
+#[derive(Debug)]
+pub struct TestClock(Mutex<NaiveDateTime>);
+
+impl Clock for TestClock {
+    fn now(&self) -> NaiveDateTime {
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl TestClock {
+    pub fn advance(&self, hours: i64) {
+        let mut now = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        *now += chrono::Duration::hours(hours);
+    }
+}
+
+pub fn start() -> NaiveDateTime {
+    chrono::NaiveDate::from_ymd_opt(2026, 11, 30)
+        .and_then(|d| d.and_hms_opt(9, 0, 0))
+        .expect("date")
+}
+
+/// The operator who sets a test up.
+pub fn setup() -> Change<'static> {
+    Change {
+        by: "preparo-do-teste",
+        at: start(),
+        why: "teste automatizado",
+    }
+}
+
+pub fn rulebooks() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks")
+}
+
+/// One answer: status and JSON body (`Null` when empty).
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub body: Value,
+}
+
+impl Answer {
+    pub fn text(&self, key: &str) -> String {
+        self.body[key].as_str().unwrap_or_default().to_string()
+    }
+}
+
+pub struct App {
+    pub store: Store,
+    pub router: axum::Router,
+    pub clock: Arc<TestClock>,
+    schema: Option<String>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl App {
+    pub async fn sqlite() -> App {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = sqlite_url(dir.path()).expect("url");
+        App::on(&url, None, Some(dir)).await
+    }
+
+    pub async fn postgres(tag: &str) -> App {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .expect("clock after 1970")
+            .as_nanos();
+        let schema = format!("w_{tag}_{}_{nanos}", std::process::id());
+        admin(&pg_base(), format!("CREATE SCHEMA {schema}")).await;
+        let url = format!("{}?options=-c%20search_path%3D{schema}", pg_base());
+        App::on(&url, Some(schema), None).await
+    }
+
+    async fn on(url: &str, schema: Option<String>, dir: Option<tempfile::TempDir>) -> App {
+        let store = Store::open(url).await.expect("open");
+        let library = outorga_rulebook::load(&rulebooks()).expect("rulebooks load");
+        let mut jurisdictions: Vec<Jurisdiction> = Vec::new();
+        for rulebook in library.rulebooks() {
+            let j = &rulebook.jurisdiction;
+            match jurisdictions.iter_mut().find(|known| known.id == j.id) {
+                Some(known) => known.rulebooks.push(rulebook.id.clone()),
+                None => jurisdictions.push(Jurisdiction {
+                    id: j.id.clone(),
+                    name: j.name.clone(),
+                    state: j.state.clone(),
+                    rulebooks: vec![rulebook.id.clone()],
+                }),
+            }
+        }
+        store
+            .sync_jurisdictions(&setup(), &jurisdictions)
+            .await
+            .expect("sync");
+        let clock = Arc::new(TestClock(Mutex::new(start())));
+        let state = AppState::new(store.clone(), library).with_clock(clock.clone());
+        App {
+            router: outorga_web::router(state),
+            store,
+            clock,
+            schema,
+            _dir: dir,
+        }
+    }
+
+    pub async fn finish(self) {
+        if let Some(schema) = &self.schema {
+            admin(&pg_base(), format!("DROP SCHEMA {schema} CASCADE")).await;
+        }
+    }
+
+    /// Sends raw bytes with a content type.
+    pub async fn raw(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        content_type: Option<&str>,
+        body: &str,
+    ) -> Answer {
+        let mut request = Request::builder().method(method).uri(path);
+        if let Some(token) = token {
+            request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+        }
+        if let Some(content_type) = content_type {
+            request = request.header(header::CONTENT_TYPE, content_type);
+        }
+        let request = request.body(Body::from(body.to_string())).expect("request");
+        let response = self
+            .router
+            .clone()
+            .oneshot(request)
+            .await
+            .expect("infallible");
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), 10 << 20)
+            .await
+            .expect("body");
+        let body = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| panic!("{path}: not JSON: {}", String::from_utf8_lossy(&bytes)))
+        };
+        Answer { status, body }
+    }
+
+    /// Sends `body` as JSON (or nothing).
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Answer {
+        match body {
+            Some(body) => {
+                self.raw(
+                    method,
+                    path,
+                    token,
+                    Some("application/json"),
+                    &body.to_string(),
+                )
+                .await
+            }
+            None => self.raw(method, path, token, None, "").await,
+        }
+    }
+
+    pub async fn get(&self, path: &str, token: &str) -> Answer {
+        self.call(Method::GET, path, Some(token), None).await
+    }
+
+    pub async fn post(&self, path: &str, token: &str, body: Value) -> Answer {
+        self.call(Method::POST, path, Some(token), Some(body)).await
+    }
+
+    pub async fn login(&self, name: &str, password: &str) -> Answer {
+        self.call(
+            Method::POST,
+            "/api/session",
+            None,
+            Some(serde_json::json!({ "nome": name, "senha": password })),
+        )
+        .await
+    }
+
+    /// A user made directly in the store, signed in: their session token.
+    pub async fn signed_in(&self, name: &str, role: Role, scope: Scope) -> String {
+        self.store
+            .create_user(&setup(), name, role, PASSWORD, &scope)
+            .await
+            .expect("user");
+        let answer = self.login(name, PASSWORD).await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{:?}", answer.body);
+        answer.text("token")
+    }
+}
+
+pub const PASSWORD: &str = "senha-de-teste-longa";
+
+fn pg_base() -> String {
+    std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string())
+}
+
+/// Runs one statement on `url` outside the store (schemas).
+async fn admin(url: &str, sql: String) {
+    sqlx::any::install_default_drivers();
+    let pool = AnyPoolOptions::new()
+        .max_connections(1)
+        .connect(url)
+        .await
+        .expect("PostgreSQL reachable (OUTORGA_TEST_DATABASE_URL)");
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .execute(&pool)
+        .await
+        .expect("statement");
+}

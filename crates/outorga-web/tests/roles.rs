@@ -1,0 +1,145 @@
+//! Which role may call which route: one row per route, one column per role.
+//! No credentials is 401; a role the route does not admit is 403 with a
+//! Portuguese reason; an admitted role gets past authorization (whatever the
+//! route then answers).
+
+mod common;
+
+use axum::http::{Method, StatusCode};
+use common::App;
+use outorga_store::{Role, Scope};
+use serde_json::{Value, json};
+
+/// The roles, in the order of the columns below.
+const ROLES: [Role; 5] = [
+    Role::Admin,
+    Role::Clerk,
+    Role::Inspector,
+    Role::Board,
+    Role::ReadOnly,
+];
+
+/// `A`dmitted or `F`orbidden, per role: admin, clerk, inspector, board, read-only.
+fn table() -> Vec<(Method, &'static str, Option<Value>, &'static str)> {
+    let person = json!({ "documento": "255.248.930-33", "nome": "Ana" });
+    let vehicle = json!({ "placa": "ABC1D23", "renavam": "00000000019", "ano_fabricacao": 2020 });
+    let line = json!({ "codigo": "L1", "nome": "Macapá–Santana", "coeficiente": "0,2175" });
+    let stand = json!({ "codigo": "P1", "nome": "Praça" });
+    let user = json!({ "nome": "novo", "papel": "clerk", "senha": "0123456789" });
+    let token = json!({ "rotulo": "script" });
+    vec![
+        (Method::GET, "/api/jurisdictions", None, "AAAAA"),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/people",
+            Some(person),
+            "AAFFF",
+        ),
+        (
+            Method::GET,
+            "/api/jurisdictions/cangucu/people/25524893033",
+            None,
+            "AAAAA",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/vehicles",
+            Some(vehicle),
+            "AAFFF",
+        ),
+        (
+            Method::GET,
+            "/api/jurisdictions/cangucu/vehicles/ABC1D23",
+            None,
+            "AAAAA",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/amapa/lines",
+            Some(line),
+            "AAFFF",
+        ),
+        (Method::GET, "/api/jurisdictions/amapa/lines", None, "AAAAA"),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/stands",
+            Some(stand),
+            "AAFFF",
+        ),
+        (
+            Method::GET,
+            "/api/jurisdictions/cangucu/stands",
+            None,
+            "AAAAA",
+        ),
+        (Method::GET, "/api/audit", None, "AFFAF"),
+        (Method::GET, "/api/audit/verify", None, "AFFAF"),
+        (Method::POST, "/api/users", Some(user), "AFFFF"),
+        (Method::GET, "/api/users", None, "AFFFF"),
+        (
+            Method::POST,
+            "/api/users/admin/tokens",
+            Some(token),
+            "AFFFF",
+        ),
+        (Method::GET, "/api/users/admin/tokens", None, "AFFFF"),
+        (
+            Method::DELETE,
+            "/api/users/admin/tokens/script",
+            None,
+            "AFFFF",
+        ),
+        (Method::DELETE, "/api/session", None, "AAAAA"),
+    ]
+}
+
+async fn roles(app: &App) {
+    let mut tokens = Vec::new();
+    for role in ROLES {
+        tokens.push(app.signed_in(role.code(), role, Scope::All).await);
+    }
+    for (method, path, body, expected) in table() {
+        let nobody = app.call(method.clone(), path, None, body.clone()).await;
+        assert_eq!(
+            nobody.status,
+            StatusCode::UNAUTHORIZED,
+            "{method} {path} without a token"
+        );
+        assert!(nobody.text("erro").contains("autenticação necessária"));
+        for ((role, token), verdict) in ROLES.iter().zip(&tokens).zip(expected.chars()) {
+            // Signing out would spend the token the next rows need.
+            if method == Method::DELETE && path == "/api/session" {
+                continue;
+            }
+            let answer = app
+                .call(method.clone(), path, Some(token), body.clone())
+                .await;
+            let what = format!("{method} {path} as {}: {:?}", role.code(), answer.body);
+            match verdict {
+                'A' => assert!(
+                    !matches!(
+                        answer.status,
+                        StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN
+                    ),
+                    "{what}"
+                ),
+                _ => {
+                    assert_eq!(answer.status, StatusCode::FORBIDDEN, "{what}");
+                    assert!(
+                        answer.text("erro").contains("não permite esta operação"),
+                        "{what}"
+                    );
+                }
+            }
+        }
+    }
+    // Every role may end its own session.
+    for token in &tokens {
+        let out = app
+            .call(Method::DELETE, "/api/session", Some(token), None)
+            .await;
+        assert_eq!(out.status, StatusCode::NO_CONTENT);
+    }
+}
+
+on_both_backends!(roles);
