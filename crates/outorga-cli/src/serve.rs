@@ -4,7 +4,7 @@ use crate::db::{jurisdictions, open_synced, redacted, url_for};
 use crate::rulebooks::{load, rulebooks_folder};
 use anyhow::Context as _;
 use outorga_rulebook::Library;
-use outorga_store::Store;
+use outorga_store::{Change, Role, Scope, Store, StoreError};
 use std::net::IpAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,6 +26,10 @@ pub struct ServeArgs {
     pub port: u16,
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: IpAddr,
+    /// Load demo records for each rulebook's jurisdiction (once) and demo
+    /// users, one per role, whose password is printed.
+    #[arg(long)]
+    pub demo: bool,
 }
 
 /// Opens and syncs the database like `db init`, prepares it (see
@@ -43,7 +47,9 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .context("cannot start the server runtime")?;
     runtime.block_on(async {
         let store = open_synced(&url, &jurisdictions(&library), "outorga serve").await?;
-        prepare(&store, &library).await?;
+        if args.demo {
+            demo(&store, &library).await?;
+        }
         let listener = tokio::net::TcpListener::bind((args.bind, args.port))
             .await
             .with_context(|| format!("cannot listen on {}:{}", args.bind, args.port))?;
@@ -67,8 +73,38 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// What runs between opening the database and serving: the place for a
-/// demo-data loader (`--demo`), which must be idempotent.
-async fn prepare(_store: &Store, _library: &Library) -> anyhow::Result<()> {
+/// The password of the demo users (a demo is not a deployment).
+const DEMO_PASSWORD: &str = "demonstracao";
+
+/// Demo users (one per role) and records, made once: a second start finds
+/// them and leaves them as they are.
+async fn demo(store: &Store, library: &Library) -> anyhow::Result<()> {
+    let now = chrono::Utc::now().naive_utc();
+    let change = Change {
+        by: "outorga serve --demo",
+        at: now,
+        why: "usuários de demonstração",
+    };
+    for role in Role::ALL {
+        match store
+            .create_user(&change, role.code(), role, DEMO_PASSWORD, &Scope::All)
+            .await
+        {
+            Ok(_) | Err(StoreError::Invalid { .. }) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let rulebooks: Vec<_> = library.rulebooks().collect();
+    let report = store.load_demo(&rulebooks, now.date(), now).await?;
+    println!(
+        "demo: {} people, {} permits, {} autos; users {} (password `{DEMO_PASSWORD}`)",
+        report.people,
+        report.permits,
+        report.autos,
+        Role::ALL.map(Role::code).join(", ")
+    );
+    for refusal in &report.refused {
+        println!("  recusado pela lei: {refusal}");
+    }
     Ok(())
 }

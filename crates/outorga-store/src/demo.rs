@@ -8,7 +8,11 @@ use crate::{
     AutoInput, Change, Cnh, GrantRequest, ProcessStep, Profile, Store, StoreError, Vehicle,
 };
 use chrono::{Datelike, Days, NaiveDate};
-use outorga_core::model::{Rulebook, Service};
+use outorga_core::model::{Rulebook, Service, VehicleCheck};
+
+/// Populations the rulebooks leave to the deployment (IBGE, Censo
+/// Demográfico 2022).
+const POPULATIONS: [(&str, u32); 1] = [("cangucu", 49_607)];
 
 const NAMES: [&str; 16] = [
     "Ana Paula Ramlow",
@@ -142,8 +146,20 @@ impl Store {
                 "RS" => "IZC",
                 _ => "NEA",
             };
+            if let Some((_, population)) = POPULATIONS.iter().find(|(j, _)| *j == jurisdiction)
+                && rulebook.parameter_id("population").is_none()
+                && !rulebook.caps.is_empty()
+            {
+                self.set_parameter(
+                    &change,
+                    rulebook,
+                    jurisdiction,
+                    ("population", (*population).into()),
+                )
+                .await?;
+            }
             let mut people = Vec::new();
-            for (i, name) in NAMES.iter().enumerate().take(10) {
+            for (i, name) in NAMES.iter().enumerate().take(12) {
                 let seed = seed0 + i as u32;
                 let cpf = demo_cpf(seed);
                 match self.register(&change, jurisdiction, &cpf, name).await {
@@ -156,9 +172,12 @@ impl Store {
             }
             report.people += people.len();
             let granted_on = today.checked_sub_days(Days::new(400)).unwrap_or(today);
-            for service in rulebook.services.iter().filter(|s| **s != Service::Onibus) {
+            let (equipment, colour) = fittings(rulebook);
+            let services = rulebook.services.iter().filter(|s| **s != Service::Onibus);
+            for (si, service) in services.enumerate() {
                 let mut numbers = Vec::new();
-                for holder in people.iter().take(4) {
+                // Different holders per service: one permit each.
+                for holder in people.iter().skip(4 * si).take(4) {
                     let request = GrantRequest {
                         service: service.name().into(),
                         holder: holder.clone(),
@@ -171,9 +190,11 @@ impl Store {
                         .await
                     {
                         Ok(g) => numbers.push((g.permit.number, holder.clone())),
-                        Err(e @ (StoreError::Refused { .. } | StoreError::Invalid { .. })) => {
-                            note(format!("permissão para {holder}"), e)
-                        }
+                        Err(
+                            e @ (StoreError::Refused { .. }
+                            | StoreError::Invalid { .. }
+                            | StoreError::Engine(_)),
+                        ) => note(format!("permissão para {holder}"), e),
                         Err(e) => return Err(e),
                     }
                 }
@@ -183,11 +204,11 @@ impl Store {
                     let vehicle = Vehicle {
                         plate: demo_plate(prefix, seed),
                         renavam: demo_renavam(seed),
-                        manufactured: today.year() - 2 - (k as i32 % 3),
-                        colour: "branca".into(),
-                        doors: Some(if service_index(*service) >= 2 { 1 } else { 4 }),
+                        manufactured: today.year() - 1,
+                        colour: colour.clone(),
+                        doors: (service_index(*service) < 2).then_some(4),
                         capacity: Some(if service_index(*service) >= 2 { 1 } else { 4 }),
-                        equipment: vec!["taximetro".into(), "luminoso".into()],
+                        equipment: equipment.clone(),
                         adaptations: if *service == Service::TaxiAcessivel {
                             vec!["rampa".into()]
                         } else {
@@ -234,7 +255,7 @@ impl Store {
                         Err(e) => note(format!("inclusão de {}", vehicle.plate), e),
                     }
                     if k == 0
-                        && let Some(driver) = people.get(6 + service_index(*service) as usize)
+                        && let Some(driver) = people.get(8 + si)
                         && let Err(e) = self
                             .add_driver(
                                 &change,
@@ -329,6 +350,9 @@ impl Store {
             let auto = self
                 .process_auto(&stepped, rulebook, jurisdiction, key, &step, day)
                 .await?;
+            if auto.status == "final" {
+                break;
+            }
             day = match auto.status.as_str() {
                 "notified" => auto.defense_by.unwrap_or(day),
                 "judged" => auto.appeal_by.unwrap_or(day),
@@ -339,6 +363,24 @@ impl Store {
         }
         Ok(())
     }
+}
+
+/// The equipment and colour the rulebook asks of a vehicle, so demo vehicles
+/// pass inclusion.
+fn fittings(rulebook: &Rulebook) -> (Vec<String>, String) {
+    let mut equipment = Vec::new();
+    let mut colour = "branca".to_string();
+    for requirement in &rulebook.vehicles.requirements {
+        match &requirement.check {
+            VehicleCheck::Equipment { all_of, any_of } => {
+                equipment.extend(all_of.iter().cloned());
+                equipment.extend(any_of.first().cloned());
+            }
+            VehicleCheck::Colour(c) => colour = c.clone(),
+            _ => {}
+        }
+    }
+    (equipment, colour)
 }
 
 fn service_index(service: Service) -> u32 {

@@ -24,7 +24,7 @@ pub(crate) async fn law<'r>(
     let mut overrides = Overrides::default();
     for row in rows {
         let name: String = row.try_get("name")?;
-        if rulebook.parameter_id(&name).is_none() {
+        if !settable(rulebook, &name) {
             continue;
         }
         let value: String = row.try_get("value")?;
@@ -33,6 +33,13 @@ pub(crate) async fn law<'r>(
         overrides.values.insert(name, value);
     }
     Ok(Context::new(rulebook, overrides))
+}
+
+/// A parameter the rulebook declares, or the population every cap reads
+/// (a law that leaves it to a decree, like Canguçu's art. 3º, § 2º, declares
+/// none: the deployment gives it).
+fn settable(rulebook: &Rulebook, name: &str) -> bool {
+    rulebook.parameter_id(name).is_some() || (name == "population" && !rulebook.caps.is_empty())
 }
 
 impl Store {
@@ -44,7 +51,7 @@ impl Store {
         jurisdiction: &str,
         (name, value): (&str, Decimal),
     ) -> Result<(), StoreError> {
-        if rulebook.parameter_id(name).is_none() {
+        if !settable(rulebook, name) {
             return Err(StoreError::Invalid {
                 field: "parâmetro",
                 reason: format!("`{name}` não é parâmetro de {}", rulebook.id),
