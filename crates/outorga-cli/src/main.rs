@@ -1,7 +1,10 @@
 //! The `outorga` command.
 
+mod agenda;
 mod audit;
+mod backup;
 mod db;
+mod import;
 mod rulebooks;
 mod serve;
 mod users;
@@ -50,6 +53,39 @@ enum Command {
     Audit {
         #[command(subcommand)]
         command: AuditCommand,
+    },
+    /// What falls due in a jurisdiction (documents, inspections, vehicles to
+    /// replace, procedural deadlines, thresholds, suspensions, debts).
+    Agenda {
+        /// The jurisdiction's id (e.g. santa-maria-de-jetiba).
+        jurisdiction: String,
+        /// The day (YYYY-MM-DD; default today).
+        #[arg(long)]
+        date: Option<chrono::NaiveDate>,
+        /// How many days ahead.
+        #[arg(long, default_value_t = 30)]
+        days: u32,
+        #[arg(long, env = "OUTORGA_RULEBOOKS")]
+        rulebooks: Option<PathBuf>,
+        #[command(flatten)]
+        database: users::DatabaseArgs,
+    },
+    /// Import holders, drivers or vehicles from a CSV file (header line
+    /// first); refused rows are listed with their line, field and reason.
+    Import {
+        kind: import::Kind,
+        file: PathBuf,
+        #[arg(long)]
+        jurisdiction: String,
+        #[command(flatten)]
+        database: users::DatabaseArgs,
+    },
+    /// Copy the database to a file (SQLite: VACUUM INTO; PostgreSQL: pg_dump).
+    Backup {
+        /// The file to write (must not exist).
+        to: PathBuf,
+        #[command(flatten)]
+        database: users::DatabaseArgs,
     },
 }
 
@@ -183,6 +219,20 @@ fn main() -> ExitCode {
         Command::Audit {
             command: AuditCommand::Verify { database },
         } => audit::verify(&database),
+        Command::Agenda {
+            jurisdiction,
+            date,
+            days,
+            rulebooks,
+            database,
+        } => agenda::agenda(&database, rulebooks, &jurisdiction, (date, days)),
+        Command::Import {
+            kind,
+            file,
+            jurisdiction,
+            database,
+        } => import::import(&database, kind, &jurisdiction, &file),
+        Command::Backup { to, database } => backup::backup(&database, &to),
     };
     match result {
         Ok(code) => code,

@@ -1,5 +1,6 @@
-//! `outorga user add`, `user token`, `audit verify` and `serve` on the binary,
-//! with the default SQLite database in a temporary data folder.
+//! `outorga user add`, `user token`, `audit verify`, `serve`, `import`,
+//! `agenda` and `backup` on the binary, with the default SQLite database in a
+//! temporary data folder.
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -230,4 +231,106 @@ fn serve_answers_on_the_port_it_prints() {
     child.wait().expect("stopped");
     assert!(response.starts_with("HTTP/1.1 200 OK"), "{response}");
     assert!(response.ends_with(r#"{"status":"ok"}"#), "{response}");
+}
+
+/// Imports keep the good rows and list the bad ones with line, field and
+/// reason; the agenda and the backup run on what was imported.
+#[test]
+fn import_agenda_and_backup() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().join("data");
+    let rb = rulebooks();
+    let rb = rb.to_str().expect("utf-8 path");
+    assert_eq!(
+        outorga(&data, &["db", "init", "--rulebooks", rb], "", None).code,
+        0
+    );
+    let holders = dir.path().join("titulares.csv");
+    std::fs::write(
+        &holders,
+        "documento,nome,nascimento,residente_desde,cnh_numero,cnh_categorias,cnh_validade\n\
+         526.018.159-06,Ana Ramlow,01/05/1980,2010-01-01,02650306461,B,2030-01-01\n\
+         083.016.613-05,Beto Braun,,,,,\n\
+         111.111.111-11,Repetido,,,,,\n\
+         186.091.390-34,Caio Tesch,31/02/1990,,,,\n",
+    )
+    .expect("csv");
+    let run = outorga(
+        &data,
+        &[
+            "import",
+            "holders",
+            holders.to_str().expect("path"),
+            "--jurisdiction",
+            "santa-maria-de-jetiba",
+        ],
+        "",
+        None,
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("2 linha(s) importada(s), 2 recusada(s)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("titulares.csv:4: documento: `111.111.111-11`"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("titulares.csv:5: nascimento"),
+        "{}",
+        run.stdout
+    );
+
+    let vehicles = dir.path().join("veiculos.csv");
+    std::fs::write(
+        &vehicles,
+        "placa,renavam,ano,cor,portas,lotacao\nMTX1A22,29485839707,2022,branca,4,4\n",
+    )
+    .expect("csv");
+    let run = outorga(
+        &data,
+        &[
+            "import",
+            "vehicles",
+            vehicles.to_str().expect("path"),
+            "--jurisdiction",
+            "santa-maria-de-jetiba",
+        ],
+        "",
+        None,
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+
+    let run = outorga(
+        &data,
+        &[
+            "agenda",
+            "santa-maria-de-jetiba",
+            "--date",
+            "2026-11-30",
+            "--rulebooks",
+            rb,
+        ],
+        "",
+        None,
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("agenda de santa-maria-de-jetiba: 2026-11-30"),
+        "{}",
+        run.stdout
+    );
+
+    let copy = dir.path().join("copia.db");
+    let run = outorga(&data, &["backup", copy.to_str().expect("path")], "", None);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(copy.metadata().expect("written").len() > 0);
+    let run = outorga(&data, &["backup", copy.to_str().expect("path")], "", None);
+    assert_eq!(run.code, 2, "an existing file is never overwritten");
 }

@@ -36,7 +36,7 @@ pub use permits::{
     GrantRequest, Granted, HistoryStep, PermitRecord, ToCheck, Transition, status_pt,
 };
 pub use process::ProcessStep;
-pub use profile::{Cnh, Profile, parse_cnh_number};
+pub use profile::{Cnh, Profile, check_profile, parse_cnh_number};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 pub use stands::Stand;
@@ -281,4 +281,29 @@ fn code_and_name(code: &str, name: &str) -> Result<String, StoreError> {
         });
     }
     Ok(code)
+}
+
+impl Store {
+    /// Writes a consistent copy of a SQLite database to `path` (`VACUUM
+    /// INTO`: readers and writers go on meanwhile). PostgreSQL is backed up
+    /// with its own tool (`pg_dump`), which the CLI runs.
+    pub async fn backup_sqlite(&self, path: &Path) -> Result<(), StoreError> {
+        if self.backend != Backend::Sqlite {
+            return Err(StoreError::Invalid {
+                field: "banco",
+                reason: "a cópia de PostgreSQL é feita com pg_dump".into(),
+            });
+        }
+        if path.exists() {
+            return Err(StoreError::Invalid {
+                field: "destino",
+                reason: format!("{} já existe: escolha outro arquivo", path.display()),
+            });
+        }
+        sqlx::query("VACUUM INTO $1")
+            .bind(path.display().to_string())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
 }

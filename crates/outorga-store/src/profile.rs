@@ -94,7 +94,9 @@ pub(crate) fn demo_cnh(seed: u32) -> String {
         .unwrap_or_default()
 }
 
-fn check_profile(profile: &Profile) -> Result<Profile, StoreError> {
+/// The profile with its CNH number, categories, dates and e-mail checked
+/// (categories upper-cased), or the first field that is wrong.
+pub fn check_profile(profile: &Profile) -> Result<Profile, StoreError> {
     let mut p = profile.clone();
     if let Some(education) = &p.education
         && Education::parse(education).is_none()
