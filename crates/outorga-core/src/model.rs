@@ -61,6 +61,8 @@ pub struct Rulebook {
     pub fare: Option<FareRule>,
     /// What the department charges for its services.
     pub fees: Vec<Fee>,
+    /// How many times a change may be made within a period.
+    pub change_limits: Vec<ChangeLimit>,
 }
 
 impl Rulebook {
@@ -1045,6 +1047,21 @@ pub struct DowntimeExcuse {
     /// At most this many days of the excuse in a civil year (vacation).
     pub max_days_per_year: Option<Quantity>,
     pub citation: Citation,
+}
+
+/// "Up to `max` changes of this kind within `within`, save for the excused
+/// ones" (SMJ art. 13, § 2º: two vehicle substitutions in two years; art. 22,
+/// § 2º: two swaps of auxiliary a year).
+#[derive(Debug, Clone)]
+pub struct ChangeLimit {
+    /// `driver_swap` or `vehicle_substitution`.
+    pub change: String,
+    pub max: Quantity,
+    pub within: Period,
+    /// Reasons that make a change not count, each with its article.
+    pub excuses: Vec<SuspensionReason>,
+    pub citation: Citation,
+    pub decree_default: bool,
 }
 
 #[derive(Debug, Clone)]

@@ -212,6 +212,11 @@ pub fn rulebook(
     let requirements = c.requirements(&raw.requirements);
     let vehicles = c.vehicles(&raw.vehicles);
     let permit_suspension = raw.permit_suspension.as_ref().map(|s| c.suspension(s));
+    let change_limits = raw
+        .change_limits
+        .iter()
+        .map(|l| c.change_limit(l))
+        .collect();
     let downtime = raw.downtime.as_ref().map(|d| c.downtime(d));
     let mut registrations: Vec<RegistrationRule> = Vec::new();
     for r in &raw.registrations {
@@ -357,6 +362,7 @@ pub fn rulebook(
         bus,
         fare,
         fees,
+        change_limits,
     })
 }
 
@@ -1727,17 +1733,20 @@ impl Converter<'_, '_> {
         }
     }
 
-    fn suspension(&mut self, spanned: &Spanned<RawSuspension>) -> SuspensionOnRequest {
-        let raw = spanned.get_ref();
+    /// Reasons with their articles; a key declared twice is an error.
+    fn reasons(
+        &mut self,
+        list: &[RawReason],
+        span: Range<usize>,
+        what: &str,
+    ) -> Vec<SuspensionReason> {
         let mut keys = HashSet::new();
-        let reasons = raw
-            .reasons
-            .iter()
+        list.iter()
             .map(|r| {
                 if !keys.insert(r.key.clone()) {
                     self.diag.error(
-                        spanned.span(),
-                        format!("suspension reason `{}` is declared twice", r.key),
+                        span.clone(),
+                        format!("{what} `{}` is declared twice", r.key),
                     );
                 }
                 SuspensionReason {
@@ -1746,7 +1755,35 @@ impl Converter<'_, '_> {
                     citation: self.citation(&r.citation),
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    fn change_limit(&mut self, spanned: &Spanned<RawChangeLimit>) -> ChangeLimit {
+        let raw = spanned.get_ref();
+        const CHANGES: [&str; 2] = ["driver_swap", "vehicle_substitution"];
+        if !CHANGES.contains(&raw.change.get_ref().as_str()) {
+            self.diag.error(
+                raw.change.span(),
+                format!(
+                    "unknown change `{}` (known: {})",
+                    raw.change.get_ref(),
+                    CHANGES.join(", ")
+                ),
+            );
+        }
+        ChangeLimit {
+            change: raw.change.get_ref().clone(),
+            max: self.quantity(&raw.max, spanned.span()),
+            within: self.period(&raw.within, spanned.span()),
+            excuses: self.reasons(&raw.excuses, spanned.span(), "excuse"),
+            citation: self.citation(&raw.citation),
+            decree_default: raw.decree_default,
+        }
+    }
+
+    fn suspension(&mut self, spanned: &Spanned<RawSuspension>) -> SuspensionOnRequest {
+        let raw = spanned.get_ref();
+        let reasons = self.reasons(&raw.reasons, spanned.span(), "suspension reason");
         SuspensionOnRequest {
             max_days: self.quantity(&raw.max_days, spanned.span()),
             extension_days: self.quantity(&raw.extension_days, spanned.span()),

@@ -87,6 +87,8 @@ pub struct RulebookFile {
     #[serde(default)]
     pub vehicles: RawVehicles,
     pub permit_suspension: Option<Spanned<RawSuspension>>,
+    #[serde(default)]
+    pub change_limits: Vec<Spanned<RawChangeLimit>>,
     pub downtime: Option<Spanned<RawDowntime>>,
     pub stands: Option<RawStands>,
     #[serde(default)]
@@ -707,6 +709,19 @@ pub struct RawSuspension {
     pub extension_days: RawQuantity,
     pub citation: Spanned<String>,
     pub reasons: Vec<RawReason>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawChangeLimit {
+    pub change: Spanned<String>,
+    pub max: RawQuantity,
+    pub within: RawPeriod,
+    #[serde(default)]
+    pub excuses: Vec<RawReason>,
+    pub citation: Spanned<String>,
+    #[serde(default)]
+    pub decree_default: bool,
 }
 
 #[derive(Debug, Deserialize)]

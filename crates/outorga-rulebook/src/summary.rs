@@ -35,11 +35,17 @@ pub fn summary(rulebook: &Rulebook) -> Vec<(&'static str, usize)> {
                     .substitution
                     .iter()
                     .filter(|s| s.decree_default)
+                    .count()
+                + rulebook
+                    .change_limits
+                    .iter()
+                    .filter(|l| l.decree_default)
                     .count(),
         ),
         ("fiscal units", rulebook.units.len()),
         ("local holidays", rulebook.holidays.len()),
         ("caps", rulebook.caps.len()),
+        ("change limits", rulebook.change_limits.len()),
         ("requirements", rulebook.requirements.len()),
         ("vehicle rules", vehicle_rules),
         (

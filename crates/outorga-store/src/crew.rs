@@ -3,7 +3,9 @@
 
 use crate::audit::{Change, append, next_number};
 use crate::documents::{Document, issue};
-use crate::permits::{articles, bound, engine_error, lock_permit, refuse_unmet};
+use crate::permits::{
+    articles, bound, counted_changes, engine_error, lock_permit, refuse_unmet, within_change_limit,
+};
 use crate::world::{self, Scope, day};
 use crate::{Store, StoreError};
 use chrono::{Datelike, NaiveDate};
@@ -67,7 +69,7 @@ impl Store {
         jurisdiction: &str,
         (service, number): (&str, i64),
         (driver, role): (&str, &str),
-        on: NaiveDate,
+        (on, excuse): (NaiveDate, Option<&str>),
     ) -> Result<DriverAdded, StoreError> {
         let (driver, _) = crate::parse_document(driver)?;
         if !ROLES.contains(&role) {
@@ -128,7 +130,30 @@ impl Store {
         )
         .map_err(engine_error)?;
         refuse_unmet("condutor não admitido", &assessment)?;
+        // A driver after an earlier one is a swap, limited per period.
+        let earlier = sqlx::query(
+            "SELECT COUNT(*) AS n FROM permit_drivers WHERE jurisdiction = $1 AND service = $2 AND number = $3",
+        )
+        .bind(jurisdiction)
+        .bind(service)
+        .bind(number)
+        .fetch_one(&mut *tx)
+        .await?;
+        let swap = earlier.try_get::<i64, _>("n")? > 0;
+        let limit_articles = if swap {
+            let past = counted_changes(
+                &mut tx,
+                jurisdiction,
+                (service, number),
+                ("permit_drivers", "swap = 1"),
+            )
+            .await?;
+            within_change_limit(&ctx, "driver_swap", &past, excuse, on)?
+        } else {
+            Vec::new()
+        };
         let mut cited: Vec<&str> = assessment.citations.clone();
+        cited.extend(limit_articles.iter().map(String::as_str));
         let valid_until = if rulebook
             .registrations
             .iter()
@@ -144,8 +169,8 @@ impl Store {
         let n = next_number(&mut tx, jurisdiction, "registration", on.year()).await?;
         let registration = format!("{}-{n:05}", on.year());
         sqlx::query(
-            "INSERT INTO permit_drivers (jurisdiction, registration, service, number, driver, role, since, valid_until) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "INSERT INTO permit_drivers (jurisdiction, registration, service, number, driver, role, since, valid_until, swap, excuse) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
         .bind(jurisdiction)
         .bind(&registration)
@@ -155,6 +180,8 @@ impl Store {
         .bind(role)
         .bind(on.to_string())
         .bind(valid_until.map(|v| v.to_string()))
+        .bind(i32::from(swap))
+        .bind(excuse.filter(|_| swap))
         .execute(&mut *tx)
         .await?;
         let articles = articles(&cited);

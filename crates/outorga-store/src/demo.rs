@@ -230,7 +230,7 @@ impl Store {
                             jurisdiction,
                             key,
                             &vehicle.plate,
-                            granted_on,
+                            (granted_on, None),
                         )
                         .await
                     {
@@ -263,7 +263,7 @@ impl Store {
                                 jurisdiction,
                                 key,
                                 (driver, "auxiliary"),
-                                granted_on,
+                                (granted_on, None),
                             )
                             .await
                     {

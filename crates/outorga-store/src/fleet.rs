@@ -4,7 +4,10 @@
 
 use crate::audit::{Change, append, next_number};
 use crate::documents::{Document, issue};
-use crate::permits::{articles, bound, engine_error, lock_permit, refuse_unmet, to_check};
+use crate::permits::{
+    articles, bound, counted_changes, engine_error, lock_permit, refuse_unmet, to_check,
+    within_change_limit,
+};
 use crate::world::day;
 use crate::{Store, StoreError, ToCheck, Tx, Vehicle};
 use chrono::{Datelike, NaiveDate};
@@ -128,7 +131,7 @@ impl Store {
         jurisdiction: &str,
         (service, number): (&str, i64),
         plate: &str,
-        on: NaiveDate,
+        (on, excuse): (NaiveDate, Option<&str>),
     ) -> Result<VehicleIncluded, StoreError> {
         let vehicle = recorded(self, jurisdiction, plate).await?;
         let mut tx = self.write_transaction().await?;
@@ -185,6 +188,20 @@ impl Store {
             },
             &assessment,
         )?;
+        let mut cited: Vec<&str> = assessment.citations.clone();
+        let limit_articles = if current.is_some() {
+            let past = counted_changes(
+                &mut tx,
+                jurisdiction,
+                (service, number),
+                ("permit_vehicles", "how = 'substitution'"),
+            )
+            .await?;
+            within_change_limit(&ctx, "vehicle_substitution", &past, excuse, on)?
+        } else {
+            Vec::new()
+        };
+        cited.extend(limit_articles.iter().map(String::as_str));
         if current.is_some() {
             sqlx::query(
                 "UPDATE permit_vehicles SET until = $4 WHERE jurisdiction = $1 AND service = $2 AND number = $3 AND until IS NULL",
@@ -197,7 +214,7 @@ impl Store {
             .await?;
         }
         sqlx::query(
-            "INSERT INTO permit_vehicles (jurisdiction, service, number, plate, how, since) VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO permit_vehicles (jurisdiction, service, number, plate, how, since, excuse) VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(jurisdiction)
         .bind(service)
@@ -205,9 +222,10 @@ impl Store {
         .bind(&vehicle.plate)
         .bind(how)
         .bind(on.to_string())
+        .bind(excuse.filter(|_| how == "substitution"))
         .execute(&mut *tx)
         .await?;
-        let articles = articles(&assessment.citations);
+        let articles = articles(&cited);
         append(
             &mut tx,
             change,

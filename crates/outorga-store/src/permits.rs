@@ -299,6 +299,52 @@ pub(crate) async fn step(
     .await
 }
 
+/// Refuses a change (`driver_swap`, `vehicle_substitution`) the law's limit
+/// per period does not allow; the articles when it does. `past` are the days
+/// of the permit's earlier changes that count.
+pub(crate) fn within_change_limit(
+    ctx: &Context<'_>,
+    change: &str,
+    past: &[NaiveDate],
+    excuse: Option<&str>,
+    on: NaiveDate,
+) -> Result<Vec<String>, StoreError> {
+    let Some(answer) = outorga_core::engine::changes::change_allowed(ctx, change, past, excuse, on)
+        .map_err(engine_error)?
+    else {
+        return Ok(Vec::new());
+    };
+    if let Some(reason) = answer.reason {
+        return Err(StoreError::Refused {
+            reason,
+            articles: articles(&answer.citations),
+        });
+    }
+    Ok(articles(&answer.citations))
+}
+
+/// The days of a permit's changes in `table` that count against a limit
+/// (`condition` picks them: swaps, substitutions), excused ones left out.
+pub(crate) async fn counted_changes(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    (service, number): (&str, i64),
+    (table, condition): (&str, &str),
+) -> Result<Vec<NaiveDate>, StoreError> {
+    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT since FROM {table} WHERE jurisdiction = $1 AND service = $2 AND number = $3 \
+         AND excuse IS NULL AND {condition}"
+    )))
+    .bind(jurisdiction)
+    .bind(service)
+    .bind(number)
+    .fetch_all(&mut **tx)
+    .await?;
+    rows.iter()
+        .map(|r| day(&r.try_get::<String, _>("since")?))
+        .collect()
+}
+
 /// A permit that ends takes its drivers and vehicle with it.
 pub(crate) async fn end_links(
     tx: &mut Tx,

@@ -124,6 +124,7 @@ async fn exercise(url: &str) {
     setup(&store, &rb).await;
     permits(&store, &rb).await;
     autos(&store, &rb).await;
+    limits(&store, &rb).await;
     concurrency(&store, &rb).await;
     assert!(matches!(
         store.verify_audit().await.expect("verify"),
@@ -193,7 +194,7 @@ async fn permits(store: &Store, rb: &Rulebook) {
             SMJ,
             ("taxi", 1),
             (DANI, "auxiliary"),
-            d(2026, 11, 30),
+            (d(2026, 11, 30), None),
         )
         .await
         .expect("auxiliary");
@@ -207,7 +208,7 @@ async fn permits(store: &Store, rb: &Rulebook) {
                 SMJ,
                 ("taxi", 1),
                 (EDU, "auxiliary"),
-                d(2026, 11, 30),
+                (d(2026, 11, 30), None),
             )
             .await,
     );
@@ -241,7 +242,14 @@ async fn permits(store: &Store, rb: &Rulebook) {
         .expect("old vehicle");
     let (_, articles) = refusal(
         store
-            .put_vehicle(&by(), rb, SMJ, ("taxi", 2), "MTX1A15", d(2026, 11, 30))
+            .put_vehicle(
+                &by(),
+                rb,
+                SMJ,
+                ("taxi", 2),
+                "MTX1A15",
+                (d(2026, 11, 30), None),
+            )
             .await,
     );
     assert!(
@@ -249,7 +257,14 @@ async fn permits(store: &Store, rb: &Rulebook) {
         "{articles:?}"
     );
     let included = store
-        .put_vehicle(&by(), rb, SMJ, ("taxi", 1), "MTX1A22", d(2026, 11, 30))
+        .put_vehicle(
+            &by(),
+            rb,
+            SMJ,
+            ("taxi", 1),
+            "MTX1A22",
+            (d(2026, 11, 30), None),
+        )
         .await
         .expect("inclusion");
     assert_eq!(included.authorization.kind, "traffic_authorization");
@@ -551,6 +566,87 @@ async fn autos(store: &Store, rb: &Rulebook) {
             .iter()
             .any(|i| i.kind == "document_expiry" && i.subject == "vehicle:MTX1A22")
     );
+}
+
+/// Two swaps of auxiliary in 12 months (art. 22, § 2º) and two vehicle
+/// substitutions in 24 months (art. 13, § 2º), excused ones not counted; a
+/// change exactly one period before still counts.
+async fn limits(store: &Store, rb: &Rulebook) {
+    let swap = |driver: &'static str, day: NaiveDate, excuse: Option<&'static str>| async move {
+        let current = store.drivers(SMJ, ("taxi", 1)).await.expect("drivers");
+        for link in current.iter().filter(|l| l.until.is_none()) {
+            store
+                .remove_driver(&by(), SMJ, &link.registration, day)
+                .await
+                .expect("unlink");
+        }
+        store
+            .add_driver(
+                &by(),
+                rb,
+                SMJ,
+                ("taxi", 1),
+                (driver, "auxiliary"),
+                (day, excuse),
+            )
+            .await
+    };
+    // Dani was the first auxiliary (not a swap); two swaps follow.
+    swap(EDU, d(2027, 3, 10), None).await.expect("first swap");
+    swap(DANI, d(2027, 4, 10), None).await.expect("second swap");
+    let (_, articles) = refusal(swap(EDU, d(2027, 5, 10), None).await);
+    assert_eq!(articles, ["Art. 22, § 2º"]);
+    let excused = swap(EDU, d(2027, 5, 10), Some("resignation"))
+        .await
+        .expect("excused");
+    assert!(excused.articles.iter().any(|a| a == "Art. 22, § 2º"));
+    // 10 Mar 2028 is exactly 12 months after the first swap: it still counts.
+    refusal(swap(DANI, d(2028, 3, 10), None).await);
+    swap(DANI, d(2028, 3, 11), None)
+        .await
+        .expect("a year and a day later");
+    assert!(matches!(
+        swap(EDU, d(2028, 4, 1), Some("holiday")).await,
+        Err(StoreError::Engine(_))
+    ));
+
+    let newer = |plate: &str, renavam: &str, year: i32| Vehicle {
+        plate: plate.into(),
+        renavam: renavam.into(),
+        manufactured: year,
+        colour: "branca".into(),
+        doors: Some(4),
+        capacity: Some(4),
+        equipment: vec!["taximetro".into()],
+        ..Vehicle::default()
+    };
+    for (plate, renavam) in [
+        ("MTX2B23", "41931835361"),
+        ("MTX2B24", "77080225118"),
+        ("MTX2B25", "10256960027"),
+    ] {
+        store
+            .register_vehicle(&by(), SMJ, &newer(plate, renavam, 2026), 2026)
+            .await
+            .expect("vehicle");
+    }
+    let put = |plate: &'static str, day: NaiveDate, excuse: Option<&'static str>| async move {
+        store
+            .put_vehicle(&by(), rb, SMJ, ("taxi", 1), plate, (day, excuse))
+            .await
+    };
+    put("MTX2B23", d(2027, 6, 1), None)
+        .await
+        .expect("first substitution");
+    put("MTX2B24", d(2027, 7, 1), None)
+        .await
+        .expect("second substitution");
+    let (_, articles) = refusal(put("MTX2B25", d(2027, 8, 1), None).await);
+    assert_eq!(articles, ["Art. 13, § 2º"]);
+    let excused = put("MTX2B25", d(2027, 8, 1), Some("accident"))
+        .await
+        .expect("accident");
+    assert!(excused.articles.iter().any(|a| a == "Art. 13, § 2º, I"));
 }
 
 /// Parallel autos keep their numbers gap-free; parallel grants never exceed

@@ -5,6 +5,7 @@ pub mod acts;
 pub mod assessment;
 pub mod bus;
 pub mod cap;
+pub mod changes;
 pub mod deadline;
 pub mod downtime;
 pub mod eligibility;
