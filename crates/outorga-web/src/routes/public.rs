@@ -158,7 +158,7 @@ async fn document(
     let today = state.clock.now().date();
     let Some(doc) = state.store.document(&codigo).await? else {
         return Err(ApiError::not_found(format!(
-            "nenhum documento tem o código {codigo}"
+            "não há documento com o código {codigo}"
         )));
     };
     let valid = doc.valid_on(today);
