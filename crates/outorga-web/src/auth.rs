@@ -37,6 +37,19 @@ fn bearer(parts: &Parts) -> Option<&str> {
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
+/// Refuses (403) a user whose role `admits` does not accept; for routes
+/// whose required role depends on what is asked (the steps of an auto).
+pub fn require(user: &User, admits: fn(Role) -> bool, requires: &str) -> Result<(), ApiError> {
+    if admits(user.role) {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden(format!(
+            "o papel {} não permite esta operação (requer: {requires})",
+            user.role.label()
+        )))
+    }
+}
+
 /// Authenticates the request and checks the role with `admits` and the
 /// jurisdiction of the path, if there is one.
 async fn authorize(
@@ -57,12 +70,7 @@ async fn authorize(
             "token inválido, expirado ou revogado; entre de novo em POST /api/session",
         ));
     };
-    if !admits(user.role) {
-        return Err(ApiError::forbidden(format!(
-            "o papel {} não permite esta operação (requer: {requires})",
-            user.role.label()
-        )));
-    }
+    require(&user, admits, requires)?;
     if let Ok(params) = RawPathParams::from_request_parts(parts, state).await
         && let Some((_, jurisdiction)) = params.iter().find(|(name, _)| *name == "j")
         && !user.scope.allows(jurisdiction)
@@ -126,6 +134,12 @@ capability!(
     Inspector,
     "fiscal",
     Role::Admin | Role::Inspector
+);
+capability!(
+    /// Recording inspections of vehicles: inspectors (fiscais) and clerks.
+    Examiner,
+    "fiscal ou atendente",
+    Role::Admin | Role::Clerk | Role::Inspector
 );
 capability!(
     /// Judging and overseeing: the appeals board (junta/comissão), which

@@ -18,6 +18,9 @@ pub struct ErrorBody {
     /// Why the field was refused and how to fix it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub motivo: Option<String>,
+    /// The articles of the law a refusal rests on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub artigos: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone)]
@@ -34,6 +37,7 @@ impl ApiError {
                 erro: erro.into(),
                 campo: None,
                 motivo: None,
+                artigos: None,
             },
         }
     }
@@ -51,6 +55,7 @@ impl ApiError {
                 erro: format!("{campo}: {motivo}"),
                 campo: Some(campo),
                 motivo: Some(motivo),
+                artigos: None,
             },
         }
     }
@@ -78,6 +83,20 @@ impl From<StoreError> for ApiError {
             StoreError::Invalid { field, reason } => {
                 ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, field, reason)
             }
+            StoreError::NotFound(what) => ApiError::not_found(what),
+            StoreError::Refused { reason, articles } => ApiError {
+                status: StatusCode::UNPROCESSABLE_ENTITY,
+                body: ErrorBody {
+                    erro: format!("recusado pela lei: {reason}"),
+                    campo: None,
+                    motivo: Some(reason),
+                    artigos: Some(articles),
+                },
+            },
+            StoreError::Engine(why) => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("o regulamento não responde a este pedido: {why}"),
+            ),
             other => {
                 // The detail is for the operator's log, never for the client.
                 eprintln!("erro do banco de dados: {other}");

@@ -27,6 +27,21 @@ fn table() -> Vec<(Method, &'static str, Option<Value>, &'static str)> {
     let stand = json!({ "codigo": "P1", "nome": "Praça" });
     let user = json!({ "nome": "novo", "papel": "clerk", "senha": "0123456789" });
     let token = json!({ "rotulo": "script" });
+    let permit = json!({ "servico": "taxi", "titular": "25524893033" });
+    let status = json!({ "mudanca": "reserve" });
+    let driver = json!({ "condutor": "25524893033", "funcao": "auxiliary" });
+    let plate = json!({ "placa": "ABC1D23" });
+    let inspection = json!({ "servico": "taxi", "tipo": "periodic", "aprovada": true });
+    let auto = json!({ "infracao": "x", "autuado": "25524893033", "regulamento": "cangucu/taxi",
+                       "cometida_em": "2026-11-28T10:00", "local": "x", "descricao": "x" });
+    let notify = json!({ "passo": "notify" });
+    let judge = json!({ "passo": "judge", "mantido": true });
+    let appeal = json!({ "passo": "appeal", "texto": "x" });
+    let decide = json!({ "passo": "decide_appeal", "mantido": true });
+    let day = json!({ "data": "2026-11-30" });
+    let split = json!({ "parcelas": 2 });
+    let parameter = json!({ "valor": "10000" });
+    let profile = json!({});
     vec![
         (Method::GET, "/api/jurisdictions", None, "AAAAA"),
         (
@@ -88,6 +103,156 @@ fn table() -> Vec<(Method, &'static str, Option<Value>, &'static str)> {
             "/api/users/admin/tokens/script",
             None,
             "AFFFF",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/permits",
+            Some(permit),
+            "AAFFF",
+        ),
+        (
+            Method::GET,
+            "/api/jurisdictions/cangucu/permits",
+            None,
+            "AAAAA",
+        ),
+        (
+            Method::GET,
+            "/api/jurisdictions/cangucu/permits/taxi/1",
+            None,
+            "AAAAA",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/permits/taxi/1/status",
+            Some(status),
+            "AAFFF",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/permits/taxi/1/drivers",
+            Some(driver),
+            "AAFFF",
+        ),
+        (
+            Method::GET,
+            "/api/jurisdictions/cangucu/permits/taxi/1/drivers",
+            None,
+            "AAAAA",
+        ),
+        (
+            Method::DELETE,
+            "/api/jurisdictions/cangucu/permits/taxi/1/drivers/2026-00001",
+            None,
+            "AAFFF",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/permits/taxi/1/vehicle",
+            Some(plate),
+            "AAFFF",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/vehicles/ABC1D23/inspections",
+            Some(inspection),
+            "AAAFF",
+        ),
+        (
+            Method::GET,
+            "/api/jurisdictions/cangucu/documents?assunto=vehicle:ABC1D23",
+            None,
+            "AAAAA",
+        ),
+        (
+            Method::PUT,
+            "/api/jurisdictions/cangucu/people/25524893033/profile",
+            Some(profile),
+            "AAFFF",
+        ),
+        (
+            Method::GET,
+            "/api/jurisdictions/cangucu/people/25524893033/profile",
+            None,
+            "AAAAA",
+        ),
+        (
+            Method::PUT,
+            "/api/jurisdictions/cangucu/parameters/population",
+            Some(parameter),
+            "AFFFF",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/autos",
+            Some(auto),
+            "AFAFF",
+        ),
+        (
+            Method::GET,
+            "/api/jurisdictions/cangucu/autos",
+            None,
+            "AAAAA",
+        ),
+        (
+            Method::GET,
+            "/api/jurisdictions/cangucu/autos/2026/1",
+            None,
+            "AAAAA",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/autos/2026/1/steps",
+            Some(notify),
+            "AAFFF",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/autos/2026/1/steps",
+            Some(appeal),
+            "AAFFF",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/autos/2026/1/steps",
+            Some(judge),
+            "AFFAF",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/autos/2026/1/steps",
+            Some(decide),
+            "AFFAF",
+        ),
+        (
+            Method::GET,
+            "/api/jurisdictions/cangucu/debts",
+            None,
+            "AAAAA",
+        ),
+        (
+            Method::GET,
+            "/api/jurisdictions/cangucu/debts/2026/1/1/due",
+            None,
+            "AAAAA",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/debts/2026/1/1/payments",
+            Some(day),
+            "AAFFF",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/debts/2026/1/1/installments",
+            Some(split),
+            "AAFFF",
+        ),
+        (
+            Method::GET,
+            "/api/jurisdictions/cangucu/agenda",
+            None,
+            "AAAAA",
         ),
         (Method::DELETE, "/api/session", None, "AAAAA"),
     ]

@@ -1,17 +1,29 @@
 //! The API's areas, one module each, every one an `OpenApiRouter` of its
 //! handlers (see the crate documentation for adding one).
 
+mod agenda;
 mod audit;
+mod autos;
+mod debts;
+mod documents;
 mod jurisdictions;
 mod lines;
 mod meta;
+mod parameters;
 mod people;
+mod permits;
+mod profile;
+mod public;
 mod session;
 mod stands;
 mod users;
 mod vehicles;
 
+use crate::error::ApiError;
 use crate::state::AppState;
+use axum::http::StatusCode;
+use chrono::{NaiveDate, NaiveDateTime};
+use outorga_core::model::{Rulebook, Service};
 use utoipa_axum::router::OpenApiRouter;
 
 /// Every route with its documentation.
@@ -26,6 +38,14 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(stands::routes())
         .merge(audit::routes())
         .merge(users::routes())
+        .merge(public::routes())
+        .merge(documents::routes())
+        .merge(permits::routes())
+        .merge(profile::routes())
+        .merge(parameters::routes())
+        .merge(autos::routes())
+        .merge(debts::routes())
+        .merge(agenda::routes())
 }
 
 /// The change a request makes: who (the signed-in user), when (the state's
@@ -40,3 +60,127 @@ macro_rules! change {
     };
 }
 pub(crate) use change;
+
+/// A day sent as `AAAA-MM-DD` (or `DD/MM/AAAA`); `campo` names it in the refusal.
+pub(crate) fn parse_day(text: &str, campo: &str) -> Result<NaiveDate, ApiError> {
+    let text = text.trim();
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .or_else(|_| NaiveDate::parse_from_str(text, "%d/%m/%Y"))
+        .map_err(|_| {
+            ApiError::field(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                campo,
+                format!("`{text}` não é uma data: use AAAA-MM-DD"),
+            )
+        })
+}
+
+/// The day sent, or today by the state's clock when none was.
+pub(crate) fn day_or_today(
+    state: &AppState,
+    text: Option<&str>,
+    campo: &str,
+) -> Result<NaiveDate, ApiError> {
+    text.map_or_else(|| Ok(state.clock.now().date()), |t| parse_day(t, campo))
+}
+
+/// A moment sent as `AAAA-MM-DDTHH:MM[:SS]` (a space also separates them).
+pub(crate) fn parse_moment(text: &str, campo: &str) -> Result<NaiveDateTime, ApiError> {
+    let text = text.trim();
+    [
+        "%Y-%m-%dT%H:%M:%S",
+        "%Y-%m-%dT%H:%M",
+        "%Y-%m-%d %H:%M:%S",
+        "%Y-%m-%d %H:%M",
+    ]
+    .iter()
+    .find_map(|format| NaiveDateTime::parse_from_str(text, format).ok())
+    .ok_or_else(|| {
+        ApiError::field(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            campo,
+            format!("`{text}` não é data e hora: use AAAA-MM-DDTHH:MM"),
+        )
+    })
+}
+
+/// The rulebooks `j` is bound to, as loaded on this server.
+pub(crate) async fn bound_rulebooks<'a>(
+    state: &'a AppState,
+    j: &str,
+) -> Result<Vec<&'a Rulebook>, ApiError> {
+    let jurisdictions = state.store.jurisdictions().await?;
+    let Some(found) = jurisdictions.into_iter().find(|known| known.id == j) else {
+        return Err(ApiError::not_found(format!(
+            "a jurisdição `{j}` não está cadastrada"
+        )));
+    };
+    Ok(found
+        .rulebooks
+        .iter()
+        .filter_map(|id| state.library.get(id))
+        .collect())
+}
+
+/// The rulebook of `j` that regulates `service` (a jurisdiction may have
+/// one per service, as Teófilo Otoni's mototaxi and motofrete).
+pub(crate) async fn rulebook_for_service<'a>(
+    state: &'a AppState,
+    j: &str,
+    service: &str,
+) -> Result<&'a Rulebook, ApiError> {
+    let wanted = Service::parse(service.trim());
+    let bound = bound_rulebooks(state, j).await?;
+    let offered: Vec<&str> = bound
+        .iter()
+        .flat_map(|r| r.services.iter().map(|s| s.name()))
+        .collect();
+    bound
+        .iter()
+        .find(|r| wanted.is_some_and(|s| r.services.contains(&s)))
+        .copied()
+        .ok_or_else(|| {
+            ApiError::field(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "servico",
+                format!(
+                    "`{service}` não é serviço regulado em {j} (serviços: {})",
+                    offered.join(", ")
+                ),
+            )
+        })
+}
+
+/// The rulebook of `j` with this id (`<jurisdição>/<serviço>`).
+pub(crate) async fn rulebook_named<'a>(
+    state: &'a AppState,
+    j: &str,
+    id: &str,
+) -> Result<&'a Rulebook, ApiError> {
+    let bound = bound_rulebooks(state, j).await?;
+    let ids: Vec<&str> = bound.iter().map(|r| r.id.as_str()).collect();
+    bound
+        .iter()
+        .find(|r| r.id == id.trim())
+        .copied()
+        .ok_or_else(|| {
+            ApiError::field(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "regulamento",
+                format!(
+                    "`{id}` não é regulamento de {j} (regulamentos: {})",
+                    ids.join(", ")
+                ),
+            )
+        })
+}
+
+/// The rulebook an auto was issued under (its process and debts follow it).
+pub(crate) async fn rulebook_of_auto<'a>(
+    state: &'a AppState,
+    j: &str,
+    key: (i32, i64),
+) -> Result<&'a Rulebook, ApiError> {
+    let auto = state.store.auto(j, key).await?;
+    rulebook_named(state, j, &auto.rulebook).await
+}

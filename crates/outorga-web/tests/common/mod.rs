@@ -177,23 +177,7 @@ impl App {
             request = request.header(header::CONTENT_TYPE, content_type);
         }
         let request = request.body(Body::from(body.to_string())).expect("request");
-        let response = self
-            .router
-            .clone()
-            .oneshot(request)
-            .await
-            .expect("infallible");
-        let status = response.status();
-        let bytes = axum::body::to_bytes(response.into_body(), 10 << 20)
-            .await
-            .expect("body");
-        let body = if bytes.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&bytes)
-                .unwrap_or_else(|_| panic!("{path}: not JSON: {}", String::from_utf8_lossy(&bytes)))
-        };
-        Answer { status, body }
+        answer(self.router.clone(), path, request).await
     }
 
     /// Sends `body` as JSON (or nothing).
@@ -247,6 +231,34 @@ impl App {
         assert_eq!(answer.status, StatusCode::CREATED, "{:?}", answer.body);
         answer.text("token")
     }
+}
+
+/// Posts `body` as JSON with `token` through a clone of the router: for
+/// requests sent concurrently from spawned tasks.
+pub async fn post_on(router: axum::Router, path: String, token: String, body: Value) -> Answer {
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri(&path)
+        .header(header::AUTHORIZATION, format!("Bearer {token}"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .expect("request");
+    answer(router, &path, request).await
+}
+
+async fn answer(router: axum::Router, path: &str, request: Request<Body>) -> Answer {
+    let response = router.oneshot(request).await.expect("infallible");
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), 10 << 20)
+        .await
+        .expect("body");
+    let body = if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| panic!("{path}: not JSON: {}", String::from_utf8_lossy(&bytes)))
+    };
+    Answer { status, body }
 }
 
 pub const PASSWORD: &str = "senha-de-teste-longa";

@@ -1,0 +1,78 @@
+//! The agenda: what falls due in a jurisdiction within a horizon, or is
+//! overdue, under every rulebook it applies.
+
+use crate::auth::Reader;
+use crate::error::{ApiError, ErrorBody};
+use crate::json::Json;
+use crate::routes::{bound_rulebooks, day_or_today};
+use crate::state::AppState;
+use axum::extract::{Path, Query, State};
+use outorga_store::AgendaItem;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// How far ahead the agenda looks when not asked.
+const DEFAULT_DAYS: u32 = 30;
+/// The longest horizon (a year and a day).
+const MAX_DAYS: u32 = 366;
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct Horizonte {
+    /// AAAA-MM-DD; hoje quando omitida.
+    pub data: Option<String>,
+    /// Quantos dias à frente (30 quando omitido, até 366).
+    pub dias: Option<u32>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ItemAgenda {
+    /// permit_expiry, document_expiry, inspection, vehicle_replacement,
+    /// notification, defense, appeal, threshold, suspension_end ou debt.
+    pub tipo: String,
+    pub vence_em: String,
+    pub vencido: bool,
+    /// O registro: `permit:taxi:3`, `auto:2026:15`…
+    pub assunto: String,
+    pub descricao: String,
+    pub artigos: Vec<String>,
+}
+
+impl From<AgendaItem> for ItemAgenda {
+    fn from(i: AgendaItem) -> ItemAgenda {
+        ItemAgenda {
+            tipo: i.kind,
+            vence_em: i.due.to_string(),
+            vencido: i.overdue,
+            assunto: i.subject,
+            descricao: i.description,
+            artigos: i.articles,
+        }
+    }
+}
+
+/// What falls due from the day given to the horizon, and what is overdue,
+/// soonest first.
+#[utoipa::path(get, path = "/api/jurisdictions/{j}/agenda", tag = "agenda",
+    params(("j" = String, Path, description = "a jurisdição"), Horizonte),
+    responses((status = 200, body = Vec<ItemAgenda>), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn agenda(
+    State(state): State<AppState>,
+    _who: Reader,
+    Path(j): Path<String>,
+    Query(horizon): Query<Horizonte>,
+) -> Result<Json<Vec<ItemAgenda>>, ApiError> {
+    let today = day_or_today(&state, horizon.data.as_deref(), "data")?;
+    let days = horizon.dias.unwrap_or(DEFAULT_DAYS).min(MAX_DAYS);
+    let rulebooks = bound_rulebooks(&state, &j).await?;
+    let items = state.store.agenda(&j, &rulebooks, today, days).await?;
+    Ok(Json(items.into_iter().map(ItemAgenda::from).collect()))
+}
+
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(agenda))
+}

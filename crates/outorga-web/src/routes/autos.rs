@@ -1,0 +1,374 @@
+//! Autos de infração and their process: issued by inspectors with the
+//! engine's penalty proposal, numbered without gaps per year; notified,
+//! defended, judged, appealed and made final within the law's deadlines.
+
+use crate::auth::{Board, Clerk, Inspector, Reader, require};
+use crate::error::{ApiError, ErrorBody};
+use crate::json::Json;
+use crate::routes::{
+    change, day_or_today, parse_moment, rulebook_for_service, rulebook_named, rulebook_of_auto,
+};
+use crate::state::AppState;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use outorga_store::{Auto, AutoInput, ProcessStep, Proposal, ProposedSanction};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PermissaoRef {
+    pub servico: String,
+    pub numero: i64,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AutoEntrada {
+    /// O código da infração no regulamento, como `51-I-a`.
+    pub infracao: String,
+    /// CPF ou CNPJ do autuado (cadastrado).
+    pub autuado: String,
+    /// A permissão sob a qual foi cometida; o regulamento é o do seu serviço.
+    pub permissao: Option<PermissaoRef>,
+    /// Sem permissão: o regulamento, como `teofilo-otoni/mototaxi`.
+    pub regulamento: Option<String>,
+    pub placa: Option<String>,
+    /// AAAA-MM-DDTHH:MM.
+    pub cometida_em: String,
+    pub local: String,
+    pub descricao: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SancaoProposta {
+    /// warning, fine, suspension, cassation…
+    pub tipo: String,
+    pub alvo: Option<String>,
+    pub pagador: Option<String>,
+    pub unidade: Option<String>,
+    /// A multa na sua unidade (decimal exato).
+    pub quantidade: Option<String>,
+    pub reais: Option<String>,
+    pub dias: Option<u32>,
+    pub dias_max: Option<u32>,
+    pub anos: Option<u32>,
+    pub meses: Option<u32>,
+    pub artigos: Vec<String>,
+}
+
+impl From<ProposedSanction> for SancaoProposta {
+    fn from(s: ProposedSanction) -> SancaoProposta {
+        SancaoProposta {
+            tipo: s.kind,
+            alvo: s.target,
+            pagador: s.payer,
+            unidade: s.unit,
+            quantidade: s.quantity,
+            reais: s.brl,
+            dias: s.days,
+            dias_max: s.max_days,
+            anos: s.years,
+            meses: s.months,
+            artigos: s.articles,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Pontos {
+    pub documento: String,
+    pub pontos: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Proposta {
+    pub sancoes: Vec<SancaoProposta>,
+    /// Pontos somados por documento.
+    pub pontos: Vec<Pontos>,
+    pub artigos: Vec<String>,
+}
+
+impl From<Proposal> for Proposta {
+    fn from(p: Proposal) -> Proposta {
+        Proposta {
+            sancoes: p.sanctions.into_iter().map(SancaoProposta::from).collect(),
+            pontos: p
+                .points
+                .into_iter()
+                .map(|(documento, pontos)| Pontos { documento, pontos })
+                .collect(),
+            artigos: p.articles,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AutoSaida {
+    pub ano: i32,
+    pub numero: i64,
+    pub regulamento: String,
+    pub infracao: String,
+    pub autuado: String,
+    pub permissao: Option<PermissaoRef>,
+    pub placa: Option<String>,
+    pub cometida_em: String,
+    pub local: String,
+    pub descricao: String,
+    pub fiscal: String,
+    /// issued, notified, archived, judged, appealed, final ou annulled.
+    pub situacao: String,
+    pub situacao_nome: String,
+    pub proposta: Proposta,
+    pub notificar_ate: Option<String>,
+    pub notificado_em: Option<String>,
+    pub defesa_ate: Option<String>,
+    pub defesa_em: Option<String>,
+    pub julgado_em: Option<String>,
+    pub recurso_ate: Option<String>,
+    pub recurso_em: Option<String>,
+    pub definitivo_em: Option<String>,
+}
+
+/// An auto's status in Portuguese (the store's `process::status_pt` is not
+/// exported).
+fn status_name(status: &str) -> &'static str {
+    match status {
+        "issued" => "lavrado, aguardando notificação",
+        "notified" => "notificado, aguardando defesa e julgamento",
+        "archived" => "arquivado",
+        "judged" => "julgado, no prazo de recurso",
+        "appealed" => "em recurso",
+        "final" => "com decisão definitiva",
+        "annulled" => "anulado",
+        _ => "em situação desconhecida",
+    }
+}
+
+fn text(day: Option<chrono::NaiveDate>) -> Option<String> {
+    day.map(|d| d.to_string())
+}
+
+impl From<Auto> for AutoSaida {
+    fn from(a: Auto) -> AutoSaida {
+        AutoSaida {
+            situacao_nome: status_name(&a.status).into(),
+            ano: a.year,
+            numero: a.number,
+            regulamento: a.rulebook,
+            infracao: a.infraction,
+            autuado: a.offender,
+            permissao: a
+                .permit
+                .map(|(servico, numero)| PermissaoRef { servico, numero }),
+            placa: a.plate,
+            cometida_em: a.committed_at.format("%Y-%m-%dT%H:%M:%S").to_string(),
+            local: a.place,
+            descricao: a.description,
+            fiscal: a.inspector,
+            situacao: a.status,
+            proposta: a.proposal.into(),
+            notificar_ate: text(a.notify_by),
+            notificado_em: text(a.notified_on),
+            defesa_ate: text(a.defense_by),
+            defesa_em: text(a.defense_on),
+            julgado_em: text(a.judged_on),
+            recurso_ate: text(a.appeal_by),
+            recurso_em: text(a.appealed_on),
+            definitivo_em: text(a.final_on),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PassoEntrada {
+    /// notify, defend, archive, finalize, appeal (atendente); judge,
+    /// decide_appeal (junta/comissão).
+    pub passo: String,
+    /// AAAA-MM-DD; hoje quando omitida.
+    pub data: Option<String>,
+    /// O texto da defesa ou do recurso.
+    #[serde(default)]
+    pub texto: String,
+    /// No julgamento e na decisão do recurso: o auto é mantido?
+    pub mantido: Option<bool>,
+    #[serde(default)]
+    pub fundamentos: String,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct FiltroAutuado {
+    /// CPF ou CNPJ do autuado.
+    pub autuado: Option<String>,
+}
+
+/// The step asked for, and whether the board (not a clerk) takes it.
+fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
+    let upheld = || {
+        input.mantido.ok_or_else(|| {
+            ApiError::field(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "mantido",
+                "diga se o auto é mantido (true) ou não (false)",
+            )
+        })
+    };
+    Ok(match input.passo.trim() {
+        "notify" => (ProcessStep::Notify, false),
+        "defend" => (
+            ProcessStep::Defend {
+                text: input.texto.clone(),
+            },
+            false,
+        ),
+        "archive" => (ProcessStep::Archive, false),
+        "finalize" => (ProcessStep::Finalize, false),
+        "appeal" => (
+            ProcessStep::Appeal {
+                text: input.texto.clone(),
+            },
+            false,
+        ),
+        "judge" => (
+            ProcessStep::Judge {
+                upheld: upheld()?,
+                grounds: input.fundamentos.clone(),
+            },
+            true,
+        ),
+        "decide_appeal" => (
+            ProcessStep::DecideAppeal {
+                upheld: upheld()?,
+                grounds: input.fundamentos.clone(),
+            },
+            true,
+        ),
+        other => {
+            return Err(ApiError::field(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "passo",
+                format!(
+                    "`{other}`: use notify, defend, archive, finalize, appeal, judge ou decide_appeal"
+                ),
+            ));
+        }
+    })
+}
+
+/// Issues an auto de infração with the engine's penalty proposal; the
+/// inspector is the signed-in user.
+#[utoipa::path(post, path = "/api/jurisdictions/{j}/autos", tag = "fiscalização",
+    params(("j" = String, Path, description = "a jurisdição")),
+    request_body = AutoEntrada,
+    responses((status = 201, body = AutoSaida), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn issue(
+    State(state): State<AppState>,
+    who: Inspector,
+    Path(j): Path<String>,
+    Json(input): Json<AutoEntrada>,
+) -> Result<(StatusCode, Json<AutoSaida>), ApiError> {
+    let rulebook = match (&input.permissao, &input.regulamento) {
+        (Some(permit), _) => rulebook_for_service(&state, &j, &permit.servico).await?,
+        (None, Some(id)) => rulebook_named(&state, &j, id).await?,
+        (None, None) => {
+            return Err(ApiError::field(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "regulamento",
+                "sem permissão, diga o regulamento, como `teofilo-otoni/mototaxi`",
+            ));
+        }
+    };
+    let auto = AutoInput {
+        infraction: input.infracao,
+        offender: input.autuado,
+        permit: input
+            .permissao
+            .map(|p| (p.servico.trim().to_string(), p.numero)),
+        plate: input.placa,
+        committed_at: parse_moment(&input.cometida_em, "cometida_em")?,
+        place: input.local,
+        description: input.descricao,
+    };
+    let change = change!(state, who, "auto lavrado pela API");
+    let issued = state.store.issue_auto(&change, rulebook, &j, &auto).await?;
+    Ok((StatusCode::CREATED, Json(issued.into())))
+}
+
+/// The autos of the jurisdiction (of one offender, when asked), newest first.
+#[utoipa::path(get, path = "/api/jurisdictions/{j}/autos", tag = "fiscalização",
+    params(("j" = String, Path, description = "a jurisdição"), FiltroAutuado),
+    responses((status = 200, body = Vec<AutoSaida>), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn list(
+    State(state): State<AppState>,
+    _who: Reader,
+    Path(j): Path<String>,
+    Query(filter): Query<FiltroAutuado>,
+) -> Result<Json<Vec<AutoSaida>>, ApiError> {
+    let autos = state.store.autos(&j, filter.autuado.as_deref()).await?;
+    Ok(Json(autos.into_iter().map(AutoSaida::from).collect()))
+}
+
+/// An auto by year and number.
+#[utoipa::path(get, path = "/api/jurisdictions/{j}/autos/{ano}/{numero}", tag = "fiscalização",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("ano" = i32, Path, description = "o ano"),
+           ("numero" = i64, Path, description = "o número no ano")),
+    responses((status = 200, body = AutoSaida), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn get(
+    State(state): State<AppState>,
+    _who: Reader,
+    Path((j, ano, numero)): Path<(String, i32, i64)>,
+) -> Result<Json<AutoSaida>, ApiError> {
+    Ok(Json(state.store.auto(&j, (ano, numero)).await?.into()))
+}
+
+/// Takes one step of the auto's process within the law's deadline:
+/// notify, defend, archive, finalize, appeal (clerks); judge, decide_appeal
+/// (the board).
+#[utoipa::path(post, path = "/api/jurisdictions/{j}/autos/{ano}/{numero}/steps", tag = "fiscalização",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("ano" = i32, Path, description = "o ano"),
+           ("numero" = i64, Path, description = "o número no ano")),
+    request_body = PassoEntrada,
+    responses((status = 200, body = AutoSaida), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn step(
+    State(state): State<AppState>,
+    who: Reader,
+    Path((j, ano, numero)): Path<(String, i32, i64)>,
+    Json(input): Json<PassoEntrada>,
+) -> Result<Json<AutoSaida>, ApiError> {
+    let (process, by_board) = process_step(&input)?;
+    if by_board {
+        require(&who.user, Board::admits, "junta/comissão")?;
+    } else {
+        require(&who.user, Clerk::admits, "atendente")?;
+    }
+    let on = day_or_today(&state, input.data.as_deref(), "data")?;
+    let rulebook = rulebook_of_auto(&state, &j, (ano, numero)).await?;
+    let change = change!(state, who, "processo do auto pela API");
+    let auto = state
+        .store
+        .process_auto(&change, rulebook, &j, (ano, numero), &process, on)
+        .await?;
+    Ok(Json(auto.into()))
+}
+
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(issue, list))
+        .routes(routes!(get))
+        .routes(routes!(step))
+}

@@ -1,0 +1,231 @@
+//! Fines owed (from autos made final), what paying them costs on a day,
+//! payments and installments. The rulebook is the auto's.
+
+use crate::auth::{Clerk, Reader};
+use crate::error::{ApiError, ErrorBody};
+use crate::json::Json;
+use crate::routes::{change, day_or_today, rulebook_of_auto};
+use crate::state::AppState;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use outorga_store::{Debt, Due, Payment};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PagamentoSaida {
+    pub parcela: u32,
+    pub pago_em: String,
+    pub quantidade: String,
+    pub reais: Option<String>,
+}
+
+impl From<Payment> for PagamentoSaida {
+    fn from(p: Payment) -> PagamentoSaida {
+        PagamentoSaida {
+            parcela: p.parcel,
+            pago_em: p.paid_on.to_string(),
+            quantidade: p.quantity,
+            reais: p.brl,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DebitoSaida {
+    /// O auto de origem (ano, número) e a posição da multa nele.
+    pub ano: i32,
+    pub numero: i64,
+    pub sequencia: i64,
+    pub devedor: String,
+    /// VRTM, UPFTO, CTM ou BRL.
+    pub unidade: String,
+    pub quantidade: String,
+    pub lancado_em: String,
+    pub vence_em: String,
+    /// Decidida em processo administrativo.
+    pub de_processo: bool,
+    pub parcelas: Option<u32>,
+    pub quitado: bool,
+    pub pagamentos: Vec<PagamentoSaida>,
+}
+
+impl From<Debt> for DebitoSaida {
+    fn from(d: Debt) -> DebitoSaida {
+        DebitoSaida {
+            quitado: d.settled(),
+            ano: d.year,
+            numero: d.number,
+            sequencia: d.seq,
+            devedor: d.debtor,
+            unidade: d.unit,
+            quantidade: d.quantity,
+            lancado_em: d.issued_on.to_string(),
+            vence_em: d.due_on.to_string(),
+            de_processo: d.from_process,
+            parcelas: d.installments,
+            pagamentos: d.payments.into_iter().map(PagamentoSaida::from).collect(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DevidoSaida {
+    pub unidade: String,
+    pub quantidade: String,
+    pub acrescimo_percentual: String,
+    pub reais: Option<String>,
+    /// A parcela (1 de 1 quando paga de uma vez).
+    pub parcela: u32,
+    pub artigos: Vec<String>,
+}
+
+impl From<Due> for DevidoSaida {
+    fn from(d: Due) -> DevidoSaida {
+        DevidoSaida {
+            unidade: d.unit,
+            quantidade: d.quantity,
+            acrescimo_percentual: d.surcharge_percent,
+            reais: d.brl,
+            parcela: d.parcel,
+            artigos: d.articles,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct FiltroDevedor {
+    /// CPF ou CNPJ do devedor.
+    pub devedor: Option<String>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct NaData {
+    /// AAAA-MM-DD; hoje quando omitida.
+    pub data: Option<String>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PagamentoEntrada {
+    /// AAAA-MM-DD; hoje quando omitida.
+    pub data: Option<String>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ParcelamentoEntrada {
+    pub parcelas: u32,
+    pub data: Option<String>,
+}
+
+/// The debts of the jurisdiction (of one debtor, when asked).
+#[utoipa::path(get, path = "/api/jurisdictions/{j}/debts", tag = "débitos",
+    params(("j" = String, Path, description = "a jurisdição"), FiltroDevedor),
+    responses((status = 200, body = Vec<DebitoSaida>), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn list(
+    State(state): State<AppState>,
+    _who: Reader,
+    Path(j): Path<String>,
+    Query(filter): Query<FiltroDevedor>,
+) -> Result<Json<Vec<DebitoSaida>>, ApiError> {
+    let debts = state.store.debts(&j, filter.devedor.as_deref()).await?;
+    Ok(Json(debts.into_iter().map(DebitoSaida::from).collect()))
+}
+
+/// What paying the debt (or its next parcel) costs on a day.
+#[utoipa::path(get, path = "/api/jurisdictions/{j}/debts/{ano}/{numero}/{seq}/due", tag = "débitos",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("ano" = i32, Path, description = "o ano do auto"),
+           ("numero" = i64, Path, description = "o número do auto"),
+           ("seq" = i64, Path, description = "a multa no auto"), NaData),
+    responses((status = 200, body = DevidoSaida), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn due(
+    State(state): State<AppState>,
+    _who: Reader,
+    Path((j, ano, numero, seq)): Path<(String, i32, i64, i64)>,
+    Query(when): Query<NaData>,
+) -> Result<Json<DevidoSaida>, ApiError> {
+    let on = day_or_today(&state, when.data.as_deref(), "data")?;
+    let rulebook = rulebook_of_auto(&state, &j, (ano, numero)).await?;
+    let due = state
+        .store
+        .debt_due(rulebook, &j, (ano, numero, seq), on)
+        .await?;
+    Ok(Json(due.into()))
+}
+
+/// Records the payment of the debt (or its next parcel) for what is due.
+#[utoipa::path(post, path = "/api/jurisdictions/{j}/debts/{ano}/{numero}/{seq}/payments", tag = "débitos",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("ano" = i32, Path, description = "o ano do auto"),
+           ("numero" = i64, Path, description = "o número do auto"),
+           ("seq" = i64, Path, description = "a multa no auto")),
+    request_body = PagamentoEntrada,
+    responses((status = 201, body = DevidoSaida), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn pay(
+    State(state): State<AppState>,
+    who: Clerk,
+    Path((j, ano, numero, seq)): Path<(String, i32, i64, i64)>,
+    Json(input): Json<PagamentoEntrada>,
+) -> Result<(StatusCode, Json<DevidoSaida>), ApiError> {
+    let on = day_or_today(&state, input.data.as_deref(), "data")?;
+    let rulebook = rulebook_of_auto(&state, &j, (ano, numero)).await?;
+    let change = change!(state, who, "pagamento pela API");
+    let paid = state
+        .store
+        .pay_debt(&change, rulebook, &j, (ano, numero, seq), on)
+        .await?;
+    Ok((StatusCode::CREATED, Json(paid.into())))
+}
+
+/// Splits a debt not yet paid into parcels, if the law allows it.
+#[utoipa::path(post, path = "/api/jurisdictions/{j}/debts/{ano}/{numero}/{seq}/installments", tag = "débitos",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("ano" = i32, Path, description = "o ano do auto"),
+           ("numero" = i64, Path, description = "o número do auto"),
+           ("seq" = i64, Path, description = "a multa no auto")),
+    request_body = ParcelamentoEntrada,
+    responses((status = 200, body = DebitoSaida), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn split(
+    State(state): State<AppState>,
+    who: Clerk,
+    Path((j, ano, numero, seq)): Path<(String, i32, i64, i64)>,
+    Json(input): Json<ParcelamentoEntrada>,
+) -> Result<Json<DebitoSaida>, ApiError> {
+    let on = day_or_today(&state, input.data.as_deref(), "data")?;
+    let rulebook = rulebook_of_auto(&state, &j, (ano, numero)).await?;
+    let change = change!(state, who, "parcelamento pela API");
+    let debt = state
+        .store
+        .split_debt(
+            &change,
+            rulebook,
+            &j,
+            (ano, numero, seq),
+            (input.parcelas, on),
+        )
+        .await?;
+    Ok(Json(debt.into()))
+}
+
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(due))
+        .routes(routes!(pay))
+        .routes(routes!(split))
+}

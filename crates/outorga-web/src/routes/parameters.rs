@@ -1,0 +1,77 @@
+//! The parameters of a jurisdiction's law (population, fleet size…), which a
+//! decree or a census may change.
+
+use crate::auth::Admin;
+use crate::error::{ApiError, ErrorBody};
+use crate::json::Json;
+use crate::routes::{bound_rulebooks, change};
+use crate::state::AppState;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use std::str::FromStr;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ParametroEntrada {
+    /// Decimal exato, em texto: "1600" ou "0,5".
+    pub valor: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ParametroSaida {
+    pub nome: String,
+    pub valor: String,
+    /// O regulamento que define o parâmetro.
+    pub regulamento: String,
+}
+
+/// Sets a parameter of the jurisdiction's law.
+#[utoipa::path(put, path = "/api/jurisdictions/{j}/parameters/{nome}", tag = "cadastros",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("nome" = String, Path, description = "o parâmetro, como `population`")),
+    request_body = ParametroEntrada,
+    responses((status = 200, body = ParametroSaida), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn put(
+    State(state): State<AppState>,
+    who: Admin,
+    Path((j, nome)): Path<(String, String)>,
+    Json(input): Json<ParametroEntrada>,
+) -> Result<Json<ParametroSaida>, ApiError> {
+    let value = Decimal::from_str(&input.valor.trim().replace(',', ".")).map_err(|_| {
+        ApiError::field(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "valor",
+            format!("`{}` não é um número decimal", input.valor),
+        )
+    })?;
+    let bound = bound_rulebooks(&state, &j).await?;
+    let Some(rulebook) = bound.iter().find(|r| r.parameter_id(&nome).is_some()) else {
+        return Err(ApiError::field(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "nome",
+            format!("`{nome}` não é parâmetro de nenhum regulamento de {j}"),
+        ));
+    };
+    let change = change!(state, who, "parâmetro alterado pela API");
+    state
+        .store
+        .set_parameter(&change, rulebook, &j, (&nome, value))
+        .await?;
+    Ok(Json(ParametroSaida {
+        nome,
+        valor: value.normalize().to_string(),
+        regulamento: rulebook.id.clone(),
+    }))
+}
+
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(put))
+}

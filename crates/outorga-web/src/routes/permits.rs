@@ -1,0 +1,588 @@
+//! Permits and what serves under them: the grant (cap, quotas, eligibility),
+//! changes of status with their history, drivers, the vehicle in service and
+//! its inspections. The rulebook is the jurisdiction's for the service.
+
+use crate::auth::{Clerk, Examiner, Reader};
+use crate::error::{ApiError, ErrorBody};
+use crate::json::Json;
+use crate::routes::documents::DocumentoSaida;
+use crate::routes::{change, day_or_today, rulebook_for_service};
+use crate::state::AppState;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use outorga_store::{
+    Driver, DriverAdded, GrantRequest, Granted, HistoryStep, Inspection, PermitRecord, ToCheck,
+    Transition, VehicleIncluded, status_pt,
+};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PermissaoEntrada {
+    /// taxi, taxi_acessivel, mototaxi, motofrete ou onibus.
+    pub servico: String,
+    /// CPF ou CNPJ do titular (cadastrado).
+    pub titular: String,
+    /// AAAA-MM-DD; hoje quando omitida.
+    pub data: Option<String>,
+    /// A reserva de vagas (cota do regulamento), como `disabled_drivers`.
+    pub cota: Option<String>,
+    /// A linha, numa delegação de ônibus.
+    pub linha: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PermissaoSaida {
+    pub servico: String,
+    pub numero: i64,
+    pub regulamento: String,
+    pub titular: String,
+    /// granted, suspended, reserved, renounced, revoked ou extinct.
+    pub situacao: String,
+    pub situacao_nome: String,
+    pub cota: Option<String>,
+    pub concedida_em: String,
+    pub vence_em: Option<String>,
+    pub linha: Option<String>,
+}
+
+impl From<PermitRecord> for PermissaoSaida {
+    fn from(p: PermitRecord) -> PermissaoSaida {
+        PermissaoSaida {
+            situacao_nome: status_pt(&p.status).into(),
+            servico: p.service,
+            numero: p.number,
+            regulamento: p.rulebook,
+            titular: p.holder,
+            situacao: p.status,
+            cota: p.quota,
+            concedida_em: p.granted_on.to_string(),
+            vence_em: p.expires_on.map(|d| d.to_string()),
+            linha: p.line,
+        }
+    }
+}
+
+/// A requirement the clerk must still check, with its articles.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AVerificar {
+    pub requisito: String,
+    pub descricao: String,
+    pub artigos: Vec<String>,
+}
+
+impl From<ToCheck> for AVerificar {
+    fn from(t: ToCheck) -> AVerificar {
+        AVerificar {
+            requisito: t.requirement,
+            descricao: t.description,
+            artigos: t.articles,
+        }
+    }
+}
+
+fn to_check(list: Vec<ToCheck>) -> Vec<AVerificar> {
+    list.into_iter().map(AVerificar::from).collect()
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PermissaoConcedida {
+    pub permissao: PermissaoSaida,
+    /// Requisitos cujos fatos não estão registrados: confira antes de entregar.
+    pub a_verificar: Vec<AVerificar>,
+    pub artigos: Vec<String>,
+}
+
+impl From<Granted> for PermissaoConcedida {
+    fn from(g: Granted) -> PermissaoConcedida {
+        PermissaoConcedida {
+            permissao: g.permit.into(),
+            a_verificar: to_check(g.to_check),
+            artigos: g.articles,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PassoHistorico {
+    pub evento: String,
+    pub situacao: String,
+    pub desde: String,
+    pub ate: Option<String>,
+    pub motivo: String,
+    pub artigos: Vec<String>,
+}
+
+impl From<HistoryStep> for PassoHistorico {
+    fn from(h: HistoryStep) -> PassoHistorico {
+        PassoHistorico {
+            evento: h.event,
+            situacao: h.status,
+            desde: h.since.to_string(),
+            ate: h.until.map(|d| d.to_string()),
+            motivo: h.reason,
+            artigos: h.articles,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PermissaoComHistorico {
+    pub permissao: PermissaoSaida,
+    /// Do mais antigo ao mais recente.
+    pub historico: Vec<PassoHistorico>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MudancaEntrada {
+    /// suspend_on_request (com motivo, dias e prorrogacao), reserve,
+    /// reinstate, renounce, revoke (com cassacao), extinguish ou renew.
+    pub mudanca: String,
+    /// AAAA-MM-DD; hoje quando omitida.
+    pub data: Option<String>,
+    /// O motivo da suspensão a pedido, como o regulamento o nomeia (`theft`…).
+    pub motivo: Option<String>,
+    pub dias: Option<u32>,
+    #[serde(default)]
+    pub prorrogacao: bool,
+    /// Cassação (penalidade) em vez de revogação (interesse público).
+    #[serde(default)]
+    pub cassacao: bool,
+}
+
+impl TryFrom<&MudancaEntrada> for Transition {
+    type Error = ApiError;
+
+    fn try_from(m: &MudancaEntrada) -> Result<Transition, ApiError> {
+        let missing = |campo: &str| {
+            ApiError::field(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                campo,
+                "obrigatório na suspensão a pedido",
+            )
+        };
+        Ok(match m.mudanca.trim() {
+            "suspend_on_request" | "suspensao" => Transition::SuspendOnRequest {
+                reason: m.motivo.clone().ok_or_else(|| missing("motivo"))?,
+                days: m.dias.ok_or_else(|| missing("dias"))?,
+                extension: m.prorrogacao,
+            },
+            "reserve" | "reserva" => Transition::Reserve,
+            "reinstate" | "retorno" => Transition::Reinstate,
+            "renounce" | "renuncia" => Transition::Renounce,
+            "revoke" | "revogacao" => Transition::Revoke {
+                cassation: m.cassacao,
+            },
+            "extinguish" | "extincao" => Transition::Extinguish,
+            "renew" | "renovacao" => Transition::Renew,
+            other => {
+                return Err(ApiError::field(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "mudanca",
+                    format!(
+                        "`{other}`: use suspend_on_request, reserve, reinstate, renounce, \
+                         revoke, extinguish ou renew"
+                    ),
+                ));
+            }
+        })
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct FiltroServico {
+    /// Só as permissões deste serviço.
+    pub servico: Option<String>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct Data {
+    /// AAAA-MM-DD; hoje quando omitida.
+    pub data: Option<String>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CondutorEntrada {
+    /// CPF do condutor (cadastrado, com perfil).
+    pub condutor: String,
+    /// auxiliary, collaborator ou preposto.
+    pub funcao: String,
+    pub data: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CondutorSaida {
+    pub matricula: String,
+    pub servico: String,
+    pub numero: i64,
+    pub condutor: String,
+    pub funcao: String,
+    pub desde: String,
+    pub valida_ate: Option<String>,
+    pub ate: Option<String>,
+}
+
+impl From<Driver> for CondutorSaida {
+    fn from(d: Driver) -> CondutorSaida {
+        CondutorSaida {
+            matricula: d.registration,
+            servico: d.service,
+            numero: d.number,
+            condutor: d.driver,
+            funcao: d.role,
+            desde: d.since.to_string(),
+            valida_ate: d.valid_until.map(|v| v.to_string()),
+            ate: d.until.map(|v| v.to_string()),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CondutorIncluido {
+    pub condutor: CondutorSaida,
+    /// A matrícula do condutor.
+    pub documento: DocumentoSaida,
+    pub a_verificar: Vec<AVerificar>,
+    pub artigos: Vec<String>,
+}
+
+impl From<DriverAdded> for CondutorIncluido {
+    fn from(a: DriverAdded) -> CondutorIncluido {
+        CondutorIncluido {
+            condutor: a.driver.into(),
+            documento: a.document.into(),
+            a_verificar: to_check(a.to_check),
+            artigos: a.articles,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VeiculoEmServicoEntrada {
+    /// A placa (cadastrada): a primeira inclusão ou a substituição.
+    pub placa: String,
+    pub data: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VeiculoEmServico {
+    pub placa: String,
+    /// A autorização de tráfego emitida.
+    pub autorizacao: DocumentoSaida,
+    pub a_verificar: Vec<AVerificar>,
+    pub artigos: Vec<String>,
+}
+
+impl From<VehicleIncluded> for VeiculoEmServico {
+    fn from(v: VehicleIncluded) -> VeiculoEmServico {
+        VeiculoEmServico {
+            placa: v.plate,
+            autorizacao: v.authorization.into(),
+            a_verificar: to_check(v.to_check),
+            artigos: v.articles,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VistoriaEntrada {
+    /// O serviço cujo regulamento rege a vistoria.
+    pub servico: String,
+    /// periodic ou um tipo de vistoria do regulamento.
+    pub tipo: String,
+    pub data: Option<String>,
+    pub aprovada: bool,
+    /// Obrigatórias quando reprovada.
+    #[serde(default)]
+    pub constatacoes: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VistoriaSaida {
+    pub ano: i32,
+    pub numero: i64,
+    pub placa: String,
+    pub tipo: String,
+    pub data: String,
+    pub aprovada: bool,
+    pub constatacoes: String,
+    pub proxima_ate: Option<String>,
+    pub fiscal: String,
+    /// O selo, quando aprovada.
+    pub selo: Option<DocumentoSaida>,
+    pub artigos: Vec<String>,
+}
+
+impl From<Inspection> for VistoriaSaida {
+    fn from(i: Inspection) -> VistoriaSaida {
+        VistoriaSaida {
+            ano: i.year,
+            numero: i.number,
+            placa: i.plate,
+            tipo: i.kind,
+            data: i.done_on.to_string(),
+            aprovada: i.approved,
+            constatacoes: i.findings,
+            proxima_ate: i.next_due.map(|d| d.to_string()),
+            fiscal: i.inspector,
+            selo: i.seal.map(DocumentoSaida::from),
+            artigos: i.articles,
+        }
+    }
+}
+
+/// Grants a permit if the law allows it; a refusal names the articles.
+#[utoipa::path(post, path = "/api/jurisdictions/{j}/permits", tag = "permissões",
+    params(("j" = String, Path, description = "a jurisdição")),
+    request_body = PermissaoEntrada,
+    responses((status = 201, body = PermissaoConcedida), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn grant(
+    State(state): State<AppState>,
+    who: Clerk,
+    Path(j): Path<String>,
+    Json(input): Json<PermissaoEntrada>,
+) -> Result<(StatusCode, Json<PermissaoConcedida>), ApiError> {
+    let rulebook = rulebook_for_service(&state, &j, &input.servico).await?;
+    let request = GrantRequest {
+        service: input.servico.trim().to_string(),
+        holder: input.titular,
+        on: day_or_today(&state, input.data.as_deref(), "data")?,
+        quota: input.cota.filter(|q| !q.trim().is_empty()),
+        line: input.linha.filter(|l| !l.trim().is_empty()),
+    };
+    let change = change!(state, who, "outorga pela API");
+    let granted = state
+        .store
+        .grant_permit(&change, rulebook, &j, &request)
+        .await?;
+    Ok((StatusCode::CREATED, Json(granted.into())))
+}
+
+/// The permits of the jurisdiction (of one service, when asked), by number.
+#[utoipa::path(get, path = "/api/jurisdictions/{j}/permits", tag = "permissões",
+    params(("j" = String, Path, description = "a jurisdição"), FiltroServico),
+    responses((status = 200, body = Vec<PermissaoSaida>), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn list(
+    State(state): State<AppState>,
+    _who: Reader,
+    Path(j): Path<String>,
+    Query(filter): Query<FiltroServico>,
+) -> Result<Json<Vec<PermissaoSaida>>, ApiError> {
+    let service = filter.servico.as_deref().map(str::trim);
+    let permits = state.store.permits(&j, service).await?;
+    Ok(Json(
+        permits.into_iter().map(PermissaoSaida::from).collect(),
+    ))
+}
+
+/// A permit with its history.
+#[utoipa::path(get, path = "/api/jurisdictions/{j}/permits/{servico}/{numero}", tag = "permissões",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("servico" = String, Path, description = "o serviço"),
+           ("numero" = i64, Path, description = "o número da permissão")),
+    responses((status = 200, body = PermissaoComHistorico), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn get(
+    State(state): State<AppState>,
+    _who: Reader,
+    Path((j, servico, numero)): Path<(String, String, i64)>,
+) -> Result<Json<PermissaoComHistorico>, ApiError> {
+    let (permit, history) = state.store.permit(&j, &servico, numero).await?;
+    Ok(Json(PermissaoComHistorico {
+        permissao: permit.into(),
+        historico: history.into_iter().map(PassoHistorico::from).collect(),
+    }))
+}
+
+/// Changes a permit's status as the law allows (suspension on request,
+/// reserve, reinstatement, renunciation, revocation, extinction, renewal).
+#[utoipa::path(post, path = "/api/jurisdictions/{j}/permits/{servico}/{numero}/status", tag = "permissões",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("servico" = String, Path, description = "o serviço"),
+           ("numero" = i64, Path, description = "o número da permissão")),
+    request_body = MudancaEntrada,
+    responses((status = 200, body = PermissaoSaida), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn change_status(
+    State(state): State<AppState>,
+    who: Clerk,
+    Path((j, servico, numero)): Path<(String, String, i64)>,
+    Json(input): Json<MudancaEntrada>,
+) -> Result<Json<PermissaoSaida>, ApiError> {
+    let rulebook = rulebook_for_service(&state, &j, &servico).await?;
+    let transition = Transition::try_from(&input)?;
+    let on = day_or_today(&state, input.data.as_deref(), "data")?;
+    let change = change!(state, who, "mudança de situação pela API");
+    let permit = state
+        .store
+        .change_permit(&change, rulebook, &j, (&servico, numero), &transition, on)
+        .await?;
+    Ok(Json(permit.into()))
+}
+
+/// Links a driver to the permit and issues the registration.
+#[utoipa::path(post, path = "/api/jurisdictions/{j}/permits/{servico}/{numero}/drivers", tag = "permissões",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("servico" = String, Path, description = "o serviço"),
+           ("numero" = i64, Path, description = "o número da permissão")),
+    request_body = CondutorEntrada,
+    responses((status = 201, body = CondutorIncluido), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn add_driver(
+    State(state): State<AppState>,
+    who: Clerk,
+    Path((j, servico, numero)): Path<(String, String, i64)>,
+    Json(input): Json<CondutorEntrada>,
+) -> Result<(StatusCode, Json<CondutorIncluido>), ApiError> {
+    let rulebook = rulebook_for_service(&state, &j, &servico).await?;
+    let on = day_or_today(&state, input.data.as_deref(), "data")?;
+    let change = change!(state, who, "condutor incluído pela API");
+    let added = state
+        .store
+        .add_driver(
+            &change,
+            rulebook,
+            &j,
+            (&servico, numero),
+            (&input.condutor, input.funcao.trim()),
+            on,
+        )
+        .await?;
+    Ok((StatusCode::CREATED, Json(added.into())))
+}
+
+/// The drivers of the permit, those who left included.
+#[utoipa::path(get, path = "/api/jurisdictions/{j}/permits/{servico}/{numero}/drivers", tag = "permissões",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("servico" = String, Path, description = "o serviço"),
+           ("numero" = i64, Path, description = "o número da permissão")),
+    responses((status = 200, body = Vec<CondutorSaida>), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn drivers(
+    State(state): State<AppState>,
+    _who: Reader,
+    Path((j, servico, numero)): Path<(String, String, i64)>,
+) -> Result<Json<Vec<CondutorSaida>>, ApiError> {
+    let list = state.store.drivers(&j, (&servico, numero)).await?;
+    Ok(Json(list.into_iter().map(CondutorSaida::from).collect()))
+}
+
+/// Unlinks a driver: the registration ends on the day given.
+#[utoipa::path(delete, path = "/api/jurisdictions/{j}/permits/{servico}/{numero}/drivers/{matricula}", tag = "permissões",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("servico" = String, Path, description = "o serviço"),
+           ("numero" = i64, Path, description = "o número da permissão"),
+           ("matricula" = String, Path, description = "a matrícula"), Data),
+    responses((status = 200, body = CondutorSaida), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn remove_driver(
+    State(state): State<AppState>,
+    who: Clerk,
+    Path((j, servico, numero, matricula)): Path<(String, String, i64, String)>,
+    Query(when): Query<Data>,
+) -> Result<Json<CondutorSaida>, ApiError> {
+    let on = day_or_today(&state, when.data.as_deref(), "data")?;
+    let serving = state.store.driver(&j, &matricula).await?;
+    if !serving.is_some_and(|d| d.service == servico && d.number == numero) {
+        return Err(ApiError::not_found(format!(
+            "a permissão {servico} nº {numero} não tem o condutor de matrícula {matricula}"
+        )));
+    }
+    let change = change!(state, who, "condutor desligado pela API");
+    let driver = state
+        .store
+        .remove_driver(&change, &j, &matricula, on)
+        .await?;
+    Ok(Json(driver.into()))
+}
+
+/// Puts a vehicle in service under the permit: the first one (inclusion) or
+/// a substitute; issues the traffic authorization.
+#[utoipa::path(post, path = "/api/jurisdictions/{j}/permits/{servico}/{numero}/vehicle", tag = "permissões",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("servico" = String, Path, description = "o serviço"),
+           ("numero" = i64, Path, description = "o número da permissão")),
+    request_body = VeiculoEmServicoEntrada,
+    responses((status = 201, body = VeiculoEmServico), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn put_vehicle(
+    State(state): State<AppState>,
+    who: Clerk,
+    Path((j, servico, numero)): Path<(String, String, i64)>,
+    Json(input): Json<VeiculoEmServicoEntrada>,
+) -> Result<(StatusCode, Json<VeiculoEmServico>), ApiError> {
+    let rulebook = rulebook_for_service(&state, &j, &servico).await?;
+    let on = day_or_today(&state, input.data.as_deref(), "data")?;
+    let change = change!(state, who, "veículo em serviço pela API");
+    let included = state
+        .store
+        .put_vehicle(&change, rulebook, &j, (&servico, numero), &input.placa, on)
+        .await?;
+    Ok((StatusCode::CREATED, Json(included.into())))
+}
+
+/// Records an inspection of a vehicle; an approved periodic one issues the
+/// seal valid until the next is due.
+#[utoipa::path(post, path = "/api/jurisdictions/{j}/vehicles/{placa}/inspections", tag = "permissões",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("placa" = String, Path, description = "a placa")),
+    request_body = VistoriaEntrada,
+    responses((status = 201, body = VistoriaSaida), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn inspect(
+    State(state): State<AppState>,
+    who: Examiner,
+    Path((j, placa)): Path<(String, String)>,
+    Json(input): Json<VistoriaEntrada>,
+) -> Result<(StatusCode, Json<VistoriaSaida>), ApiError> {
+    let rulebook = rulebook_for_service(&state, &j, &input.servico).await?;
+    let on = day_or_today(&state, input.data.as_deref(), "data")?;
+    let change = change!(state, who, "vistoria pela API");
+    let inspection = state
+        .store
+        .record_inspection(
+            &change,
+            rulebook,
+            &j,
+            (&placa, &input.tipo),
+            on,
+            (input.aprovada, &input.constatacoes),
+        )
+        .await?;
+    Ok((StatusCode::CREATED, Json(inspection.into())))
+}
+
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(grant, list))
+        .routes(routes!(get))
+        .routes(routes!(change_status))
+        .routes(routes!(add_driver, drivers))
+        .routes(routes!(remove_driver))
+        .routes(routes!(put_vehicle))
+        .routes(routes!(inspect))
+}

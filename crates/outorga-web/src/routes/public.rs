@@ -1,0 +1,176 @@
+//! Public checks anyone can make without signing in (a passenger checking a
+//! taxi, an inspector on the street, a court checking a document): whether a
+//! vehicle or a driver is licensed, whether a document is valid. They show
+//! no holder name, no CPF or CNPJ, and make no authentication lookup.
+
+use crate::error::{ApiError, ErrorBody};
+use crate::json::Json;
+use crate::routes::documents::DocumentoSaida;
+use crate::state::AppState;
+use axum::extract::{Path, State};
+use chrono::NaiveDate;
+use outorga_store::{Document, parse_plate, status_pt};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VeiculoPublico {
+    pub placa: String,
+    /// Com autorização de tráfego válida hoje.
+    pub licenciado: bool,
+    pub servico: Option<String>,
+    pub permissao: Option<i64>,
+    /// A situação da permissão: granted, suspended, reserved…
+    pub situacao_permissao: Option<String>,
+    pub situacao_permissao_nome: Option<String>,
+    /// Validade da autorização de tráfego em vigor.
+    pub autorizacao_valida_ate: Option<String>,
+    /// Validade do selo da última vistoria aprovada.
+    pub vistoria_valida_ate: Option<String>,
+    pub vistoria_valida: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CondutorPublico {
+    pub matricula: String,
+    pub servico: String,
+    pub permissao: i64,
+    /// auxiliary, collaborator ou preposto.
+    pub funcao: String,
+    /// Em atividade e com a matrícula no prazo hoje.
+    pub valido: bool,
+    pub valida_ate: Option<String>,
+    /// Quando deixou a permissão, se deixou.
+    pub desligado_em: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DocumentoPublico {
+    #[serde(flatten)]
+    pub documento: DocumentoSaida,
+    /// Válido hoje: emitido, não cancelado e no prazo.
+    pub valido: bool,
+}
+
+fn text(day: Option<NaiveDate>) -> Option<String> {
+    day.map(|d| d.to_string())
+}
+
+/// The valid document of `kind` among `documents`, if any.
+fn current<'a>(documents: &'a [Document], kind: &str, today: NaiveDate) -> Option<&'a Document> {
+    documents
+        .iter()
+        .find(|d| d.kind == kind && d.cancelled_on.is_none())
+        .filter(|d| d.valid_on(today))
+}
+
+/// Whether a vehicle is licensed, for what service and permit, and until when
+/// its authorization and inspection hold. No holder data.
+#[utoipa::path(get, path = "/api/public/jurisdictions/{j}/vehicles/{placa}", tag = "consulta pública",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("placa" = String, Path, description = "a placa, com ou sem hífen")),
+    responses((status = 200, body = VeiculoPublico), (status = 404, body = ErrorBody),
+              (status = 422, body = ErrorBody)))]
+async fn vehicle(
+    State(state): State<AppState>,
+    Path((j, placa)): Path<(String, String)>,
+) -> Result<Json<VeiculoPublico>, ApiError> {
+    let plate = parse_plate(&placa)?;
+    let today = state.clock.now().date();
+    let documents = state
+        .store
+        .documents_of(&j, &format!("vehicle:{plate}"))
+        .await?;
+    if documents.is_empty() && state.store.vehicle(&j, &plate).await?.is_none() {
+        return Err(ApiError::not_found(format!(
+            "a placa {plate} não está cadastrada em {j}"
+        )));
+    }
+    let authorization = documents
+        .iter()
+        .find(|d| d.kind == "traffic_authorization" && d.cancelled_on.is_none());
+    let seal = current(&documents, "inspection_seal", today);
+    // The permit the vehicle serves: its holder's (one permit per service).
+    let permit = match authorization {
+        Some(doc) => state
+            .store
+            .permits(&j, None)
+            .await?
+            .into_iter()
+            .filter(|p| p.holder == doc.holder)
+            .max_by_key(|p| (p.status == "granted", p.granted_on)),
+        None => None,
+    };
+    let licensed = authorization.is_some_and(|d| d.valid_on(today))
+        && permit.as_ref().is_some_and(|p| p.status == "granted");
+    Ok(Json(VeiculoPublico {
+        placa: plate,
+        licenciado: licensed,
+        servico: permit.as_ref().map(|p| p.service.clone()),
+        permissao: permit.as_ref().map(|p| p.number),
+        situacao_permissao_nome: permit.as_ref().map(|p| status_pt(&p.status).to_string()),
+        situacao_permissao: permit.map(|p| p.status),
+        autorizacao_valida_ate: text(authorization.and_then(|d| d.valid_until)),
+        vistoria_valida_ate: text(seal.and_then(|d| d.valid_until)),
+        vistoria_valida: seal.is_some(),
+    }))
+}
+
+/// Whether a driver's registration is valid, and until when. No CPF.
+#[utoipa::path(get, path = "/api/public/jurisdictions/{j}/drivers/{matricula}", tag = "consulta pública",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("matricula" = String, Path, description = "a matrícula, como 2026-00001")),
+    responses((status = 200, body = CondutorPublico), (status = 404, body = ErrorBody)))]
+async fn driver(
+    State(state): State<AppState>,
+    Path((j, matricula)): Path<(String, String)>,
+) -> Result<Json<CondutorPublico>, ApiError> {
+    let today = state.clock.now().date();
+    let Some(d) = state.store.driver(&j, &matricula).await? else {
+        return Err(ApiError::not_found(format!(
+            "não há condutor com a matrícula {matricula} em {j}"
+        )));
+    };
+    let valid = d.until.is_none_or(|until| until > today)
+        && d.since <= today
+        && d.valid_until.is_none_or(|v| v >= today);
+    Ok(Json(CondutorPublico {
+        matricula: d.registration,
+        servico: d.service,
+        permissao: d.number,
+        funcao: d.role,
+        valido: valid,
+        valida_ate: text(d.valid_until),
+        desligado_em: text(d.until),
+    }))
+}
+
+/// A document by its verification code, and whether it is valid today.
+#[utoipa::path(get, path = "/api/public/documents/{codigo}", tag = "consulta pública",
+    params(("codigo" = String, Path, description = "o código de verificação, como ABCDE-12345")),
+    responses((status = 200, body = DocumentoPublico), (status = 404, body = ErrorBody)))]
+async fn document(
+    State(state): State<AppState>,
+    Path(codigo): Path<String>,
+) -> Result<Json<DocumentoPublico>, ApiError> {
+    let today = state.clock.now().date();
+    let Some(doc) = state.store.document(&codigo).await? else {
+        return Err(ApiError::not_found(format!(
+            "não há documento com o código {codigo}"
+        )));
+    };
+    let valid = doc.valid_on(today);
+    Ok(Json(DocumentoPublico {
+        documento: DocumentoSaida::public(doc),
+        valido: valid,
+    }))
+}
+
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(vehicle))
+        .routes(routes!(driver))
+        .routes(routes!(document))
+}

@@ -1,0 +1,539 @@
+//! The workflows through the API on both backends, with the Santa Maria de
+//! Jetibá taxi law: grant (and a refusal naming its articles), drivers, the
+//! vehicle in service, its inspection, the public checks, an auto through
+//! its process to a debt and its payment, the agenda; and, concurrently,
+//! autos numbered without gaps and grants that never pass the cap.
+
+mod common;
+
+use axum::http::{Method, StatusCode};
+use common::{Answer, App, post_on};
+use outorga_store::{Role, Scope};
+use serde_json::{Value, json};
+
+const SMJ: &str = "/api/jurisdictions/santa-maria-de-jetiba";
+const PUBLIC: &str = "/api/public/jurisdictions/santa-maria-de-jetiba";
+const ANA: &str = "52601815906";
+const BETO: &str = "08301661305";
+const DANI: &str = "99603082430";
+/// Applicants for the concurrent grants.
+const MANY: [&str; 8] = [
+    "99351819019",
+    "93786579741",
+    "54323194897",
+    "75749118606",
+    "25276018987",
+    "55597971115",
+    "47104974601",
+    "50752917080",
+];
+
+/// A profile that meets every recorded requirement of the law.
+fn fit() -> Value {
+    json!({
+        "nascimento": "1980-05-01",
+        "residente_desde": "2010-01-01",
+        "condenacao_definitiva": false,
+        "cnh": {
+            "numero": "02650306461",
+            "categorias": ["B"],
+            "atividade_remunerada": true,
+            "primeira_habilitacao": "2000-01-01",
+            "validade": "2030-01-01"
+        },
+        "logradouro": "Rua Central, 10",
+        "cidade": "Santa Maria de Jetibá",
+        "telefone": "27 99999-0000"
+    })
+}
+
+fn ok(answer: &Answer, status: StatusCode, what: &str) {
+    assert_eq!(answer.status, status, "{what}: {:?}", answer.body);
+}
+
+struct Team {
+    admin: String,
+    clerk: String,
+    inspector: String,
+    board: String,
+    reader: String,
+}
+
+/// Users of every role, the people (registered, with profiles) and the
+/// population that makes the cap 2 permits, 1 of them reserved.
+async fn prepare(app: &App, people: &[&str]) -> Team {
+    let team = Team {
+        admin: app.signed_in("admin", Role::Admin, Scope::All).await,
+        clerk: app.signed_in("clerk", Role::Clerk, Scope::All).await,
+        inspector: app.signed_in("fiscal", Role::Inspector, Scope::All).await,
+        board: app.signed_in("junta", Role::Board, Scope::All).await,
+        reader: app.signed_in("consulta", Role::ReadOnly, Scope::All).await,
+    };
+    let population = app
+        .call(
+            Method::PUT,
+            &format!("{SMJ}/parameters/population"),
+            Some(&team.admin),
+            Some(json!({ "valor": "1600" })),
+        )
+        .await;
+    ok(&population, StatusCode::OK, "population");
+    assert_eq!(population.body["regulamento"], "santa-maria-de-jetiba/taxi");
+    for (i, doc) in people.iter().enumerate() {
+        let made = app
+            .post(
+                &format!("{SMJ}/people"),
+                &team.clerk,
+                json!({ "documento": doc, "nome": format!("Pessoa {i}") }),
+            )
+            .await;
+        ok(&made, StatusCode::CREATED, "register");
+        let profile = app
+            .call(
+                Method::PUT,
+                &format!("{SMJ}/people/{doc}/profile"),
+                Some(&team.clerk),
+                Some(fit()),
+            )
+            .await;
+        ok(&profile, StatusCode::OK, "profile");
+    }
+    team
+}
+
+fn grant(holder: &str, quota: Option<&str>) -> Value {
+    json!({ "servico": "taxi", "titular": holder, "data": "2026-11-30", "cota": quota })
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+async fn workflow(app: &App) {
+    let team = prepare(app, &[ANA, BETO, DANI]).await;
+    let profile = app
+        .get(&format!("{SMJ}/people/{ANA}/profile"), &team.reader)
+        .await;
+    ok(&profile, StatusCode::OK, "profile read");
+    assert_eq!(profile.body["cnh"]["validade"], "2030-01-01");
+
+    // Grants: Ana takes the free place; Beto is refused it, with the
+    // articles; under the reserved share he gets the other.
+    let permits = format!("{SMJ}/permits");
+    let ana = app.post(&permits, &team.clerk, grant(ANA, None)).await;
+    ok(&ana, StatusCode::CREATED, "Ana's grant");
+    assert_eq!(ana.body["permissao"]["numero"], 1);
+    assert_eq!(ana.body["permissao"]["situacao"], "granted");
+    assert!(ana.body["a_verificar"].is_array());
+    assert!(strings(&ana.body["artigos"]).contains(&"Art. 18, § 1º".to_string()));
+    let refused = app.post(&permits, &team.clerk, grant(BETO, None)).await;
+    ok(&refused, StatusCode::UNPROCESSABLE_ENTITY, "over the cap");
+    assert!(refused.text("motivo").contains("livre concorrência"));
+    assert!(strings(&refused.body["artigos"]).contains(&"Art. 18, § 1º".to_string()));
+    let beto = app
+        .post(&permits, &team.clerk, grant(BETO, Some("disabled_drivers")))
+        .await;
+    ok(&beto, StatusCode::CREATED, "reserved place");
+    let bus = app
+        .post(
+            &permits,
+            &team.clerk,
+            json!({ "servico": "onibus", "titular": BETO }),
+        )
+        .await;
+    ok(&bus, StatusCode::UNPROCESSABLE_ENTITY, "no such service");
+    assert_eq!(bus.body["campo"], "servico");
+    let listed = app
+        .get(&format!("{permits}?servico=taxi"), &team.reader)
+        .await;
+    assert_eq!(listed.body.as_array().map(Vec::len), Some(2));
+
+    // A driver under Ana's permit.
+    let drivers = format!("{SMJ}/permits/taxi/1/drivers");
+    let added = app
+        .post(
+            &drivers,
+            &team.clerk,
+            json!({ "condutor": DANI, "funcao": "auxiliary", "data": "2026-11-30" }),
+        )
+        .await;
+    ok(&added, StatusCode::CREATED, "driver");
+    let registration = added.body["condutor"]["matricula"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert_eq!(registration, "2026-00001");
+    assert_eq!(added.body["documento"]["tipo"], "driver_registration");
+    let code = added.body["documento"]["codigo"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let crew = app.get(&drivers, &team.reader).await;
+    assert_eq!(crew.body.as_array().map(Vec::len), Some(1));
+
+    // The vehicle in service and its inspection.
+    let vehicle = json!({
+        "placa": "MTX1A22", "renavam": "29485839707", "ano_fabricacao": 2022,
+        "cor": "branca", "portas": 4, "lotacao": 4, "equipamentos": ["taximetro"]
+    });
+    ok(
+        &app.post(&format!("{SMJ}/vehicles"), &team.clerk, vehicle)
+            .await,
+        StatusCode::CREATED,
+        "vehicle",
+    );
+    let in_service = app
+        .post(
+            &format!("{SMJ}/permits/taxi/1/vehicle"),
+            &team.clerk,
+            json!({ "placa": "MTX-1A22", "data": "2026-11-30" }),
+        )
+        .await;
+    ok(&in_service, StatusCode::CREATED, "inclusion");
+    assert_eq!(
+        in_service.body["autorizacao"]["tipo"],
+        "traffic_authorization"
+    );
+    let inspection = app
+        .post(
+            &format!("{SMJ}/vehicles/MTX1A22/inspections"),
+            &team.inspector,
+            json!({ "servico": "taxi", "tipo": "periodic", "data": "2026-11-30", "aprovada": true }),
+        )
+        .await;
+    ok(&inspection, StatusCode::CREATED, "inspection");
+    assert_eq!(inspection.body["proxima_ate"], "2027-11-30");
+    assert_eq!(inspection.body["selo"]["tipo"], "inspection_seal");
+    let documents = app
+        .get(
+            &format!("{SMJ}/documents?assunto=vehicle:MTX1A22"),
+            &team.reader,
+        )
+        .await;
+    assert_eq!(documents.body.as_array().map(Vec::len), Some(2));
+
+    // Public checks: no token, no holder, no CPF.
+    let public = app
+        .call(
+            Method::GET,
+            &format!("{PUBLIC}/vehicles/mtx-1a22"),
+            None,
+            None,
+        )
+        .await;
+    ok(&public, StatusCode::OK, "public vehicle");
+    assert_eq!(public.body["licenciado"], true);
+    assert_eq!(public.body["servico"], "taxi");
+    assert_eq!(public.body["permissao"], 1);
+    assert_eq!(public.body["situacao_permissao"], "granted");
+    assert_eq!(public.body["vistoria_valida"], true);
+    assert_eq!(public.body["vistoria_valida_ate"], "2027-11-30");
+    let driver = app
+        .call(
+            Method::GET,
+            &format!("{PUBLIC}/drivers/{registration}"),
+            None,
+            None,
+        )
+        .await;
+    ok(&driver, StatusCode::OK, "public driver");
+    assert_eq!(driver.body["valido"], true);
+    assert_eq!(driver.body["funcao"], "auxiliary");
+    let document = app
+        .call(
+            Method::GET,
+            &format!(
+                "/api/public/documents/{}",
+                code.to_lowercase().replace('-', "")
+            ),
+            None,
+            None,
+        )
+        .await;
+    ok(&document, StatusCode::OK, "public document");
+    assert_eq!(document.body["valido"], true);
+    assert_eq!(document.body["codigo"], code.as_str());
+    assert!(document.body.get("titular").is_none());
+    for answer in [&public, &driver, &document] {
+        let text = answer.body.to_string();
+        for cpf in [ANA, BETO, DANI] {
+            assert!(!text.contains(cpf), "{text}");
+        }
+        assert!(!text.contains("Pessoa"), "{text}");
+    }
+    for path in [
+        format!("{PUBLIC}/vehicles/ZZZ9Z99"),
+        format!("{PUBLIC}/drivers/2026-09999"),
+        "/api/public/documents/AAAAA-BBBBB".to_string(),
+    ] {
+        let unknown = app.call(Method::GET, &path, None, None).await;
+        ok(&unknown, StatusCode::NOT_FOUND, &path);
+        assert!(unknown.text("erro").contains("não"), "{:?}", unknown.body);
+    }
+
+    // Permit status: suspension on request, over the law's 120 days refused.
+    let status = format!("{SMJ}/permits/taxi/2/status");
+    let long = app
+        .post(
+            &status,
+            &team.clerk,
+            json!({ "mudanca": "suspend_on_request", "motivo": "theft", "dias": 121, "data": "2026-12-01" }),
+        )
+        .await;
+    ok(&long, StatusCode::UNPROCESSABLE_ENTITY, "121 days");
+    assert!(long.text("motivo").contains("120"));
+    let suspended = app
+        .post(
+            &status,
+            &team.clerk,
+            json!({ "mudanca": "suspend_on_request", "motivo": "theft", "dias": 120, "data": "2026-12-01" }),
+        )
+        .await;
+    ok(&suspended, StatusCode::OK, "suspension");
+    assert_eq!(suspended.body["situacao"], "suspended");
+    let history = app
+        .get(&format!("{SMJ}/permits/taxi/2"), &team.reader)
+        .await;
+    ok(&history, StatusCode::OK, "history");
+    assert_eq!(history.body["historico"].as_array().map(Vec::len), Some(2));
+    assert_eq!(history.body["historico"][1]["ate"], "2027-03-31");
+
+    // An auto (group 3: a fine at once), through its process, to a debt.
+    let autos = format!("{SMJ}/autos");
+    let auto = json!({
+        "infracao": "51-III-a", "autuado": ANA,
+        "permissao": { "servico": "taxi", "numero": 1 }, "placa": "MTX1A22",
+        "cometida_em": "2026-11-28T14:30", "local": "Praça Central",
+        "descricao": "Veículo sem condições de higiene"
+    });
+    let not_inspector = app.post(&autos, &team.clerk, auto.clone()).await;
+    ok(
+        &not_inspector,
+        StatusCode::FORBIDDEN,
+        "clerks do not issue autos",
+    );
+    let issued = app.post(&autos, &team.inspector, auto).await;
+    ok(&issued, StatusCode::CREATED, "auto");
+    assert_eq!(
+        (&issued.body["ano"], &issued.body["numero"]),
+        (&json!(2026), &json!(1))
+    );
+    assert_eq!(issued.body["proposta"]["sancoes"][0]["tipo"], "fine");
+    assert_eq!(issued.body["fiscal"], "fiscal");
+    let steps = format!("{SMJ}/autos/2026/1/steps");
+    let notified = app
+        .post(
+            &steps,
+            &team.clerk,
+            json!({ "passo": "notify", "data": "2026-12-02" }),
+        )
+        .await;
+    ok(&notified, StatusCode::OK, "notify");
+    let defense_by = notified.text("defesa_ate");
+    let early = app
+        .post(
+            &steps,
+            &team.board,
+            json!({ "passo": "judge", "mantido": true, "fundamentos": "x", "data": "2026-12-03" }),
+        )
+        .await;
+    ok(&early, StatusCode::UNPROCESSABLE_ENTITY, "judged too early");
+    let by_clerk = app
+        .post(
+            &steps,
+            &team.clerk,
+            json!({ "passo": "judge", "mantido": true, "data": defense_by }),
+        )
+        .await;
+    ok(&by_clerk, StatusCode::FORBIDDEN, "clerks do not judge");
+    ok(
+        &app.post(
+            &steps,
+            &team.clerk,
+            json!({ "passo": "defend", "texto": "Estava limpo", "data": defense_by }),
+        )
+        .await,
+        StatusCode::OK,
+        "defense",
+    );
+    let judged = app
+        .post(
+            &steps,
+            &team.board,
+            json!({ "passo": "judge", "mantido": true, "fundamentos": "Auto mantido", "data": defense_by }),
+        )
+        .await;
+    ok(&judged, StatusCode::OK, "judgement");
+    let appeal_by = chrono::NaiveDate::parse_from_str(&judged.text("recurso_ate"), "%Y-%m-%d")
+        .expect("appeal deadline");
+    let final_day = appeal_by.succ_opt().expect("day").to_string();
+    let last = app
+        .post(
+            &steps,
+            &team.clerk,
+            json!({ "passo": "finalize", "data": final_day }),
+        )
+        .await;
+    ok(&last, StatusCode::OK, "final");
+    assert_eq!(last.body["situacao"], "final");
+    let found = app.get(&format!("{SMJ}/autos/2026/1"), &team.reader).await;
+    assert_eq!(found.body["situacao"], "final");
+    let of_ana = app
+        .get(&format!("{SMJ}/autos?autuado={ANA}"), &team.reader)
+        .await;
+    assert_eq!(of_ana.body.as_array().map(Vec::len), Some(1));
+
+    let debts = app
+        .get(&format!("{SMJ}/debts?devedor={ANA}"), &team.reader)
+        .await;
+    ok(&debts, StatusCode::OK, "debts");
+    assert_eq!(debts.body.as_array().map(Vec::len), Some(1));
+    let seq = debts.body[0]["sequencia"].as_i64().unwrap_or_default();
+    assert_eq!(debts.body[0]["quitado"], false);
+    let debt = format!("{SMJ}/debts/2026/1/{seq}");
+    let due = app
+        .get(&format!("{debt}/due?data={final_day}"), &team.reader)
+        .await;
+    ok(&due, StatusCode::OK, "due");
+    assert_eq!(due.body["parcela"], 1);
+    let paid = app
+        .post(
+            &format!("{debt}/payments"),
+            &team.clerk,
+            json!({ "data": final_day }),
+        )
+        .await;
+    ok(&paid, StatusCode::CREATED, "payment");
+    let debts = app
+        .get(&format!("{SMJ}/debts?devedor={ANA}"), &team.reader)
+        .await;
+    assert_eq!(debts.body[0]["quitado"], true);
+    assert_eq!(
+        debts.body[0]["pagamentos"].as_array().map(Vec::len),
+        Some(1)
+    );
+
+    // The agenda: the next inspection, a year on.
+    let agenda = app
+        .get(
+            &format!("{SMJ}/agenda?data=2027-11-20&dias=30"),
+            &team.reader,
+        )
+        .await;
+    ok(&agenda, StatusCode::OK, "agenda");
+    let items = agenda.body.as_array().cloned().unwrap_or_default();
+    assert!(
+        items
+            .iter()
+            .any(|i| i["tipo"] == "inspection" && i["vence_em"] == "2027-11-30"),
+        "{items:?}"
+    );
+
+    // The driver leaves: the public check says so.
+    let removed = app
+        .call(
+            Method::DELETE,
+            &format!("{drivers}/{registration}?data=2026-11-30"),
+            Some(&team.clerk),
+            None,
+        )
+        .await;
+    ok(&removed, StatusCode::OK, "driver removed");
+    let driver = app
+        .call(
+            Method::GET,
+            &format!("{PUBLIC}/drivers/{registration}"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(driver.body["valido"], false);
+}
+
+on_both_backends!(workflow);
+
+/// 20 autos posted at once are numbered 1 to 20; 8 grants posted at once
+/// for the 4 free places of a town of 4 000 never pass the cap.
+async fn concurrency(app: &App) {
+    let mut people = vec![ANA];
+    people.extend(MANY);
+    let team = prepare(app, &people).await;
+    let mut tasks = Vec::new();
+    for _ in 0..20 {
+        tasks.push(tokio::spawn(post_on(
+            app.router.clone(),
+            format!("{SMJ}/autos"),
+            team.inspector.clone(),
+            json!({
+                "infracao": "51-I-a", "autuado": ANA,
+                "regulamento": "santa-maria-de-jetiba/taxi",
+                "cometida_em": "2026-11-28T14:30", "local": "Praça Central",
+                "descricao": "Condutor fumando no interior do veículo"
+            }),
+        )));
+    }
+    let mut numbers = Vec::new();
+    for task in tasks {
+        let answer = task.await.expect("task");
+        ok(&answer, StatusCode::CREATED, "concurrent auto");
+        numbers.push(answer.body["numero"].as_i64().unwrap_or_default());
+    }
+    numbers.sort_unstable();
+    assert_eq!(numbers, (1..=20).collect::<Vec<i64>>());
+
+    let population = app
+        .call(
+            Method::PUT,
+            &format!("{SMJ}/parameters/population"),
+            Some(&team.admin),
+            Some(json!({ "valor": "4000" })),
+        )
+        .await;
+    ok(&population, StatusCode::OK, "population");
+    let mut tasks = Vec::new();
+    for doc in MANY {
+        tasks.push(tokio::spawn(post_on(
+            app.router.clone(),
+            format!("{SMJ}/permits"),
+            team.clerk.clone(),
+            grant(doc, None),
+        )));
+    }
+    let mut granted = 0;
+    for task in tasks {
+        let answer = task.await.expect("task");
+        match answer.status {
+            StatusCode::CREATED => granted += 1,
+            StatusCode::UNPROCESSABLE_ENTITY => {
+                assert!(answer.body["artigos"].is_array(), "{:?}", answer.body);
+            }
+            other => panic!("unexpected {other}: {:?}", answer.body),
+        }
+    }
+    assert_eq!(granted, 4);
+    let permits = app.get(&format!("{SMJ}/permits"), &team.reader).await;
+    assert_eq!(permits.body.as_array().map(Vec::len), Some(4));
+}
+
+mod concurrency {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn sqlite() {
+        let app = crate::common::App::sqlite().await;
+        super::concurrency(&app).await;
+        app.finish().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn postgres() {
+        let app = crate::common::App::postgres("concurrency").await;
+        super::concurrency(&app).await;
+        app.finish().await;
+    }
+}
