@@ -166,3 +166,67 @@ impl Store {
         rows.iter().map(document_of).collect()
     }
 }
+
+/// What the public may know of a plate: the permit it serves (service,
+/// number, status) and its documents' validity — nothing about the holder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlateCheck {
+    pub plate: String,
+    /// The permit it serves now: service, number and status.
+    pub permit: Option<(String, i64, String)>,
+    /// The traffic authorization in force: `Some(None)` when it has no expiry.
+    pub authorization: Option<Option<NaiveDate>>,
+    /// The inspection seal in force, valid until.
+    pub seal: Option<Option<NaiveDate>>,
+}
+
+impl Store {
+    /// The public check of a plate, in one query.
+    pub async fn plate_check(
+        &self,
+        jurisdiction: &str,
+        plate: &str,
+    ) -> Result<Option<PlateCheck>, StoreError> {
+        let plate = crate::parse_plate(plate)?;
+        let row = sqlx::query(
+            "SELECT pv.service, pv.number, p.status, \
+             (SELECT COUNT(*) FROM documents d WHERE d.jurisdiction = $1 AND d.subject = $3 \
+              AND d.kind = 'traffic_authorization' AND d.cancelled_on IS NULL) AS authorizations, \
+             (SELECT MAX(valid_until) FROM documents d WHERE d.jurisdiction = $1 AND d.subject = $3 \
+              AND d.kind = 'traffic_authorization' AND d.cancelled_on IS NULL) AS authorization_until, \
+             (SELECT COUNT(*) FROM documents d WHERE d.jurisdiction = $1 AND d.subject = $3 \
+              AND d.kind = 'inspection_seal' AND d.cancelled_on IS NULL) AS seals, \
+             (SELECT MAX(valid_until) FROM documents d WHERE d.jurisdiction = $1 AND d.subject = $3 \
+              AND d.kind = 'inspection_seal' AND d.cancelled_on IS NULL) AS seal_until \
+             FROM vehicles v \
+             LEFT JOIN permit_vehicles pv ON pv.jurisdiction = v.jurisdiction AND pv.plate = v.plate AND pv.until IS NULL \
+             LEFT JOIN permits p ON p.jurisdiction = pv.jurisdiction AND p.service = pv.service AND p.number = pv.number \
+             WHERE v.jurisdiction = $1 AND v.plate = $2",
+        )
+        .bind(jurisdiction)
+        .bind(&plate)
+        .bind(format!("vehicle:{plate}"))
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let service: Option<String> = row.try_get("service")?;
+        let number: Option<i64> = row.try_get("number")?;
+        let status: Option<String> = row.try_get("status")?;
+        let valid = |count: &str, until: &str| -> Result<Option<Option<NaiveDate>>, StoreError> {
+            let n: i64 = row.try_get(count)?;
+            let until: Option<String> = row.try_get(until)?;
+            Ok((n > 0).then(|| until.as_deref().and_then(|u| day(u).ok())))
+        };
+        Ok(Some(PlateCheck {
+            permit: match (service, number, status) {
+                (Some(s), Some(n), Some(st)) => Some((s, n, st)),
+                _ => None,
+            },
+            authorization: valid("authorizations", "authorization_until")?,
+            seal: valid("seals", "seal_until")?,
+            plate,
+        }))
+    }
+}

@@ -28,14 +28,14 @@ pub use autos::{Auto, AutoInput, Proposal, ProposedSanction};
 pub use crew::{Driver, DriverAdded, ROLES};
 pub use debts::{Debt, Due, Payment};
 pub use demo::{DemoReport, demo_cpf, demo_renavam};
-pub use documents::{Document, KINDS};
+pub use documents::{Document, KINDS, PlateCheck};
 pub use fleet::{Inspection, VehicleIncluded};
 pub use lines::{Line, parse_coefficient};
 pub use people::{Kind, Registered, parse_document};
 pub use permits::{
     GrantRequest, Granted, HistoryStep, PermitRecord, ToCheck, Transition, status_pt,
 };
-pub use process::ProcessStep;
+pub use process::{ProcessStep, status_pt as auto_status_pt};
 pub use profile::{Cnh, Profile, check_profile, parse_cnh_number};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};

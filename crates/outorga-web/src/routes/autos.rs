@@ -5,6 +5,7 @@
 use crate::auth::{Board, Clerk, Inspector, Reader, require};
 use crate::error::{ApiError, ErrorBody};
 use crate::json::Json;
+use crate::routes::text;
 use crate::routes::{
     change, day_or_today, parse_moment, rulebook_for_service, rulebook_named, rulebook_of_auto,
 };
@@ -132,29 +133,10 @@ pub struct AutoSaida {
     pub definitivo_em: Option<String>,
 }
 
-/// An auto's status in Portuguese (the store's `process::status_pt` is not
-/// exported).
-fn status_name(status: &str) -> &'static str {
-    match status {
-        "issued" => "lavrado, aguardando notificação",
-        "notified" => "notificado, aguardando defesa e julgamento",
-        "archived" => "arquivado",
-        "judged" => "julgado, no prazo de recurso",
-        "appealed" => "em recurso",
-        "final" => "com decisão definitiva",
-        "annulled" => "anulado",
-        _ => "em situação desconhecida",
-    }
-}
-
-fn text(day: Option<chrono::NaiveDate>) -> Option<String> {
-    day.map(|d| d.to_string())
-}
-
 impl From<Auto> for AutoSaida {
     fn from(a: Auto) -> AutoSaida {
         AutoSaida {
-            situacao_nome: status_name(&a.status).into(),
+            situacao_nome: outorga_store::auto_status_pt(&a.status).into(),
             ano: a.year,
             numero: a.number,
             regulamento: a.rulebook,

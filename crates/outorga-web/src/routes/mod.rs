@@ -184,3 +184,8 @@ pub(crate) async fn rulebook_of_auto<'a>(
     let auto = state.store.auto(j, key).await?;
     rulebook_named(state, j, &auto.rulebook).await
 }
+
+/// A day as the API writes it (YYYY-MM-DD).
+pub(crate) fn text(day: Option<chrono::NaiveDate>) -> Option<String> {
+    day.map(|d| d.to_string())
+}

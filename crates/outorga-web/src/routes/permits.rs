@@ -213,6 +213,9 @@ pub struct CondutorEntrada {
     /// auxiliary, collaborator ou preposto.
     pub funcao: String,
     pub data: Option<String>,
+    /// Numa troca de condutor: o motivo previsto em lei que a deixa fora do
+    /// limite de trocas por período (ex.: `resignation`), se houver.
+    pub excecao: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -268,6 +271,9 @@ pub struct VeiculoEmServicoEntrada {
     /// A placa (cadastrada): a primeira inclusão ou a substituição.
     pub placa: String,
     pub data: Option<String>,
+    /// Numa substituição: o motivo previsto em lei que a deixa fora do
+    /// limite de substituições por período (ex.: `accident`), se houver.
+    pub excecao: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -462,7 +468,7 @@ async fn add_driver(
             &j,
             (&servico, numero),
             (&input.condutor, input.funcao.trim()),
-            on,
+            (on, input.excecao.as_deref()),
         )
         .await?;
     Ok((StatusCode::CREATED, Json(added.into())))
@@ -538,7 +544,14 @@ async fn put_vehicle(
     let change = change!(state, who, "veículo em serviço pela API");
     let included = state
         .store
-        .put_vehicle(&change, rulebook, &j, (&servico, numero), &input.placa, on)
+        .put_vehicle(
+            &change,
+            rulebook,
+            &j,
+            (&servico, numero),
+            &input.placa,
+            (on, input.excecao.as_deref()),
+        )
         .await?;
     Ok((StatusCode::CREATED, Json(included.into())))
 }

@@ -4,6 +4,7 @@
 use crate::auth::{Clerk, Reader};
 use crate::error::{ApiError, ErrorBody};
 use crate::json::Json;
+use crate::routes::text;
 use crate::routes::{change, parse_day};
 use crate::state::AppState;
 use axum::extract::{Path, State};
@@ -60,10 +61,6 @@ pub struct Perfil {
 
 fn optional_day(text: Option<&str>, campo: &str) -> Result<Option<NaiveDate>, ApiError> {
     text.map(|t| parse_day(t, campo)).transpose()
-}
-
-fn text(day: Option<NaiveDate>) -> Option<String> {
-    day.map(|d| d.to_string())
 }
 
 impl TryFrom<Perfil> for Profile {

@@ -6,10 +6,11 @@
 use crate::error::{ApiError, ErrorBody};
 use crate::json::Json;
 use crate::routes::documents::DocumentoSaida;
+use crate::routes::text;
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use chrono::NaiveDate;
-use outorga_store::{Document, parse_plate, status_pt};
+use outorga_store::status_pt;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -54,18 +55,6 @@ pub struct DocumentoPublico {
     pub valido: bool,
 }
 
-fn text(day: Option<NaiveDate>) -> Option<String> {
-    day.map(|d| d.to_string())
-}
-
-/// The valid document of `kind` among `documents`, if any.
-fn current<'a>(documents: &'a [Document], kind: &str, today: NaiveDate) -> Option<&'a Document> {
-    documents
-        .iter()
-        .find(|d| d.kind == kind && d.cancelled_on.is_none())
-        .filter(|d| d.valid_on(today))
-}
-
 /// Whether a vehicle is licensed, for what service and permit, and until when
 /// its authorization and inspection hold. No holder data.
 #[utoipa::path(get, path = "/api/public/jurisdictions/{j}/vehicles/{placa}", tag = "consulta pública",
@@ -77,44 +66,30 @@ async fn vehicle(
     State(state): State<AppState>,
     Path((j, placa)): Path<(String, String)>,
 ) -> Result<Json<VeiculoPublico>, ApiError> {
-    let plate = parse_plate(&placa)?;
     let today = state.clock.now().date();
-    let documents = state
-        .store
-        .documents_of(&j, &format!("vehicle:{plate}"))
-        .await?;
-    if documents.is_empty() && state.store.vehicle(&j, &plate).await?.is_none() {
+    let Some(check) = state.store.plate_check(&j, &placa).await? else {
         return Err(ApiError::not_found(format!(
-            "a placa {plate} não está cadastrada em {j}"
+            "a placa {placa} não está cadastrada em {j}"
         )));
-    }
-    let authorization = documents
-        .iter()
-        .find(|d| d.kind == "traffic_authorization" && d.cancelled_on.is_none());
-    let seal = current(&documents, "inspection_seal", today);
-    // The permit the vehicle serves: its holder's (one permit per service).
-    let permit = match authorization {
-        Some(doc) => state
-            .store
-            .permits(&j, None)
-            .await?
-            .into_iter()
-            .filter(|p| p.holder == doc.holder)
-            .max_by_key(|p| (p.status == "granted", p.granted_on)),
-        None => None,
     };
-    let licensed = authorization.is_some_and(|d| d.valid_on(today))
-        && permit.as_ref().is_some_and(|p| p.status == "granted");
+    let in_force = |validity: Option<Option<NaiveDate>>| {
+        validity.is_some_and(|until| until.is_none_or(|u| u >= today))
+    };
+    let licensed = in_force(check.authorization)
+        && check
+            .permit
+            .as_ref()
+            .is_some_and(|(_, _, status)| status == "granted");
     Ok(Json(VeiculoPublico {
-        placa: plate,
+        placa: check.plate,
         licenciado: licensed,
-        servico: permit.as_ref().map(|p| p.service.clone()),
-        permissao: permit.as_ref().map(|p| p.number),
-        situacao_permissao_nome: permit.as_ref().map(|p| status_pt(&p.status).to_string()),
-        situacao_permissao: permit.map(|p| p.status),
-        autorizacao_valida_ate: text(authorization.and_then(|d| d.valid_until)),
-        vistoria_valida_ate: text(seal.and_then(|d| d.valid_until)),
-        vistoria_valida: seal.is_some(),
+        vistoria_valida: in_force(check.seal),
+        autorizacao_valida_ate: text(check.authorization.flatten()),
+        vistoria_valida_ate: text(check.seal.flatten()),
+        servico: check.permit.as_ref().map(|p| p.0.clone()),
+        permissao: check.permit.as_ref().map(|p| p.1),
+        situacao_permissao_nome: check.permit.as_ref().map(|p| status_pt(&p.2).to_string()),
+        situacao_permissao: check.permit.map(|p| p.2),
     }))
 }
 
