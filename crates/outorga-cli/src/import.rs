@@ -180,12 +180,14 @@ pub fn import(
             };
             match result {
                 Ok(()) => {}
-                Err(StoreError::Invalid { field, reason }) => rejected.push(Rejected {
-                    line: *line,
-                    field: field.to_string(),
-                    reason,
-                }),
-                Err(other) => return Err(anyhow::Error::from(other)),
+                Err(e) => match e.bad_input() {
+                    Some((field, reason)) => rejected.push(Rejected {
+                        line: *line,
+                        field: field.to_string(),
+                        reason: reason.to_string(),
+                    }),
+                    None => return Err(anyhow::Error::from(e)),
+                },
             }
             bar.inc(1);
         }

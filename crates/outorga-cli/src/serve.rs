@@ -90,7 +90,7 @@ async fn demo(store: &Store, library: &Library) -> anyhow::Result<()> {
             .create_user(&change, role.code(), role, DEMO_PASSWORD, &Scope::All)
             .await
         {
-            Ok(_) | Err(StoreError::Invalid { .. }) => {}
+            Ok(_) | Err(StoreError::Taken { .. }) => {}
             Err(e) => return Err(e.into()),
         }
     }

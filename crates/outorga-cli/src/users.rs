@@ -38,12 +38,12 @@ fn change<'a>(by: &'a str, why: &'a str) -> Change<'a> {
 
 /// Bad input: the field and the reason, exit status 2.
 fn refused(error: StoreError) -> anyhow::Result<ExitCode> {
-    match error {
-        StoreError::Invalid { field, reason } => {
+    match error.bad_input() {
+        Some((field, reason)) => {
             eprintln!("erro: {field}: {reason}");
             Ok(ExitCode::from(2))
         }
-        other => Err(other.into()),
+        None => Err(error.into()),
     }
 }
 

@@ -166,7 +166,7 @@ impl Store {
         }
         for row in rows(
             &mut tx,
-            "SELECT year, number, status, notify_by, defense_by, defense_on, appeal_by FROM autos \
+            "SELECT year, number, status, notify_by, defense_by, defense_on, judged_on, appeal_by FROM autos \
              WHERE jurisdiction = $1 AND status IN ('issued', 'notified', 'judged')"
                 .into(),
             jurisdiction,
@@ -176,6 +176,7 @@ impl Store {
             let (year, number): (i64, i64) = (row.try_get("year")?, row.try_get("number")?);
             let status: String = row.try_get("status")?;
             let subject = format!("auto:{year}:{number}");
+            let appeal_by: Option<String> = row.try_get("appeal_by")?;
             let (kind, column, what) = match status.as_str() {
                 "issued" => (
                     "notification",
@@ -183,6 +184,11 @@ impl Store {
                     "notificar o autuado (ou arquivar, vencido o prazo)",
                 ),
                 "notified" => ("defense", "defense_by", "prazo de defesa: após ele, julgar"),
+                _ if appeal_by.is_none() => (
+                    "decision_notification",
+                    "judged_on",
+                    "notificar o autuado da decisão (abre o prazo de recurso)",
+                ),
                 _ => (
                     "appeal",
                     "appeal_by",

@@ -72,6 +72,7 @@ impl Store {
         (on, excuse): (NaiveDate, Option<&str>),
     ) -> Result<DriverAdded, StoreError> {
         let (driver, _) = crate::parse_document(driver)?;
+        crate::done_on("data", on, change)?;
         if !ROLES.contains(&role) {
             return Err(StoreError::Invalid {
                 field: "função",
@@ -183,7 +184,10 @@ impl Store {
         .bind(i32::from(swap))
         .bind(excuse.filter(|_| swap))
         .execute(&mut *tx)
-        .await?;
+        .await
+        .map_err(|e| {
+            crate::refused_if_taken(e, "condutor", format!("{driver} já serve outra permissão"))
+        })?;
         let articles = articles(&cited);
         append(
             &mut tx,
@@ -233,6 +237,7 @@ impl Store {
         registration: &str,
         on: NaiveDate,
     ) -> Result<Driver, StoreError> {
+        crate::done_on("data", on, change)?;
         let mut tx = self.write_transaction().await?;
         let done = sqlx::query(
             "UPDATE permit_drivers SET until = $3 WHERE jurisdiction = $1 AND registration = $2 AND until IS NULL",

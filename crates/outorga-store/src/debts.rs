@@ -145,6 +145,21 @@ async fn read_debts(
     Ok(out)
 }
 
+/// Takes the debt's row lock (PostgreSQL) so a payment and a split of the
+/// same debt are weighed one after the other.
+async fn lock_debt(tx: &mut Tx, jurisdiction: &str, key: Key) -> Result<Debt, StoreError> {
+    sqlx::query(
+        "UPDATE debts SET seq = seq WHERE jurisdiction = $1 AND year = $2 AND number = $3 AND seq = $4",
+    )
+    .bind(jurisdiction)
+    .bind(key.0)
+    .bind(key.1)
+    .bind(key.2)
+    .execute(&mut **tx)
+    .await?;
+    one_debt(tx, jurisdiction, key).await
+}
+
 async fn one_debt(tx: &mut Tx, jurisdiction: &str, key: Key) -> Result<Debt, StoreError> {
     read_debts(tx, jurisdiction, ("", Some(key)))
         .await?
@@ -254,9 +269,10 @@ impl Store {
         key: Key,
         on: NaiveDate,
     ) -> Result<Due, StoreError> {
+        crate::done_on("data", on, change)?;
         let mut tx = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
-        let debt = one_debt(&mut tx, jurisdiction, key).await?;
+        let debt = lock_debt(&mut tx, jurisdiction, key).await?;
         let due = next_due(&ctx, &debt, on)?;
         sqlx::query(
             "INSERT INTO payments (jurisdiction, year, number, seq, parcel, paid_on, quantity, brl) \
@@ -294,9 +310,10 @@ impl Store {
         key: Key,
         (parcels, on): (u32, NaiveDate),
     ) -> Result<Debt, StoreError> {
+        crate::done_on("data", on, change)?;
         let mut tx = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
-        let debt = one_debt(&mut tx, jurisdiction, key).await?;
+        let debt = lock_debt(&mut tx, jurisdiction, key).await?;
         if !debt.payments.is_empty() || debt.installments.is_some() {
             return Err(StoreError::Invalid {
                 field: "parcelas",

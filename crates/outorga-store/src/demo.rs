@@ -163,7 +163,7 @@ impl Store {
                 let seed = seed0 + i as u32;
                 let cpf = demo_cpf(seed);
                 match self.register(&change, jurisdiction, &cpf, name).await {
-                    Ok(_) | Err(StoreError::Invalid { .. }) => {}
+                    Ok(_) | Err(StoreError::Taken { .. }) => {}
                     Err(e) => return Err(e),
                 }
                 self.update_profile(&change, jurisdiction, &cpf, &fit(today, seed))
@@ -302,7 +302,7 @@ impl Store {
                                     rulebook,
                                     jurisdiction,
                                     (auto.year, auto.number),
-                                    3 - k,
+                                    4 - k,
                                     (issued_at, today),
                                     &change,
                                 )
@@ -335,6 +335,7 @@ impl Store {
                 upheld: true,
                 grounds: "Auto mantido: sem defesa no prazo".into(),
             },
+            ProcessStep::NotifyDecision,
             ProcessStep::Finalize,
         ]
         .into_iter()
@@ -355,6 +356,7 @@ impl Store {
             }
             day = match auto.status.as_str() {
                 "notified" => auto.defense_by.unwrap_or(day),
+                // Without appeal_by: the decision is notified the next day.
                 "judged" => auto.appeal_by.unwrap_or(day),
                 _ => day,
             }

@@ -178,6 +178,9 @@ pub struct PlateCheck {
     pub authorization: Option<Option<NaiveDate>>,
     /// The inspection seal in force, valid until.
     pub seal: Option<Option<NaiveDate>>,
+    /// The last day of the latest impediment of the vehicle imposed by a
+    /// final auto, if any.
+    pub impeded_until: Option<NaiveDate>,
 }
 
 impl Store {
@@ -197,7 +200,10 @@ impl Store {
              (SELECT COUNT(*) FROM documents d WHERE d.jurisdiction = $1 AND d.subject = $3 \
               AND d.kind = 'inspection_seal' AND d.cancelled_on IS NULL) AS seals, \
              (SELECT MAX(valid_until) FROM documents d WHERE d.jurisdiction = $1 AND d.subject = $3 \
-              AND d.kind = 'inspection_seal' AND d.cancelled_on IS NULL) AS seal_until \
+              AND d.kind = 'inspection_seal' AND d.cancelled_on IS NULL) AS seal_until, \
+             (SELECT MAX(s.ends) FROM applied_sanctions s JOIN autos a ON a.jurisdiction = s.jurisdiction \
+              AND a.year = s.year AND a.number = s.number WHERE a.jurisdiction = $1 AND a.plate = $2 \
+              AND s.kind = 'vehicle_impediment') AS impeded_until \
              FROM vehicles v \
              LEFT JOIN permit_vehicles pv ON pv.jurisdiction = v.jurisdiction AND pv.plate = v.plate AND pv.until IS NULL \
              LEFT JOIN permits p ON p.jurisdiction = pv.jurisdiction AND p.service = pv.service AND p.number = pv.number \
@@ -226,6 +232,10 @@ impl Store {
             },
             authorization: valid("authorizations", "authorization_until")?,
             seal: valid("seals", "seal_until")?,
+            impeded_until: row
+                .try_get::<Option<String>, _>("impeded_until")?
+                .as_deref()
+                .and_then(|u| day(u).ok()),
             plate,
         }))
     }

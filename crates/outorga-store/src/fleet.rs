@@ -133,6 +133,7 @@ impl Store {
         plate: &str,
         (on, excuse): (NaiveDate, Option<&str>),
     ) -> Result<VehicleIncluded, StoreError> {
+        crate::done_on("data", on, change)?;
         let vehicle = recorded(self, jurisdiction, plate).await?;
         let mut tx = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
@@ -202,7 +203,17 @@ impl Store {
             Vec::new()
         };
         cited.extend(limit_articles.iter().map(String::as_str));
-        if current.is_some() {
+        if let Some((old, _)) = &current {
+            // The replaced vehicle's authorization ends with its service.
+            sqlx::query(
+                "UPDATE documents SET cancelled_on = $3 WHERE jurisdiction = $1 AND subject = $2 \
+                 AND kind = 'traffic_authorization' AND cancelled_on IS NULL",
+            )
+            .bind(jurisdiction)
+            .bind(format!("vehicle:{old}"))
+            .bind(on.to_string())
+            .execute(&mut *tx)
+            .await?;
             sqlx::query(
                 "UPDATE permit_vehicles SET until = $4 WHERE jurisdiction = $1 AND service = $2 AND number = $3 AND until IS NULL",
             )
@@ -224,7 +235,10 @@ impl Store {
         .bind(on.to_string())
         .bind(excuse.filter(|_| how == "substitution"))
         .execute(&mut *tx)
-        .await?;
+        .await
+        .map_err(|e| {
+            crate::refused_if_taken(e, "placa", format!("o veículo {} já serve outra permissão", vehicle.plate))
+        })?;
         let articles = articles(&cited);
         append(
             &mut tx,
@@ -269,6 +283,7 @@ impl Store {
         done_on: NaiveDate,
         (approved, findings): (bool, &str),
     ) -> Result<Inspection, StoreError> {
+        crate::done_on("data", done_on, change)?;
         let vehicle = recorded(self, jurisdiction, plate).await?;
         let kind = kind.trim();
         let known =

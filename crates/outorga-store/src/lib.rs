@@ -82,6 +82,21 @@ pub enum StoreError {
     /// Bad input: the field and the reason, in Portuguese (shown to clerks).
     #[error("{field}: {reason}")]
     Invalid { field: &'static str, reason: String },
+    /// The record is already there (a unique key): the field and the reason.
+    #[error("{field}: {reason}")]
+    Taken { field: &'static str, reason: String },
+}
+
+impl StoreError {
+    /// The field and the reason of bad input (invalid or already taken).
+    pub fn bad_input(&self) -> Option<(&'static str, &str)> {
+        match self {
+            StoreError::Invalid { field, reason } | StoreError::Taken { field, reason } => {
+                Some((field, reason))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Which database a store runs on.
@@ -266,9 +281,32 @@ impl Store {
 /// input with `field` and `reason`; any other error stays a database error.
 fn refused_if_taken(error: sqlx::Error, field: &'static str, reason: String) -> StoreError {
     match error.as_database_error() {
-        Some(db) if db.is_unique_violation() => StoreError::Invalid { field, reason },
+        Some(db) if db.is_unique_violation() => StoreError::Taken { field, reason },
         _ => StoreError::Sql(error),
     }
+}
+
+/// A day on which something was done: not after today (the day of the
+/// change) and not before 1950.
+pub(crate) fn done_on(
+    field: &'static str,
+    on: chrono::NaiveDate,
+    change: &Change<'_>,
+) -> Result<(), StoreError> {
+    let today = change.at.date();
+    if on > today {
+        return Err(StoreError::Invalid {
+            field,
+            reason: format!("{on} é depois de hoje ({today}): registre o que já aconteceu"),
+        });
+    }
+    if chrono::Datelike::year(&on) < 1950 {
+        return Err(StoreError::Invalid {
+            field,
+            reason: format!("{on} é anterior a 1950: confira a data"),
+        });
+    }
+    Ok(())
 }
 
 /// A record's code (upper case) once neither it nor the name is blank.

@@ -352,6 +352,33 @@ pub(crate) async fn end_links(
     (service, number): (&str, i64),
     on: NaiveDate,
 ) -> Result<(), StoreError> {
+    // Their registrations and traffic authorizations end with them.
+    for (kind, prefix, column, table) in [
+        (
+            "driver_registration",
+            "driver:",
+            "registration",
+            "permit_drivers",
+        ),
+        (
+            "traffic_authorization",
+            "vehicle:",
+            "plate",
+            "permit_vehicles",
+        ),
+    ] {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE documents SET cancelled_on = $4 WHERE jurisdiction = $1 AND kind = '{kind}' \
+             AND cancelled_on IS NULL AND subject IN (SELECT '{prefix}' || {column} FROM {table} \
+             WHERE jurisdiction = $1 AND service = $2 AND number = $3 AND until IS NULL)"
+        )))
+        .bind(jurisdiction)
+        .bind(service)
+        .bind(number)
+        .bind(on.to_string())
+        .execute(&mut **tx)
+        .await?;
+    }
     for table in ["permit_drivers", "permit_vehicles"] {
         sqlx::query(sqlx::AssertSqlSafe(format!(
             "UPDATE {table} SET until = $4 WHERE jurisdiction = $1 AND service = $2 AND number = $3 AND until IS NULL"
@@ -456,6 +483,7 @@ impl Store {
         request: &GrantRequest,
     ) -> Result<Granted, StoreError> {
         let (holder, _) = crate::parse_document(&request.holder)?;
+        crate::done_on("data", request.on, change)?;
         let mut tx = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let service = bound(&mut tx, jurisdiction, rulebook, &request.service).await?;
@@ -558,6 +586,7 @@ impl Store {
         transition: &Transition,
         on: NaiveDate,
     ) -> Result<PermitRecord, StoreError> {
+        crate::done_on("data", on, change)?;
         let mut tx = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         bound(&mut tx, jurisdiction, rulebook, service).await?;
@@ -594,7 +623,10 @@ impl Store {
                         articles: cited,
                     });
                 }
-                until = on.checked_add_days(chrono::Days::new(u64::from(*days)));
+                // `days` days with `on` the first: the last is on + days − 1.
+                until = on
+                    .checked_add_days(chrono::Days::new(u64::from(*days)))
+                    .and_then(|d| d.pred_opt());
                 ("suspension", "suspended")
             }
             Transition::Reserve => {
@@ -603,6 +635,28 @@ impl Store {
             }
             Transition::Reinstate => {
                 allowed(&["suspended", "reserved"])?;
+                // A suspension imposed as a penalty runs to its last day.
+                let last = sqlx::query(
+                    "SELECT event, until, citations FROM permit_history WHERE jurisdiction = $1 AND service = $2 \
+                     AND number = $3 ORDER BY seq DESC LIMIT 1",
+                )
+                .bind(jurisdiction)
+                .bind(service)
+                .bind(number)
+                .fetch_one(&mut *tx)
+                .await?;
+                let event: String = last.try_get("event")?;
+                let until: Option<String> = last.try_get("until")?;
+                if event == "penalty_suspension"
+                    && let Some(until) = until.as_deref().map(day).transpose()?
+                    && on <= until
+                {
+                    return Err(StoreError::Refused {
+                        reason: format!("a suspensão imposta como penalidade vai até {until}"),
+                        articles: serde_json::from_str(&last.try_get::<String, _>("citations")?)
+                            .unwrap_or_default(),
+                    });
+                }
                 ("reinstatement", "granted")
             }
             Transition::Renounce => {
@@ -612,10 +666,12 @@ impl Store {
             Transition::Revoke { cassation } => {
                 allowed(&["granted", "suspended", "reserved"])?;
                 if *cassation {
-                    ("cassation", "revoked")
-                } else {
-                    ("revocation", "revoked")
+                    return Err(StoreError::Invalid {
+                        field: "mudança",
+                        reason: "a cassação é penalidade: aplica-se quando se torna definitivo o auto que a propõe".into(),
+                    });
                 }
+                ("revocation", "revoked")
             }
             Transition::Extinguish => {
                 allowed(&["granted", "suspended", "reserved"])?;

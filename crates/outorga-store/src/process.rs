@@ -18,6 +18,8 @@ use sqlx::Row;
 pub enum ProcessStep {
     /// The offender was notified on this day.
     Notify,
+    /// The offender was notified of the judgement: the appeal's time starts.
+    NotifyDecision,
     /// The defense was filed.
     Defend {
         text: String,
@@ -111,9 +113,35 @@ impl Store {
         process: &ProcessStep,
         on: NaiveDate,
     ) -> Result<Auto, StoreError> {
+        crate::done_on("data", on, change)?;
         let mut tx = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        // The auto's row lock (PostgreSQL): concurrent steps on one auto are
+        // taken one after the other, each seeing the status the other left.
+        sqlx::query("UPDATE autos SET status = status WHERE jurisdiction = $1 AND year = $2 AND number = $3")
+            .bind(jurisdiction)
+            .bind(year)
+            .bind(number)
+            .execute(&mut *tx)
+            .await?;
         let auto = read_auto(&mut tx, jurisdiction, (year, number)).await?;
+        let last = sqlx::query(
+            "SELECT MAX(on_date) AS last FROM auto_steps WHERE jurisdiction = $1 AND year = $2 AND number = $3",
+        )
+        .bind(jurisdiction)
+        .bind(year)
+        .bind(number)
+        .fetch_one(&mut *tx)
+        .await?;
+        let last: Option<String> = last.try_get("last")?;
+        if let Some(last) = last.as_deref().map(crate::world::day).transpose()?
+            && on < last
+        {
+            return Err(StoreError::Invalid {
+                field: "data",
+                reason: format!("{on} é antes do último ato do processo ({last})"),
+            });
+        }
         if auto.rulebook != rulebook.id {
             return Err(StoreError::Invalid {
                 field: "regulamento",
@@ -204,7 +232,6 @@ impl Store {
                     ));
                 }
                 if *upheld {
-                    let appeal = optional_deadline(&ctx, "appeal", on)?;
                     set(
                         &mut tx,
                         jurisdiction,
@@ -212,21 +239,19 @@ impl Store {
                         &[
                             ("status", Some("judged".into())),
                             ("judged_on", day.clone()),
-                            ("appeal_by", appeal.as_ref().map(|(d, _)| d.to_string())),
                         ],
                     )
                     .await?;
-                    let cited: Vec<String> = appeal.iter().map(|(_, a)| a.clone()).collect();
                     auto_step(
                         &mut tx,
                         change,
                         jurisdiction,
                         key,
                         ("judged", on),
-                        (grounds, &cited),
+                        (grounds, &[]),
                     )
                     .await?;
-                    if appeal.is_none() {
+                    if !ctx.rulebook.deadlines.iter().any(|d| d.kind == "appeal") {
                         // The law gives no appeal: the judgement is final.
                         finalize(&mut tx, change, rulebook, jurisdiction, &auto, on).await?;
                     }
@@ -252,9 +277,40 @@ impl Store {
                     .await?;
                 }
             }
+            ProcessStep::NotifyDecision => {
+                if auto.status != "judged" || auto.appeal_by.is_some() {
+                    return Err(wrong_status(
+                        &auto,
+                        "notifica-se uma vez a decisão de um auto julgado",
+                    ));
+                }
+                // The appeal's time runs from the notice of the decision
+                // (SMJ art. 60; Canguçu Anexo I art. 29).
+                let appeal = optional_deadline(&ctx, "appeal", on)?;
+                set(
+                    &mut tx,
+                    jurisdiction,
+                    &auto,
+                    &[("appeal_by", appeal.as_ref().map(|(d, _)| d.to_string()))],
+                )
+                .await?;
+                let cited: Vec<String> = appeal.into_iter().map(|(_, a)| a).collect();
+                auto_step(
+                    &mut tx,
+                    change,
+                    jurisdiction,
+                    key,
+                    ("decision_notified", on),
+                    ("", &cited),
+                )
+                .await?;
+            }
             ProcessStep::Appeal { text } => {
-                if auto.status != "judged" {
-                    return Err(wrong_status(&auto, "recorre-se de um auto julgado"));
+                if auto.status != "judged" || auto.appeal_by.is_none() {
+                    return Err(wrong_status(
+                        &auto,
+                        "recorre-se de um auto julgado, depois de notificada a decisão",
+                    ));
                 }
                 if let Some(by) = auto.appeal_by
                     && on > by
@@ -320,15 +376,13 @@ impl Store {
                 }
             }
             ProcessStep::Finalize => {
-                if auto.status != "judged" {
+                let Some(by) = auto.appeal_by.filter(|_| auto.status == "judged") else {
                     return Err(wrong_status(
                         &auto,
-                        "só um auto julgado se torna definitivo",
+                        "só um auto julgado, com a decisão notificada, se torna definitivo",
                     ));
-                }
-                if let Some(by) = auto.appeal_by
-                    && on <= by
-                {
+                };
+                if on <= by {
                     return Err(refused(format!("o prazo de recurso corre até {by}"), None));
                 }
                 finalize(&mut tx, change, rulebook, jurisdiction, &auto, on).await?;
@@ -456,20 +510,26 @@ async fn finalize(
     .await
 }
 
-/// The last day of a sanction that lasts (days, months or years from `on`).
+/// The last day of a sanction that lasts N days (or months, or years)
+/// starting on `on`, its first day: 15 days from 1 February end on 15 February.
 fn ends(sanction: &ProposedSanction, on: NaiveDate) -> Option<NaiveDate> {
-    if let Some(days) = sanction.days.or(sanction.max_days) {
-        return on.checked_add_days(Days::new(u64::from(days)));
-    }
-    if let Some(months) = sanction.months {
-        return on.checked_add_months(Months::new(months));
-    }
-    sanction
-        .years
-        .and_then(|y| on.checked_add_months(Months::new(y.saturating_mul(12))))
+    let after = if let Some(days) = sanction.days.or(sanction.max_days) {
+        on.checked_add_days(Days::new(u64::from(days)))
+    } else if let Some(months) = sanction.months {
+        on.checked_add_months(Months::new(months))
+    } else {
+        sanction
+            .years
+            .and_then(|y| on.checked_add_months(Months::new(y.saturating_mul(12))))
+    };
+    after.and_then(|d| d.pred_opt())
 }
 
-/// What a final sanction does to the permit and credentials it concerns.
+/// What a final sanction does to the records: a suspension of the holder or
+/// of the permit suspends the permit until its last day; a cassation ends
+/// the permit (and its links); a driver's cassation ends their links and
+/// registrations wherever they serve (the cassation itself, in
+/// `applied_sanctions`, bars them as eligibility reads it).
 async fn on_records(
     tx: &mut Tx,
     change: &Change<'_>,
@@ -478,11 +538,35 @@ async fn on_records(
     sanction: &ProposedSanction,
     (on, ends): (NaiveDate, Option<NaiveDate>),
 ) -> Result<(), StoreError> {
+    if sanction.kind == "driver_cassation" {
+        let target = sanction
+            .target
+            .clone()
+            .unwrap_or_else(|| auto.offender.clone());
+        sqlx::query(
+            "UPDATE documents SET cancelled_on = $3 WHERE jurisdiction = $1 AND kind = 'driver_registration' \
+             AND holder = $2 AND cancelled_on IS NULL",
+        )
+        .bind(jurisdiction)
+        .bind(&target)
+        .bind(on.to_string())
+        .execute(&mut **tx)
+        .await?;
+        sqlx::query(
+            "UPDATE permit_drivers SET until = $3 WHERE jurisdiction = $1 AND driver = $2 AND until IS NULL",
+        )
+        .bind(jurisdiction)
+        .bind(&target)
+        .bind(on.to_string())
+        .execute(&mut **tx)
+        .await?;
+        return Ok(());
+    }
     let Some((service, number)) = &auto.permit else {
         return Ok(());
     };
     let row = sqlx::query(
-        "SELECT status FROM permits WHERE jurisdiction = $1 AND service = $2 AND number = $3",
+        "SELECT status, holder FROM permits WHERE jurisdiction = $1 AND service = $2 AND number = $3",
     )
     .bind(jurisdiction)
     .bind(service)
@@ -490,15 +574,17 @@ async fn on_records(
     .fetch_one(&mut **tx)
     .await?;
     let status: String = row.try_get("status")?;
+    let holder: String = row.try_get("holder")?;
     let live = status == "granted" || status == "suspended";
+    let of_holder = sanction.target.as_deref().is_none_or(|t| t == holder);
     match sanction.kind.as_str() {
-        "permit_suspension" if live => {
+        "permit_suspension" | "suspension" if live && of_holder => {
             step(
                 tx,
                 change,
                 jurisdiction,
                 (service, *number),
-                ("suspension", "suspended"),
+                ("penalty_suspension", "suspended"),
                 (on, ends),
                 &sanction.articles,
             )
@@ -516,21 +602,6 @@ async fn on_records(
             )
             .await?;
             end_links(tx, jurisdiction, (service, *number), on).await
-        }
-        "driver_cassation" => {
-            let target = sanction
-                .target
-                .clone()
-                .unwrap_or_else(|| auto.offender.clone());
-            sqlx::query(
-                "UPDATE permit_drivers SET until = $3 WHERE jurisdiction = $1 AND driver = $2 AND until IS NULL",
-            )
-            .bind(jurisdiction)
-            .bind(target)
-            .bind(on.to_string())
-            .execute(&mut **tx)
-            .await?;
-            Ok(())
         }
         _ => Ok(()),
     }

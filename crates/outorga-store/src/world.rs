@@ -11,7 +11,6 @@ use outorga_core::facts::{
 };
 use outorga_core::model::{EndedHow, Service};
 use sqlx::Row;
-use std::collections::BTreeSet;
 
 /// Which permits to read: all the jurisdiction's (a grant weighs them all:
 /// caps, company shares) or only those of the people named (an auto); the
@@ -182,7 +181,7 @@ pub(crate) async fn load(
     for document in &people {
         persons.push(person(tx, jurisdiction, document, today).await?);
     }
-    let history = history(tx, ctx, jurisdiction, &people).await?;
+    let history = history(tx, ctx, jurisdiction, (&people, &keys)).await?;
     let facts = Facts::new(ctx, persons, permits, engine_vehicles, history)
         .map_err(|e| StoreError::Engine(e.to_string()))?;
     Ok(World {
@@ -227,50 +226,76 @@ async fn person(
             });
         }
     }
+    // A cassation of a driver's credential bars them as a cassated permit
+    // does (the rulebooks' waiting periods after a cassation).
+    let cassations = sqlx::query(
+        "SELECT starts FROM applied_sanctions WHERE jurisdiction = $1 AND target = $2 \
+         AND kind = 'driver_cassation'",
+    )
+    .bind(jurisdiction)
+    .bind(document)
+    .fetch_all(&mut **tx)
+    .await?;
+    for row in cassations {
+        let starts: String = row.try_get("starts")?;
+        past.push(PastPermit {
+            ended: day(&starts)?,
+            how: EndedHow::Cassated,
+        });
+    }
     person.past_permits = Some(past);
     person.overdue_debts = Some(crate::debts::overdue(tx, jurisdiction, document, today).await?);
     Ok(person)
 }
 
-/// The infractions of these people under this rulebook (annulled and
-/// archived autos do not count; only final ones are priors).
+/// The infractions of these people under this rulebook that count as priors:
+/// those of final autos (an auto still in process, archived or annulled
+/// weighs nothing on the next one).
 async fn history(
     tx: &mut Tx,
     ctx: &Context<'_>,
     jurisdiction: &str,
-    people: &[String],
+    (people, permits): (&[String], &[(String, i64)]),
 ) -> Result<Vec<Event>, StoreError> {
     if people.is_empty() {
         return Ok(Vec::new());
     }
-    let wanted: BTreeSet<&str> = people.iter().map(String::as_str).collect();
-    let rows = sqlx::query(
-        "SELECT infraction, offender, committed_at, status FROM autos \
-         WHERE jurisdiction = $1 AND rulebook = $2 AND status NOT IN ('annulled', 'archived')",
-    )
-    .bind(jurisdiction)
-    .bind(&ctx.rulebook.id)
-    .fetch_all(&mut **tx)
-    .await?;
+    let placeholders: Vec<String> = (0..people.len()).map(|i| format!("${}", i + 3)).collect();
+    let sql = format!(
+        "SELECT infraction, offender, committed_at, service, permit_number FROM autos \
+         WHERE jurisdiction = $1 AND rulebook = $2 AND status = 'final' AND offender IN ({})",
+        placeholders.join(", ")
+    );
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(jurisdiction)
+        .bind(&ctx.rulebook.id);
+    for person in people {
+        query = query.bind(person.as_str());
+    }
+    let rows = query.fetch_all(&mut **tx).await?;
     let mut events = Vec::new();
     for row in rows {
         let offender: String = row.try_get("offender")?;
-        if !wanted.contains(offender.as_str()) {
-            continue;
-        }
         let code: String = row.try_get("infraction")?;
         let Some(infraction) = ctx.rulebook.infraction_by_code(&code) else {
             continue;
         };
         let at: String = row.try_get("committed_at")?;
-        let status: String = row.try_get("status")?;
         let by = people.iter().position(|d| *d == offender).unwrap_or(0);
+        // The permit it was committed under, when it is still in force (its
+        // holder answers for it: points, SMJ art. 42).
+        let service: Option<String> = row.try_get("service")?;
+        let number: Option<i64> = row.try_get("permit_number")?;
+        let permit = permits
+            .iter()
+            .position(|(s, n)| Some(s) == service.as_ref() && Some(*n) == number)
+            .map(|i| PermitId(i as u32));
         events.push(Event {
             infraction,
             by: PersonId(by as u32),
-            permit: None,
+            permit,
             at: moment(&at)?,
-            is_final: status == "final",
+            is_final: true,
             uncured: false,
         });
     }

@@ -155,7 +155,7 @@ async fn stands(store: &Store) {
         .register_stand(&by(), "cangucu", &stand("PRACA", Some(4)))
         .await
     {
-        Err(StoreError::Invalid { field, reason }) => {
+        Err(StoreError::Invalid { field, reason } | StoreError::Taken { field, reason }) => {
             assert_eq!(field, "código");
             assert!(reason.contains("PRACA já está cadastrado"), "{reason}");
         }
@@ -173,7 +173,9 @@ async fn stands(store: &Store) {
 /// The field and reason of a refused request.
 fn refused(result: Result<outorga_store::Registered, StoreError>) -> (String, String) {
     match result {
-        Err(StoreError::Invalid { field, reason }) => (field.to_string(), reason),
+        Err(StoreError::Invalid { field, reason } | StoreError::Taken { field, reason }) => {
+            (field.to_string(), reason)
+        }
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
@@ -273,7 +275,7 @@ async fn registers(store: &Store) {
     assert!(
         results.iter().all(|r| match r {
             Ok(_) => true,
-            Err(StoreError::Invalid { field, .. }) => *field == "documento",
+            Err(StoreError::Taken { field, .. }) => *field == "documento",
             Err(_) => false,
         }),
         "{results:?}"
@@ -323,7 +325,9 @@ fn car(plate: &str, renavam: &str, manufactured: i32) -> Vehicle {
 
 async fn vehicles(store: &Store) {
     let refused = |r: Result<outorga_store::Vehicle, StoreError>| match r {
-        Err(StoreError::Invalid { field, reason }) => (field.to_string(), reason),
+        Err(StoreError::Invalid { field, reason } | StoreError::Taken { field, reason }) => {
+            (field.to_string(), reason)
+        }
         other => panic!("expected a refusal, got {other:?}"),
     };
     let old = store
@@ -476,7 +480,9 @@ async fn lines(store: &Store) {
     assert_eq!(read[0].coefficient.to_string(), "0.123456");
     assert!(read[2].semi_urban && !read[1].semi_urban);
     let refusal = |r: Result<(), StoreError>| match r {
-        Err(StoreError::Invalid { field, reason }) => (field.to_string(), reason),
+        Err(StoreError::Invalid { field, reason } | StoreError::Taken { field, reason }) => {
+            (field.to_string(), reason)
+        }
         other => panic!("expected a refusal, got {other:?}"),
     };
     let (field, reason) = refusal(

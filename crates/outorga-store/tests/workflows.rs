@@ -125,6 +125,7 @@ async fn exercise(url: &str) {
     permits(&store, &rb).await;
     autos(&store, &rb).await;
     limits(&store, &rb).await;
+    penalties_on_records(&store, &rb).await;
     concurrency(&store, &rb).await;
     assert!(matches!(
         store.verify_audit().await.expect("verify"),
@@ -364,7 +365,8 @@ async fn permits(store: &Store, rb: &Rulebook) {
     let (_, history) = store.permit(SMJ, "taxi", 2).await.expect("history");
     let events: Vec<&str> = history.iter().map(|h| h.event.as_str()).collect();
     assert_eq!(events, ["grant", "suspension", "renunciation"]);
-    assert_eq!(history[1].until, Some(d(2027, 3, 31)));
+    // 120 days with 1 Dec 2026 the first: the last is 30 Mar 2027.
+    assert_eq!(history[1].until, Some(d(2027, 3, 30)));
     // Renouncing bars a new permit for 24 months (decree reading of the law).
     let again = GrantRequest {
         on: d(2026, 12, 3),
@@ -464,7 +466,20 @@ async fn autos(store: &Store, rb: &Rulebook) {
     )
     .await
     .expect("judgement");
-    let appeal_by = judged.appeal_by.expect("appeal deadline");
+    // The appeal's time runs from the notice of the decision (art. 60).
+    assert_eq!(judged.appeal_by, None);
+    assert!(matches!(
+        step(ProcessStep::Finalize, defense_by, (2026, 1)).await,
+        Err(StoreError::Invalid {
+            field: "situação",
+            ..
+        })
+    ));
+    let notice = defense_by.succ_opt().expect("day");
+    let noticed = step(ProcessStep::NotifyDecision, notice, (2026, 1))
+        .await
+        .expect("notice");
+    let appeal_by = noticed.appeal_by.expect("appeal deadline");
     refusal(step(ProcessStep::Finalize, appeal_by, (2026, 1)).await);
     let next_day = appeal_by.succ_opt().expect("day");
     let last = step(ProcessStep::Finalize, next_day, (2026, 1))
@@ -515,7 +530,15 @@ async fn autos(store: &Store, rb: &Rulebook) {
     )
     .await
     .expect("judged without a defense");
-    let final_day = judged.appeal_by.expect("deadline").succ_opt().expect("day");
+    assert_eq!(judged.status, "judged");
+    let noticed = step(ProcessStep::NotifyDecision, after_defense, key)
+        .await
+        .expect("notice");
+    let final_day = noticed
+        .appeal_by
+        .expect("deadline")
+        .succ_opt()
+        .expect("day");
     step(ProcessStep::Finalize, final_day, key)
         .await
         .expect("final");
@@ -643,10 +666,134 @@ async fn limits(store: &Store, rb: &Rulebook) {
         .expect("second substitution");
     let (_, articles) = refusal(put("MTX2B25", d(2027, 8, 1), None).await);
     assert_eq!(articles, ["Art. 13, § 2º"]);
+    // The replaced vehicle's authorization ended with its service.
+    let old = store
+        .documents_of(SMJ, "vehicle:MTX2B23")
+        .await
+        .expect("documents");
+    assert!(
+        old.iter()
+            .all(|doc| doc.cancelled_on == Some(d(2027, 7, 1))),
+        "{old:?}"
+    );
     let excused = put("MTX2B25", d(2027, 8, 1), Some("accident"))
         .await
         .expect("accident");
     assert!(excused.articles.iter().any(|a| a == "Art. 13, § 2º, I"));
+}
+
+/// A final auto's impediment shows on the plate; process dates follow one
+/// another and never pass today; concurrent decisions on one auto do not
+/// both stand; a cassation is never a clerk's status change.
+async fn penalties_on_records(store: &Store, rb: &Rulebook) {
+    let filthy = |day: NaiveDate| AutoInput {
+        infraction: "51-III-a".into(),
+        plate: Some("MTX2B25".into()),
+        ..smoking(ANA, day)
+    };
+    let auto = store
+        .issue_auto(&on(d(2028, 1, 11)), rb, SMJ, &filthy(d(2028, 1, 10)))
+        .await
+        .expect("auto");
+    let kinds: Vec<&str> = auto
+        .proposal
+        .sanctions
+        .iter()
+        .map(|s| s.kind.as_str())
+        .collect();
+    assert!(kinds.contains(&"vehicle_impediment"), "{kinds:?}");
+    let key = (auto.year, auto.number);
+    let step = |s: ProcessStep, day: NaiveDate| async move {
+        store.process_auto(&on(day), rb, SMJ, key, &s, day).await
+    };
+    // Before the auto was issued, or after today: refused.
+    assert!(matches!(
+        step(ProcessStep::Notify, d(2028, 1, 5)).await,
+        Err(StoreError::Invalid { field: "data", .. })
+    ));
+    assert!(matches!(
+        store
+            .process_auto(
+                &on(d(2028, 1, 12)),
+                rb,
+                SMJ,
+                key,
+                &ProcessStep::Notify,
+                d(2028, 1, 20)
+            )
+            .await,
+        Err(StoreError::Invalid { field: "data", .. })
+    ));
+    // Two clerks notifying at once: one notice.
+    let (a, b) = tokio::join!(
+        step(ProcessStep::Notify, d(2028, 1, 12)),
+        step(ProcessStep::Notify, d(2028, 1, 12))
+    );
+    assert!(a.is_ok() != b.is_ok(), "{a:?} {b:?}");
+    let notified = a.or(b).expect("notified");
+    let judge_day = notified
+        .defense_by
+        .expect("deadline")
+        .succ_opt()
+        .expect("day");
+    // The board upholding and annulling at once: one decision stands.
+    let (up, down) = tokio::join!(
+        step(
+            ProcessStep::Judge {
+                upheld: true,
+                grounds: "mantido".into()
+            },
+            judge_day
+        ),
+        step(
+            ProcessStep::Judge {
+                upheld: false,
+                grounds: "anulado".into()
+            },
+            judge_day
+        )
+    );
+    assert!(up.is_ok() != down.is_ok(), "{up:?} {down:?}");
+    if up.is_ok() {
+        step(ProcessStep::NotifyDecision, judge_day)
+            .await
+            .expect("notice");
+        let appeal_by = store
+            .auto(SMJ, key)
+            .await
+            .expect("auto")
+            .appeal_by
+            .expect("deadline");
+        let final_day = appeal_by.succ_opt().expect("day");
+        step(ProcessStep::Finalize, final_day).await.expect("final");
+        // Impediment of at most 60 days (art. 52, IV, a) from the final day,
+        // that day the first.
+        let check = store
+            .plate_check(SMJ, "MTX2B25")
+            .await
+            .expect("check")
+            .expect("plate");
+        assert_eq!(
+            check.impeded_until,
+            final_day.checked_add_days(chrono::Days::new(59))
+        );
+    }
+    assert!(matches!(
+        store
+            .change_permit(
+                &by(),
+                rb,
+                SMJ,
+                ("taxi", 1),
+                &Transition::Revoke { cassation: true },
+                d(2028, 6, 1)
+            )
+            .await,
+        Err(StoreError::Invalid {
+            field: "mudança",
+            ..
+        })
+    ));
 }
 
 /// Parallel autos keep their numbers gap-free; parallel grants never exceed
@@ -697,6 +844,57 @@ async fn concurrency(store: &Store, rb: &Rulebook) {
         }
     }
     assert_eq!(granted, 3);
+
+    // One vehicle put in service under two permits at once: one succeeds.
+    let fresh: Vec<i64> = store
+        .permits(SMJ, Some("taxi"))
+        .await
+        .expect("permits")
+        .into_iter()
+        .filter(|p| p.status == "granted" && MANY.contains(&p.holder.as_str()))
+        .map(|p| p.number)
+        .collect();
+    assert_eq!(fresh.len(), 3);
+    let car = Vehicle {
+        plate: "MTX3C33".into(),
+        renavam: "83430942209".into(),
+        manufactured: 2026,
+        colour: "branca".into(),
+        doors: Some(4),
+        capacity: Some(4),
+        equipment: vec!["taximetro".into()],
+        ..Vehicle::default()
+    };
+    store
+        .register_vehicle(&by(), SMJ, &car, 2026)
+        .await
+        .expect("vehicle");
+    let put = |number: i64| {
+        let store = store.clone();
+        let rb = rb.clone();
+        tokio::spawn(async move {
+            store
+                .put_vehicle(
+                    &by(),
+                    &rb,
+                    SMJ,
+                    ("taxi", number),
+                    "MTX3C33",
+                    (d(2026, 12, 2), None),
+                )
+                .await
+        })
+    };
+    let (a, b) = (put(fresh[0]), put(fresh[1]));
+    let (a, b) = (a.await.expect("task"), b.await.expect("task"));
+    assert!(a.is_ok() != b.is_ok(), "{a:?} {b:?}");
+    let refusal = a.err().or(b.err()).expect("one refused");
+    assert!(
+        refusal
+            .bad_input()
+            .is_some_and(|(field, _)| field == "placa"),
+        "{refusal:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -76,8 +76,7 @@ impl ApiError {
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> ApiError {
         match error {
-            // The store words every refusal on a unique key as "… já …".
-            StoreError::Invalid { field, reason } if reason.contains(" já ") => {
+            StoreError::Taken { field, reason } => {
                 ApiError::field(StatusCode::CONFLICT, field, reason)
             }
             StoreError::Invalid { field, reason } => {

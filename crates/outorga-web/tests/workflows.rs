@@ -63,11 +63,11 @@ struct Team {
 /// population that makes the cap 2 permits, 1 of them reserved.
 async fn prepare(app: &App, people: &[&str]) -> Team {
     let team = Team {
-        admin: app.signed_in("admin", Role::Admin, Scope::All).await,
-        clerk: app.signed_in("clerk", Role::Clerk, Scope::All).await,
-        inspector: app.signed_in("fiscal", Role::Inspector, Scope::All).await,
-        board: app.signed_in("junta", Role::Board, Scope::All).await,
-        reader: app.signed_in("consulta", Role::ReadOnly, Scope::All).await,
+        admin: app.with_token("admin", Role::Admin, Scope::All).await,
+        clerk: app.with_token("clerk", Role::Clerk, Scope::All).await,
+        inspector: app.with_token("fiscal", Role::Inspector, Scope::All).await,
+        board: app.with_token("junta", Role::Board, Scope::All).await,
+        reader: app.with_token("consulta", Role::ReadOnly, Scope::All).await,
     };
     let population = app
         .call(
@@ -279,6 +279,7 @@ async fn workflow(app: &App) {
     }
 
     // Permit status: suspension on request, over the law's 120 days refused.
+    app.clock.to_day("2026-12-01");
     let status = format!("{SMJ}/permits/taxi/2/status");
     let long = app
         .post(
@@ -303,7 +304,8 @@ async fn workflow(app: &App) {
         .await;
     ok(&history, StatusCode::OK, "history");
     assert_eq!(history.body["historico"].as_array().map(Vec::len), Some(2));
-    assert_eq!(history.body["historico"][1]["ate"], "2027-03-31");
+    // 120 days with 1 Dec 2026 the first: the last is 30 Mar 2027.
+    assert_eq!(history.body["historico"][1]["ate"], "2027-03-30");
 
     // An auto (group 3: a fine at once), through its process, to a debt.
     let autos = format!("{SMJ}/autos");
@@ -328,6 +330,7 @@ async fn workflow(app: &App) {
     assert_eq!(issued.body["proposta"]["sancoes"][0]["tipo"], "fine");
     assert_eq!(issued.body["fiscal"], "fiscal");
     let steps = format!("{SMJ}/autos/2026/1/steps");
+    app.clock.to_day("2026-12-03");
     let notified = app
         .post(
             &steps,
@@ -353,6 +356,7 @@ async fn workflow(app: &App) {
         )
         .await;
     ok(&by_clerk, StatusCode::FORBIDDEN, "clerks do not judge");
+    app.clock.to_day(&defense_by);
     ok(
         &app.post(
             &steps,
@@ -371,9 +375,19 @@ async fn workflow(app: &App) {
         )
         .await;
     ok(&judged, StatusCode::OK, "judgement");
-    let appeal_by = chrono::NaiveDate::parse_from_str(&judged.text("recurso_ate"), "%Y-%m-%d")
+    // The appeal's time runs from the notice of the decision (art. 60).
+    let noticed = app
+        .post(
+            &steps,
+            &team.clerk,
+            json!({ "passo": "notify_decision", "data": defense_by }),
+        )
+        .await;
+    ok(&noticed, StatusCode::OK, "decision notified");
+    let appeal_by = chrono::NaiveDate::parse_from_str(&noticed.text("recurso_ate"), "%Y-%m-%d")
         .expect("appeal deadline");
     let final_day = appeal_by.succ_opt().expect("day").to_string();
+    app.clock.to_day(&final_day);
     let last = app
         .post(
             &steps,

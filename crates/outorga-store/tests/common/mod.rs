@@ -8,11 +8,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 const PG: &str = "postgres://postgres@127.0.0.1:5432/test";
 
-/// The clerk every change in these tests is made by.
+/// The clerk every change in these tests is made by, on a day after every
+/// date the tests record (a record of a future day is refused).
 pub fn by() -> Change<'static> {
     Change {
         by: "teste",
-        at: chrono::NaiveDate::from_ymd_opt(2026, 11, 30)
+        at: chrono::NaiveDate::from_ymd_opt(2030, 1, 2)
             .and_then(|d| d.and_hms_opt(9, 0, 0))
             .expect("date"),
         why: "teste automatizado",

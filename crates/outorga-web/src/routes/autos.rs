@@ -167,8 +167,8 @@ impl From<Auto> for AutoSaida {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PassoEntrada {
-    /// notify, defend, archive, finalize, appeal (atendente); judge,
-    /// decide_appeal (junta/comissão).
+    /// notify, defend, archive, notify_decision, finalize, appeal
+    /// (atendente); judge, decide_appeal (junta/comissão).
     pub passo: String,
     /// AAAA-MM-DD; hoje quando omitida.
     pub data: Option<String>,
@@ -200,6 +200,7 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
     };
     Ok(match input.passo.trim() {
         "notify" => (ProcessStep::Notify, false),
+        "notify_decision" => (ProcessStep::NotifyDecision, false),
         "defend" => (
             ProcessStep::Defend {
                 text: input.texto.clone(),

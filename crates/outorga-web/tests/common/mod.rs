@@ -56,6 +56,19 @@ impl Clock for TestClock {
 }
 
 impl TestClock {
+    /// Moves the clock to 09:00 of `day` (YYYY-MM-DD), never back.
+    pub fn to_day(&self, day: &str) {
+        let at = chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d")
+            .ok()
+            .and_then(|d| d.and_hms_opt(9, 0, 0))
+            .expect("a date");
+        let mut now = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        *now = (*now).max(at);
+    }
+
     pub fn advance(&self, hours: i64) {
         let mut now = self
             .0
@@ -222,6 +235,19 @@ impl App {
     }
 
     /// A user made directly in the store, signed in: their session token.
+    /// A user with an API token (no expiry: for tests that move the clock
+    /// by days).
+    pub async fn with_token(&self, name: &str, role: Role, scope: Scope) -> String {
+        self.store
+            .create_user(&setup(), name, role, PASSWORD, &scope)
+            .await
+            .expect("user");
+        self.store
+            .create_token(&setup(), name, "testes")
+            .await
+            .expect("token")
+    }
+
     pub async fn signed_in(&self, name: &str, role: Role, scope: Scope) -> String {
         self.store
             .create_user(&setup(), name, role, PASSWORD, &scope)
