@@ -29,6 +29,7 @@ fn table() -> Vec<(Method, &'static str, Option<Value>, &'static str)> {
     let token = json!({ "rotulo": "script" });
     let permit = json!({ "servico": "taxi", "titular": "25524893033" });
     let status = json!({ "mudanca": "reserve" });
+    let revoke = json!({ "mudanca": "revoke" });
     let driver = json!({ "condutor": "25524893033", "funcao": "auxiliary" });
     let plate = json!({ "placa": "ABC1D23" });
     let inspection = json!({ "servico": "taxi", "tipo": "periodic", "aprovada": true });
@@ -127,6 +128,12 @@ fn table() -> Vec<(Method, &'static str, Option<Value>, &'static str)> {
             "/api/jurisdictions/cangucu/permits/taxi/1/status",
             Some(status),
             "AAFFF",
+        ),
+        (
+            Method::POST,
+            "/api/jurisdictions/cangucu/permits/taxi/1/status",
+            Some(revoke),
+            "AFFAF",
         ),
         (
             Method::POST,

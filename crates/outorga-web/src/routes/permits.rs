@@ -2,7 +2,7 @@
 //! changes of status with their history, drivers, the vehicle in service and
 //! its inspections. The rulebook is the jurisdiction's for the service.
 
-use crate::auth::{Clerk, Examiner, Reader};
+use crate::auth::{Board, Clerk, Examiner, Reader, require};
 use crate::error::{ApiError, ErrorBody};
 use crate::json::Json;
 use crate::routes::documents::DocumentoSaida;
@@ -426,12 +426,22 @@ async fn get(
     security(("bearer" = [])))]
 async fn change_status(
     State(state): State<AppState>,
-    who: Clerk,
+    who: Reader,
     Path((j, servico, numero)): Path<(String, String, i64)>,
     Json(input): Json<MudancaEntrada>,
 ) -> Result<Json<PermissaoSaida>, ApiError> {
-    let rulebook = rulebook_for_service(&state, &j, &servico).await?;
     let transition = Transition::try_from(&input)?;
+    // Revoking (public interest) and extinguishing a permit are the
+    // authority's decisions; the rest is a clerk's work.
+    if matches!(
+        transition,
+        Transition::Revoke { .. } | Transition::Extinguish
+    ) {
+        require(&who.user, Board::admits, "junta/comissão")?;
+    } else {
+        require(&who.user, Clerk::admits, "atendente")?;
+    }
+    let rulebook = rulebook_for_service(&state, &j, &servico).await?;
     let on = day_or_today(&state, input.data.as_deref(), "data")?;
     let change = change!(state, who, "mudança de situação pela API");
     let permit = state

@@ -31,6 +31,8 @@ pub struct VeiculoPublico {
     /// Validade do selo da última vistoria aprovada.
     pub vistoria_valida_ate: Option<String>,
     pub vistoria_valida: bool,
+    /// Impedido de circular por penalidade definitiva até este dia.
+    pub impedido_ate: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -75,7 +77,9 @@ async fn vehicle(
     let in_force = |validity: Option<Option<NaiveDate>>| {
         validity.is_some_and(|until| until.is_none_or(|u| u >= today))
     };
+    let impeded = check.impeded_until.filter(|until| *until >= today);
     let licensed = in_force(check.authorization)
+        && impeded.is_none()
         && check
             .permit
             .as_ref()
@@ -84,6 +88,7 @@ async fn vehicle(
         placa: check.plate,
         licenciado: licensed,
         vistoria_valida: in_force(check.seal),
+        impedido_ate: text(impeded),
         autorizacao_valida_ate: text(check.authorization.flatten()),
         vistoria_valida_ate: text(check.seal.flatten()),
         servico: check.permit.as_ref().map(|p| p.0.clone()),
