@@ -282,6 +282,7 @@ async fn thresholds(
     let scope = Scope {
         all_permits: false,
         people: &refs,
+        records_only: true,
     };
     let world = world::load(tx, &ctx, jurisdiction, scope, out.today).await?;
     for doc in &docs {

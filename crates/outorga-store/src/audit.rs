@@ -77,10 +77,7 @@ pub(crate) async fn append(
 ) -> Result<(), StoreError> {
     // Updating the head first takes its row lock (PostgreSQL) before reading
     // it, so concurrent writers queue here instead of forking the chain.
-    sqlx::query("UPDATE audit_head SET seq = seq + 1 WHERE id = 1")
-        .execute(&mut **tx)
-        .await?;
-    let head = sqlx::query("SELECT seq, hash FROM audit_head WHERE id = 1")
+    let head = sqlx::query("UPDATE audit_head SET seq = seq + 1 WHERE id = 1 RETURNING seq, hash")
         .fetch_one(&mut **tx)
         .await?;
     let mut entry = AuditEntry {
@@ -220,17 +217,10 @@ pub(crate) async fn next_number(
     series: &str,
     year: i32,
 ) -> Result<i64, StoreError> {
-    sqlx::query(
-        "INSERT INTO counters (jurisdiction, series, year, last) VALUES ($1, $2, $3, 1) \
-         ON CONFLICT (jurisdiction, series, year) DO UPDATE SET last = counters.last + 1",
-    )
-    .bind(jurisdiction)
-    .bind(series)
-    .bind(year)
-    .execute(&mut **tx)
-    .await?;
     let row = sqlx::query(
-        "SELECT last FROM counters WHERE jurisdiction = $1 AND series = $2 AND year = $3",
+        "INSERT INTO counters (jurisdiction, series, year, last) VALUES ($1, $2, $3, 1) \
+         ON CONFLICT (jurisdiction, series, year) DO UPDATE SET last = counters.last + 1 \
+         RETURNING last",
     )
     .bind(jurisdiction)
     .bind(series)

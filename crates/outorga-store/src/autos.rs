@@ -168,23 +168,14 @@ pub(crate) async fn auto_step(
     (step, on): (&str, NaiveDate),
     (detail, cited): (&str, &[String]),
 ) -> Result<(), StoreError> {
-    let row = sqlx::query(
-        "SELECT COUNT(*) AS n FROM auto_steps WHERE jurisdiction = $1 AND year = $2 AND number = $3",
-    )
-    .bind(jurisdiction)
-    .bind(year)
-    .bind(number)
-    .fetch_one(&mut **tx)
-    .await?;
-    let seq: i64 = row.try_get("n")?;
     sqlx::query(
         "INSERT INTO auto_steps (jurisdiction, year, number, seq, step, on_date, detail, citations) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+         SELECT $1, $2, $3, COALESCE(MAX(seq), 0) + 1, $4, $5, $6, $7 FROM auto_steps \
+         WHERE jurisdiction = $1 AND year = $2 AND number = $3",
     )
     .bind(jurisdiction)
     .bind(year)
     .bind(number)
-    .bind(seq + 1)
     .bind(step)
     .bind(on.to_string())
     .bind(detail)
@@ -250,7 +241,12 @@ impl Store {
                 reason: format!("`{}` não é infração de {}", input.infraction, rulebook.id),
             });
         };
-        let mut tx = self.write_transaction().await?;
+        // The decision is read in a transaction of its own, before the write
+        // lock is taken: the lock covers only numbering and writing, so
+        // autos are issued at the pace of their writes. (A decision that
+        // became final meanwhile on another auto of the same offender is
+        // not in this proposal; the board judges it with the record of then.)
+        let mut tx = self.pool.begin().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let mut people = vec![offender.as_str()];
         let permit = match &input.permit {
@@ -281,6 +277,7 @@ impl Store {
         let scope = Scope {
             all_permits: false,
             people: &people,
+            records_only: true,
         };
         let world = world::load(&mut tx, &ctx, jurisdiction, scope, issued_on).await?;
         let Some(by) = world.person(&offender) else {
@@ -328,6 +325,8 @@ impl Store {
             articles: articles(&decided.citations()),
         };
         let notify = optional_deadline(&ctx, "notification", issued_on)?;
+        tx.commit().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         let year = issued_on.year();
         let number = next_number(&mut tx, jurisdiction, "auto", year).await?;
         let points_of = |doc: &str| {
@@ -375,9 +374,30 @@ impl Store {
             (input.description.trim(), &cited),
         )
         .await?;
-        let auto = read_auto(&mut tx, jurisdiction, (year, number)).await?;
         tx.commit().await?;
-        Ok(auto)
+        Ok(Auto {
+            year,
+            number,
+            rulebook: rulebook.id.clone(),
+            infraction: input.infraction.trim().to_string(),
+            offender,
+            permit: input.permit.clone(),
+            plate,
+            committed_at: input.committed_at,
+            place: input.place.trim().to_string(),
+            description: input.description.trim().to_string(),
+            inspector: change.by.to_string(),
+            status: "issued".into(),
+            proposal,
+            notify_by: notify.map(|(d, _)| d),
+            notified_on: None,
+            defense_by: None,
+            defense_on: None,
+            judged_on: None,
+            appeal_by: None,
+            appealed_on: None,
+            final_on: None,
+        })
     }
 
     /// An auto by number and year.

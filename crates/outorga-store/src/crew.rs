@@ -79,7 +79,7 @@ impl Store {
                 reason: format!("`{role}`: use auxiliary, collaborator ou preposto"),
             });
         }
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let engine_service = bound(&mut tx, jurisdiction, rulebook, service).await?;
         let permit = lock_permit(&mut tx, jurisdiction, (service, number)).await?;
@@ -109,6 +109,7 @@ impl Store {
         let scope = Scope {
             all_permits: false,
             people: &[&driver, &permit.holder],
+            records_only: false,
         };
         let world = world::load(&mut tx, &ctx, jurisdiction, scope, on).await?;
         let (Some(person), Some(under)) = (world.person(&driver), world.permit(service, number))
@@ -238,7 +239,7 @@ impl Store {
         on: NaiveDate,
     ) -> Result<Driver, StoreError> {
         crate::done_on("data", on, change)?;
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         let done = sqlx::query(
             "UPDATE permit_drivers SET until = $3 WHERE jurisdiction = $1 AND registration = $2 AND until IS NULL",
         )

@@ -270,7 +270,7 @@ impl Store {
         on: NaiveDate,
     ) -> Result<Due, StoreError> {
         crate::done_on("data", on, change)?;
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let debt = lock_debt(&mut tx, jurisdiction, key).await?;
         let due = next_due(&ctx, &debt, on)?;
@@ -311,7 +311,7 @@ impl Store {
         (parcels, on): (u32, NaiveDate),
     ) -> Result<Debt, StoreError> {
         crate::done_on("data", on, change)?;
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let debt = lock_debt(&mut tx, jurisdiction, key).await?;
         if !debt.payments.is_empty() || debt.installments.is_some() {

@@ -135,7 +135,7 @@ impl Store {
     ) -> Result<VehicleIncluded, StoreError> {
         crate::done_on("data", on, change)?;
         let vehicle = recorded(self, jurisdiction, plate).await?;
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         bound(&mut tx, jurisdiction, rulebook, service).await?;
         let permit = lock_permit(&mut tx, jurisdiction, (service, number)).await?;
@@ -309,7 +309,7 @@ impl Store {
                 reason: "uma vistoria reprovada registra o que foi constatado".into(),
             });
         }
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let included = sqlx::query(
             "SELECT MIN(since) AS since FROM permit_vehicles WHERE jurisdiction = $1 AND plate = $2 AND until IS NULL",

@@ -119,7 +119,14 @@ pub struct Jurisdiction {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// SQLite has one writer at a time; writers of this process queue here
+    /// (woken in turn) instead of polling SQLite's lock with sleeps.
+    writer: std::sync::Arc<tokio::sync::Mutex<()>>,
 }
+
+/// This process's turn to write (SQLite), held until the transaction ends.
+#[derive(Debug)]
+pub(crate) struct WriterTurn(#[allow(dead_code)] Option<tokio::sync::OwnedMutexGuard<()>>);
 
 /// The SQLite database in `dir` (created if missing).
 pub fn sqlite_url(dir: &Path) -> Result<String, StoreError> {
@@ -145,7 +152,7 @@ impl Store {
             return Err(StoreError::Url(url.to_string()));
         };
         let pool = AnyPoolOptions::new()
-            .max_connections(if backend == Backend::Sqlite { 4 } else { 8 })
+            .max_connections(8)
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
@@ -153,6 +160,9 @@ impl Store {
                             .execute(&mut *conn)
                             .await?;
                         sqlx::query("PRAGMA busy_timeout = 5000")
+                            .execute(&mut *conn)
+                            .await?;
+                        sqlx::query("PRAGMA synchronous = NORMAL")
                             .execute(&mut *conn)
                             .await?;
                     }
@@ -171,7 +181,11 @@ impl Store {
                 .await?;
         }
         MIGRATOR.run(&pool).await?;
-        Ok(Store { pool, backend })
+        Ok(Store {
+            pool,
+            backend,
+            writer: std::sync::Arc::new(tokio::sync::Mutex::new(())),
+        })
     }
 
     pub fn backend(&self) -> Backend {
@@ -181,10 +195,14 @@ impl Store {
     /// A transaction that will write: on SQLite it takes the write lock at
     /// the start (`BEGIN IMMEDIATE`), so a transaction that reads before it
     /// writes waits its turn instead of failing when another one wrote first.
-    async fn write_transaction(&self) -> Result<Tx, StoreError> {
+    async fn write_transaction(&self) -> Result<(Tx, WriterTurn), StoreError> {
         Ok(match self.backend {
-            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
-            Backend::Postgres => self.pool.begin().await?,
+            Backend::Sqlite => {
+                let turn = self.writer.clone().lock_owned().await;
+                let tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+                (tx, WriterTurn(Some(turn)))
+            }
+            Backend::Postgres => (self.pool.begin().await?, WriterTurn(None)),
         })
     }
 
@@ -210,7 +228,7 @@ impl Store {
         change: &Change<'_>,
         list: &[Jurisdiction],
     ) -> Result<(), StoreError> {
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         for j in list {
             audit::append(
                 &mut tx,

@@ -45,7 +45,7 @@ impl Store {
                 reason: "o coeficiente tarifário é maior que zero".into(),
             });
         }
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         self.known_jurisdiction(&mut tx, jurisdiction).await?;
         sqlx::query(
             "INSERT INTO lines (jurisdiction, code, name, semi_urban, coefficient) VALUES ($1, $2, $3, $4, $5)",

@@ -63,7 +63,7 @@ impl Store {
                 reason: "um parâmetro não é negativo".into(),
             });
         }
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         self.known_jurisdiction(&mut tx, jurisdiction).await?;
         sqlx::query(
             "INSERT INTO jurisdiction_parameters (jurisdiction, name, value) VALUES ($1, $2, $3) \

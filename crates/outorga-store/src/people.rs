@@ -72,7 +72,7 @@ impl Store {
                 reason: "o nome não pode ficar em branco".into(),
             });
         }
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         self.known_jurisdiction(&mut tx, jurisdiction).await?;
         sqlx::query(
             "INSERT INTO people (jurisdiction, document, kind, name) VALUES ($1, $2, $3, $4)",

@@ -484,7 +484,7 @@ impl Store {
     ) -> Result<Granted, StoreError> {
         let (holder, _) = crate::parse_document(&request.holder)?;
         crate::done_on("data", request.on, change)?;
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let service = bound(&mut tx, jurisdiction, rulebook, &request.service).await?;
         // Taking the number first locks the service's counter (PostgreSQL
@@ -501,6 +501,7 @@ impl Store {
         let scope = Scope {
             all_permits: true,
             people: &[&holder],
+            records_only: false,
         };
         let world = world::load(&mut tx, &ctx, jurisdiction, scope, request.on).await?;
         let person = world.person(&holder).ok_or_else(|| {
@@ -587,7 +588,7 @@ impl Store {
         on: NaiveDate,
     ) -> Result<PermitRecord, StoreError> {
         crate::done_on("data", on, change)?;
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         bound(&mut tx, jurisdiction, rulebook, service).await?;
         let permit = lock_permit(&mut tx, jurisdiction, (service, number)).await?;

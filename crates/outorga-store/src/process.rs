@@ -114,7 +114,7 @@ impl Store {
         on: NaiveDate,
     ) -> Result<Auto, StoreError> {
         crate::done_on("data", on, change)?;
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         // The auto's row lock (PostgreSQL): concurrent steps on one auto are
         // taken one after the other, each seeing the status the other left.

@@ -265,7 +265,7 @@ impl Store {
     ) -> Result<Profile, StoreError> {
         let (document, _) = crate::parse_document(document)?;
         let p = check_profile(profile)?;
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         if read_profile(&mut tx, jurisdiction, &document)
             .await?
             .is_none()

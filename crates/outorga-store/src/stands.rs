@@ -27,7 +27,7 @@ impl Store {
                 reason: "um ponto fixo tem ao menos uma vaga; um ponto livre não tem vagas".into(),
             });
         }
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         self.known_jurisdiction(&mut tx, jurisdiction).await?;
         sqlx::query(
             "INSERT INTO stands (jurisdiction, code, name, capacity) VALUES ($1, $2, $3, $4)",

@@ -253,7 +253,7 @@ impl Store {
             });
         }
         let phc = hash_password(password.to_string()).await?;
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         if let Scope::Only(list) = scope {
             for jurisdiction in list {
                 self.known_jurisdiction(&mut tx, jurisdiction).await?;
@@ -333,7 +333,7 @@ impl Store {
             return Ok(None);
         };
         let token = new_token()?;
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         // Expired sessions of this user are of no more use.
         sqlx::query("DELETE FROM sessions WHERE user_name = $1 AND expires_at <= $2")
             .bind(&user.name)
@@ -377,7 +377,7 @@ impl Store {
         change: &Change<'_>,
         token: &str,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         let closed = sqlx::query("DELETE FROM sessions WHERE hash = $1")
             .bind(token_hash(token))
             .execute(&mut *tx)
@@ -444,7 +444,7 @@ impl Store {
             });
         }
         let token = new_token()?;
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         known_user(&mut tx, user).await?;
         sqlx::query(
             "INSERT INTO api_tokens (user_name, label, hash, created_at) VALUES ($1, $2, $3, $4)",
@@ -502,7 +502,7 @@ impl Store {
         user: &str,
         label: &str,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         let revoked = sqlx::query(
             "UPDATE api_tokens SET revoked_at = $1 \
              WHERE user_name = $2 AND label = $3 AND revoked_at IS NULL",

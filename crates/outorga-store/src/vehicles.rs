@@ -151,7 +151,7 @@ impl Store {
         let (plate, renavam) = (&vehicle.plate, &vehicle.renavam);
         let equipment = serde_json::json!(vehicle.equipment);
         let adaptations = serde_json::json!(vehicle.adaptations);
-        let mut tx = self.write_transaction().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         self.known_jurisdiction(&mut tx, jurisdiction).await?;
         sqlx::query(sqlx::AssertSqlSafe(format!(
             "INSERT INTO vehicles (jurisdiction, {COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"

@@ -2,7 +2,7 @@
 //! permits, vehicles and past infractions a decision needs, with the maps
 //! from the engine's integer ids back to documents, numbers and plates.
 
-use crate::profile::{engine_person, read_profile};
+use crate::profile::{Profile, engine_person, read_profile};
 use crate::{StoreError, Tx};
 use chrono::{NaiveDate, NaiveDateTime};
 use outorga_core::Context;
@@ -19,6 +19,9 @@ use sqlx::Row;
 pub(crate) struct Scope<'a> {
     pub all_permits: bool,
     pub people: &'a [&'a str],
+    /// Only what penalties and standings read (who is a company, permits,
+    /// the record): no profiles, past permits, debts or vehicles.
+    pub records_only: bool,
 }
 
 #[derive(Debug)]
@@ -102,14 +105,18 @@ pub(crate) async fn load(
     .bind(jurisdiction)
     .fetch_all(&mut **tx)
     .await?;
-    let vehicles = sqlx::query(
+    let vehicles = if scope.records_only {
+        Vec::new()
+    } else {
+        sqlx::query(
         "SELECT pv.service, pv.number, v.plate, v.manufactured, pv.since FROM permit_vehicles pv \
          JOIN vehicles v ON v.jurisdiction = pv.jurisdiction AND v.plate = pv.plate \
          WHERE pv.jurisdiction = $1 AND pv.until IS NULL",
     )
     .bind(jurisdiction)
     .fetch_all(&mut **tx)
-    .await?;
+    .await?
+    };
     let mut people: Vec<String> = scope.people.iter().map(|d| d.to_string()).collect();
     let index = |people: &mut Vec<String>, doc: &str| -> PersonId {
         let i = people.iter().position(|d| d == doc).unwrap_or_else(|| {
@@ -177,10 +184,15 @@ pub(crate) async fn load(
         });
         keys.push((service, number));
     }
-    let mut persons = Vec::with_capacity(people.len());
-    for document in &people {
-        persons.push(person(tx, jurisdiction, document, today).await?);
-    }
+    let persons = if scope.records_only {
+        kinds(tx, jurisdiction, &people).await?
+    } else {
+        let mut persons = Vec::with_capacity(people.len());
+        for document in &people {
+            persons.push(person(tx, jurisdiction, document, today).await?);
+        }
+        persons
+    };
     let history = history(tx, ctx, jurisdiction, (&people, &keys)).await?;
     let facts = Facts::new(ctx, persons, permits, engine_vehicles, history)
         .map_err(|e| StoreError::Engine(e.to_string()))?;
@@ -189,6 +201,49 @@ pub(crate) async fn load(
         people,
         permits: keys,
     })
+}
+
+/// `$N` placeholders from `$first` on, one per item.
+fn placeholders(first: usize, count: usize) -> String {
+    (0..count)
+        .map(|i| format!("${}", i + first))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// People as penalties see them: a person or a company, in one query.
+async fn kinds(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    people: &[String],
+) -> Result<Vec<Person>, StoreError> {
+    let sql = format!(
+        "SELECT document, kind FROM people WHERE jurisdiction = $1 AND document IN ({})",
+        placeholders(2, people.len())
+    );
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(jurisdiction);
+    for person in people {
+        query = query.bind(person.as_str());
+    }
+    let rows = query.fetch_all(&mut **tx).await?;
+    people
+        .iter()
+        .map(|document| {
+            let row = rows
+                .iter()
+                .find(|r| {
+                    r.try_get::<String, _>("document")
+                        .is_ok_and(|d| d == *document)
+                })
+                .ok_or_else(|| {
+                    StoreError::NotFound(format!(
+                        "{document} não está cadastrado em {jurisdiction}"
+                    ))
+                })?;
+            let kind: String = row.try_get("kind")?;
+            Ok(engine_person(&kind, &Profile::default()))
+        })
+        .collect()
 }
 
 /// A recorded person as the engine sees them on `today`: their profile, the
@@ -260,11 +315,10 @@ async fn history(
     if people.is_empty() {
         return Ok(Vec::new());
     }
-    let placeholders: Vec<String> = (0..people.len()).map(|i| format!("${}", i + 3)).collect();
     let sql = format!(
         "SELECT infraction, offender, committed_at, service, permit_number FROM autos \
          WHERE jurisdiction = $1 AND rulebook = $2 AND status = 'final' AND offender IN ({})",
-        placeholders.join(", ")
+        placeholders(3, people.len())
     );
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(jurisdiction)
