@@ -110,7 +110,7 @@ fn quoted(message: &str) -> Option<String> {
 }
 
 /// serde's message in Portuguese, and the field it names, if any.
-fn translate(message: &str) -> (Option<String>, String) {
+pub(crate) fn translate(message: &str) -> (Option<String>, String) {
     if let Some(rest) = message.strip_prefix("unknown field ") {
         let accepted = rest
             .split_once(", expected ")

@@ -16,8 +16,9 @@
 //! 2. Each handler takes first the capability it needs — [`auth::Reader`]
 //!    (any signed-in user; all a read-only user may do), [`auth::Clerk`],
 //!    [`auth::Inspector`], [`auth::Board`] or [`auth::Admin`] (an
-//!    administrator passes every check) — then `Path`, then the body through
-//!    [`json::Json`], whose rejections are Portuguese with the field. Under
+//!    administrator passes every check) — then [`extract::Path`] and
+//!    [`extract::Query`] (never axum's), then the body through
+//!    [`json::Json`]: their rejections are Portuguese with the field. Under
 //!    `/api/jurisdictions/{j}/…` the capability also refuses users whose
 //!    scope leaves `j` out. Return `Result<_, ApiError>`: a `StoreError`
 //!    converts with `?` (bad input 422, a duplicate 409, outages 503).
@@ -29,6 +30,7 @@
 
 pub mod auth;
 pub mod error;
+pub mod extract;
 pub mod json;
 mod openapi;
 mod routes;

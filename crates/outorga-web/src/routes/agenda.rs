@@ -3,10 +3,11 @@
 
 use crate::auth::Reader;
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Path, Query};
 use crate::json::Json;
 use crate::routes::{bound_rulebooks, day_or_today};
 use crate::state::AppState;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use outorga_store::AgendaItem;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};

@@ -2,9 +2,10 @@
 
 use crate::auth::Board;
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::Query;
 use crate::json::Json;
 use crate::state::AppState;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use outorga_store::{AuditCheck, AuditEntry};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};

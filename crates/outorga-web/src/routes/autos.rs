@@ -4,13 +4,14 @@
 
 use crate::auth::{Board, Clerk, Inspector, Reader, require};
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Path, Query};
 use crate::json::Json;
 use crate::routes::text;
 use crate::routes::{
     change, day_or_today, parse_moment, rulebook_for_service, rulebook_named, rulebook_of_auto,
 };
 use crate::state::AppState;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use outorga_store::{Auto, AutoInput, ProcessStep, Proposal, ProposedSanction};
 use serde::{Deserialize, Serialize};

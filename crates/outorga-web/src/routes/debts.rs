@@ -3,10 +3,11 @@
 
 use crate::auth::{Clerk, Reader};
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Path, Query};
 use crate::json::Json;
 use crate::routes::{change, day_or_today, rulebook_of_auto};
 use crate::state::AppState;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use outorga_store::{Debt, Due, Payment};
 use serde::{Deserialize, Serialize};

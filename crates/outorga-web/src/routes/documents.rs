@@ -2,9 +2,10 @@
 
 use crate::auth::Reader;
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Path, Query};
 use crate::json::Json;
 use crate::state::AppState;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use outorga_store::Document;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};

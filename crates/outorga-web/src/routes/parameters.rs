@@ -3,10 +3,11 @@
 
 use crate::auth::Admin;
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::Path;
 use crate::json::Json;
 use crate::routes::{bound_rulebooks, change};
 use crate::state::AppState;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};

@@ -4,11 +4,12 @@
 
 use crate::auth::{Board, Clerk, Examiner, Reader, require};
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Path, Query};
 use crate::json::Json;
 use crate::routes::documents::DocumentoSaida;
 use crate::routes::{change, day_or_today, rulebook_for_service};
 use crate::state::AppState;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use outorga_store::{
     Driver, DriverAdded, GrantRequest, Granted, HistoryStep, Inspection, PermitRecord, ToCheck,

@@ -3,11 +3,12 @@
 
 use crate::auth::{Clerk, Reader};
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::Path;
 use crate::json::Json;
 use crate::routes::text;
 use crate::routes::{change, parse_day};
 use crate::state::AppState;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use chrono::NaiveDate;
 use outorga_store::{Cnh, Profile};
 use serde::{Deserialize, Serialize};

@@ -4,11 +4,12 @@
 //! no holder name, no CPF or CNPJ, and make no authentication lookup.
 
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::Path;
 use crate::json::Json;
 use crate::routes::documents::DocumentoSaida;
 use crate::routes::text;
 use crate::state::AppState;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use chrono::NaiveDate;
 use outorga_store::status_pt;
 use serde::Serialize;

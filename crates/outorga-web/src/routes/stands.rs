@@ -2,10 +2,11 @@
 
 use crate::auth::{Clerk, Reader};
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::Path;
 use crate::json::Json;
 use crate::routes::change;
 use crate::state::AppState;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use outorga_store::Stand;
 use serde::{Deserialize, Serialize};
