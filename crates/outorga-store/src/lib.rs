@@ -30,7 +30,7 @@ pub use debts::{Debt, Due, Payment};
 pub use demo::{DemoReport, demo_cpf, demo_renavam};
 pub use documents::{Document, KINDS, PlateCheck};
 pub use fleet::{Inspection, VehicleIncluded};
-pub use lines::{Line, parse_coefficient};
+pub use lines::{Line, Section, parse_coefficient};
 pub use people::{Kind, Registered, parse_document};
 pub use permits::{
     GrantRequest, Granted, HistoryStep, PermitRecord, ToCheck, Transition, status_pt,

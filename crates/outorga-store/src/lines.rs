@@ -7,13 +7,71 @@ use sqlx::Row;
 use std::str::FromStr;
 
 /// A line as recorded.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Line {
     pub code: String,
     pub name: String,
     pub semi_urban: bool,
     /// BRL per passenger-km, exact.
     pub coefficient: Decimal,
+    /// The localities served, in order.
+    pub itinerary: Vec<String>,
+    /// Its sections between two localities of the itinerary.
+    pub sections: Vec<Section>,
+}
+
+/// A section (seccionamento) of a line and its length.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Section {
+    pub from: String,
+    pub to: String,
+    /// Kilometres, exact.
+    pub km: Decimal,
+}
+
+/// The route checked: localities named once, sections between two of them
+/// in the itinerary's order, positive lengths.
+fn check_route(line: &Line) -> Result<(Vec<String>, Vec<Section>), StoreError> {
+    let itinerary: Vec<String> = line
+        .itinerary
+        .iter()
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let invalid = |field: &'static str, reason: String| StoreError::Invalid { field, reason };
+    for (i, place) in itinerary.iter().enumerate() {
+        if itinerary[..i].contains(place) {
+            return Err(invalid("itinerário", format!("{place} aparece duas vezes")));
+        }
+    }
+    let position = |place: &str| itinerary.iter().position(|p| p == place.trim());
+    let mut sections = Vec::new();
+    for s in &line.sections {
+        let (Some(from), Some(to)) = (position(&s.from), position(&s.to)) else {
+            return Err(invalid(
+                "seções",
+                format!("{} → {}: as duas pontas estão no itinerário", s.from, s.to),
+            ));
+        };
+        if from >= to {
+            return Err(invalid(
+                "seções",
+                format!("{} → {}: siga a ordem do itinerário", s.from, s.to),
+            ));
+        }
+        if s.km <= Decimal::ZERO {
+            return Err(invalid(
+                "seções",
+                format!("{} → {}: a extensão é maior que zero", s.from, s.to),
+            ));
+        }
+        sections.push(Section {
+            from: s.from.trim().to_string(),
+            to: s.to.trim().to_string(),
+            km: s.km.normalize(),
+        });
+    }
+    Ok((itinerary, sections))
 }
 
 /// A coefficient written as a decimal (point or comma), positive.
@@ -45,16 +103,20 @@ impl Store {
                 reason: "o coeficiente tarifário é maior que zero".into(),
             });
         }
+        let (itinerary, sections) = check_route(line)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         self.known_jurisdiction(&mut tx, jurisdiction).await?;
         sqlx::query(
-            "INSERT INTO lines (jurisdiction, code, name, semi_urban, coefficient) VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO lines (jurisdiction, code, name, semi_urban, coefficient, itinerary, sections) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(jurisdiction)
         .bind(&code)
         .bind(line.name.trim())
         .bind(i32::from(line.semi_urban))
         .bind(line.coefficient.normalize().to_string())
+        .bind(serde_json::json!(itinerary).to_string())
+        .bind(serde_json::json!(sections).to_string())
         .execute(&mut *tx)
         .await
         .map_err(|e| {
@@ -76,7 +138,8 @@ impl Store {
     /// Every line of `jurisdiction`, by code.
     pub async fn lines(&self, jurisdiction: &str) -> Result<Vec<Line>, StoreError> {
         let rows = sqlx::query(
-            "SELECT code, name, semi_urban, coefficient FROM lines WHERE jurisdiction = $1 ORDER BY code",
+            "SELECT code, name, semi_urban, coefficient, itinerary, sections FROM lines \
+             WHERE jurisdiction = $1 ORDER BY code",
         )
         .bind(jurisdiction)
         .fetch_all(&self.pool)
@@ -85,11 +148,15 @@ impl Store {
             .map(|row| {
                 let semi: i32 = row.try_get("semi_urban")?;
                 let coefficient: String = row.try_get("coefficient")?;
+                let itinerary: String = row.try_get("itinerary")?;
+                let sections: String = row.try_get("sections")?;
                 Ok(Line {
                     code: row.try_get("code")?,
                     name: row.try_get("name")?,
                     semi_urban: semi == 1,
                     coefficient: parse_coefficient(&coefficient)?,
+                    itinerary: serde_json::from_str(&itinerary).unwrap_or_default(),
+                    sections: serde_json::from_str(&sections).unwrap_or_default(),
                 })
             })
             .collect()

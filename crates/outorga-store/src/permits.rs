@@ -487,6 +487,29 @@ impl Store {
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let service = bound(&mut tx, jurisdiction, rulebook, &request.service).await?;
+        match (&request.line, service) {
+            (None, Service::Onibus) => {
+                return Err(StoreError::Invalid {
+                    field: "linha",
+                    reason: "a delegação de ônibus nomeia a linha".into(),
+                });
+            }
+            (Some(line), _) => {
+                let known =
+                    sqlx::query("SELECT 1 AS one FROM lines WHERE jurisdiction = $1 AND code = $2")
+                        .bind(jurisdiction)
+                        .bind(line)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                if known.is_none() {
+                    return Err(StoreError::Invalid {
+                        field: "linha",
+                        reason: format!("a linha {line} não está cadastrada em {jurisdiction}"),
+                    });
+                }
+            }
+            (None, _) => {}
+        }
         // Taking the number first locks the service's counter (PostgreSQL
         // row lock; SQLite's write lock is already held) until the commit:
         // concurrent grants are weighed one after the other against the cap

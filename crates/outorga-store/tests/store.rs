@@ -447,12 +447,13 @@ async fn vehicles(store: &Store) {
 
 /// Bus lines with exact coefficients, read back as they were written.
 async fn lines(store: &Store) {
-    use outorga_store::{Line, parse_coefficient};
+    use outorga_store::{Line, Section, parse_coefficient};
     let line = |code: &str, semi_urban: bool, coefficient: &str| Line {
         code: code.into(),
         name: format!("Linha {code}"),
         semi_urban,
         coefficient: parse_coefficient(coefficient).expect("coefficient"),
+        ..Line::default()
     };
     store
         .sync_jurisdictions(
@@ -494,6 +495,62 @@ async fn lines(store: &Store) {
     assert!(reason.contains("MCP-OIA já está cadastrada"), "{reason}");
     assert!(parse_coefficient("0").is_err());
     assert!(parse_coefficient("abc").is_err());
+    // The route: localities in order and sections between two of them.
+    let km = |text: &str| parse_coefficient(text).expect("km");
+    let routed = Line {
+        itinerary: vec![
+            "Macapá".into(),
+            "Porto Grande".into(),
+            "Ferreira Gomes".into(),
+        ],
+        sections: vec![
+            Section {
+                from: "Macapá".into(),
+                to: "Porto Grande".into(),
+                km: km("108.5"),
+            },
+            Section {
+                from: "Porto Grande".into(),
+                to: "Ferreira Gomes".into(),
+                km: km("29"),
+            },
+        ],
+        ..line("MCP-FGO", false, "0.2")
+    };
+    store
+        .register_line(&by(), "amapa", &routed)
+        .await
+        .expect("route");
+    let read = store.lines("amapa").await.expect("lines");
+    let fgo = read.iter().find(|l| l.code == "MCP-FGO").expect("line");
+    assert_eq!(fgo.itinerary.len(), 3);
+    assert_eq!(fgo.sections[0].km.to_string(), "108.5");
+    let backwards = Line {
+        code: "MCP-X".into(),
+        sections: vec![Section {
+            from: "Porto Grande".into(),
+            to: "Macapá".into(),
+            km: km("1"),
+        }],
+        ..routed.clone()
+    };
+    assert_eq!(
+        refusal(store.register_line(&by(), "amapa", &backwards).await).0,
+        "seções"
+    );
+    let nowhere = Line {
+        code: "MCP-Y".into(),
+        sections: vec![Section {
+            from: "Oiapoque".into(),
+            to: "Macapá".into(),
+            km: km("1"),
+        }],
+        ..routed
+    };
+    assert_eq!(
+        refusal(store.register_line(&by(), "amapa", &nowhere).await).0,
+        "seções"
+    );
     let mut blank = line("X1", false, "0.2");
     blank.name = "  ".into();
     assert_eq!(

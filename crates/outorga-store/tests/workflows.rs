@@ -44,13 +44,62 @@ fn on(date: NaiveDate) -> Change<'static> {
     }
 }
 
-fn rulebook() -> Rulebook {
+fn rulebook_named(id: &str) -> Rulebook {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks");
     let library = outorga_rulebook::load(&root).expect("rulebooks load");
-    library
-        .get("santa-maria-de-jetiba/taxi")
-        .expect("SMJ")
-        .clone()
+    library.get(id).expect("rulebook").clone()
+}
+
+fn rulebook() -> Rulebook {
+    rulebook_named("santa-maria-de-jetiba/taxi")
+}
+
+/// A bus carrier gets the delegation of a line (Amapá): the permit of service
+/// `onibus` names the line; a second delegation of the same line to the same
+/// carrier is refused by the law.
+async fn delegation(store: &Store) {
+    let rb = rulebook_named("amapa/onibus-intermunicipal");
+    store
+        .sync_jurisdictions(
+            &by(),
+            &[Jurisdiction {
+                id: "amapa".into(),
+                name: "Amapá".into(),
+                state: "AP".into(),
+                rulebooks: vec![rb.id.clone()],
+            }],
+        )
+        .await
+        .expect("sync");
+    store
+        .register(&by(), "amapa", "36.002.518/0001-01", "Expresso Tucuju Ltda")
+        .await
+        .expect("carrier");
+    let line = outorga_store::Line {
+        code: "MCP-FGO".into(),
+        name: "Macapá–Ferreira Gomes".into(),
+        coefficient: outorga_store::parse_coefficient("0.2175").expect("coefficient"),
+        itinerary: vec!["Macapá".into(), "Ferreira Gomes".into()],
+        ..outorga_store::Line::default()
+    };
+    store
+        .register_line(&by(), "amapa", &line)
+        .await
+        .expect("line");
+    let request = GrantRequest {
+        service: "onibus".into(),
+        holder: "36002518000101".into(),
+        on: d(2026, 11, 30),
+        quota: None,
+        line: Some("MCP-FGO".into()),
+    };
+    let granted = store
+        .grant_permit(&by(), &rb, "amapa", &request)
+        .await
+        .expect("delegation");
+    assert_eq!(granted.permit.line.as_deref(), Some("MCP-FGO"));
+    let (_, articles) = refusal(store.grant_permit(&by(), &rb, "amapa", &request).await);
+    assert!(!articles.is_empty());
 }
 
 /// A driver who meets every recorded requirement of the law.
@@ -127,6 +176,7 @@ async fn exercise(url: &str) {
     limits(&store, &rb).await;
     penalties_on_records(&store, &rb).await;
     concurrency(&store, &rb).await;
+    delegation(&store).await;
     assert!(matches!(
         store.verify_audit().await.expect("verify"),
         outorga_store::AuditCheck::Intact { .. }

@@ -351,13 +351,17 @@ async fn lines_and_stands(app: &App) {
         .post(
             lines,
             &clerk,
-            json!({ "codigo": "l-01", "nome": "Macapá–Santana", "coeficiente": "0,21750" }),
+            json!({ "codigo": "l-01", "nome": "Macapá–Santana", "coeficiente": "0,21750",
+                    "itinerario": ["Macapá", "Santana"],
+                    "secoes": [{ "de": "Macapá", "para": "Santana", "km": "21,5" }] }),
         )
         .await;
     assert_eq!(made.status, StatusCode::CREATED, "{:?}", made.body);
     assert_eq!(
         app.get(lines, &clerk).await.body,
-        json!([{ "codigo": "L-01", "nome": "Macapá–Santana", "semiurbana": false, "coeficiente": "0.2175" }])
+        json!([{ "codigo": "L-01", "nome": "Macapá–Santana", "semiurbana": false, "coeficiente": "0.2175",
+                 "itinerario": ["Macapá", "Santana"],
+                 "secoes": [{ "de": "Macapá", "para": "Santana", "km": "21.5" }] }])
     );
     check(
         app,

@@ -8,8 +8,10 @@ use crate::routes::change;
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
-use outorga_store::{Line, parse_coefficient};
+use outorga_store::{Line, Section, parse_coefficient};
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
+use std::str::FromStr;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -24,6 +26,22 @@ pub struct LinhaEntrada {
     pub semiurbana: bool,
     /// R$ por passageiro-km, exato, em texto: "0,2175" ou "0.2175".
     pub coeficiente: String,
+    /// As localidades atendidas, na ordem.
+    #[serde(default)]
+    pub itinerario: Vec<String>,
+    /// Os seccionamentos entre localidades do itinerário.
+    #[serde(default)]
+    pub secoes: Vec<Secao>,
+}
+
+/// Um seccionamento e sua extensão.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Secao {
+    pub de: String,
+    pub para: String,
+    /// Quilômetros, decimal exato em texto: "108,5".
+    pub km: String,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -33,6 +51,8 @@ pub struct LinhaSaida {
     pub semiurbana: bool,
     /// Decimal exato, com ponto.
     pub coeficiente: String,
+    pub itinerario: Vec<String>,
+    pub secoes: Vec<Secao>,
 }
 
 impl From<Line> for LinhaSaida {
@@ -42,8 +62,29 @@ impl From<Line> for LinhaSaida {
             nome: line.name,
             semiurbana: line.semi_urban,
             coeficiente: line.coefficient.to_string(),
+            itinerario: line.itinerary,
+            secoes: line
+                .sections
+                .into_iter()
+                .map(|s| Secao {
+                    de: s.from,
+                    para: s.to,
+                    km: s.km.to_string(),
+                })
+                .collect(),
         }
     }
+}
+
+/// A length in km written as a decimal (point or comma).
+fn kilometres(text: &str) -> Result<Decimal, ApiError> {
+    Decimal::from_str(&text.trim().replace(',', ".")).map_err(|_| {
+        ApiError::field(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "secoes.km",
+            format!("`{text}`: escreva a extensão em km como um decimal, ex.: 108,5"),
+        )
+    })
 }
 
 /// Registers a bus line with its tariff coefficient.
@@ -65,6 +106,18 @@ async fn register(
         name: input.nome.trim().to_string(),
         semi_urban: input.semiurbana,
         coefficient: parse_coefficient(&input.coeficiente)?,
+        itinerary: input.itinerario,
+        sections: input
+            .secoes
+            .iter()
+            .map(|s| {
+                Ok(Section {
+                    from: s.de.clone(),
+                    to: s.para.clone(),
+                    km: kilometres(&s.km)?,
+                })
+            })
+            .collect::<Result<_, ApiError>>()?,
     };
     let change = change!(state, who, "cadastro pela API");
     state.store.register_line(&change, &j, &line).await?;
