@@ -93,7 +93,7 @@ impl Store {
         for row in rows(
             &mut tx,
             format!(
-                "SELECT service, number, expires_on, status FROM permits WHERE jurisdiction = $1 \
+                "SELECT service, number, rulebook, expires_on, status FROM permits WHERE jurisdiction = $1 \
              AND status IN {ACTIVE} AND expires_on IS NOT NULL"
             ),
             jurisdiction,
@@ -103,12 +103,14 @@ impl Store {
             let (service, number): (String, i64) =
                 (row.try_get("service")?, row.try_get("number")?);
             let expires: String = row.try_get("expires_on")?;
+            let rulebook: String = row.try_get("rulebook")?;
+            let cited = deadline_article(by_id(&rulebook), &["permit_term", "delegation_term"]);
             out.add(
                 "permit_expiry",
                 day(&expires)?,
                 format!("permit:{service}:{number}"),
                 format!("prazo da permissão {service} nº {number} termina: renovar ou extinguir"),
-                Vec::new(),
+                cited,
             );
         }
         for row in rows(
@@ -166,7 +168,7 @@ impl Store {
         }
         for row in rows(
             &mut tx,
-            "SELECT year, number, status, notify_by, defense_by, defense_on, judged_on, appeal_by FROM autos \
+            "SELECT year, number, rulebook, status, notify_by, defense_by, defense_on, judged_on, appeal_by FROM autos \
              WHERE jurisdiction = $1 AND status IN ('issued', 'notified', 'judged')"
                 .into(),
             jurisdiction,
@@ -196,13 +198,16 @@ impl Store {
                 ),
             };
             let date: Option<String> = row.try_get(column)?;
+            // The article of the deadline, from the auto's rulebook.
+            let rulebook: String = row.try_get("rulebook")?;
+            let cited = deadline_article(by_id(&rulebook), &[kind]);
             if let Some(date) = date {
                 out.add(
                     kind,
                     day(&date)?,
                     subject,
                     format!("auto nº {number}/{year}: {what}"),
-                    Vec::new(),
+                    cited,
                 );
             }
         }
@@ -251,6 +256,18 @@ impl Store {
             .sort_by(|a, b| a.due.cmp(&b.due).then_with(|| a.subject.cmp(&b.subject)));
         Ok(out.items)
     }
+}
+
+/// The article of the rulebook's deadline of one of these kinds, if any.
+fn deadline_article(rulebook: Option<&Rulebook>, kinds: &[&str]) -> Vec<String> {
+    rulebook
+        .and_then(|r| {
+            r.deadlines
+                .iter()
+                .find(|d| kinds.contains(&d.kind.as_str()))
+        })
+        .map(|d| vec![d.citation.to_string()])
+        .unwrap_or_default()
 }
 
 /// People whose points make a sanction due today (a threshold crossed).

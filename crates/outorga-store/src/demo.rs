@@ -235,21 +235,29 @@ impl Store {
                         .await
                     {
                         Ok(_) => {
-                            let inspected = granted_on
-                                .checked_add_days(Days::new(5))
-                                .unwrap_or(granted_on);
-                            if let Err(e) = self
-                                .record_inspection(
-                                    &change,
-                                    rulebook,
-                                    jurisdiction,
-                                    (&vehicle.plate, "periodic"),
-                                    inspected,
-                                    (true, ""),
-                                )
-                                .await
-                            {
-                                note(format!("vistoria de {}", vehicle.plate), e);
+                            // Inspected on inclusion and again a month ago,
+                            // but the last vehicle, whose inspection is due.
+                            let mut days = vec![5];
+                            if k < 3 {
+                                days.push(370);
+                            }
+                            for after in days {
+                                let inspected = granted_on
+                                    .checked_add_days(Days::new(after))
+                                    .unwrap_or(granted_on);
+                                if let Err(e) = self
+                                    .record_inspection(
+                                        &change,
+                                        rulebook,
+                                        jurisdiction,
+                                        (&vehicle.plate, "periodic"),
+                                        inspected,
+                                        (true, ""),
+                                    )
+                                    .await
+                                {
+                                    note(format!("vistoria de {}", vehicle.plate), e);
+                                }
                             }
                         }
                         Err(e) => note(format!("inclusão de {}", vehicle.plate), e),
