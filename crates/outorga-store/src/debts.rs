@@ -12,9 +12,43 @@ use rust_decimal::Decimal;
 use sqlx::Row;
 use std::str::FromStr;
 
-/// Whether `debtor` has a debt not paid whose due day is before `today` (a
-/// debt split into parcels is not overdue as a whole).
+/// Whether `debtor` owes anything overdue on `today`: a debt not paid past
+/// its due day, or the next unpaid parcel of a debt split into parcels past
+/// the plan's day for it (Teófilo Otoni art. 101: a late parcel blocks).
 pub(crate) async fn overdue(
+    tx: &mut Tx,
+    ctx: &Context<'_>,
+    jurisdiction: &str,
+    debtor: &str,
+    today: NaiveDate,
+) -> Result<bool, StoreError> {
+    if whole_overdue(tx, jurisdiction, debtor, today).await? {
+        return Ok(true);
+    }
+    for debt in read_debts(tx, jurisdiction, (debtor, None)).await? {
+        let Some(parcels) = debt.installments.filter(|_| !debt.settled()) else {
+            continue;
+        };
+        let plan = fine_due(
+            ctx,
+            &amount(&debt)?,
+            debt.issued_on,
+            today.max(debt.issued_on),
+            Some(parcels),
+            debt.from_process,
+        )
+        .map_err(engine_error)?
+        .installments;
+        let next = plan.and_then(|p| p.parcels.get(debt.payments.len()).map(|parcel| parcel.due));
+        if next.is_some_and(|due| due < today) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Whether `debtor` has a debt paid at once (not split) past its due day.
+async fn whole_overdue(
     tx: &mut Tx,
     jurisdiction: &str,
     debtor: &str,

@@ -479,6 +479,16 @@ async fn finalize(
             .bind(i32::from(process))
             .execute(&mut **tx)
             .await?;
+            crate::audit::append(
+                tx,
+                change,
+                "debt.create",
+                Some(jurisdiction),
+                &format!("debt:{}:{}:{seq}", auto.year, auto.number),
+                serde_json::json!({ "debtor": debtor, "unit": sanction.unit, "quantity": sanction.quantity,
+                                    "issued_on": on, "articles": sanction.articles }),
+            )
+            .await?;
             continue;
         }
         let ends = ends(sanction, on);
@@ -496,6 +506,16 @@ async fn finalize(
         .bind(ends.map(|e| e.to_string()))
         .bind(serde_json::json!(sanction.articles).to_string())
         .execute(&mut **tx)
+        .await?;
+        crate::audit::append(
+            tx,
+            change,
+            "sanction.apply",
+            Some(jurisdiction),
+            &format!("auto:{}:{}", auto.year, auto.number),
+            serde_json::json!({ "kind": sanction.kind, "target": sanction.target, "starts": on,
+                                "ends": ends, "articles": sanction.articles }),
+        )
         .await?;
         on_records(tx, change, jurisdiction, auto, sanction, (on, ends)).await?;
     }

@@ -189,7 +189,7 @@ pub(crate) async fn load(
     } else {
         let mut persons = Vec::with_capacity(people.len());
         for document in &people {
-            persons.push(person(tx, jurisdiction, document, today).await?);
+            persons.push(person(tx, ctx, jurisdiction, document, today).await?);
         }
         persons
     };
@@ -250,6 +250,7 @@ async fn kinds(
 /// permits they held that ended, and whether they owe anything overdue.
 async fn person(
     tx: &mut Tx,
+    ctx: &Context<'_>,
     jurisdiction: &str,
     document: &str,
     today: NaiveDate,
@@ -299,7 +300,8 @@ async fn person(
         });
     }
     person.past_permits = Some(past);
-    person.overdue_debts = Some(crate::debts::overdue(tx, jurisdiction, document, today).await?);
+    person.overdue_debts =
+        Some(crate::debts::overdue(tx, ctx, jurisdiction, document, today).await?);
     Ok(person)
 }
 

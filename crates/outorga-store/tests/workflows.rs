@@ -54,6 +54,117 @@ fn rulebook() -> Rulebook {
     rulebook_named("santa-maria-de-jetiba/taxi")
 }
 
+/// Teófilo Otoni: a fine of 48 UPFTO split in four parcels (art. 97); while
+/// its next parcel is not late the debt blocks nothing, and once a parcel is
+/// late it blocks any request (art. 101).
+async fn late_parcel(store: &Store) {
+    let rb = rulebook_named("teofilo-otoni/mototaxi");
+    const TO: &str = "teofilo-otoni";
+    store
+        .sync_jurisdictions(
+            &by(),
+            &[Jurisdiction {
+                id: TO.into(),
+                name: "Teófilo Otoni".into(),
+                state: "MG".into(),
+                rulebooks: vec![rb.id.clone()],
+            }],
+        )
+        .await
+        .expect("sync");
+    store.register(&by(), TO, EDU, "Edu").await.expect("person");
+    store
+        .update_profile(&by(), TO, EDU, &fit())
+        .await
+        .expect("profile");
+    let input = AutoInput {
+        infraction: "72301".into(),
+        permit: None,
+        plate: None,
+        ..smoking(EDU, d(2027, 1, 4))
+    };
+    let auto = store
+        .issue_auto(&on(d(2027, 1, 5)), &rb, TO, &input)
+        .await
+        .expect("auto");
+    assert_eq!(auto.proposal.sanctions[0].kind, "fine");
+    let key = (auto.year, auto.number);
+    let step = |s: ProcessStep, day: NaiveDate| {
+        let rb = rb.clone();
+        async move { store.process_auto(&on(day), &rb, TO, key, &s, day).await }
+    };
+    let notified = step(ProcessStep::Notify, d(2027, 1, 6))
+        .await
+        .expect("notify");
+    let judged_on = notified
+        .defense_by
+        .expect("deadline")
+        .succ_opt()
+        .expect("day");
+    let last = step(
+        ProcessStep::Judge {
+            upheld: true,
+            grounds: "mantido".into(),
+        },
+        judged_on,
+    )
+    .await
+    .expect("judged");
+    assert_eq!(
+        last.status, "final",
+        "no appeal in this law: the judgement is final"
+    );
+    let debt = store.debts(TO, Some(EDU)).await.expect("debts").remove(0);
+    let debt_key = (debt.year, debt.number, debt.seq);
+    store
+        .split_debt(&on(judged_on), &rb, TO, debt_key, (4, judged_on))
+        .await
+        .expect("four parcels");
+    let grant_on = |day: NaiveDate| GrantRequest {
+        service: "mototaxi".into(),
+        holder: EDU.into(),
+        on: day,
+        quota: None,
+        line: None,
+    };
+    let blocked_by_debt = |result: Result<outorga_store::Granted, StoreError>| match result {
+        Err(StoreError::Refused { reason, .. }) => reason.contains("débitos vencidos"),
+        _ => false,
+    };
+    // The first parcel is due 30 days after the notice (art. 97).
+    let first_due = judged_on
+        .checked_add_days(chrono::Days::new(30))
+        .expect("day");
+    assert!(!blocked_by_debt(
+        store
+            .grant_permit(&on(first_due), &rb, TO, &grant_on(first_due))
+            .await
+    ));
+    // 20 Mar 2027 is a Saturday: the parcel is due on Monday the 22nd
+    // (art. 93); on the 23rd it is late.
+    assert_eq!(first_due, d(2027, 3, 20));
+    assert!(!blocked_by_debt(
+        store
+            .grant_permit(&on(d(2027, 3, 22)), &rb, TO, &grant_on(d(2027, 3, 22)))
+            .await
+    ));
+    let late = d(2027, 3, 23);
+    assert!(blocked_by_debt(
+        store
+            .grant_permit(&on(late), &rb, TO, &grant_on(late))
+            .await
+    ));
+    store
+        .pay_debt(&on(late), &rb, TO, debt_key, late)
+        .await
+        .expect("first parcel");
+    assert!(!blocked_by_debt(
+        store
+            .grant_permit(&on(late), &rb, TO, &grant_on(late))
+            .await
+    ));
+}
+
 /// A bus carrier gets the delegation of a line (Amapá): the permit of service
 /// `onibus` names the line; a second delegation of the same line to the same
 /// carrier is refused by the law.
@@ -177,6 +288,7 @@ async fn exercise(url: &str) {
     penalties_on_records(&store, &rb).await;
     concurrency(&store, &rb).await;
     delegation(&store).await;
+    late_parcel(&store).await;
     assert!(matches!(
         store.verify_audit().await.expect("verify"),
         outorga_store::AuditCheck::Intact { .. }
