@@ -230,6 +230,119 @@ impl Store {
         })
     }
 
+    /// Renews a driver's registration on `on` if they still meet the law's
+    /// requirements: a new validity from that day and a new document (the
+    /// old one is cancelled).
+    pub async fn renew_registration(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        registration: &str,
+        on: NaiveDate,
+    ) -> Result<DriverAdded, StoreError> {
+        crate::done_on("data", on, change)?;
+        let Some(link) = self.driver(jurisdiction, registration).await? else {
+            return Err(StoreError::NotFound(format!(
+                "não há condutor com a matrícula {registration} em {jurisdiction}"
+            )));
+        };
+        if link.until.is_some() {
+            return Err(StoreError::Invalid {
+                field: "matrícula",
+                reason: format!(
+                    "o condutor deixou a permissão em {}: inclua-o de novo",
+                    link.until.map(|u| u.to_string()).unwrap_or_default()
+                ),
+            });
+        }
+        let (mut tx, _writer) = self.write_transaction().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let engine_service = bound(&mut tx, jurisdiction, rulebook, &link.service).await?;
+        let permit = lock_permit(&mut tx, jurisdiction, (&link.service, link.number)).await?;
+        let scope = Scope {
+            all_permits: false,
+            people: &[&link.driver, &permit.holder],
+            records_only: false,
+        };
+        let world = world::load(&mut tx, &ctx, jurisdiction, scope, on).await?;
+        let (Some(person), Some(under)) = (
+            world.person(&link.driver),
+            world.permit(&link.service, link.number),
+        ) else {
+            return Err(StoreError::NotFound(format!(
+                "a permissão nº {} não está em vigor",
+                link.number
+            )));
+        };
+        let assessment = eligibility(
+            &ctx,
+            &world.facts,
+            person,
+            Request {
+                applicant: Applicant::Driver,
+                under: Some(under),
+                line: None,
+            },
+            engine_service,
+            on,
+        )
+        .map_err(engine_error)?;
+        refuse_unmet("renovação negada", &assessment)?;
+        let mut cited: Vec<&str> = assessment.citations.clone();
+        let valid_until = if rulebook
+            .registrations
+            .iter()
+            .any(|r| r.role == Applicant::Driver)
+        {
+            let v = validity(&ctx, world.facts.person(person), Applicant::Driver, on)
+                .map_err(engine_error)?;
+            cited.extend(v.citations.iter().copied());
+            v.valid_until
+        } else {
+            permit.expires_on
+        };
+        sqlx::query("UPDATE permit_drivers SET valid_until = $3 WHERE jurisdiction = $1 AND registration = $2")
+            .bind(jurisdiction)
+            .bind(registration)
+            .bind(valid_until.map(|v| v.to_string()))
+            .execute(&mut *tx)
+            .await?;
+        let articles = articles(&cited);
+        append(
+            &mut tx,
+            change,
+            "permit.driver_renewal",
+            Some(jurisdiction),
+            &format!("permit:{}:{}", link.service, link.number),
+            serde_json::json!({ "registration": registration, "valid_until": valid_until, "articles": articles }),
+        )
+        .await?;
+        let document = issue(
+            &mut tx,
+            change,
+            jurisdiction,
+            (
+                "driver_registration",
+                &format!("driver:{registration}"),
+                &link.driver,
+            ),
+            on,
+            valid_until,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(DriverAdded {
+            driver: Driver {
+                valid_until,
+                ..link
+            },
+            document,
+            to_check: crate::permits::to_check(&assessment.unknown),
+            articles,
+        })
+    }
+
     /// Unlinks a driver (the registration ends on `on`).
     pub async fn remove_driver(
         &self,

@@ -382,6 +382,35 @@ async fn permits(store: &Store, rb: &Rulebook) {
         .expect("read")
         .expect("found by code");
     assert!(verified.valid_on(d(2026, 12, 1)));
+    // The auxiliary's credential lasts a year and is renewed (art. 22, § 1º):
+    // a new document, the old one cancelled.
+    let first_until = added.driver.valid_until.expect("a year");
+    assert!(
+        first_until > d(2027, 11, 1) && first_until <= d(2027, 11, 30),
+        "{first_until}"
+    );
+    let renewed = store
+        .renew_registration(
+            &on(d(2027, 1, 10)),
+            rb,
+            SMJ,
+            &added.driver.registration,
+            d(2027, 1, 10),
+        )
+        .await
+        .expect("renewal");
+    assert!(renewed.driver.valid_until > Some(first_until));
+    assert!(
+        renewed.articles.iter().any(|a| a == "Art. 22, § 1º"),
+        "{:?}",
+        renewed.articles
+    );
+    let old = store
+        .document(&added.document.code)
+        .await
+        .expect("read")
+        .expect("kept");
+    assert_eq!(old.cancelled_on, Some(d(2027, 1, 10)));
 
     // Vehicles: a 2022 white four-door with a taximeter is admitted; one
     // made in 2015 is too old for inclusion (art. 13, § 1º, I).

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 /// Every route of the API. A new route must be added here (and so to the
 /// document, which the router is built from).
-const ROUTES: [(&str, &str); 45] = [
+const ROUTES: [(&str, &str); 46] = [
     ("GET", "/api/health"),
     ("GET", "/api/openapi.json"),
     ("POST", "/api/session"),
@@ -54,6 +54,10 @@ const ROUTES: [(&str, &str); 45] = [
     (
         "DELETE",
         "/api/jurisdictions/{j}/permits/{servico}/{numero}/drivers/{matricula}",
+    ),
+    (
+        "POST",
+        "/api/jurisdictions/{j}/permits/{servico}/{numero}/drivers/{matricula}/renewal",
     ),
     (
         "POST",

@@ -155,6 +155,12 @@ fn table() -> Vec<(Method, &'static str, Option<Value>, &'static str)> {
         ),
         (
             Method::POST,
+            "/api/jurisdictions/cangucu/permits/taxi/1/drivers/2026-00001/renewal",
+            None,
+            "AAFFF",
+        ),
+        (
+            Method::POST,
             "/api/jurisdictions/cangucu/permits/taxi/1/vehicle",
             Some(plate),
             "AAFFF",

@@ -450,6 +450,23 @@ async fn workflow(app: &App) {
         "{items:?}"
     );
 
+    // The credential renewed (a year, art. 22, § 1º): a new document.
+    let renewed = app
+        .post(
+            &format!("{drivers}/{registration}/renewal?data=2026-11-30"),
+            &team.clerk,
+            json!(null),
+        )
+        .await;
+    ok(&renewed, StatusCode::CREATED, "renewal");
+    assert!(
+        renewed.body["artigos"]
+            .to_string()
+            .contains("Art. 22, § 1º"),
+        "{:?}",
+        renewed.body
+    );
+
     // The driver leaves: the public check says so.
     let removed = app
         .call(

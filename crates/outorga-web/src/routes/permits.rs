@@ -502,6 +502,51 @@ async fn drivers(
     Ok(Json(list.into_iter().map(CondutorSaida::from).collect()))
 }
 
+/// Refuses (404) a registration that is not of this permit.
+async fn serves(
+    state: &AppState,
+    j: &str,
+    (servico, numero): (&str, i64),
+    matricula: &str,
+) -> Result<(), ApiError> {
+    let serving = state.store.driver(j, matricula).await?;
+    if serving.is_some_and(|d| d.service == servico && d.number == numero) {
+        Ok(())
+    } else {
+        Err(ApiError::not_found(format!(
+            "a permissão {servico} nº {numero} não tem o condutor de matrícula {matricula}"
+        )))
+    }
+}
+
+/// Renews a driver's registration (a year, or as long as the law says) if
+/// they still meet the requirements; a new document replaces the old one.
+#[utoipa::path(post, path = "/api/jurisdictions/{j}/permits/{servico}/{numero}/drivers/{matricula}/renewal", tag = "permissões",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("servico" = String, Path, description = "o serviço"),
+           ("numero" = i64, Path, description = "o número da permissão"),
+           ("matricula" = String, Path, description = "a matrícula"), Data),
+    responses((status = 201, body = CondutorIncluido), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn renew_driver(
+    State(state): State<AppState>,
+    who: Clerk,
+    Path((j, servico, numero, matricula)): Path<(String, String, i64, String)>,
+    Query(when): Query<Data>,
+) -> Result<(StatusCode, Json<CondutorIncluido>), ApiError> {
+    let on = day_or_today(&state, when.data.as_deref(), "data")?;
+    let rulebook = rulebook_for_service(&state, &j, &servico).await?;
+    serves(&state, &j, (&servico, numero), &matricula).await?;
+    let change = change!(state, who, "matrícula renovada pela API");
+    let renewed = state
+        .store
+        .renew_registration(&change, rulebook, &j, &matricula, on)
+        .await?;
+    Ok((StatusCode::CREATED, Json(renewed.into())))
+}
+
 /// Unlinks a driver: the registration ends on the day given.
 #[utoipa::path(delete, path = "/api/jurisdictions/{j}/permits/{servico}/{numero}/drivers/{matricula}", tag = "permissões",
     params(("j" = String, Path, description = "a jurisdição"),
@@ -519,12 +564,7 @@ async fn remove_driver(
     Query(when): Query<Data>,
 ) -> Result<Json<CondutorSaida>, ApiError> {
     let on = day_or_today(&state, when.data.as_deref(), "data")?;
-    let serving = state.store.driver(&j, &matricula).await?;
-    if !serving.is_some_and(|d| d.service == servico && d.number == numero) {
-        return Err(ApiError::not_found(format!(
-            "a permissão {servico} nº {numero} não tem o condutor de matrícula {matricula}"
-        )));
-    }
+    serves(&state, &j, (&servico, numero), &matricula).await?;
     let change = change!(state, who, "condutor desligado pela API");
     let driver = state
         .store
@@ -607,6 +647,7 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(change_status))
         .routes(routes!(add_driver, drivers))
         .routes(routes!(remove_driver))
+        .routes(routes!(renew_driver))
         .routes(routes!(put_vehicle))
         .routes(routes!(inspect))
 }
