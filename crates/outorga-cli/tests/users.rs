@@ -193,6 +193,17 @@ fn users_tokens_and_the_audit_chain() {
 #[test]
 fn serve_answers_on_the_port_it_prints() {
     let dir = tempfile::tempdir().expect("temp dir");
+    let (mut child, address, _) = serve(dir.path(), &[]);
+    let response = get(&address, "/api/health");
+    child.kill().expect("stops");
+    child.wait().expect("stopped");
+    assert!(response.starts_with("HTTP/1.1 200 OK"), "{response}");
+    assert!(response.ends_with(r#"{"status":"ok"}"#), "{response}");
+}
+
+/// Starts `outorga serve` on a free port with the data folder `data`; the
+/// child, its address and what it printed before serving.
+fn serve(data: &Path, extra: &[&str]) -> (std::process::Child, String, Vec<String>) {
     let rulebooks = rulebooks();
     let mut child = Command::new(env!("CARGO_BIN_EXE_outorga"))
         .args([
@@ -201,19 +212,23 @@ fn serve_answers_on_the_port_it_prints() {
             "0",
             "--rulebooks",
             rulebooks.to_str().expect("utf-8"),
-            "--data",
         ])
-        .arg(dir.path())
+        .args(extra)
+        .arg("--data")
+        .arg(data)
         .env_remove("OUTORGA_DATABASE_URL")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
     let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut printed = Vec::new();
     let serving = lines
         .find_map(|line| {
-            line.ok()
-                .filter(|l| l.starts_with("outorga serving on http://"))
+            let line = line.ok()?;
+            printed.push(line.clone());
+            line.starts_with("outorga serving on http://")
+                .then_some(line)
         })
         .expect("the server prints its address");
     let address = serving["outorga serving on http://".len()..]
@@ -221,16 +236,56 @@ fn serve_answers_on_the_port_it_prints() {
         .next()
         .expect("address")
         .to_string();
-    let mut stream = std::net::TcpStream::connect(&address).expect("connects");
+    (child, address, printed)
+}
+
+/// One GET over a plain TCP connection; the whole response.
+fn get(address: &str, path: &str) -> String {
+    let mut stream = std::net::TcpStream::connect(address).expect("connects");
     stream
-        .write_all(b"GET /api/health HTTP/1.1\r\nHost: outorga\r\nConnection: close\r\n\r\n")
+        .write_all(
+            format!("GET {path} HTTP/1.1\r\nHost: outorga\r\nConnection: close\r\n\r\n").as_bytes(),
+        )
         .expect("request");
     let mut response = String::new();
     stream.read_to_string(&mut response).expect("response");
+    response
+}
+
+/// `serve --demo` loads demo records the law accepts (nothing refused), the
+/// public check finds a demo taxi licensed, and a second start adds nothing
+/// and leaves the audit chain intact.
+#[test]
+fn serve_with_demo_data() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut child, address, printed) = serve(dir.path(), &["--demo"]);
+    let plate = get(
+        &address,
+        "/api/public/jurisdictions/santa-maria-de-jetiba/vehicles/MTB0M50",
+    );
     child.kill().expect("stops");
     child.wait().expect("stopped");
-    assert!(response.starts_with("HTTP/1.1 200 OK"), "{response}");
-    assert!(response.ends_with(r#"{"status":"ok"}"#), "{response}");
+    let report = printed
+        .iter()
+        .find(|l| l.starts_with("demo: "))
+        .expect("a demo report");
+    assert!(report.contains("20 permits"), "{printed:?}");
+    assert!(
+        !printed.iter().any(|l| l.contains("recusado")),
+        "{printed:?}"
+    );
+    assert!(plate.contains(r#""licenciado":true"#), "{plate}");
+    let (mut again, _, printed) = serve(dir.path(), &["--demo"]);
+    again.kill().expect("stops");
+    again.wait().expect("stopped");
+    assert!(
+        printed
+            .iter()
+            .any(|l| l.starts_with("demo: 0 people, 0 permits")),
+        "{printed:?}"
+    );
+    let run = outorga(dir.path(), &["audit", "verify"], "", None);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 }
 
 /// Imports keep the good rows and list the bad ones with line, field and
