@@ -66,6 +66,9 @@ pub struct GrantRequest {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Granted {
     pub permit: PermitRecord,
+    /// The delegation term of a bus line (other services get their traffic
+    /// authorization when a vehicle is put in service).
+    pub document: Option<crate::Document>,
     pub to_check: Vec<ToCheck>,
     pub articles: Vec<String>,
 }
@@ -345,6 +348,58 @@ pub(crate) async fn counted_changes(
         .collect()
 }
 
+/// A renewed permit's documents are issued again with its new term: the
+/// traffic authorization of the vehicle serving it, a bus line's delegation
+/// term (each replaces the one in force).
+async fn renew_documents(
+    tx: &mut Tx,
+    change: &Change<'_>,
+    jurisdiction: &str,
+    (permit, on): (&PermitRecord, NaiveDate),
+    end: NaiveDate,
+) -> Result<(), StoreError> {
+    let vehicle = sqlx::query(
+        "SELECT plate FROM permit_vehicles WHERE jurisdiction = $1 AND service = $2 AND number = $3 AND until IS NULL",
+    )
+    .bind(jurisdiction)
+    .bind(&permit.service)
+    .bind(permit.number)
+    .fetch_optional(&mut **tx)
+    .await?;
+    if let Some(row) = vehicle {
+        let plate: String = row.try_get("plate")?;
+        crate::documents::issue(
+            tx,
+            change,
+            jurisdiction,
+            (
+                "traffic_authorization",
+                &format!("vehicle:{plate}"),
+                &permit.holder,
+            ),
+            on,
+            Some(end),
+        )
+        .await?;
+    }
+    if permit.service == Service::Onibus.name() {
+        crate::documents::issue(
+            tx,
+            change,
+            jurisdiction,
+            (
+                "delegation_term",
+                &format!("permit:{}:{}", permit.service, permit.number),
+                &permit.holder,
+            ),
+            on,
+            Some(end),
+        )
+        .await?;
+    }
+    Ok(())
+}
+
 /// A permit that ends takes its drivers and vehicle with it.
 pub(crate) async fn end_links(
     tx: &mut Tx,
@@ -352,7 +407,16 @@ pub(crate) async fn end_links(
     (service, number): (&str, i64),
     on: NaiveDate,
 ) -> Result<(), StoreError> {
-    // Their registrations and traffic authorizations end with them.
+    // The permit's own documents (a delegation term) end with it, and its
+    // drivers' registrations and vehicle's traffic authorization with them.
+    sqlx::query(
+        "UPDATE documents SET cancelled_on = $3 WHERE jurisdiction = $1 AND subject = $2 AND cancelled_on IS NULL",
+    )
+    .bind(jurisdiction)
+    .bind(format!("permit:{service}:{number}"))
+    .bind(on.to_string())
+    .execute(&mut **tx)
+    .await?;
     for (kind, prefix, column, table) in [
         (
             "driver_registration",
@@ -592,9 +656,29 @@ impl Store {
         )
         .await?;
         let permit = read_permit(&mut tx, jurisdiction, &request.service, number).await?;
+        let document = if service == Service::Onibus {
+            Some(
+                crate::documents::issue(
+                    &mut tx,
+                    change,
+                    jurisdiction,
+                    (
+                        "delegation_term",
+                        &format!("permit:{}:{number}", request.service),
+                        &holder,
+                    ),
+                    request.on,
+                    permit.expires_on,
+                )
+                .await?,
+            )
+        } else {
+            None
+        };
         tx.commit().await?;
         Ok(Granted {
             permit,
+            document,
             to_check: to_check(&assessment.unknown),
             articles: cited,
         })
@@ -719,6 +803,7 @@ impl Store {
                 .bind(end.to_string())
                 .execute(&mut *tx)
                 .await?;
+                renew_documents(&mut tx, change, jurisdiction, (&permit, on), end).await?;
                 ("renewal", current)
             }
         };

@@ -209,6 +209,18 @@ async fn delegation(store: &Store) {
         .await
         .expect("delegation");
     assert_eq!(granted.permit.line.as_deref(), Some("MCP-FGO"));
+    let term = granted.document.expect("a delegation term");
+    assert_eq!(
+        (term.kind.as_str(), term.subject.as_str()),
+        ("delegation_term", "permit:onibus:1")
+    );
+    assert!(
+        store
+            .document(&term.code)
+            .await
+            .expect("read")
+            .is_some_and(|t| t.valid_on(d(2026, 12, 1)))
+    );
     let (_, articles) = refusal(store.grant_permit(&by(), &rb, "amapa", &request).await);
     assert!(!articles.is_empty());
 }
@@ -460,6 +472,30 @@ async fn permits(store: &Store, rb: &Rulebook) {
         .await
         .expect("inclusion");
     assert_eq!(included.authorization.kind, "traffic_authorization");
+    // Renewing the permit (art. 7º) renews the vehicle's authorization with
+    // the new term; the old one is cancelled.
+    let renewed = store
+        .change_permit(
+            &by(),
+            rb,
+            SMJ,
+            ("taxi", 1),
+            &Transition::Renew,
+            d(2026, 12, 10),
+        )
+        .await
+        .expect("renewal");
+    assert!(renewed.expires_on > granted.permit.expires_on);
+    let authorizations = store
+        .documents_of(SMJ, "vehicle:MTX1A22")
+        .await
+        .expect("documents");
+    let in_force: Vec<_> = authorizations
+        .iter()
+        .filter(|a| a.cancelled_on.is_none())
+        .collect();
+    assert_eq!(in_force.len(), 1);
+    assert_eq!(in_force[0].valid_until, renewed.expires_on);
     // Yearly inspection (art. 15): approved on 1 Dec 2026, next a year on.
     let inspection = store
         .record_inspection(

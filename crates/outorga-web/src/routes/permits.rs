@@ -95,6 +95,8 @@ pub struct PermissaoConcedida {
     /// Requisitos cujos fatos não estão registrados: confira antes de entregar.
     pub a_verificar: Vec<AVerificar>,
     pub artigos: Vec<String>,
+    /// O termo de delegação de uma linha de ônibus.
+    pub documento: Option<DocumentoSaida>,
 }
 
 impl From<Granted> for PermissaoConcedida {
@@ -103,6 +105,7 @@ impl From<Granted> for PermissaoConcedida {
             permissao: g.permit.into(),
             a_verificar: to_check(g.to_check),
             artigos: g.articles,
+            documento: g.document.map(DocumentoSaida::from),
         }
     }
 }
