@@ -13,7 +13,7 @@ use std::process::ExitCode;
 /// What a file holds.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum Kind {
-    /// documento,nome[,nascimento,residente_desde,cnh_numero,cnh_categorias,cnh_validade,endereco,telefone,email]
+    /// documento,nome[,nascimento,residente_desde,cnh_numero,cnh_categorias,cnh_validade,endereco,telefone,email,cnh_atividade_remunerada]
     Holders,
     /// The same columns as holders.
     Drivers,
@@ -39,6 +39,19 @@ fn optional_date(field: &'static str, text: Option<&str>) -> Result<Option<Naive
                 field,
                 reason: format!("`{t}`: escreva a data como 31/12/2025 ou 2025-12-31"),
             }),
+    }
+}
+
+/// A yes/no column: `sim`/`não` (or true/false, s/n); blank is no.
+fn yes(field: &'static str, text: Option<&str>) -> Result<bool, StoreError> {
+    match text.map(|t| t.trim().to_lowercase()).as_deref() {
+        None | Some("") => Ok(false),
+        Some("sim" | "s" | "true" | "1") => Ok(true),
+        Some("não" | "nao" | "n" | "false" | "0") => Ok(false),
+        Some(other) => Err(StoreError::Invalid {
+            field,
+            reason: format!("`{other}`: escreva sim ou não"),
+        }),
     }
 }
 
@@ -72,7 +85,7 @@ async fn person(
                 .filter(|c| !c.is_empty())
                 .map(str::to_string)
                 .collect(),
-            paid_activity: true,
+            paid_activity: yes("cnh_atividade_remunerada", get(10))?,
             first_issued: None,
             expires,
             suspended_until: None,

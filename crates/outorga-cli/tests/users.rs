@@ -307,7 +307,8 @@ fn import_agenda_and_backup() {
          526.018.159-06,Ana Ramlow,01/05/1980,2010-01-01,02650306461,B,2030-01-01\n\
          083.016.613-05,Beto Braun,,,,,\n\
          111.111.111-11,Repetido,,,,,\n\
-         186.091.390-34,Caio Tesch,31/02/1990,,,,\n",
+         186.091.390-34,Caio Tesch,31/02/1990,,,,\n\
+         996.030.824-30,Dani Gums,,,02650306461,B,2030-01-01,,,,talvez\n",
     )
     .expect("csv");
     let run = outorga(
@@ -325,7 +326,13 @@ fn import_agenda_and_backup() {
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(
         run.stdout
-            .contains("2 linha(s) importada(s), 2 recusada(s)"),
+            .contains("2 linha(s) importada(s), 3 recusada(s)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("titulares.csv:6: cnh_atividade_remunerada"),
         "{}",
         run.stdout
     );
