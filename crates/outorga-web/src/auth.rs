@@ -11,21 +11,53 @@
 use crate::error::ApiError;
 use crate::state::AppState;
 use axum::extract::{FromRequestParts, RawPathParams};
-use axum::http::header;
 use axum::http::request::Parts;
+use axum::http::{StatusCode, header};
 use outorga_store::{Role, User};
 
-/// The signed-in user and the token they presented.
+/// The signed-in user, the token they presented and, when they gave one,
+/// why they make the change (header `X-Motivo`, UTF-8: "Requerimento nº 12").
 #[derive(Debug, Clone)]
 pub struct Principal {
     pub user: User,
     pub token: String,
+    pub reason: Option<String>,
 }
 
 impl Principal {
     /// The name changes are recorded under.
     pub fn name(&self) -> &str {
         &self.user.name
+    }
+
+    /// Why the change is made: the user's `X-Motivo`, or `default`.
+    pub fn why<'a>(&'a self, default: &'a str) -> &'a str {
+        self.reason.as_deref().unwrap_or(default)
+    }
+}
+
+/// The `X-Motivo` header, trimmed, when it is UTF-8 text of 1 to 500 chars.
+fn reason(parts: &Parts) -> Result<Option<String>, ApiError> {
+    let Some(value) = parts.headers.get("x-motivo") else {
+        return Ok(None);
+    };
+    let text = std::str::from_utf8(value.as_bytes())
+        .map(str::trim)
+        .map_err(|_| {
+            ApiError::field(
+                StatusCode::BAD_REQUEST,
+                "X-Motivo",
+                "o motivo não é texto UTF-8",
+            )
+        })?;
+    match text.chars().count() {
+        0 => Ok(None),
+        1..=500 => Ok(Some(text.to_string())),
+        _ => Err(ApiError::field(
+            StatusCode::BAD_REQUEST,
+            "X-Motivo",
+            "o motivo tem no máximo 500 caracteres",
+        )),
     }
 }
 
@@ -80,7 +112,11 @@ async fn authorize(
             user.name
         )));
     }
-    Ok(Principal { user, token })
+    Ok(Principal {
+        user,
+        token,
+        reason: reason(parts)?,
+    })
 }
 
 macro_rules! capability {

@@ -49,11 +49,13 @@ async fn people(app: &App) {
         made.body,
         json!({ "documento": "25524893033", "tipo": "pessoa", "nome": "Ana Souza" })
     );
+    // Why the change is made, when the clerk says it, goes to the audit log.
     let company = app
-        .post(
+        .post_because(
             path,
             &clerk,
             json!({ "documento": "12.abc.345/01de-35", "nome": "Nova S.A." }),
+            "Requerimento nº 12/2026",
         )
         .await;
     assert_eq!(company.body["tipo"], "empresa", "{:?}", company.body);
@@ -211,7 +213,11 @@ async fn people(app: &App) {
         registered,
         [
             ("ana.clerk", "person:25524893033", "cadastro pela API"),
-            ("ana.clerk", "person:12ABC34501DE35", "cadastro pela API"),
+            (
+                "ana.clerk",
+                "person:12ABC34501DE35",
+                "Requerimento nº 12/2026"
+            ),
         ]
     );
 }

@@ -55,7 +55,7 @@ macro_rules! change {
         outorga_store::Change {
             by: $who.name(),
             at: $state.clock.now(),
-            why: $why,
+            why: $who.why($why),
         }
     };
 }

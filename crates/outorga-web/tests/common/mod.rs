@@ -193,6 +193,22 @@ impl App {
         answer(self.router.clone(), path, request).await
     }
 
+    /// Posts `body` as JSON with the reason of the change in `X-Motivo`.
+    pub async fn post_because(&self, path: &str, token: &str, body: Value, why: &str) -> Answer {
+        let request = Request::builder()
+            .method(Method::POST)
+            .uri(path)
+            .header(header::AUTHORIZATION, format!("Bearer {token}"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .header(
+                "x-motivo",
+                axum::http::HeaderValue::from_bytes(why.as_bytes()).expect("header"),
+            )
+            .body(Body::from(body.to_string()))
+            .expect("request");
+        answer(self.router.clone(), path, request).await
+    }
+
     /// Sends `body` as JSON (or nothing).
     pub async fn call(
         &self,
