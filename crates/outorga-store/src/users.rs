@@ -288,20 +288,117 @@ impl Store {
         })
     }
 
-    /// Every user, by name.
-    pub async fn users(&self) -> Result<Vec<User>, StoreError> {
-        let rows = sqlx::query("SELECT name, role, jurisdictions FROM users ORDER BY name")
-            .fetch_all(&self.pool)
+    /// Disables a user: they can no longer sign in, their sessions end and
+    /// their tokens are revoked. No one disables themselves (the last
+    /// administrator would lock everyone out).
+    pub async fn disable_user(&self, change: &Change<'_>, name: &str) -> Result<(), StoreError> {
+        let name = name.trim();
+        if name == change.by {
+            return Err(StoreError::Invalid {
+                field: "nome",
+                reason: "um usuário não desativa a si mesmo".into(),
+            });
+        }
+        let (mut tx, _writer) = self.write_transaction().await?;
+        let done = sqlx::query(
+            "UPDATE users SET disabled_at = $2 WHERE name = $1 AND disabled_at IS NULL",
+        )
+        .bind(name)
+        .bind(timestamp(change.at))
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound(format!(
+                "não há usuário ativo `{name}`"
+            )));
+        }
+        sqlx::query("DELETE FROM sessions WHERE user_name = $1")
+            .bind(name)
+            .execute(&mut *tx)
             .await?;
+        sqlx::query(
+            "UPDATE api_tokens SET revoked_at = $2 WHERE user_name = $1 AND revoked_at IS NULL",
+        )
+        .bind(name)
+        .bind(timestamp(change.at))
+        .execute(&mut *tx)
+        .await?;
+        append(
+            &mut tx,
+            change,
+            "user.disable",
+            None,
+            &format!("user:{name}"),
+            serde_json::json!({}),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Sets a user's password (the sessions they had end).
+    pub async fn set_password(
+        &self,
+        change: &Change<'_>,
+        name: &str,
+        password: &str,
+    ) -> Result<(), StoreError> {
+        let name = name.trim();
+        if password.chars().count() < MIN_PASSWORD_CHARS {
+            return Err(StoreError::Invalid {
+                field: "senha",
+                reason: format!("a senha precisa ter ao menos {MIN_PASSWORD_CHARS} caracteres"),
+            });
+        }
+        let phc = hash_password(password.to_string()).await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
+        let done = sqlx::query(
+            "UPDATE users SET password_hash = $2 WHERE name = $1 AND disabled_at IS NULL",
+        )
+        .bind(name)
+        .bind(&phc)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound(format!(
+                "não há usuário ativo `{name}`"
+            )));
+        }
+        sqlx::query("DELETE FROM sessions WHERE user_name = $1")
+            .bind(name)
+            .execute(&mut *tx)
+            .await?;
+        append(
+            &mut tx,
+            change,
+            "user.password",
+            None,
+            &format!("user:{name}"),
+            serde_json::json!({}),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Every active user, by name.
+    pub async fn users(&self) -> Result<Vec<User>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT name, role, jurisdictions FROM users WHERE disabled_at IS NULL ORDER BY name",
+        )
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter().map(user_of).collect()
     }
 
-    /// The user with this name, if any.
+    /// The active user with this name, if any.
     pub async fn user(&self, name: &str) -> Result<Option<User>, StoreError> {
-        let row = sqlx::query("SELECT name, role, jurisdictions FROM users WHERE name = $1")
-            .bind(name.trim())
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(
+            "SELECT name, role, jurisdictions FROM users WHERE name = $1 AND disabled_at IS NULL",
+        )
+        .bind(name.trim())
+        .fetch_optional(&self.pool)
+        .await?;
         row.as_ref().map(user_of).transpose()
     }
 
@@ -317,7 +414,7 @@ impl Store {
     ) -> Result<Option<Session>, StoreError> {
         let name = name.trim();
         let row = sqlx::query(
-            "SELECT name, role, jurisdictions, password_hash FROM users WHERE name = $1",
+            "SELECT name, role, jurisdictions, password_hash FROM users WHERE name = $1 AND disabled_at IS NULL",
         )
         .bind(name)
         .fetch_optional(&self.pool)
@@ -409,7 +506,8 @@ impl Store {
         let hash = token_hash(token);
         let session = sqlx::query(
             "SELECT u.name, u.role, u.jurisdictions FROM sessions s \
-             JOIN users u ON u.name = s.user_name WHERE s.hash = $1 AND s.expires_at > $2",
+             JOIN users u ON u.name = s.user_name WHERE s.hash = $1 AND s.expires_at > $2 \
+             AND u.disabled_at IS NULL",
         )
         .bind(&hash)
         .bind(timestamp(now))
@@ -420,7 +518,8 @@ impl Store {
         }
         let api = sqlx::query(
             "SELECT u.name, u.role, u.jurisdictions FROM api_tokens t \
-             JOIN users u ON u.name = t.user_name WHERE t.hash = $1 AND t.revoked_at IS NULL",
+             JOIN users u ON u.name = t.user_name WHERE t.hash = $1 AND t.revoked_at IS NULL \
+             AND u.disabled_at IS NULL",
         )
         .bind(&hash)
         .fetch_optional(&self.pool)

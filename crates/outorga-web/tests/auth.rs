@@ -311,4 +311,94 @@ async fn jurisdiction_scope(app: &App) {
     assert_eq!(listed.body[0]["id"], "cangucu");
 }
 
-on_both_backends!(login, credentials, api_tokens, users, jurisdiction_scope);
+/// An administrator sets a password (the user's sessions end) and disables a
+/// user (no more sign-ins; sessions and tokens stop working); no one
+/// disables themselves.
+async fn leaving(app: &App) {
+    let admin = app.signed_in("chefe", Role::Admin, Scope::All).await;
+    let bia = app.signed_in("bia", Role::Clerk, Scope::All).await;
+    let script = app
+        .store
+        .create_token(&setup(), "bia", "script")
+        .await
+        .expect("token");
+    let password = app
+        .call(
+            Method::PUT,
+            "/api/users/bia/password",
+            Some(&admin),
+            Some(json!({ "senha": "curta" })),
+        )
+        .await;
+    assert_eq!(password.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(password.body["campo"], "senha");
+    let password = app
+        .call(
+            Method::PUT,
+            "/api/users/bia/password",
+            Some(&admin),
+            Some(json!({ "senha": "outra-senha-longa" })),
+        )
+        .await;
+    assert_eq!(
+        password.status,
+        StatusCode::NO_CONTENT,
+        "{:?}",
+        password.body
+    );
+    assert_eq!(
+        app.get("/api/jurisdictions", &bia).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        app.login("bia", "outra-senha-longa").await.status,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        app.get("/api/jurisdictions", &script).await.status,
+        StatusCode::OK
+    );
+
+    let own = app
+        .call(Method::DELETE, "/api/users/chefe", Some(&admin), None)
+        .await;
+    assert_eq!(own.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let gone = app
+        .call(Method::DELETE, "/api/users/bia", Some(&admin), None)
+        .await;
+    assert_eq!(gone.status, StatusCode::NO_CONTENT, "{:?}", gone.body);
+    assert_eq!(
+        app.login("bia", "outra-senha-longa").await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        app.get("/api/jurisdictions", &script).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    let again = app
+        .call(Method::DELETE, "/api/users/bia", Some(&admin), None)
+        .await;
+    assert_eq!(again.status, StatusCode::NOT_FOUND);
+    let actions: Vec<String> = app
+        .store
+        .audit_entries(Some("user:bia"))
+        .await
+        .expect("audit")
+        .into_iter()
+        .map(|e| e.action)
+        .collect();
+    assert!(
+        actions.contains(&"user.password".to_string())
+            && actions.contains(&"user.disable".to_string()),
+        "{actions:?}"
+    );
+}
+
+on_both_backends!(
+    login,
+    credentials,
+    api_tokens,
+    users,
+    jurisdiction_scope,
+    leaving
+);

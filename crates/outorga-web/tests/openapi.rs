@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 /// Every route of the API. A new route must be added here (and so to the
 /// document, which the router is built from).
-const ROUTES: [(&str, &str); 46] = [
+const ROUTES: [(&str, &str); 48] = [
     ("GET", "/api/health"),
     ("GET", "/api/openapi.json"),
     ("POST", "/api/session"),
@@ -59,6 +59,8 @@ const ROUTES: [(&str, &str); 46] = [
         "POST",
         "/api/jurisdictions/{j}/permits/{servico}/{numero}/drivers/{matricula}/renewal",
     ),
+    ("DELETE", "/api/users/{nome}"),
+    ("PUT", "/api/users/{nome}/password"),
     (
         "POST",
         "/api/jurisdictions/{j}/permits/{servico}/{numero}/vehicle",

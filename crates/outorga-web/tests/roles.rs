@@ -93,6 +93,13 @@ fn table() -> Vec<(Method, &'static str, Option<Value>, &'static str)> {
         (Method::POST, "/api/users", Some(user), "AFFFF"),
         (Method::GET, "/api/users", None, "AFFFF"),
         (
+            Method::PUT,
+            "/api/users/ninguem/password",
+            Some(json!({ "senha": "0123456789" })),
+            "AFFFF",
+        ),
+        (Method::DELETE, "/api/users/ninguem", None, "AFFFF"),
+        (
             Method::POST,
             "/api/users/admin/tokens",
             Some(token),

@@ -199,9 +199,57 @@ async fn revoke_token(
     }
 }
 
+/// Disables a user: no more sign-ins; sessions end and tokens are revoked.
+#[utoipa::path(delete, path = "/api/users/{nome}", tag = "usuários",
+    params(("nome" = String, Path, description = "o usuário")),
+    responses((status = 204, description = "usuário desativado"), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn disable(
+    State(state): State<AppState>,
+    who: Admin,
+    Path(nome): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let change = change!(state, who, "usuário desativado pela API");
+    state.store.disable_user(&change, &nome).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SenhaEntrada {
+    /// Ao menos 10 caracteres.
+    pub senha: String,
+}
+
+/// Sets a user's password; their sessions end.
+#[utoipa::path(put, path = "/api/users/{nome}/password", tag = "usuários",
+    params(("nome" = String, Path, description = "o usuário")),
+    request_body = SenhaEntrada,
+    responses((status = 204, description = "senha trocada"), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn password(
+    State(state): State<AppState>,
+    who: Admin,
+    Path(nome): Path<String>,
+    Json(input): Json<SenhaEntrada>,
+) -> Result<StatusCode, ApiError> {
+    let change = change!(state, who, "senha trocada pela API");
+    state
+        .store
+        .set_password(&change, &nome, &input.senha)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
 pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(create, list))
+        .routes(routes!(disable))
+        .routes(routes!(password))
         .routes(routes!(create_token, tokens))
         .routes(routes!(revoke_token))
 }
