@@ -28,6 +28,19 @@ pub struct Driver {
     pub since: NaiveDate,
     pub valid_until: Option<NaiveDate>,
     pub until: Option<NaiveDate>,
+    /// The last day of a suspension of the credential by a final auto.
+    pub suspended_until: Option<NaiveDate>,
+}
+
+impl Driver {
+    /// May drive under the permit on `day`: linked, the registration in its
+    /// validity, not suspended.
+    pub fn valid_on(&self, day: NaiveDate) -> bool {
+        self.since <= day
+            && self.until.is_none_or(|until| until > day)
+            && self.valid_until.is_none_or(|v| v >= day)
+            && self.suspended_until.is_none_or(|s| s < day)
+    }
 }
 
 /// A driver added: the link, its registration document, what the clerk must
@@ -44,7 +57,9 @@ fn driver_of(row: &sqlx::any::AnyRow) -> Result<Driver, StoreError> {
     let since: String = row.try_get("since")?;
     let valid: Option<String> = row.try_get("valid_until")?;
     let until: Option<String> = row.try_get("until")?;
+    let suspended: Option<String> = row.try_get("suspended_until")?;
     Ok(Driver {
+        suspended_until: suspended.as_deref().map(day).transpose()?,
         registration: row.try_get("registration")?,
         service: row.try_get("service")?,
         number: row.try_get("number")?,
@@ -56,7 +71,8 @@ fn driver_of(row: &sqlx::any::AnyRow) -> Result<Driver, StoreError> {
     })
 }
 
-const COLUMNS: &str = "registration, service, number, driver, role, since, valid_until, until";
+const COLUMNS: &str =
+    "registration, service, number, driver, role, since, valid_until, until, suspended_until";
 
 impl Store {
     /// Links a driver to a permit in force if the law allows it (eligibility
@@ -223,6 +239,7 @@ impl Store {
                 since: on,
                 valid_until,
                 until: None,
+                suspended_until: None,
             },
             document,
             to_check: crate::permits::to_check(&assessment.unknown),

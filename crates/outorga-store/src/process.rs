@@ -582,6 +582,20 @@ async fn on_records(
         .await?;
         return Ok(());
     }
+    if sanction.kind == "suspension"
+        && let Some(target) = &sanction.target
+    {
+        // A driver's own suspension suspends their credential wherever they
+        // serve; the holder's suspends the permit (below).
+        sqlx::query(
+            "UPDATE permit_drivers SET suspended_until = $3 WHERE jurisdiction = $1 AND driver = $2 AND until IS NULL",
+        )
+        .bind(jurisdiction)
+        .bind(target)
+        .bind(ends.map(|e| e.to_string()))
+        .execute(&mut **tx)
+        .await?;
+    }
     let Some((service, number)) = &auto.permit else {
         return Ok(());
     };

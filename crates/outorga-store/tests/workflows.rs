@@ -298,6 +298,7 @@ async fn exercise(url: &str) {
     autos(&store, &rb).await;
     limits(&store, &rb).await;
     penalties_on_records(&store, &rb).await;
+    auxiliary_suspension(&store, &rb).await;
     concurrency(&store, &rb).await;
     delegation(&store).await;
     late_parcel(&store).await;
@@ -1021,6 +1022,101 @@ async fn penalties_on_records(store: &Store, rb: &Rulebook) {
             ..
         })
     ));
+}
+
+/// The auxiliary repeats a group-3 infraction: 15 days of suspension of
+/// their credential (art. 52, III, a) from the day the second auto is final.
+async fn auxiliary_suspension(store: &Store, rb: &Rulebook) {
+    let link = store
+        .add_driver(
+            &by(),
+            rb,
+            SMJ,
+            ("taxi", 1),
+            (DANI, "auxiliary"),
+            (d(2028, 7, 1), None),
+        )
+        .await
+        .expect("an auxiliary again")
+        .driver;
+    let to_final = |committed: NaiveDate| {
+        let driver = link.driver.clone();
+        async move {
+            let input = AutoInput {
+                infraction: "51-III-b".into(),
+                plate: None,
+                ..smoking(&driver, committed)
+            };
+            let issued = committed.succ_opt().expect("day");
+            let auto = store
+                .issue_auto(&on(issued), rb, SMJ, &input)
+                .await
+                .expect("auto");
+            let key = (auto.year, auto.number);
+            let step = |s: ProcessStep, day: NaiveDate| async move {
+                store
+                    .process_auto(&on(day), rb, SMJ, key, &s, day)
+                    .await
+                    .expect("step")
+            };
+            let notified = step(ProcessStep::Notify, issued).await;
+            let judge_day = notified
+                .defense_by
+                .expect("deadline")
+                .succ_opt()
+                .expect("day");
+            step(
+                ProcessStep::Judge {
+                    upheld: true,
+                    grounds: "mantido".into(),
+                },
+                judge_day,
+            )
+            .await;
+            let noticed = step(ProcessStep::NotifyDecision, judge_day).await;
+            let final_day = noticed
+                .appeal_by
+                .expect("deadline")
+                .succ_opt()
+                .expect("day");
+            (step(ProcessStep::Finalize, final_day).await, final_day)
+        }
+    };
+    let (first, first_final) = to_final(d(2028, 8, 1)).await;
+    assert!(
+        !first
+            .proposal
+            .sanctions
+            .iter()
+            .any(|s| s.kind == "suspension")
+    );
+    let committed = first_final.succ_opt().expect("day");
+    let (second, final_day) = to_final(committed).await;
+    let suspension = second
+        .proposal
+        .sanctions
+        .iter()
+        .find(|s| s.kind == "suspension")
+        .expect("a repeat suspends");
+    assert_eq!(suspension.target.as_deref(), Some(link.driver.as_str()));
+    let now = store
+        .driver(SMJ, &link.registration)
+        .await
+        .expect("read")
+        .expect("link");
+    assert_eq!(
+        now.suspended_until,
+        final_day.checked_add_days(chrono::Days::new(14))
+    );
+    assert!(!now.valid_on(final_day));
+    // The day after its last day the credential is valid again.
+    assert!(
+        now.valid_on(
+            final_day
+                .checked_add_days(chrono::Days::new(15))
+                .expect("day")
+        )
+    );
 }
 
 /// Parallel autos keep their numbers gap-free; parallel grants never exceed

@@ -43,11 +43,13 @@ pub struct CondutorPublico {
     pub permissao: i64,
     /// auxiliary, collaborator ou preposto.
     pub funcao: String,
-    /// Em atividade e com a matrícula no prazo hoje.
+    /// Em atividade, com a matrícula no prazo e sem suspensão hoje.
     pub valido: bool,
     pub valida_ate: Option<String>,
     /// Quando deixou a permissão, se deixou.
     pub desligado_em: Option<String>,
+    /// Suspenso por penalidade definitiva até este dia.
+    pub suspenso_ate: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -114,9 +116,7 @@ async fn driver(
             "não há condutor com a matrícula {matricula} em {j}"
         )));
     };
-    let valid = d.until.is_none_or(|until| until > today)
-        && d.since <= today
-        && d.valid_until.is_none_or(|v| v >= today);
+    let valid = d.valid_on(today);
     Ok(Json(CondutorPublico {
         matricula: d.registration,
         servico: d.service,
@@ -124,6 +124,7 @@ async fn driver(
         funcao: d.role,
         valido: valid,
         valida_ate: text(d.valid_until),
+        suspenso_ate: text(d.suspended_until.filter(|s| *s >= today)),
         desligado_em: text(d.until),
     }))
 }
