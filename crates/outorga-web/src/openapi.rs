@@ -4,6 +4,9 @@ use crate::error::ErrorBody;
 use utoipa::Modify;
 use utoipa::OpenApi as _;
 use utoipa::openapi::OpenApi;
+use utoipa::openapi::Required;
+use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
 #[derive(utoipa::OpenApi)]
@@ -40,5 +43,37 @@ pub(crate) fn base() -> OpenApi {
 /// The OpenAPI 3 document of the whole API, as served at
 /// `GET /api/openapi.json`.
 pub fn openapi() -> OpenApi {
-    crate::routes::api().into_openapi()
+    let mut document = crate::routes::api().into_openapi();
+    with_reason_header(&mut document);
+    document
+}
+
+/// Every authenticated write says it may carry `X-Motivo`, the reason the
+/// audit log records for the change.
+fn with_reason_header(document: &mut OpenApi) {
+    let reason = ParameterBuilder::new()
+        .name("X-Motivo")
+        .parameter_in(ParameterIn::Header)
+        .required(Required::False)
+        .description(Some(
+            "Por que a mudança é feita (UTF-8, até 500 caracteres): vai ao registro de auditoria.",
+        ))
+        .schema(Some(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .max_length(Some(500)),
+        ))
+        .build();
+    for item in document.paths.paths.values_mut() {
+        for operation in [&mut item.post, &mut item.put, &mut item.delete]
+            .into_iter()
+            .flatten()
+            .filter(|op| op.security.is_some())
+        {
+            operation
+                .parameters
+                .get_or_insert_with(Vec::new)
+                .push(reason.clone().into());
+        }
+    }
 }

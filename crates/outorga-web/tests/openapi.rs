@@ -117,6 +117,12 @@ async fn the_document_lists_every_route_the_router_answers() {
                     !public,
                     "{method} {path}"
                 );
+                // Every authenticated write may say why (X-Motivo).
+                let says_why = operation["parameters"].as_array().is_some_and(|ps| {
+                    ps.iter()
+                        .any(|p| p["name"] == "X-Motivo" && p["in"] == "header")
+                });
+                assert_eq!(says_why, !public && method != "GET", "{method} {path}");
             }
         }
     }
