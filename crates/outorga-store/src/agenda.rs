@@ -4,6 +4,7 @@
 //! suspensions ending, debts overdue — each with the articles behind it.
 
 use crate::fleet::engine_vehicle;
+use crate::parameters::deadline_article;
 use crate::permits::{articles, engine_error};
 use crate::world::{self, ACTIVE, Scope, day};
 use crate::{Store, StoreError, Tx};
@@ -104,7 +105,9 @@ impl Store {
                 (row.try_get("service")?, row.try_get("number")?);
             let expires: String = row.try_get("expires_on")?;
             let rulebook: String = row.try_get("rulebook")?;
-            let cited = deadline_article(by_id(&rulebook), &["permit_term", "delegation_term"]);
+            let cited = by_id(&rulebook)
+                .map(|r| deadline_article(r, &["permit_term", "delegation_term"]))
+                .unwrap_or_default();
             out.add(
                 "permit_expiry",
                 day(&expires)?,
@@ -200,7 +203,9 @@ impl Store {
             let date: Option<String> = row.try_get(column)?;
             // The article of the deadline, from the auto's rulebook.
             let rulebook: String = row.try_get("rulebook")?;
-            let cited = deadline_article(by_id(&rulebook), &[kind]);
+            let cited = by_id(&rulebook)
+                .map(|r| deadline_article(r, &[kind]))
+                .unwrap_or_default();
             if let Some(date) = date {
                 out.add(
                     kind,
@@ -256,18 +261,6 @@ impl Store {
             .sort_by(|a, b| a.due.cmp(&b.due).then_with(|| a.subject.cmp(&b.subject)));
         Ok(out.items)
     }
-}
-
-/// The article of the rulebook's deadline of one of these kinds, if any.
-fn deadline_article(rulebook: Option<&Rulebook>, kinds: &[&str]) -> Vec<String> {
-    rulebook
-        .and_then(|r| {
-            r.deadlines
-                .iter()
-                .find(|d| kinds.contains(&d.kind.as_str()))
-        })
-        .map(|d| vec![d.citation.to_string()])
-        .unwrap_or_default()
 }
 
 /// People whose points make a sanction due today (a threshold crossed).

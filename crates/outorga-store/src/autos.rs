@@ -4,12 +4,11 @@
 //! final decision) is in `process.rs`.
 
 use crate::audit::{Change, append, next_number};
+use crate::parameters::optional_deadline;
 use crate::permits::{articles, bound, engine_error, read_permit};
 use crate::world::{self, Scope, day, moment};
 use crate::{Store, StoreError, Tx};
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
-use outorga_core::Context;
-use outorga_core::engine::deadline::deadline;
 use outorga_core::engine::penalty::penalty;
 use outorga_core::facts::Event;
 use outorga_core::model::{Rulebook, SanctionKind};
@@ -82,21 +81,6 @@ pub struct Auto {
 }
 
 /// The deadline of `kind` from `from`, when the rulebook sets one.
-pub(crate) fn optional_deadline(
-    ctx: &Context<'_>,
-    kind: &str,
-    from: NaiveDate,
-) -> Result<Option<(NaiveDate, String)>, StoreError> {
-    if !ctx.rulebook.deadlines.iter().any(|d| d.kind == kind) {
-        return Ok(None);
-    }
-    let d = deadline(ctx, kind, from).map_err(engine_error)?;
-    Ok(Some((
-        d.due,
-        d.citations.first().map_or(String::new(), |c| c.to_string()),
-    )))
-}
-
 pub(crate) const COLUMNS: &str = "year, number, rulebook, infraction, offender, service, permit_number, plate, \
     committed_at, place, description, inspector, status, proposal, notify_by, notified_on, defense_by, \
     defense_on, judged_on, appeal_by, appealed_on, final_on";

@@ -1,8 +1,12 @@
-//! A deployment's values for rulebook parameters, per jurisdiction, and the
-//! engine context every workflow decides in.
+//! A deployment's values for rulebook parameters, per jurisdiction, the
+//! engine context every workflow decides in, and the law's deadlines read
+//! through it.
 
 use crate::audit::{Change, append};
+use crate::permits::engine_error;
 use crate::{Store, StoreError, Tx};
+use chrono::NaiveDate;
+use outorga_core::engine::deadline::deadline;
 use outorga_core::model::Rulebook;
 use outorga_core::{Context, Overrides};
 use rust_decimal::Decimal;
@@ -40,6 +44,33 @@ pub(crate) async fn law<'r>(
 /// none: the deployment gives it).
 fn settable(rulebook: &Rulebook, name: &str) -> bool {
     rulebook.parameter_id(name).is_some() || (name == "population" && !rulebook.caps.is_empty())
+}
+
+/// The article of the rulebook's deadline of one of these kinds, if any.
+pub(crate) fn deadline_article(rulebook: &Rulebook, kinds: &[&str]) -> Vec<String> {
+    rulebook
+        .deadlines
+        .iter()
+        .find(|d| kinds.contains(&d.kind.as_str()))
+        .map(|d| vec![d.citation.to_string()])
+        .unwrap_or_default()
+}
+
+/// The last day of the rulebook's `kind` limit starting `from`, with its
+/// article, when the rulebook sets one.
+pub(crate) fn optional_deadline(
+    ctx: &Context<'_>,
+    kind: &str,
+    from: NaiveDate,
+) -> Result<Option<(NaiveDate, String)>, StoreError> {
+    if !ctx.rulebook.deadlines.iter().any(|d| d.kind == kind) {
+        return Ok(None);
+    }
+    let d = deadline(ctx, kind, from).map_err(engine_error)?;
+    Ok(Some((
+        d.due,
+        d.citations.first().map_or(String::new(), |c| c.to_string()),
+    )))
 }
 
 impl Store {

@@ -9,7 +9,6 @@ use chrono::NaiveDate;
 use outorga_core::Context;
 use outorga_core::engine::assessment::{Assessment, Finding};
 use outorga_core::engine::cap::permit_cap;
-use outorga_core::engine::deadline::deadline;
 use outorga_core::engine::eligibility::{Request, eligibility};
 use outorga_core::engine::suspension::suspension_request;
 use outorga_core::model::{Applicant, Rulebook, Service};
@@ -180,10 +179,8 @@ pub(crate) async fn bound(
 /// The last day of the permit's term starting `from`, when the law sets one.
 fn term_end(ctx: &Context<'_>, from: NaiveDate) -> Result<Option<(NaiveDate, String)>, StoreError> {
     for kind in ["permit_term", "delegation_term"] {
-        if ctx.rulebook.deadlines.iter().any(|d| d.kind == kind) {
-            let end = deadline(ctx, kind, from).map_err(engine_error)?;
-            let cited = end.citations.first().map_or("", |c| c).to_string();
-            return Ok(Some((end.due, cited)));
+        if let Some(end) = crate::parameters::optional_deadline(ctx, kind, from)? {
+            return Ok(Some(end));
         }
     }
     Ok(None)

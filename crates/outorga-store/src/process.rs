@@ -6,7 +6,8 @@
 //! credentials, fines become debts.
 
 use crate::audit::Change;
-use crate::autos::{Auto, ProposedSanction, auto_step, from_process, optional_deadline, read_auto};
+use crate::autos::{Auto, ProposedSanction, auto_step, from_process, read_auto};
+use crate::parameters::{deadline_article, optional_deadline};
 use crate::permits::{end_links, step};
 use crate::{Store, StoreError, Tx};
 use chrono::{Days, Months, NaiveDate};
@@ -43,10 +44,28 @@ pub enum ProcessStep {
     Archive,
 }
 
-fn refused(reason: String, article: Option<&str>) -> StoreError {
+/// A refusal that rests on the process's own order, not on an article.
+fn refused(reason: String) -> StoreError {
     StoreError::Refused {
         reason,
-        articles: article.map(|a| vec![a.to_string()]).unwrap_or_default(),
+        articles: Vec::new(),
+    }
+}
+
+/// Refuses a step taken after `by`, the last day of the law's `kind` limit,
+/// naming the article that sets it.
+fn in_time(
+    rulebook: &Rulebook,
+    (kind, by): (&str, Option<NaiveDate>),
+    on: NaiveDate,
+    late: impl FnOnce(NaiveDate) -> String,
+) -> Result<(), StoreError> {
+    match by {
+        Some(by) if on > by => Err(StoreError::Refused {
+            reason: late(by),
+            articles: deadline_article(rulebook, &[kind]),
+        }),
+        _ => Ok(()),
     }
 }
 
@@ -155,17 +174,9 @@ impl Store {
                 if auto.status != "issued" {
                     return Err(wrong_status(&auto, "só um auto lavrado é notificado"));
                 }
-                if let Some(by) = auto.notify_by
-                    && on > by
-                {
-                    let article = optional_deadline(&ctx, "notification", on)?.map(|(_, a)| a);
-                    return Err(refused(
-                        format!(
-                            "o prazo para notificar terminou em {by}: o auto deve ser arquivado"
-                        ),
-                        article.as_deref(),
-                    ));
-                }
+                in_time(rulebook, ("notification", auto.notify_by), on, |by| {
+                    format!("o prazo para notificar terminou em {by}: o auto deve ser arquivado")
+                })?;
                 let defense = optional_deadline(&ctx, "defense", on)?;
                 set(
                     &mut tx,
@@ -196,15 +207,9 @@ impl Store {
                         "a defesa cabe uma vez, após a notificação",
                     ));
                 }
-                if let Some(by) = auto.defense_by
-                    && on > by
-                {
-                    let article = optional_deadline(&ctx, "defense", on)?.map(|(_, a)| a);
-                    return Err(refused(
-                        format!("defesa fora do prazo, que terminou em {by}"),
-                        article.as_deref(),
-                    ));
-                }
+                in_time(rulebook, ("defense", auto.defense_by), on, |by| {
+                    format!("defesa fora do prazo, que terminou em {by}")
+                })?;
                 set(&mut tx, jurisdiction, &auto, &[("defense_on", day.clone())]).await?;
                 auto_step(
                     &mut tx,
@@ -224,12 +229,9 @@ impl Store {
                     && on <= by
                     && auto.defense_on.is_none()
                 {
-                    return Err(refused(
-                        format!(
-                            "o prazo de defesa corre até {by}: julgue depois dele ou da defesa"
-                        ),
-                        None,
-                    ));
+                    return Err(refused(format!(
+                        "o prazo de defesa corre até {by}: julgue depois dele ou da defesa"
+                    )));
                 }
                 if *upheld {
                     set(
@@ -312,15 +314,9 @@ impl Store {
                         "recorre-se de um auto julgado, depois de notificada a decisão",
                     ));
                 }
-                if let Some(by) = auto.appeal_by
-                    && on > by
-                {
-                    let article = optional_deadline(&ctx, "appeal", on)?.map(|(_, a)| a);
-                    return Err(refused(
-                        format!("recurso fora do prazo, que terminou em {by}"),
-                        article.as_deref(),
-                    ));
-                }
+                in_time(rulebook, ("appeal", auto.appeal_by), on, |by| {
+                    format!("recurso fora do prazo, que terminou em {by}")
+                })?;
                 set(
                     &mut tx,
                     jurisdiction,
@@ -383,7 +379,7 @@ impl Store {
                     ));
                 };
                 if on <= by {
-                    return Err(refused(format!("o prazo de recurso corre até {by}"), None));
+                    return Err(refused(format!("o prazo de recurso corre até {by}")));
                 }
                 finalize(&mut tx, change, rulebook, jurisdiction, &auto, on).await?;
             }
@@ -394,19 +390,16 @@ impl Store {
                 match auto.notify_by {
                     Some(by) if on > by => {}
                     Some(by) => {
-                        return Err(refused(
-                            format!("ainda é possível notificar até {by}"),
-                            None,
-                        ));
+                        return Err(refused(format!("ainda é possível notificar até {by}")));
                     }
                     None => {
-                        return Err(refused(
-                            format!("{} não fixa prazo de notificação", rulebook.id),
-                            None,
-                        ));
+                        return Err(refused(format!(
+                            "{} não fixa prazo de notificação",
+                            rulebook.id
+                        )));
                     }
                 }
-                let article = optional_deadline(&ctx, "notification", on)?.map(|(_, a)| a);
+                let article = deadline_article(rulebook, &["notification"]);
                 set(
                     &mut tx,
                     jurisdiction,
@@ -420,10 +413,7 @@ impl Store {
                     jurisdiction,
                     key,
                     ("archived", on),
-                    (
-                        "não notificado no prazo",
-                        &article.into_iter().collect::<Vec<_>>(),
-                    ),
+                    ("não notificado no prazo", &article),
                 )
                 .await?;
             }
