@@ -7,15 +7,87 @@ use crate::permits::{
     articles, bound, counted_changes, engine_error, lock_permit, refuse_unmet, within_change_limit,
 };
 use crate::world::{self, Scope, day};
-use crate::{Store, StoreError};
+use crate::{PermitRecord, Store, StoreError, Tx};
 use chrono::{Datelike, NaiveDate};
+use outorga_core::Context;
 use outorga_core::engine::eligibility::{Request, eligibility};
 use outorga_core::engine::registration::validity;
-use outorga_core::model::{Applicant, Rulebook};
+use outorga_core::model::{Applicant, Rulebook, Service};
 use sqlx::Row;
 
 /// The roles a driver serves a permit in.
 pub const ROLES: [&str; 3] = ["auxiliary", "collaborator", "preposto"];
+
+/// What admitting a driver under a permit gave: the registration's
+/// validity, the articles, and what the clerk must still check.
+struct Admitted {
+    valid_until: Option<NaiveDate>,
+    articles: Vec<String>,
+    to_check: Vec<crate::ToCheck>,
+}
+
+/// Whether `driver` may serve under `permit` on `on` (eligibility of
+/// drivers, drivers per permit…), refused with `refusal` and the articles
+/// when not; and until when their registration is valid (the rulebook's
+/// period, or the permit's term when it sets none).
+async fn admit(
+    tx: &mut Tx,
+    ctx: &Context<'_>,
+    (jurisdiction, service, permit): (&str, Service, &PermitRecord),
+    driver: &str,
+    (refusal, on): (&str, NaiveDate),
+) -> Result<Admitted, StoreError> {
+    let scope = Scope {
+        all_permits: false,
+        people: &[driver, &permit.holder],
+        records_only: false,
+    };
+    let world = world::load(tx, ctx, jurisdiction, scope, on).await?;
+    let Some(under) = world.permit(&permit.service, permit.number) else {
+        return Err(StoreError::NotFound(format!(
+            "a permissão nº {} não está em vigor",
+            permit.number
+        )));
+    };
+    let Some(person) = world.person(driver) else {
+        return Err(StoreError::NotFound(format!(
+            "{driver} não está cadastrado em {jurisdiction}"
+        )));
+    };
+    let assessment = eligibility(
+        ctx,
+        &world.facts,
+        person,
+        Request {
+            applicant: Applicant::Driver,
+            under: Some(under),
+            line: None,
+        },
+        service,
+        on,
+    )
+    .map_err(engine_error)?;
+    refuse_unmet(refusal, &assessment)?;
+    let mut cited: Vec<&str> = assessment.citations.clone();
+    let valid_until = if ctx
+        .rulebook
+        .registrations
+        .iter()
+        .any(|r| r.role == Applicant::Driver)
+    {
+        let v = validity(ctx, world.facts.person(person), Applicant::Driver, on)
+            .map_err(engine_error)?;
+        cited.extend(v.citations.iter().copied());
+        v.valid_until
+    } else {
+        permit.expires_on
+    };
+    Ok(Admitted {
+        valid_until,
+        articles: articles(&cited),
+        to_check: crate::permits::to_check(&assessment.unknown),
+    })
+}
 
 /// A driver linked to a permit.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -122,32 +194,14 @@ impl Store {
                 reason: format!("{driver} já serve a permissão nº {other}: desligue-o antes"),
             });
         }
-        let scope = Scope {
-            all_permits: false,
-            people: &[&driver, &permit.holder],
-            records_only: false,
-        };
-        let world = world::load(&mut tx, &ctx, jurisdiction, scope, on).await?;
-        let (Some(person), Some(under)) = (world.person(&driver), world.permit(service, number))
-        else {
-            return Err(StoreError::NotFound(format!(
-                "{driver} não está cadastrado em {jurisdiction}"
-            )));
-        };
-        let assessment = eligibility(
+        let admitted = admit(
+            &mut tx,
             &ctx,
-            &world.facts,
-            person,
-            Request {
-                applicant: Applicant::Driver,
-                under: Some(under),
-                line: None,
-            },
-            engine_service,
-            on,
+            (jurisdiction, engine_service, &permit),
+            &driver,
+            ("condutor não admitido", on),
         )
-        .map_err(engine_error)?;
-        refuse_unmet("condutor não admitido", &assessment)?;
+        .await?;
         // A driver after an earlier one is a swap, limited per period.
         let earlier = sqlx::query(
             "SELECT COUNT(*) AS n FROM permit_drivers WHERE jurisdiction = $1 AND service = $2 AND number = $3",
@@ -170,20 +224,12 @@ impl Store {
         } else {
             Vec::new()
         };
-        let mut cited: Vec<&str> = assessment.citations.clone();
-        cited.extend(limit_articles.iter().map(String::as_str));
-        let valid_until = if rulebook
-            .registrations
-            .iter()
-            .any(|r| r.role == Applicant::Driver)
-        {
-            let v = validity(&ctx, world.facts.person(person), Applicant::Driver, on)
-                .map_err(engine_error)?;
-            cited.extend(v.citations.iter().copied());
-            v.valid_until
-        } else {
-            permit.expires_on
-        };
+        let Admitted {
+            valid_until,
+            mut articles,
+            to_check,
+        } = admitted;
+        articles.extend(limit_articles);
         let n = next_number(&mut tx, jurisdiction, "registration", on.year()).await?;
         let registration = format!("{}-{n:05}", on.year());
         sqlx::query(
@@ -205,7 +251,6 @@ impl Store {
         .map_err(|e| {
             crate::refused_if_taken(e, "condutor", format!("{driver} já serve outra permissão"))
         })?;
-        let articles = articles(&cited);
         append(
             &mut tx,
             change,
@@ -242,7 +287,7 @@ impl Store {
                 suspended_until: None,
             },
             document,
-            to_check: crate::permits::to_check(&assessment.unknown),
+            to_check,
             articles,
         })
     }
@@ -277,55 +322,24 @@ impl Store {
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let engine_service = bound(&mut tx, jurisdiction, rulebook, &link.service).await?;
         let permit = lock_permit(&mut tx, jurisdiction, (&link.service, link.number)).await?;
-        let scope = Scope {
-            all_permits: false,
-            people: &[&link.driver, &permit.holder],
-            records_only: false,
-        };
-        let world = world::load(&mut tx, &ctx, jurisdiction, scope, on).await?;
-        let (Some(person), Some(under)) = (
-            world.person(&link.driver),
-            world.permit(&link.service, link.number),
-        ) else {
-            return Err(StoreError::NotFound(format!(
-                "a permissão nº {} não está em vigor",
-                link.number
-            )));
-        };
-        let assessment = eligibility(
+        let Admitted {
+            valid_until,
+            articles,
+            to_check,
+        } = admit(
+            &mut tx,
             &ctx,
-            &world.facts,
-            person,
-            Request {
-                applicant: Applicant::Driver,
-                under: Some(under),
-                line: None,
-            },
-            engine_service,
-            on,
+            (jurisdiction, engine_service, &permit),
+            &link.driver,
+            ("renovação negada", on),
         )
-        .map_err(engine_error)?;
-        refuse_unmet("renovação negada", &assessment)?;
-        let mut cited: Vec<&str> = assessment.citations.clone();
-        let valid_until = if rulebook
-            .registrations
-            .iter()
-            .any(|r| r.role == Applicant::Driver)
-        {
-            let v = validity(&ctx, world.facts.person(person), Applicant::Driver, on)
-                .map_err(engine_error)?;
-            cited.extend(v.citations.iter().copied());
-            v.valid_until
-        } else {
-            permit.expires_on
-        };
+        .await?;
         sqlx::query("UPDATE permit_drivers SET valid_until = $3 WHERE jurisdiction = $1 AND registration = $2")
             .bind(jurisdiction)
             .bind(registration)
             .bind(valid_until.map(|v| v.to_string()))
             .execute(&mut *tx)
             .await?;
-        let articles = articles(&cited);
         append(
             &mut tx,
             change,
@@ -355,7 +369,7 @@ impl Store {
                 ..link
             },
             document,
-            to_check: crate::permits::to_check(&assessment.unknown),
+            to_check,
             articles,
         })
     }
