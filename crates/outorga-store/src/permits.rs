@@ -254,23 +254,14 @@ pub(crate) async fn step(
     (since, until): (NaiveDate, Option<NaiveDate>),
     cited: &[String],
 ) -> Result<(), StoreError> {
-    let row = sqlx::query(
-        "SELECT COUNT(*) AS n FROM permit_history WHERE jurisdiction = $1 AND service = $2 AND number = $3",
-    )
-    .bind(jurisdiction)
-    .bind(service)
-    .bind(number)
-    .fetch_one(&mut **tx)
-    .await?;
-    let seq: i64 = row.try_get("n")?;
     sqlx::query(
         "INSERT INTO permit_history (jurisdiction, service, number, seq, event, status, since, until, reason, citations) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+         SELECT $1, $2, $3, COALESCE(MAX(seq), 0) + 1, $4, $5, $6, $7, $8, $9 FROM permit_history \
+         WHERE jurisdiction = $1 AND service = $2 AND number = $3",
     )
     .bind(jurisdiction)
     .bind(service)
     .bind(number)
-    .bind(seq + 1)
     .bind(event)
     .bind(status)
     .bind(since.to_string())
