@@ -8,8 +8,8 @@ use outorga_core::Context;
 use outorga_core::engine::assessment::Finding;
 use outorga_core::engine::sanctions::Sanction;
 use outorga_core::engine::{
-    acts, bus, cap, deadline, downtime, eligibility, fare, fee, fine_due, grounds, penalty,
-    registration, standing, stands, suspension, vehicle,
+    acts, bus, cap, changes, deadline, downtime, eligibility, fare, fee, fine_due, grounds,
+    penalty, registration, standing, stands, suspension, vehicle,
 };
 use outorga_core::facts::{Event, PermitId, PersonId, VehicleId};
 use outorga_core::model::{Amount, Applicant};
@@ -297,6 +297,23 @@ pub fn answer(
                 "max_days": result.max_days,
                 "reasons": result.reasons,
                 "citations": citations(&result.citations),
+            })
+        }
+        Query::ChangeLimit(q) => {
+            let past: Vec<NaiveDate> = q.past.iter().map(|d| d.0).collect();
+            let answer = changes::change_allowed(ctx, &q.change, &past, q.excuse.as_deref(), today)
+                .map_err(engine)?
+                .ok_or_else(|| {
+                    engine(outorga_core::EngineError::NotInRulebook(format!(
+                        "a limit on `{}`",
+                        q.change
+                    )))
+                })?;
+            json!({
+                "allowed": answer.allowed,
+                "counted": answer.counted,
+                "max": answer.max,
+                "citations": citations(&answer.citations),
             })
         }
         Query::Downtime(q) => {
@@ -660,6 +677,7 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
         Query::Refund(_) => &["allowed", "citations"],
         Query::Ticket(_) => &["allowed", "reasons", "citations"],
         Query::SuspensionRequest(_) => &["allowed", "max_days", "reasons", "citations"],
+        Query::ChangeLimit(_) => &["allowed", "counted", "max", "citations"],
         Query::Fee(_) => &["amount", "brl", "citations"],
         Query::Downtime(_) => &["days", "infraction", "loses_stand", "citations"],
         Query::StandLottery(_) => &[

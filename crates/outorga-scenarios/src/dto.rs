@@ -237,6 +237,7 @@ pub enum Query {
     Refund(RefundQuery),
     Ticket(TicketQuery),
     SuspensionRequest(SuspensionRequestQuery),
+    ChangeLimit(ChangeLimitQuery),
     Fee(FeeQuery),
     Downtime(DowntimeQuery),
     StandLottery(StandLotteryQuery),
@@ -265,6 +266,7 @@ impl Query {
             Query::Refund(_) => "refund",
             Query::Ticket(_) => "ticket",
             Query::SuspensionRequest(_) => "suspension_request",
+            Query::ChangeLimit(_) => "change_limit",
             Query::Fee(_) => "fee",
             Query::Downtime(_) => "downtime",
             Query::StandLottery(_) => "stand_lottery",
@@ -509,6 +511,19 @@ pub struct SuspensionRequestQuery {
     pub days: Whole,
     #[serde(default)]
     pub extension: bool,
+}
+
+/// One more change of a kind the law limits per period, on the case's day.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChangeLimitQuery {
+    /// `driver_swap` or `vehicle_substitution`.
+    pub change: String,
+    /// The days of the earlier changes that count (excused ones left out).
+    #[serde(default)]
+    pub past: Vec<Date>,
+    /// The law's excuse for this change, if any.
+    pub excuse: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
