@@ -6,9 +6,11 @@
 use crate::fleet::engine_vehicle;
 use crate::parameters::deadline_article;
 use crate::permits::{articles, engine_error};
+use crate::vehicles::read_vehicle;
 use crate::world::{self, ACTIVE, Scope, day};
 use crate::{Store, StoreError, Tx};
 use chrono::{Days, NaiveDate};
+use outorga_core::Context;
 use outorga_core::engine::standing::standing;
 use outorga_core::engine::vehicle::deadlines;
 use outorga_core::model::Rulebook;
@@ -89,7 +91,13 @@ impl Store {
         };
         let mut tx = self.pool.begin().await?;
         self.known_jurisdiction(&mut tx, jurisdiction).await?;
-        let by_id = |id: &str| rulebooks.iter().find(|r| r.id == id).copied();
+        // Each rulebook's context, read once.
+        let mut laws = Vec::with_capacity(rulebooks.len());
+        for rulebook in rulebooks {
+            laws.push(crate::parameters::law(&mut tx, jurisdiction, rulebook).await?);
+        }
+        let law_of = |id: &str| laws.iter().find(|ctx| ctx.rulebook.id == id);
+        let by_id = |id: &str| law_of(id).map(|ctx| ctx.rulebook);
 
         for row in rows(
             &mut tx,
@@ -145,13 +153,12 @@ impl Store {
              WHERE p.jurisdiction = $1 AND p.status IN {ACTIVE} AND pv.until IS NULL"), jurisdiction).await?
         {
             let rulebook: String = row.try_get("rulebook")?;
-            let Some(rulebook) = by_id(&rulebook) else { continue };
+            let Some(ctx) = law_of(&rulebook) else { continue };
             let plate: String = row.try_get("plate")?;
             let since: String = row.try_get("since")?;
-            let Some(vehicle) = self.vehicle(jurisdiction, &plate).await? else { continue };
-            let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+            let Some(vehicle) = read_vehicle(&mut tx, jurisdiction, &plate).await? else { continue };
             let seen = engine_vehicle(&mut tx, jurisdiction, &vehicle, Some(day(&since)?)).await?;
-            let due = deadlines(&ctx, &seen, today, false).map_err(engine_error)?;
+            let due = deadlines(ctx, &seen, today, false).map_err(engine_error)?;
             let cited = articles(&due.citations);
             let subject = format!("vehicle:{plate}");
             if let Some(next) = due.next_inspection {
@@ -253,8 +260,8 @@ impl Store {
             out.add("debt", day(&due)?, format!("debt:{year}:{number}:{seq}"),
                 format!("multa do auto nº {number}/{year} devida por {debtor}"), Vec::new());
         }
-        for rulebook in rulebooks {
-            thresholds(&mut tx, &mut out, jurisdiction, rulebook).await?;
+        for ctx in &laws {
+            thresholds(&mut tx, &mut out, jurisdiction, ctx).await?;
         }
         tx.commit().await?;
         out.items
@@ -268,8 +275,9 @@ async fn thresholds(
     tx: &mut Tx,
     out: &mut Collector,
     jurisdiction: &str,
-    rulebook: &Rulebook,
+    ctx: &Context<'_>,
 ) -> Result<(), StoreError> {
+    let rulebook = ctx.rulebook;
     if rulebook.thresholds.is_empty() {
         return Ok(());
     }
@@ -288,7 +296,6 @@ async fn thresholds(
         return Ok(());
     }
     let refs: Vec<&str> = docs.iter().map(String::as_str).collect();
-    let ctx = crate::parameters::law(tx, jurisdiction, rulebook).await?;
     let scope = Scope {
         all_permits: false,
         people: &refs,

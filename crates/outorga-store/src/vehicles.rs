@@ -1,7 +1,7 @@
 //! The register of vehicles of a jurisdiction: plate, RENAVAM, year.
 
 use crate::audit::{Change, append};
-use crate::{Store, StoreError, refused_if_taken};
+use crate::{Store, StoreError, Tx, refused_if_taken};
 use sqlx::Row;
 
 /// A vehicle as recorded.
@@ -198,13 +198,25 @@ impl Store {
         plate: &str,
     ) -> Result<Option<Vehicle>, StoreError> {
         let plate = parse_plate(plate)?;
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {COLUMNS} FROM vehicles WHERE jurisdiction = $1 AND plate = $2"
-        )))
-        .bind(jurisdiction)
-        .bind(&plate)
-        .fetch_optional(&self.pool)
-        .await?;
-        row.as_ref().map(vehicle_of).transpose()
+        let mut tx = self.pool.begin().await?;
+        let found = read_vehicle(&mut tx, jurisdiction, &plate).await?;
+        tx.commit().await?;
+        Ok(found)
     }
+}
+
+/// The vehicle with this plate (already in its stored form), read in `tx`.
+pub(crate) async fn read_vehicle(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    plate: &str,
+) -> Result<Option<Vehicle>, StoreError> {
+    let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM vehicles WHERE jurisdiction = $1 AND plate = $2"
+    )))
+    .bind(jurisdiction)
+    .bind(plate)
+    .fetch_optional(&mut **tx)
+    .await?;
+    row.as_ref().map(vehicle_of).transpose()
 }
