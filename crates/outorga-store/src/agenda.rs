@@ -301,12 +301,12 @@ async fn thresholds(
         people: &refs,
         records_only: true,
     };
-    let world = world::load(tx, &ctx, jurisdiction, scope, out.today).await?;
+    let world = world::load(tx, ctx, jurisdiction, scope, out.today).await?;
     for doc in &docs {
         let Some(person) = world.person(doc) else {
             continue;
         };
-        let now = standing(&ctx, &world.facts, person, out.today).map_err(engine_error)?;
+        let now = standing(ctx, &world.facts, person, out.today).map_err(engine_error)?;
         if !now.triggers.is_empty() {
             let kinds: Vec<&str> = now.triggers.iter().map(|t| t.kind.name()).collect();
             out.add(
