@@ -16,7 +16,7 @@ use outorga_core::model::{Applicant, Rulebook, Service};
 use sqlx::Row;
 
 /// The roles a driver serves a permit in.
-pub const ROLES: [&str; 3] = ["auxiliary", "collaborator", "preposto"];
+const ROLES: [&str; 3] = ["auxiliary", "collaborator", "preposto"];
 
 /// What admitting a driver under a permit gave: the registration's
 /// validity, the articles, and what the clerk must still check.

@@ -34,7 +34,7 @@ const NAMES: [&str; 16] = [
 ];
 
 /// A CPF with valid check digits, different for each `seed`.
-pub fn demo_cpf(seed: u32) -> String {
+fn demo_cpf(seed: u32) -> String {
     let base = format!(
         "{:09}",
         100_000_000 + seed.wrapping_mul(7_919) % 800_000_000
@@ -52,7 +52,7 @@ pub fn demo_cpf(seed: u32) -> String {
 }
 
 /// A RENAVAM with a valid check digit, different for each `seed`.
-pub fn demo_renavam(seed: u32) -> String {
+fn demo_renavam(seed: u32) -> String {
     let base = format!("{:010}", 1_000_000_000u64 + u64::from(seed) * 104_729);
     let digits: Vec<u32> = base.bytes().map(|b| u32::from(b - b'0')).collect();
     let sum: u32 = digits

@@ -8,14 +8,6 @@ use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
 use sqlx::Row;
 
-/// The kinds of document, as stored.
-pub const KINDS: [&str; 4] = [
-    "traffic_authorization",
-    "driver_registration",
-    "delegation_term",
-    "inspection_seal",
-];
-
 /// A document as issued.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Document {
