@@ -210,7 +210,6 @@ impl Store {
 
 /// The next number of `series` for `jurisdiction` in `year`, taken in `tx`:
 /// it is given back if the transaction rolls back, so numbers have no gaps.
-#[allow(dead_code)] // used by the permit and auto workflows (next commits)
 pub(crate) async fn next_number(
     tx: &mut Tx,
     jurisdiction: &str,

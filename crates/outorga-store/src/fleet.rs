@@ -273,7 +273,6 @@ impl Store {
 
     /// Records an inspection; an approved periodic one sets the next due day
     /// (from the rulebook's schedule) and issues the seal valid until then.
-    #[allow(clippy::too_many_arguments)]
     pub async fn record_inspection(
         &self,
         change: &Change<'_>,

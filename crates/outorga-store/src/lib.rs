@@ -126,7 +126,9 @@ pub struct Store {
 
 /// This process's turn to write (SQLite), held until the transaction ends.
 #[derive(Debug)]
-pub(crate) struct WriterTurn(#[allow(dead_code)] Option<tokio::sync::OwnedMutexGuard<()>>);
+pub(crate) struct WriterTurn {
+    _turn: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
 
 /// The SQLite database in `dir` (created if missing).
 pub fn sqlite_url(dir: &Path) -> Result<String, StoreError> {
@@ -200,9 +202,9 @@ impl Store {
             Backend::Sqlite => {
                 let turn = self.writer.clone().lock_owned().await;
                 let tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-                (tx, WriterTurn(Some(turn)))
+                (tx, WriterTurn { _turn: Some(turn) })
             }
-            Backend::Postgres => (self.pool.begin().await?, WriterTurn(None)),
+            Backend::Postgres => (self.pool.begin().await?, WriterTurn { _turn: None }),
         })
     }
 

@@ -244,7 +244,6 @@ pub(crate) async fn read_permit(
 }
 
 /// Appends a step to a permit's history and sets its status.
-#[allow(clippy::too_many_arguments)]
 pub(crate) async fn step(
     tx: &mut Tx,
     change: &Change<'_>,
