@@ -102,6 +102,8 @@ async fn authorize(
             "token inválido, expirado ou revogado; entre de novo em POST /api/session",
         ));
     };
+    // The request log names who asked (never their token).
+    tracing::Span::current().record("user", user.name.as_str());
     require(&user, admits, requires)?;
     if let Ok(params) = RawPathParams::from_request_parts(parts, state).await
         && let Some((_, jurisdiction)) = params.iter().find(|(name, _)| *name == "j")

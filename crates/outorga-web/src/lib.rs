@@ -29,6 +29,7 @@
 //!    listed in `tests/openapi.rs`.
 
 pub mod auth;
+pub mod client;
 pub mod error;
 pub mod extract;
 pub mod json;
