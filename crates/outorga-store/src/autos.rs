@@ -3,7 +3,8 @@
 //! The process that follows (notification, defense, judgement, appeal,
 //! final decision) is in `process.rs`.
 
-use crate::audit::{Change, append, next_number};
+use crate::audit::images::RowRef;
+use crate::audit::{Audit, Change, Entry, append, next_number};
 use crate::parameters::optional_deadline;
 use crate::permits::{articles, bound, engine_error, read_permit};
 use crate::world::{self, Scope, day, moment};
@@ -143,19 +144,21 @@ pub(crate) async fn read_auto(
     }
 }
 
-/// Appends a step to an auto's process.
+/// Appends a step to an auto's process; its audit entry also holds the
+/// auto's row as the step left it.
 pub(crate) async fn auto_step(
     tx: &mut Tx,
+    audit: &Audit,
     change: &Change<'_>,
     jurisdiction: &str,
     (year, number): (i32, i64),
     (step, on): (&str, NaiveDate),
     (detail, cited): (&str, &[String]),
 ) -> Result<(), StoreError> {
-    sqlx::query(
+    let seq: i64 = sqlx::query(
         "INSERT INTO auto_steps (jurisdiction, year, number, seq, step, on_date, detail, citations) \
          SELECT $1, $2, $3, COALESCE(MAX(seq), 0) + 1, $4, $5, $6, $7 FROM auto_steps \
-         WHERE jurisdiction = $1 AND year = $2 AND number = $3",
+         WHERE jurisdiction = $1 AND year = $2 AND number = $3 RETURNING seq",
     )
     .bind(jurisdiction)
     .bind(year)
@@ -164,17 +167,29 @@ pub(crate) async fn auto_step(
     .bind(on.to_string())
     .bind(detail)
     .bind(serde_json::json!(cited).to_string())
-    .execute(&mut **tx)
-    .await?;
+    .fetch_one(&mut **tx)
+    .await?
+    .try_get("seq")?;
     append(
         tx,
+        audit,
         change,
-        &format!("auto.{step}"),
-        Some(jurisdiction),
-        &format!("auto:{year}:{number}"),
-        serde_json::json!({ "on": on, "detail": detail, "articles": cited }),
+        Entry {
+            action: &format!("auto.{step}"),
+            jurisdiction: Some(jurisdiction),
+            subject: &format!("auto:{year}:{number}"),
+            detail: serde_json::json!({ "on": on, "detail": detail, "articles": cited }),
+            rows: vec![
+                RowRef::new(
+                    "auto_steps",
+                    [jurisdiction.into(), year.into(), number.into(), seq.into()],
+                ),
+                RowRef::new("autos", [jurisdiction.into(), year.into(), number.into()]),
+            ],
+        },
     )
-    .await
+    .await?;
+    Ok(())
 }
 
 fn check_input(input: &AutoInput, today: NaiveDate) -> Result<(), StoreError> {
@@ -351,6 +366,7 @@ impl Store {
         cited.extend(notify.iter().map(|(_, a)| a.clone()));
         auto_step(
             &mut tx,
+            &self.audit,
             change,
             jurisdiction,
             (year, number),

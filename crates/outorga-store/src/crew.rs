@@ -1,7 +1,8 @@
 //! Drivers serving under a permit (auxiliary, collaborator, preposto): added
 //! when the law allows it, with a registration number and its document.
 
-use crate::audit::{Change, append, next_number};
+use crate::audit::images::RowRef;
+use crate::audit::{Change, Entry, append, next_number};
 use crate::documents::{Document, issue};
 use crate::permits::{
     articles, bound, counted_changes, engine_error, lock_permit, refuse_unmet, within_change_limit,
@@ -253,15 +254,20 @@ impl Store {
         })?;
         append(
             &mut tx,
+            &self.audit,
             change,
-            "permit.driver_add",
-            Some(jurisdiction),
-            &format!("permit:{service}:{number}"),
-            serde_json::json!({ "driver": driver, "role": role, "registration": registration, "articles": articles }),
+            Entry {
+                action: "permit.driver_add",
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("permit:{service}:{number}"),
+                detail: serde_json::json!({ "driver": driver, "role": role, "registration": registration, "articles": articles }),
+                rows: vec![RowRef::new("permit_drivers", [jurisdiction.into(), (&registration).into()])],
+            },
         )
         .await?;
         let document = issue(
             &mut tx,
+            &self.audit,
             change,
             jurisdiction,
             (
@@ -342,15 +348,20 @@ impl Store {
             .await?;
         append(
             &mut tx,
+            &self.audit,
             change,
-            "permit.driver_renewal",
-            Some(jurisdiction),
-            &format!("permit:{}:{}", link.service, link.number),
-            serde_json::json!({ "registration": registration, "valid_until": valid_until, "articles": articles }),
+            Entry {
+                action: "permit.driver_renewal",
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("permit:{}:{}", link.service, link.number),
+                detail: serde_json::json!({ "registration": registration, "valid_until": valid_until, "articles": articles }),
+                rows: vec![RowRef::new("permit_drivers", [jurisdiction.into(), registration.into()])],
+            },
         )
         .await?;
         let document = issue(
             &mut tx,
+            &self.audit,
             change,
             jurisdiction,
             (
@@ -397,14 +408,21 @@ impl Store {
                 "não há condutor em atividade com a matrícula {registration}"
             )));
         }
-        sqlx::query(
-            "UPDATE documents SET cancelled_on = $3 WHERE jurisdiction = $1 AND subject = $2 AND cancelled_on IS NULL",
-        )
-        .bind(jurisdiction)
-        .bind(format!("driver:{registration}"))
-        .bind(on.to_string())
-        .execute(&mut *tx)
-        .await?;
+        let mut rows = crate::documents::cancelled_codes(
+            sqlx::query(
+                "UPDATE documents SET cancelled_on = $3 WHERE jurisdiction = $1 AND subject = $2 \
+                 AND cancelled_on IS NULL RETURNING code",
+            )
+            .bind(jurisdiction)
+            .bind(format!("driver:{registration}"))
+            .bind(on.to_string())
+            .fetch_all(&mut *tx)
+            .await?,
+        )?;
+        rows.push(RowRef::new(
+            "permit_drivers",
+            [jurisdiction.into(), registration.into()],
+        ));
         let row = sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT {COLUMNS} FROM permit_drivers WHERE jurisdiction = $1 AND registration = $2"
         )))
@@ -415,11 +433,15 @@ impl Store {
         let driver = driver_of(&row)?;
         append(
             &mut tx,
+            &self.audit,
             change,
-            "permit.driver_remove",
-            Some(jurisdiction),
-            &format!("permit:{}:{}", driver.service, driver.number),
-            serde_json::json!({ "registration": registration, "until": on }),
+            Entry {
+                action: "permit.driver_remove",
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("permit:{}:{}", driver.service, driver.number),
+                detail: serde_json::json!({ "registration": registration, "until": on }),
+                rows,
+            },
         )
         .await?;
         tx.commit().await?;

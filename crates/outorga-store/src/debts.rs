@@ -1,6 +1,7 @@
 //! Fines owed and their payment.
 
-use crate::audit::{Change, append};
+use crate::audit::images::RowRef;
+use crate::audit::{Change, Entry, append};
 use crate::permits::{articles, engine_error};
 use crate::world::day;
 use crate::{Store, StoreError, Tx};
@@ -324,11 +325,18 @@ impl Store {
         .await?;
         append(
             &mut tx,
+            &self.audit,
             change,
-            "debt.payment",
-            Some(jurisdiction),
-            &format!("debt:{}:{}:{}", key.0, key.1, key.2),
-            serde_json::to_value(&due).unwrap_or_default(),
+            Entry {
+                action: "debt.payment",
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("debt:{}:{}:{}", key.0, key.1, key.2),
+                detail: serde_json::to_value(&due).unwrap_or_default(),
+                rows: vec![RowRef::new(
+                    "payments",
+                    [jurisdiction.into(), key.0.into(), key.1.into(), key.2.into(), i64::from(due.parcel).into()],
+                )],
+            },
         )
         .await?;
         tx.commit().await?;
@@ -381,11 +389,15 @@ impl Store {
         .await?;
         append(
             &mut tx,
+            &self.audit,
             change,
-            "debt.split",
-            Some(jurisdiction),
-            &format!("debt:{}:{}:{}", key.0, key.1, key.2),
-            serde_json::json!({ "parcels": parcels, "articles": articles(&due.citations) }),
+            Entry {
+                action: "debt.split",
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("debt:{}:{}:{}", key.0, key.1, key.2),
+                detail: serde_json::json!({ "parcels": parcels, "articles": articles(&due.citations) }),
+                rows: vec![RowRef::new("debts", [jurisdiction.into(), key.0.into(), key.1.into(), key.2.into()])],
+            },
         )
         .await?;
         let debt = one_debt(&mut tx, jurisdiction, key).await?;

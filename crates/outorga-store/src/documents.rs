@@ -2,7 +2,8 @@
 //! driver registration, delegation term, inspection seal), each with its
 //! validity and a random verification code anyone can check.
 
-use crate::audit::{Change, append};
+use crate::audit::images::RowRef;
+use crate::audit::{Audit, Change, Entry, append};
 use crate::world::day;
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
@@ -50,6 +51,7 @@ fn new_code() -> Result<String, StoreError> {
 /// the same kind and subject it replaces (a renewal).
 pub(crate) async fn issue(
     tx: &mut Tx,
+    audit: &Audit,
     change: &Change<'_>,
     jurisdiction: &str,
     (kind, subject, holder): (&str, &str, &str),
@@ -57,16 +59,19 @@ pub(crate) async fn issue(
     valid_until: Option<NaiveDate>,
 ) -> Result<Document, StoreError> {
     let code = new_code()?;
-    sqlx::query(
-        "UPDATE documents SET cancelled_on = $4 WHERE jurisdiction = $1 AND kind = $2 AND subject = $3 \
-         AND cancelled_on IS NULL",
-    )
-    .bind(jurisdiction)
-    .bind(kind)
-    .bind(subject)
-    .bind(issued_on.to_string())
-    .execute(&mut **tx)
-    .await?;
+    let mut rows = cancelled_codes(
+        sqlx::query(
+            "UPDATE documents SET cancelled_on = $4 WHERE jurisdiction = $1 AND kind = $2 AND subject = $3 \
+             AND cancelled_on IS NULL RETURNING code",
+        )
+        .bind(jurisdiction)
+        .bind(kind)
+        .bind(subject)
+        .bind(issued_on.to_string())
+        .fetch_all(&mut **tx)
+        .await?,
+    )?;
+    rows.push(RowRef::new("documents", [(&code).into()]));
     sqlx::query(
         "INSERT INTO documents (code, jurisdiction, kind, subject, holder, issued_on, valid_until) \
          VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -82,11 +87,15 @@ pub(crate) async fn issue(
     .await?;
     append(
         tx,
+        audit,
         change,
-        "document.issue",
-        Some(jurisdiction),
-        &format!("document:{code}"),
-        serde_json::json!({ "kind": kind, "subject": subject, "holder": holder, "issued_on": issued_on, "valid_until": valid_until }),
+        Entry {
+            action: "document.issue",
+            jurisdiction: Some(jurisdiction),
+            subject: &format!("document:{code}"),
+            detail: serde_json::json!({ "kind": kind, "subject": subject, "holder": holder, "issued_on": issued_on, "valid_until": valid_until }),
+            rows,
+        },
     )
     .await?;
     Ok(Document {
@@ -99,6 +108,13 @@ pub(crate) async fn issue(
         valid_until,
         cancelled_on: None,
     })
+}
+
+/// The rows of documents an `UPDATE … RETURNING code` cancelled.
+pub(crate) fn cancelled_codes(rows: Vec<sqlx::any::AnyRow>) -> Result<Vec<RowRef>, StoreError> {
+    rows.iter()
+        .map(|row| Ok(RowRef::new("documents", [row.try_get::<String, _>("code")?.into()])))
+        .collect()
 }
 
 const COLUMNS: &str =

@@ -2,7 +2,8 @@
 //! requirements from the rulebook), inspections with the next one due, and
 //! the documents they give rise to (traffic authorization, inspection seal).
 
-use crate::audit::{Change, append, next_number};
+use crate::audit::images::RowRef;
+use crate::audit::{Change, Entry, append, next_number};
 use crate::documents::{Document, issue};
 use crate::permits::{
     articles, bound, counted_changes, engine_error, lock_permit, refuse_unmet, to_check,
@@ -203,27 +204,47 @@ impl Store {
             Vec::new()
         };
         cited.extend(limit_articles.iter().map(String::as_str));
+        let mut rows = Vec::new();
         if let Some((old, _)) = &current {
             // The replaced vehicle's authorization ends with its service.
-            sqlx::query(
-                "UPDATE documents SET cancelled_on = $3 WHERE jurisdiction = $1 AND subject = $2 \
-                 AND kind = 'traffic_authorization' AND cancelled_on IS NULL",
-            )
-            .bind(jurisdiction)
-            .bind(format!("vehicle:{old}"))
-            .bind(on.to_string())
-            .execute(&mut *tx)
-            .await?;
-            sqlx::query(
-                "UPDATE permit_vehicles SET until = $4 WHERE jurisdiction = $1 AND service = $2 AND number = $3 AND until IS NULL",
-            )
-            .bind(jurisdiction)
-            .bind(service)
-            .bind(number)
-            .bind(on.to_string())
-            .execute(&mut *tx)
-            .await?;
+            rows = crate::documents::cancelled_codes(
+                sqlx::query(
+                    "UPDATE documents SET cancelled_on = $3 WHERE jurisdiction = $1 AND subject = $2 \
+                     AND kind = 'traffic_authorization' AND cancelled_on IS NULL RETURNING code",
+                )
+                .bind(jurisdiction)
+                .bind(format!("vehicle:{old}"))
+                .bind(on.to_string())
+                .fetch_all(&mut *tx)
+                .await?,
+            )?;
+            rows.extend(
+                crate::permits::ended_vehicles(
+                    jurisdiction,
+                    (service, number),
+                    sqlx::query(
+                        "UPDATE permit_vehicles SET until = $4 WHERE jurisdiction = $1 AND service = $2 \
+                         AND number = $3 AND until IS NULL RETURNING plate, since",
+                    )
+                    .bind(jurisdiction)
+                    .bind(service)
+                    .bind(number)
+                    .bind(on.to_string())
+                    .fetch_all(&mut *tx)
+                    .await?,
+                )?,
+            );
         }
+        rows.push(RowRef::new(
+            "permit_vehicles",
+            [
+                jurisdiction.into(),
+                service.into(),
+                number.into(),
+                (&vehicle.plate).into(),
+                on.to_string().into(),
+            ],
+        ));
         sqlx::query(
             "INSERT INTO permit_vehicles (jurisdiction, service, number, plate, how, since, excuse) VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
@@ -242,15 +263,20 @@ impl Store {
         let articles = articles(&cited);
         append(
             &mut tx,
+            &self.audit,
             change,
-            &format!("permit.vehicle_{how}"),
-            Some(jurisdiction),
-            &format!("permit:{service}:{number}"),
-            serde_json::json!({ "plate": vehicle.plate, "replaced": current.map(|c| c.0), "articles": articles }),
+            Entry {
+                action: &format!("permit.vehicle_{how}"),
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("permit:{service}:{number}"),
+                detail: serde_json::json!({ "plate": vehicle.plate, "replaced": current.map(|c| c.0), "articles": articles }),
+                rows,
+            },
         )
         .await?;
         let authorization = issue(
             &mut tx,
+            &self.audit,
             change,
             jurisdiction,
             (
@@ -362,11 +388,15 @@ impl Store {
         .await?;
         append(
             &mut tx,
+            &self.audit,
             change,
-            "vehicle.inspection",
-            Some(jurisdiction),
-            &format!("vehicle:{}", vehicle.plate),
-            serde_json::json!({ "number": number, "kind": kind, "approved": approved, "findings": findings.trim(), "next_due": next_due }),
+            Entry {
+                action: "vehicle.inspection",
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("vehicle:{}", vehicle.plate),
+                detail: serde_json::json!({ "number": number, "kind": kind, "approved": approved, "findings": findings.trim(), "next_due": next_due }),
+                rows: vec![RowRef::new("inspections", [jurisdiction.into(), done_on.year().into(), number.into()])],
+            },
         )
         .await?;
         let seal = if approved {
@@ -386,6 +416,7 @@ impl Store {
             Some(
                 issue(
                     &mut tx,
+                    &self.audit,
                     change,
                     jurisdiction,
                     (

@@ -23,7 +23,11 @@ mod vehicles;
 mod world;
 
 pub use agenda::AgendaItem;
-pub use audit::{AuditCheck, AuditEntry, Change};
+pub use audit::checkpoint::{Checkpoint, CheckpointCheck, CheckpointError};
+pub use audit::key::{AuditKey, AuditKeys};
+pub use audit::seal::SealReport;
+pub use audit::verify::{AuditProblem, AuditReport};
+pub use audit::{AuditEntry, Change};
 pub use autos::{Auto, AutoInput, Proposal, ProposedSanction};
 pub use crew::{Driver, DriverAdded};
 pub use debts::{Debt, Due, Payment};
@@ -37,6 +41,7 @@ pub use permits::{
 };
 pub use process::{ProcessStep, status_pt as auto_status_pt};
 pub use profile::{Cnh, Profile, check_profile, parse_cnh_number};
+use audit::images::RowRef;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 pub use stands::Stand;
@@ -119,6 +124,8 @@ pub struct Jurisdiction {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// The audit keys and the audited tables.
+    audit: std::sync::Arc<audit::Audit>,
     /// SQLite has one writer at a time; writers of this process queue here
     /// (woken in turn) instead of polling SQLite's lock with sleeps.
     writer: std::sync::Arc<tokio::sync::Mutex<()>>,
@@ -143,8 +150,11 @@ pub fn sqlite_url(dir: &Path) -> Result<String, StoreError> {
 }
 
 impl Store {
-    /// Opens (creating and migrating if needed) the database at `url`.
-    pub async fn open(url: &str) -> Result<Store, StoreError> {
+    /// Opens (creating and migrating if needed) the database at `url`,
+    /// sealing its audit log with `keys`; a database sealed with another key
+    /// is refused. Call [`Store::seal`] next (the CLI does) to seal a log
+    /// written before the key and describe tables the log does not.
+    pub async fn open(url: &str, keys: AuditKeys) -> Result<Store, StoreError> {
         install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -183,9 +193,18 @@ impl Store {
                 .await?;
         }
         MIGRATOR.run(&pool).await?;
+        let key_id: String = sqlx::query("SELECT key_id FROM audit_head WHERE id = 1")
+            .fetch_one(&pool)
+            .await?
+            .try_get("key_id")?;
+        if !key_id.is_empty() && key_id != keys.current().id() {
+            return Err(audit::seal::wrong_key(&key_id, &keys.current().id()));
+        }
+        let schema = audit::schema::Schema::read(&pool, backend).await?;
         Ok(Store {
             pool,
             backend,
+            audit: std::sync::Arc::new(audit::Audit { keys, schema }),
             writer: std::sync::Arc::new(tokio::sync::Mutex::new(())),
         })
     }
@@ -224,23 +243,20 @@ impl Store {
     }
 
     /// Records the jurisdictions and their rulebooks, replacing what was
-    /// recorded for each (one transaction: all or nothing).
+    /// recorded for each (one transaction: all or nothing). A jurisdiction
+    /// recorded as it is now is left alone (no audit entry).
     pub async fn sync_jurisdictions(
         &self,
         change: &Change<'_>,
         list: &[Jurisdiction],
     ) -> Result<(), StoreError> {
+        let recorded = self.jurisdictions().await?;
         let (mut tx, _writer) = self.write_transaction().await?;
         for j in list {
-            audit::append(
-                &mut tx,
-                change,
-                "jurisdiction.sync",
-                Some(&j.id),
-                &format!("jurisdiction:{}", j.id),
-                serde_json::json!({ "name": j.name, "state": j.state, "rulebooks": j.rulebooks }),
-            )
-            .await?;
+            let before = recorded.iter().find(|known| known.id == j.id);
+            if before == Some(j) {
+                continue;
+            }
             sqlx::query("DELETE FROM jurisdiction_rulebooks WHERE jurisdiction = $1")
                 .bind(&j.id)
                 .execute(&mut *tx)
@@ -263,6 +279,27 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             }
+            let bound = before
+                .map(|b| b.rulebooks.iter())
+                .into_iter()
+                .flatten()
+                .chain(&j.rulebooks)
+                .map(|r| RowRef::new("jurisdiction_rulebooks", [(&j.id).into(), r.into()]));
+            audit::append(
+                &mut tx,
+                &self.audit,
+                change,
+                audit::Entry {
+                    action: "jurisdiction.sync",
+                    jurisdiction: Some(&j.id),
+                    subject: &format!("jurisdiction:{}", j.id),
+                    detail: serde_json::json!({ "name": j.name, "state": j.state, "rulebooks": j.rulebooks }),
+                    rows: std::iter::once(RowRef::new("jurisdictions", [(&j.id).into()]))
+                        .chain(bound)
+                        .collect(),
+                },
+            )
+            .await?;
         }
         tx.commit().await?;
         Ok(())

@@ -1,6 +1,7 @@
 //! The intercity bus lines of a jurisdiction, with their tariff coefficients.
 
-use crate::audit::{Change, append};
+use crate::audit::{Change, append, Entry};
+use crate::audit::images::RowRef;
 use crate::{Store, StoreError, code_and_name, refused_if_taken};
 use rust_decimal::Decimal;
 use sqlx::Row;
@@ -124,11 +125,15 @@ impl Store {
         })?;
         append(
             &mut tx,
+            &self.audit,
             change,
-            "line.register",
-            Some(jurisdiction),
-            &format!("line:{code}"),
-            serde_json::json!({ "name": line.name.trim(), "semi_urban": line.semi_urban, "coefficient": line.coefficient.normalize().to_string() }),
+            Entry {
+                action: "line.register",
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("line:{code}"),
+                detail: serde_json::json!({ "name": line.name.trim(), "semi_urban": line.semi_urban, "coefficient": line.coefficient.normalize().to_string() }),
+                rows: vec![RowRef::new("lines", [jurisdiction.into(), (&code).into()])],
+            },
         )
         .await?;
         tx.commit().await?;

@@ -2,7 +2,8 @@
 //! engine context every workflow decides in, and the law's deadlines read
 //! through it.
 
-use crate::audit::{Change, append};
+use crate::audit::{Change, append, Entry};
+use crate::audit::images::RowRef;
 use crate::permits::engine_error;
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
@@ -107,11 +108,15 @@ impl Store {
         .await?;
         append(
             &mut tx,
+            &self.audit,
             change,
-            "parameter.set",
-            Some(jurisdiction),
-            &format!("parameter:{name}"),
-            serde_json::json!({ "value": value.normalize().to_string(), "rulebook": rulebook.id }),
+            Entry {
+                action: "parameter.set",
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("parameter:{name}"),
+                detail: serde_json::json!({ "value": value.normalize().to_string(), "rulebook": rulebook.id }),
+                rows: vec![RowRef::new("jurisdiction_parameters", [jurisdiction.into(), name.into()])],
+            },
         )
         .await?;
         tx.commit().await?;

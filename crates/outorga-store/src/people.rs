@@ -1,6 +1,7 @@
 //! The register of people (CPF) and companies (CNPJ) of a jurisdiction.
 
-use crate::audit::{Change, append};
+use crate::audit::{Change, append, Entry};
+use crate::audit::images::RowRef;
 use crate::{Store, StoreError, refused_if_taken};
 use sqlx::Row;
 
@@ -93,11 +94,15 @@ impl Store {
         })?;
         append(
             &mut tx,
+            &self.audit,
             change,
-            "person.register",
-            Some(jurisdiction),
-            &format!("person:{document}"),
-            serde_json::json!({ "kind": kind.as_str(), "name": name }),
+            Entry {
+                action: "person.register",
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("person:{document}"),
+                detail: serde_json::json!({ "kind": kind.as_str(), "name": name }),
+                rows: vec![RowRef::new("people", [jurisdiction.into(), (&document).into()])],
+            },
         )
         .await?;
         tx.commit().await?;

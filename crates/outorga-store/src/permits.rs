@@ -2,7 +2,8 @@
 //! from the rulebook), the changes of status with their history, and the
 //! term. A refused request names the articles it breaks.
 
-use crate::audit::{Change, append, next_number};
+use crate::audit::images::RowRef;
+use crate::audit::{Audit, Change, Entry, append, next_number};
 use crate::world::{self, ACTIVE, Scope, day};
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
@@ -243,20 +244,40 @@ pub(crate) async fn read_permit(
     }
 }
 
+/// A step of a permit's history: the event, the status it leaves the
+/// permit in, its days, the articles it rests on, and the other rows written
+/// with it (links ended, documents cancelled), which its audit entry holds.
+#[derive(Debug)]
+pub(crate) struct PermitStep<'a> {
+    pub event: &'a str,
+    pub status: &'a str,
+    pub since: NaiveDate,
+    pub until: Option<NaiveDate>,
+    pub cited: &'a [String],
+    pub also: Vec<RowRef>,
+}
+
 /// Appends a step to a permit's history and sets its status.
 pub(crate) async fn step(
     tx: &mut Tx,
+    audit: &Audit,
     change: &Change<'_>,
     jurisdiction: &str,
     (service, number): (&str, i64),
-    (event, status): (&str, &str),
-    (since, until): (NaiveDate, Option<NaiveDate>),
-    cited: &[String],
+    step: PermitStep<'_>,
 ) -> Result<(), StoreError> {
-    sqlx::query(
+    let PermitStep {
+        event,
+        status,
+        since,
+        until,
+        cited,
+        also,
+    } = step;
+    let seq: i64 = sqlx::query(
         "INSERT INTO permit_history (jurisdiction, service, number, seq, event, status, since, until, reason, citations) \
          SELECT $1, $2, $3, COALESCE(MAX(seq), 0) + 1, $4, $5, $6, $7, $8, $9 FROM permit_history \
-         WHERE jurisdiction = $1 AND service = $2 AND number = $3",
+         WHERE jurisdiction = $1 AND service = $2 AND number = $3 RETURNING seq",
     )
     .bind(jurisdiction)
     .bind(service)
@@ -267,8 +288,9 @@ pub(crate) async fn step(
     .bind(until.map(|u| u.to_string()))
     .bind(change.why)
     .bind(serde_json::json!(cited).to_string())
-    .execute(&mut **tx)
-    .await?;
+    .fetch_one(&mut **tx)
+    .await?
+    .try_get("seq")?;
     sqlx::query(
         "UPDATE permits SET status = $4 WHERE jurisdiction = $1 AND service = $2 AND number = $3",
     )
@@ -278,15 +300,28 @@ pub(crate) async fn step(
     .bind(status)
     .execute(&mut **tx)
     .await?;
+    let mut rows = vec![
+        RowRef::new(
+            "permit_history",
+            [jurisdiction.into(), service.into(), number.into(), seq.into()],
+        ),
+        RowRef::new("permits", [jurisdiction.into(), service.into(), number.into()]),
+    ];
+    rows.extend(also);
     append(
         tx,
+        audit,
         change,
-        &format!("permit.{event}"),
-        Some(jurisdiction),
-        &format!("permit:{service}:{number}"),
-        serde_json::json!({ "status": status, "since": since, "until": until, "articles": cited }),
+        Entry {
+            action: &format!("permit.{event}"),
+            jurisdiction: Some(jurisdiction),
+            subject: &format!("permit:{service}:{number}"),
+            detail: serde_json::json!({ "status": status, "since": since, "until": until, "articles": cited }),
+            rows,
+        },
     )
-    .await
+    .await?;
+    Ok(())
 }
 
 /// Refuses a change (`driver_swap`, `vehicle_substitution`) the law's limit
@@ -340,6 +375,7 @@ pub(crate) async fn counted_changes(
 /// term (each replaces the one in force).
 async fn renew_documents(
     tx: &mut Tx,
+    audit: &Audit,
     change: &Change<'_>,
     jurisdiction: &str,
     (permit, on): (&PermitRecord, NaiveDate),
@@ -357,6 +393,7 @@ async fn renew_documents(
         let plate: String = row.try_get("plate")?;
         crate::documents::issue(
             tx,
+            audit,
             change,
             jurisdiction,
             (
@@ -372,6 +409,7 @@ async fn renew_documents(
     if permit.service == Service::Onibus.name() {
         crate::documents::issue(
             tx,
+            audit,
             change,
             jurisdiction,
             (
@@ -387,23 +425,50 @@ async fn renew_documents(
     Ok(())
 }
 
-/// A permit that ends takes its drivers and vehicle with it.
+/// The rows of a permit's vehicles an `UPDATE … RETURNING plate, since`
+/// wrote.
+pub(crate) fn ended_vehicles(
+    jurisdiction: &str,
+    (service, number): (&str, i64),
+    rows: Vec<sqlx::any::AnyRow>,
+) -> Result<Vec<RowRef>, StoreError> {
+    rows.iter()
+        .map(|row| {
+            Ok(RowRef::new(
+                "permit_vehicles",
+                [
+                    jurisdiction.into(),
+                    service.into(),
+                    number.into(),
+                    row.try_get::<String, _>("plate")?.into(),
+                    row.try_get::<String, _>("since")?.into(),
+                ],
+            ))
+        })
+        .collect()
+}
+
+/// A permit that ends takes its drivers and vehicle with it: the rows it
+/// wrote, for the step's audit entry.
 pub(crate) async fn end_links(
     tx: &mut Tx,
     jurisdiction: &str,
     (service, number): (&str, i64),
     on: NaiveDate,
-) -> Result<(), StoreError> {
+) -> Result<Vec<RowRef>, StoreError> {
     // The permit's own documents (a delegation term) end with it, and its
     // drivers' registrations and vehicle's traffic authorization with them.
-    sqlx::query(
-        "UPDATE documents SET cancelled_on = $3 WHERE jurisdiction = $1 AND subject = $2 AND cancelled_on IS NULL",
-    )
-    .bind(jurisdiction)
-    .bind(format!("permit:{service}:{number}"))
-    .bind(on.to_string())
-    .execute(&mut **tx)
-    .await?;
+    let mut rows = crate::documents::cancelled_codes(
+        sqlx::query(
+            "UPDATE documents SET cancelled_on = $3 WHERE jurisdiction = $1 AND subject = $2 \
+             AND cancelled_on IS NULL RETURNING code",
+        )
+        .bind(jurisdiction)
+        .bind(format!("permit:{service}:{number}"))
+        .bind(on.to_string())
+        .fetch_all(&mut **tx)
+        .await?,
+    )?;
     for (kind, prefix, column, table) in [
         (
             "driver_registration",
@@ -418,30 +483,55 @@ pub(crate) async fn end_links(
             "permit_vehicles",
         ),
     ] {
-        sqlx::query(sqlx::AssertSqlSafe(format!(
-            "UPDATE documents SET cancelled_on = $4 WHERE jurisdiction = $1 AND kind = '{kind}' \
-             AND cancelled_on IS NULL AND subject IN (SELECT '{prefix}' || {column} FROM {table} \
-             WHERE jurisdiction = $1 AND service = $2 AND number = $3 AND until IS NULL)"
-        )))
+        rows.extend(crate::documents::cancelled_codes(
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "UPDATE documents SET cancelled_on = $4 WHERE jurisdiction = $1 AND kind = '{kind}' \
+                 AND cancelled_on IS NULL AND subject IN (SELECT '{prefix}' || {column} FROM {table} \
+                 WHERE jurisdiction = $1 AND service = $2 AND number = $3 AND until IS NULL) \
+                 RETURNING code"
+            )))
+            .bind(jurisdiction)
+            .bind(service)
+            .bind(number)
+            .bind(on.to_string())
+            .fetch_all(&mut **tx)
+            .await?,
+        )?);
+    }
+    for row in sqlx::query(
+        "UPDATE permit_drivers SET until = $4 WHERE jurisdiction = $1 AND service = $2 \
+         AND number = $3 AND until IS NULL RETURNING registration",
+    )
+    .bind(jurisdiction)
+    .bind(service)
+    .bind(number)
+    .bind(on.to_string())
+    .fetch_all(&mut **tx)
+    .await?
+    {
+        rows.push(RowRef::new(
+            "permit_drivers",
+            [
+                jurisdiction.into(),
+                row.try_get::<String, _>("registration")?.into(),
+            ],
+        ));
+    }
+    rows.extend(ended_vehicles(
+        jurisdiction,
+        (service, number),
+        sqlx::query(
+            "UPDATE permit_vehicles SET until = $4 WHERE jurisdiction = $1 AND service = $2 \
+             AND number = $3 AND until IS NULL RETURNING plate, since",
+        )
         .bind(jurisdiction)
         .bind(service)
         .bind(number)
         .bind(on.to_string())
-        .execute(&mut **tx)
-        .await?;
-    }
-    for table in ["permit_drivers", "permit_vehicles"] {
-        sqlx::query(sqlx::AssertSqlSafe(format!(
-            "UPDATE {table} SET until = $4 WHERE jurisdiction = $1 AND service = $2 AND number = $3 AND until IS NULL"
-        )))
-        .bind(jurisdiction)
-        .bind(service)
-        .bind(number)
-        .bind(on.to_string())
-        .execute(&mut **tx)
-        .await?;
-    }
-    Ok(())
+        .fetch_all(&mut **tx)
+        .await?,
+    )?);
+    Ok(rows)
 }
 
 /// Whether a grant fits within the cap: a grant under a quota within the
@@ -634,12 +724,18 @@ impl Store {
         let cited = articles(&cited.iter().map(String::as_str).collect::<Vec<_>>());
         step(
             &mut tx,
+            &self.audit,
             change,
             jurisdiction,
             (&request.service, number),
-            ("grant", "granted"),
-            (request.on, None),
-            &cited,
+            PermitStep {
+                event: "grant",
+                status: "granted",
+                since: request.on,
+                until: None,
+                cited: &cited,
+                also: Vec::new(),
+            },
         )
         .await?;
         let permit = read_permit(&mut tx, jurisdiction, &request.service, number).await?;
@@ -647,6 +743,7 @@ impl Store {
             Some(
                 crate::documents::issue(
                     &mut tx,
+                    &self.audit,
                     change,
                     jurisdiction,
                     (
@@ -790,23 +887,31 @@ impl Store {
                 .bind(end.to_string())
                 .execute(&mut *tx)
                 .await?;
-                renew_documents(&mut tx, change, jurisdiction, (&permit, on), end).await?;
+                renew_documents(&mut tx, &self.audit, change, jurisdiction, (&permit, on), end).await?;
                 ("renewal", current)
             }
         };
+        let also = if status != "granted" && status != "suspended" && status != "reserved" {
+            end_links(&mut tx, jurisdiction, (service, number), on).await?
+        } else {
+            Vec::new()
+        };
         step(
             &mut tx,
+            &self.audit,
             change,
             jurisdiction,
             (service, number),
-            (event, status),
-            (on, until),
-            &cited,
+            PermitStep {
+                event,
+                status,
+                since: on,
+                until,
+                cited: &cited,
+                also,
+            },
         )
         .await?;
-        if status != "granted" && status != "suspended" && status != "reserved" {
-            end_links(&mut tx, jurisdiction, (service, number), on).await?;
-        }
         let permit = read_permit(&mut tx, jurisdiction, service, number).await?;
         tx.commit().await?;
         Ok(permit)

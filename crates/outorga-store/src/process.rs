@@ -5,10 +5,11 @@
 //! suspensions get their start and end, cassations end permits and
 //! credentials, fines become debts.
 
-use crate::audit::Change;
+use crate::audit::images::RowRef;
+use crate::audit::{Audit, Change, Entry};
 use crate::autos::{Auto, ProposedSanction, auto_step, from_process, read_auto};
 use crate::parameters::{deadline_article, optional_deadline};
-use crate::permits::{end_links, step};
+use crate::permits::{PermitStep, end_links, step};
 use crate::{Store, StoreError, Tx};
 use chrono::{Days, Months, NaiveDate};
 use outorga_core::model::Rulebook;
@@ -192,6 +193,7 @@ impl Store {
                 let cited: Vec<String> = defense.into_iter().map(|(_, a)| a).collect();
                 auto_step(
                     &mut tx,
+                    &self.audit,
                     change,
                     jurisdiction,
                     key,
@@ -213,6 +215,7 @@ impl Store {
                 set(&mut tx, jurisdiction, &auto, &[("defense_on", day.clone())]).await?;
                 auto_step(
                     &mut tx,
+                    &self.audit,
                     change,
                     jurisdiction,
                     key,
@@ -246,6 +249,7 @@ impl Store {
                     .await?;
                     auto_step(
                         &mut tx,
+                        &self.audit,
                         change,
                         jurisdiction,
                         key,
@@ -255,7 +259,7 @@ impl Store {
                     .await?;
                     if !ctx.rulebook.deadlines.iter().any(|d| d.kind == "appeal") {
                         // The law gives no appeal: the judgement is final.
-                        finalize(&mut tx, change, rulebook, jurisdiction, &auto, on).await?;
+                        finalize(&mut tx, &self.audit, change, rulebook, jurisdiction, &auto, on).await?;
                     }
                 } else {
                     set(
@@ -270,6 +274,7 @@ impl Store {
                     .await?;
                     auto_step(
                         &mut tx,
+                        &self.audit,
                         change,
                         jurisdiction,
                         key,
@@ -299,6 +304,7 @@ impl Store {
                 let cited: Vec<String> = appeal.into_iter().map(|(_, a)| a).collect();
                 auto_step(
                     &mut tx,
+                    &self.audit,
                     change,
                     jurisdiction,
                     key,
@@ -329,6 +335,7 @@ impl Store {
                 .await?;
                 auto_step(
                     &mut tx,
+                    &self.audit,
                     change,
                     jurisdiction,
                     key,
@@ -344,6 +351,7 @@ impl Store {
                 if *upheld {
                     auto_step(
                         &mut tx,
+                        &self.audit,
                         change,
                         jurisdiction,
                         key,
@@ -351,7 +359,7 @@ impl Store {
                         (grounds, &[]),
                     )
                     .await?;
-                    finalize(&mut tx, change, rulebook, jurisdiction, &auto, on).await?;
+                    finalize(&mut tx, &self.audit, change, rulebook, jurisdiction, &auto, on).await?;
                 } else {
                     set(
                         &mut tx,
@@ -362,6 +370,7 @@ impl Store {
                     .await?;
                     auto_step(
                         &mut tx,
+                        &self.audit,
                         change,
                         jurisdiction,
                         key,
@@ -381,7 +390,7 @@ impl Store {
                 if on <= by {
                     return Err(refused(format!("o prazo de recurso corre até {by}")));
                 }
-                finalize(&mut tx, change, rulebook, jurisdiction, &auto, on).await?;
+                finalize(&mut tx, &self.audit, change, rulebook, jurisdiction, &auto, on).await?;
             }
             ProcessStep::Archive => {
                 if auto.status != "issued" {
@@ -409,6 +418,7 @@ impl Store {
                 .await?;
                 auto_step(
                     &mut tx,
+                    &self.audit,
                     change,
                     jurisdiction,
                     key,
@@ -427,6 +437,7 @@ impl Store {
 /// Makes the decision final on `on` and applies its penalties.
 async fn finalize(
     tx: &mut Tx,
+    audit: &Audit,
     change: &Change<'_>,
     rulebook: &Rulebook,
     jurisdiction: &str,
@@ -471,12 +482,19 @@ async fn finalize(
             .await?;
             crate::audit::append(
                 tx,
+                audit,
                 change,
-                "debt.create",
-                Some(jurisdiction),
-                &format!("debt:{}:{}:{seq}", auto.year, auto.number),
-                serde_json::json!({ "debtor": debtor, "unit": sanction.unit, "quantity": sanction.quantity,
+                Entry {
+                    action: "debt.create",
+                    jurisdiction: Some(jurisdiction),
+                    subject: &format!("debt:{}:{}:{seq}", auto.year, auto.number),
+                    detail: serde_json::json!({ "debtor": debtor, "unit": sanction.unit, "quantity": sanction.quantity,
                                     "issued_on": on, "articles": sanction.articles }),
+                    rows: vec![RowRef::new(
+                        "debts",
+                        [jurisdiction.into(), auto.year.into(), auto.number.into(), seq.into()],
+                    )],
+                },
             )
             .await?;
             continue;
@@ -497,20 +515,29 @@ async fn finalize(
         .bind(serde_json::json!(sanction.articles).to_string())
         .execute(&mut **tx)
         .await?;
+        let mut rows = on_records(tx, audit, change, jurisdiction, auto, sanction, (on, ends)).await?;
+        rows.push(RowRef::new(
+            "applied_sanctions",
+            [jurisdiction.into(), auto.year.into(), auto.number.into(), seq.into()],
+        ));
         crate::audit::append(
             tx,
+            audit,
             change,
-            "sanction.apply",
-            Some(jurisdiction),
-            &format!("auto:{}:{}", auto.year, auto.number),
-            serde_json::json!({ "kind": sanction.kind, "target": sanction.target, "starts": on,
+            Entry {
+                action: "sanction.apply",
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("auto:{}:{}", auto.year, auto.number),
+                detail: serde_json::json!({ "kind": sanction.kind, "target": sanction.target, "starts": on,
                                 "ends": ends, "articles": sanction.articles }),
+                rows,
+            },
         )
         .await?;
-        on_records(tx, change, jurisdiction, auto, sanction, (on, ends)).await?;
     }
     auto_step(
         tx,
+        audit,
         change,
         jurisdiction,
         (auto.year, auto.number),
@@ -539,55 +566,80 @@ fn ends(sanction: &ProposedSanction, on: NaiveDate) -> Option<NaiveDate> {
 /// of the permit suspends the permit until its last day; a cassation ends
 /// the permit (and its links); a driver's cassation ends their links and
 /// registrations wherever they serve (the cassation itself, in
-/// `applied_sanctions`, bars them as eligibility reads it).
+/// `applied_sanctions`, bars them as eligibility reads it). Returns the rows
+/// it wrote outside a permit's step, for the sanction's audit entry.
 async fn on_records(
     tx: &mut Tx,
+    audit: &Audit,
     change: &Change<'_>,
     jurisdiction: &str,
     auto: &Auto,
     sanction: &ProposedSanction,
     (on, ends): (NaiveDate, Option<NaiveDate>),
-) -> Result<(), StoreError> {
+) -> Result<Vec<RowRef>, StoreError> {
+    let registrations = |rows: Vec<sqlx::any::AnyRow>| -> Result<Vec<RowRef>, StoreError> {
+        rows.iter()
+            .map(|row| {
+                Ok(RowRef::new(
+                    "permit_drivers",
+                    [
+                        jurisdiction.into(),
+                        row.try_get::<String, _>("registration")?.into(),
+                    ],
+                ))
+            })
+            .collect()
+    };
     if sanction.kind == "driver_cassation" {
         let target = sanction
             .target
             .clone()
             .unwrap_or_else(|| auto.offender.clone());
-        sqlx::query(
-            "UPDATE documents SET cancelled_on = $3 WHERE jurisdiction = $1 AND kind = 'driver_registration' \
-             AND holder = $2 AND cancelled_on IS NULL",
-        )
-        .bind(jurisdiction)
-        .bind(&target)
-        .bind(on.to_string())
-        .execute(&mut **tx)
-        .await?;
-        sqlx::query(
-            "UPDATE permit_drivers SET until = $3 WHERE jurisdiction = $1 AND driver = $2 AND until IS NULL",
-        )
-        .bind(jurisdiction)
-        .bind(&target)
-        .bind(on.to_string())
-        .execute(&mut **tx)
-        .await?;
-        return Ok(());
+        let mut rows = crate::documents::cancelled_codes(
+            sqlx::query(
+                "UPDATE documents SET cancelled_on = $3 WHERE jurisdiction = $1 \
+                 AND kind = 'driver_registration' AND holder = $2 AND cancelled_on IS NULL \
+                 RETURNING code",
+            )
+            .bind(jurisdiction)
+            .bind(&target)
+            .bind(on.to_string())
+            .fetch_all(&mut **tx)
+            .await?,
+        )?;
+        rows.extend(registrations(
+            sqlx::query(
+                "UPDATE permit_drivers SET until = $3 WHERE jurisdiction = $1 AND driver = $2 \
+                 AND until IS NULL RETURNING registration",
+            )
+            .bind(jurisdiction)
+            .bind(&target)
+            .bind(on.to_string())
+            .fetch_all(&mut **tx)
+            .await?,
+        )?);
+        return Ok(rows);
     }
+    let mut rows = Vec::new();
     if sanction.kind == "suspension"
         && let Some(target) = &sanction.target
     {
         // A driver's own suspension suspends their credential wherever they
         // serve; the holder's suspends the permit (below).
-        sqlx::query(
-            "UPDATE permit_drivers SET suspended_until = $3 WHERE jurisdiction = $1 AND driver = $2 AND until IS NULL",
-        )
-        .bind(jurisdiction)
-        .bind(target)
-        .bind(ends.map(|e| e.to_string()))
-        .execute(&mut **tx)
-        .await?;
+        rows = registrations(
+            sqlx::query(
+                "UPDATE permit_drivers SET suspended_until = $3 WHERE jurisdiction = $1 \
+                 AND driver = $2 AND until IS NULL RETURNING registration",
+            )
+            .bind(jurisdiction)
+            .bind(target)
+            .bind(ends.map(|e| e.to_string()))
+            .fetch_all(&mut **tx)
+            .await?,
+        )?;
     }
     let Some((service, number)) = &auto.permit else {
-        return Ok(());
+        return Ok(rows);
     };
     let row = sqlx::query(
         "SELECT status, holder FROM permits WHERE jurisdiction = $1 AND service = $2 AND number = $3",
@@ -601,32 +653,33 @@ async fn on_records(
     let holder: String = row.try_get("holder")?;
     let live = status == "granted" || status == "suspended";
     let of_holder = sanction.target.as_deref().is_none_or(|t| t == holder);
-    match sanction.kind.as_str() {
+    let (event, status, until, also) = match sanction.kind.as_str() {
         "permit_suspension" | "suspension" if live && of_holder => {
-            step(
-                tx,
-                change,
-                jurisdiction,
-                (service, *number),
-                ("penalty_suspension", "suspended"),
-                (on, ends),
-                &sanction.articles,
-            )
-            .await
+            ("penalty_suspension", "suspended", ends, Vec::new())
         }
-        "permit_cassation" if live => {
-            step(
-                tx,
-                change,
-                jurisdiction,
-                (service, *number),
-                ("cassation", "revoked"),
-                (on, None),
-                &sanction.articles,
-            )
-            .await?;
-            end_links(tx, jurisdiction, (service, *number), on).await
-        }
-        _ => Ok(()),
-    }
+        "permit_cassation" if live => (
+            "cassation",
+            "revoked",
+            None,
+            end_links(tx, jurisdiction, (service, *number), on).await?,
+        ),
+        _ => return Ok(rows),
+    };
+    step(
+        tx,
+        audit,
+        change,
+        jurisdiction,
+        (service, *number),
+        PermitStep {
+            event,
+            status,
+            since: on,
+            until,
+            cited: &sanction.articles,
+            also,
+        },
+    )
+    .await?;
+    Ok(rows)
 }

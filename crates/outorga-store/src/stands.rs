@@ -1,6 +1,7 @@
 //! The taxi and mototaxi stands of a jurisdiction.
 
-use crate::audit::{Change, append};
+use crate::audit::{Change, append, Entry};
+use crate::audit::images::RowRef;
 use crate::{Store, StoreError, code_and_name, refused_if_taken};
 use sqlx::Row;
 
@@ -47,11 +48,15 @@ impl Store {
         })?;
         append(
             &mut tx,
+            &self.audit,
             change,
-            "stand.register",
-            Some(jurisdiction),
-            &format!("stand:{code}"),
-            serde_json::json!({ "name": stand.name.trim(), "capacity": stand.capacity }),
+            Entry {
+                action: "stand.register",
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("stand:{code}"),
+                detail: serde_json::json!({ "name": stand.name.trim(), "capacity": stand.capacity }),
+                rows: vec![RowRef::new("stands", [jurisdiction.into(), (&code).into()])],
+            },
         )
         .await?;
         tx.commit().await?;

@@ -5,7 +5,8 @@
 //! SHA-256 of the token (the token itself is shown once). Every write goes
 //! through the audit log in its own transaction, like the registers.
 
-use crate::audit::{Change, append, timestamp};
+use crate::audit::images::RowRef;
+use crate::audit::{Change, Entry, append, timestamp};
 use crate::{Store, StoreError, Tx, refused_if_taken};
 use argon2::Argon2;
 use argon2::password_hash::phc::PasswordHash;
@@ -273,11 +274,15 @@ impl Store {
         .map_err(|e| refused_if_taken(e, "nome", format!("o usuário `{name}` já existe")))?;
         append(
             &mut tx,
+            &self.audit,
             change,
-            "user.create",
-            None,
-            &format!("user:{name}"),
-            serde_json::json!({ "role": role.code(), "jurisdictions": scope.to_column() }),
+            Entry {
+                action: "user.create",
+                jurisdiction: None,
+                subject: &format!("user:{name}"),
+                detail: serde_json::json!({ "role": role.code(), "jurisdictions": scope.to_column() }),
+                rows: vec![RowRef::new("users", [name.into()])],
+            },
         )
         .await?;
         tx.commit().await?;
@@ -316,20 +321,30 @@ impl Store {
             .bind(name)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(
-            "UPDATE api_tokens SET revoked_at = $2 WHERE user_name = $1 AND revoked_at IS NULL",
+        let mut rows = vec![RowRef::new("users", [name.into()])];
+        for row in sqlx::query(
+            "UPDATE api_tokens SET revoked_at = $2 WHERE user_name = $1 AND revoked_at IS NULL \
+             RETURNING label",
         )
         .bind(name)
         .bind(timestamp(change.at))
-        .execute(&mut *tx)
-        .await?;
+        .fetch_all(&mut *tx)
+        .await?
+        {
+            let label: String = row.try_get("label")?;
+            rows.push(RowRef::new("api_tokens", [name.into(), label.into()]));
+        }
         append(
             &mut tx,
+            &self.audit,
             change,
-            "user.disable",
-            None,
-            &format!("user:{name}"),
-            serde_json::json!({}),
+            Entry {
+                action: "user.disable",
+                jurisdiction: None,
+                subject: &format!("user:{name}"),
+                detail: serde_json::json!({}),
+                rows,
+            },
         )
         .await?;
         tx.commit().await?;
@@ -370,11 +385,15 @@ impl Store {
             .await?;
         append(
             &mut tx,
+            &self.audit,
             change,
-            "user.password",
-            None,
-            &format!("user:{name}"),
-            serde_json::json!({}),
+            Entry {
+                action: "user.password",
+                jurisdiction: None,
+                subject: &format!("user:{name}"),
+                detail: serde_json::json!({}),
+                rows: vec![RowRef::new("users", [name.into()])],
+            },
         )
         .await?;
         tx.commit().await?;
@@ -453,11 +472,15 @@ impl Store {
         };
         append(
             &mut tx,
+            &self.audit,
             &change,
-            "session.open",
-            None,
-            &format!("user:{}", user.name),
-            serde_json::json!({ "expires_at": timestamp(expires_at) }),
+            Entry {
+                action: "session.open",
+                jurisdiction: None,
+                subject: &format!("user:{}", user.name),
+                detail: serde_json::json!({ "expires_at": timestamp(expires_at) }),
+                rows: Vec::new(),
+            },
         )
         .await?;
         tx.commit().await?;
@@ -485,11 +508,15 @@ impl Store {
         }
         append(
             &mut tx,
+            &self.audit,
             change,
-            "session.close",
-            None,
-            &format!("user:{}", change.by),
-            serde_json::json!({}),
+            Entry {
+                action: "session.close",
+                jurisdiction: None,
+                subject: &format!("user:{}", change.by),
+                detail: serde_json::json!({}),
+                rows: Vec::new(),
+            },
         )
         .await?;
         tx.commit().await?;
@@ -563,11 +590,15 @@ impl Store {
         })?;
         append(
             &mut tx,
+            &self.audit,
             change,
-            "token.create",
-            None,
-            &format!("user:{user}"),
-            serde_json::json!({ "label": label }),
+            Entry {
+                action: "token.create",
+                jurisdiction: None,
+                subject: &format!("user:{user}"),
+                detail: serde_json::json!({ "label": label }),
+                rows: vec![RowRef::new("api_tokens", [user.into(), label.into()])],
+            },
         )
         .await?;
         tx.commit().await?;
@@ -617,11 +648,15 @@ impl Store {
         }
         append(
             &mut tx,
+            &self.audit,
             change,
-            "token.revoke",
-            None,
-            &format!("user:{user}"),
-            serde_json::json!({ "label": label }),
+            Entry {
+                action: "token.revoke",
+                jurisdiction: None,
+                subject: &format!("user:{user}"),
+                detail: serde_json::json!({ "label": label }),
+                rows: vec![RowRef::new("api_tokens", [user.into(), label.into()])],
+            },
         )
         .await?;
         tx.commit().await?;

@@ -1,6 +1,7 @@
 //! The register of vehicles of a jurisdiction: plate, RENAVAM, year.
 
-use crate::audit::{Change, append};
+use crate::audit::{Change, append, Entry};
+use crate::audit::images::RowRef;
 use crate::{Store, StoreError, Tx, refused_if_taken};
 use sqlx::Row;
 
@@ -176,15 +177,19 @@ impl Store {
         })?;
         append(
             &mut tx,
+            &self.audit,
             change,
-            "vehicle.register",
-            Some(jurisdiction),
-            &format!("vehicle:{plate}"),
-            serde_json::json!({
+            Entry {
+                action: "vehicle.register",
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("vehicle:{plate}"),
+                detail: serde_json::json!({
                 "renavam": renavam, "manufactured": manufactured, "colour": vehicle.colour,
                 "doors": vehicle.doors, "capacity": vehicle.capacity,
                 "equipment": equipment, "adaptations": adaptations,
             }),
+                rows: vec![RowRef::new("vehicles", [jurisdiction.into(), plate.into()])],
+            },
         )
         .await?;
         tx.commit().await?;

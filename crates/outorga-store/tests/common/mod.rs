@@ -2,7 +2,7 @@
 //! schema per test (database `test`, trust auth; unreachable = failure).
 #![allow(dead_code)]
 
-use outorga_store::Change;
+use outorga_store::{AuditKey, AuditKeys, Change, Store};
 use sqlx::any::AnyPoolOptions;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -52,4 +52,16 @@ pub async fn pg_schema(tag: &str) -> (String, String) {
 
 pub async fn drop_schema(schema: &str) {
     admin(&pg_base(), format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
+/// The audit key of these tests (fixed, so a database can be reopened).
+pub fn keys() -> AuditKeys {
+    AuditKeys::new(AuditKey::from_hex(&"5e".repeat(32)).expect("test key"))
+}
+
+/// The store at `url`, opened and sealed as the CLI does.
+pub async fn open(url: &str) -> Store {
+    let store = Store::open(url, keys()).await.expect("open");
+    store.seal(&by()).await.expect("seal");
+    store
 }

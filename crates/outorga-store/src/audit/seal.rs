@@ -1,0 +1,377 @@
+//! Sealing the log, describing the tables it does not yet describe, and
+//! rotating the key.
+//!
+//! [`Store::seal`] runs when a command opens the database: a log written
+//! before the key existed is checked (its chain must be intact) and each of
+//! its entries gets its MAC; then every audited table whose columns the log
+//! has not recorded (a new table, or one a migration changed) is described
+//! again in `audit.baseline` entries. A row of a changed table is described
+//! again only if it still agrees with its latest image on the columns that
+//! image had — a row edited outside outorga stays reported, not laundered.
+
+use super::images::{KeyPart, RowRef, digest, image_of, key_of, key_text};
+use super::key::{AuditKeys, Purpose};
+use super::schema::Table;
+use super::verify::latest_images;
+use super::{Audit, COLUMNS, Change, Entry, GENESIS, append, entry_hash, entry_of, head_mac};
+use crate::{Store, StoreError, Tx};
+use serde_json::{Map, Value};
+use sqlx::Row;
+use std::collections::HashMap;
+
+const CHUNK: i64 = 500;
+/// Rows described per baseline entry.
+const BASELINE_ROWS: usize = 200;
+
+/// What sealing did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SealReport {
+    /// Entries written before the key that were sealed now.
+    pub sealed: i64,
+    /// Rows described again in baseline entries.
+    pub described: i64,
+    /// Tables whose columns were recorded anew.
+    pub tables: Vec<String>,
+}
+
+fn broken(seq: i64, why: &str) -> StoreError {
+    StoreError::Corrupt(format!(
+        "o registro de auditoria está quebrado na entrada {seq} ({why}) e não pode ser selado; \
+         restaure uma cópia íntegra (outorga restore)"
+    ))
+}
+
+/// Walks the whole log in `tx`, checking the chain with `check` and
+/// handing each entry's sequence and hash to `reseal`.
+async fn walk(
+    tx: &mut Tx,
+    check_mac: Option<&AuditKeys>,
+    mut reseal: impl FnMut(i64, &str) -> String,
+) -> Result<(i64, String), StoreError> {
+    let (mut last, mut prev) = (0i64, GENESIS.to_string());
+    loop {
+        let entries: Vec<_> = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM audit_log WHERE seq > $1 ORDER BY seq LIMIT {CHUNK}"
+        )))
+        .bind(last)
+        .fetch_all(&mut **tx)
+        .await?
+        .iter()
+        .map(entry_of)
+        .collect::<Result<_, _>>()?;
+        if entries.is_empty() {
+            return Ok((last, prev));
+        }
+        for entry in entries {
+            if entry.seq != last + 1 {
+                return Err(broken(last + 1, "há entradas faltando"));
+            }
+            if entry.prev_hash != prev || entry_hash(&entry) != entry.hash {
+                return Err(broken(entry.seq, "o conteúdo não confere com o hash"));
+            }
+            if let Some(keys) = check_mac
+                && !keys
+                    .current()
+                    .verifies(Purpose::Entry, &[&entry.hash], &entry.mac)
+            {
+                return Err(broken(entry.seq, "o selo não confere com a chave atual"));
+            }
+            sqlx::query("UPDATE audit_log SET mac = $1 WHERE seq = $2")
+                .bind(reseal(entry.seq, &entry.hash))
+                .bind(entry.seq)
+                .execute(&mut **tx)
+                .await?;
+            last = entry.seq;
+            prev = entry.hash;
+        }
+    }
+}
+
+/// Checks that the head names the last entry walked.
+async fn head_names(tx: &mut Tx, last: i64, prev: &str) -> Result<(), StoreError> {
+    let head = sqlx::query("SELECT seq, hash FROM audit_head WHERE id = 1")
+        .fetch_one(&mut **tx)
+        .await?;
+    let (seq, hash): (i64, String) = (head.try_get("seq")?, head.try_get("hash")?);
+    if seq != last || hash != prev {
+        return Err(broken(last + 1, "a cabeça não aponta para a última entrada"));
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Seals a log written before the key and describes the tables the log
+    /// does not describe yet (see the module's documentation). Does nothing
+    /// when there is nothing to do; safe to run from several servers.
+    pub async fn seal(&self, change: &Change<'_>) -> Result<SealReport, StoreError> {
+        let (mut tx, _writer) = self.write_transaction().await?;
+        let mut report = SealReport::default();
+        let key_id: String = sqlx::query("SELECT key_id FROM audit_head WHERE id = 1")
+            .fetch_one(&mut *tx)
+            .await?
+            .try_get("key_id")?;
+        let key = self.audit.keys.current();
+        if key_id.is_empty() {
+            let (last, prev) = walk(&mut tx, None, |_, hash| {
+                key.mac(Purpose::Entry, &[hash])
+            })
+            .await?;
+            head_names(&mut tx, last, &prev).await?;
+            sqlx::query("UPDATE audit_head SET key_id = $1, mac = $2 WHERE id = 1")
+                .bind(key.id())
+                .bind(head_mac(&self.audit.keys, last, &prev))
+                .execute(&mut *tx)
+                .await?;
+            report.sealed = last;
+        } else if key_id != key.id() {
+            return Err(wrong_key(&key_id, &key.id()));
+        }
+        self.describe_changed_tables(&mut tx, change, &mut report)
+            .await?;
+        if report.sealed > 0 {
+            append(
+                &mut tx,
+                &self.audit,
+                change,
+                Entry {
+                    action: "audit.seal",
+                    jurisdiction: None,
+                    subject: "audit",
+                    detail: serde_json::json!({ "sealed": report.sealed, "key_id": key.id() }),
+                    rows: Vec::new(),
+                },
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(report)
+    }
+
+    async fn describe_changed_tables(
+        &self,
+        tx: &mut Tx,
+        change: &Change<'_>,
+        report: &mut SealReport,
+    ) -> Result<(), StoreError> {
+        let mut recorded: HashMap<String, Vec<String>> = HashMap::new();
+        for row in sqlx::query("SELECT tbl, columns FROM audit_schema")
+            .fetch_all(&mut **tx)
+            .await?
+        {
+            let columns: String = row.try_get("columns")?;
+            recorded.insert(
+                row.try_get("tbl")?,
+                serde_json::from_str(&columns).unwrap_or_default(),
+            );
+        }
+        let changed: Vec<&Table> = self
+            .audit
+            .schema
+            .tables
+            .iter()
+            .filter(|t| {
+                recorded.get(&t.name).map(|c| serde_json::json!(c).to_string())
+                    != Some(t.fingerprint())
+            })
+            .collect();
+        if changed.is_empty() {
+            return Ok(());
+        }
+        let columns: Map<String, Value> = changed
+            .iter()
+            .map(|t| (t.name.clone(), serde_json::from_str(&t.fingerprint()).unwrap_or_default()))
+            .collect();
+        append(
+            tx,
+            &self.audit,
+            change,
+            Entry {
+                action: "audit.schema",
+                jurisdiction: None,
+                subject: "audit",
+                detail: Value::Object(columns),
+                rows: Vec::new(),
+            },
+        )
+        .await?;
+        for table in changed {
+            let before = recorded.get(&table.name);
+            report.described += self.describe_table(tx, change, table, before).await?;
+            sqlx::query(
+                "INSERT INTO audit_schema (tbl, columns) VALUES ($1, $2) \
+                 ON CONFLICT (tbl) DO UPDATE SET columns = excluded.columns",
+            )
+            .bind(&table.name)
+            .bind(table.fingerprint())
+            .execute(&mut **tx)
+            .await?;
+            report.tables.push(table.name.clone());
+        }
+        Ok(())
+    }
+
+    /// Describes the rows of `table` in baseline entries: every row of a
+    /// table the log never described (`before` is `None`), or the rows that
+    /// agree with their latest image on the columns it had (`before`).
+    async fn describe_table(
+        &self,
+        tx: &mut Tx,
+        change: &Change<'_>,
+        table: &Table,
+        before: Option<&Vec<String>>,
+    ) -> Result<i64, StoreError> {
+        let order = table.key_columns();
+        let mut described = 0;
+        let mut batch: Vec<RowRef> = Vec::new();
+        let mut offset_key: Option<Vec<String>> = None;
+        loop {
+            let condition = match &offset_key {
+                Some(_) => {
+                    let p: Vec<String> = (1..=table.key.len()).map(|i| format!("${i}")).collect();
+                    format!("WHERE ({order}) > ({})", p.join(", "))
+                }
+                None => String::new(),
+            };
+            let sql = format!(
+                "SELECT {} FROM {} {condition} ORDER BY {order} LIMIT {CHUNK}",
+                table.column_list(),
+                table.name
+            );
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+            if let Some(key) = &offset_key {
+                query = super::images::bind_key(table, key, query)?;
+            }
+            let rows = query.fetch_all(&mut **tx).await?;
+            if rows.is_empty() {
+                break;
+            }
+            let images: Vec<Map<String, Value>> = rows
+                .iter()
+                .map(|r| image_of(table, r))
+                .collect::<Result<_, _>>()?;
+            let keys: Vec<Vec<String>> = images.iter().map(|i| key_of(table, i)).collect();
+            let latest = match before {
+                Some(_) => {
+                    let texts: Vec<String> = keys.iter().map(|k| key_text(k)).collect();
+                    latest_images(tx, table, &texts).await?
+                }
+                None => HashMap::new(),
+            };
+            for (image, key) in images.iter().zip(&keys) {
+                let agrees = match before {
+                    None => true,
+                    Some(columns) => latest
+                        .get(&key_text(key))
+                        .and_then(|(digest, _)| digest.as_ref())
+                        .is_some_and(|recorded| {
+                            projection(image, columns).is_some_and(|p| digest(&p) == *recorded)
+                        }),
+                };
+                if agrees {
+                    batch.push(RowRef {
+                        table: table.name.clone(),
+                        key: key.iter().cloned().map(KeyPart::Text).collect(),
+                    });
+                }
+                if batch.len() == BASELINE_ROWS {
+                    described += self.baseline(tx, change, table, &mut batch).await?;
+                }
+            }
+            offset_key = keys.last().cloned();
+        }
+        described += self.baseline(tx, change, table, &mut batch).await?;
+        Ok(described)
+    }
+
+    async fn baseline(
+        &self,
+        tx: &mut Tx,
+        change: &Change<'_>,
+        table: &Table,
+        batch: &mut Vec<RowRef>,
+    ) -> Result<i64, StoreError> {
+        if batch.is_empty() {
+            return Ok(0);
+        }
+        let rows = std::mem::take(batch);
+        let n = rows.len() as i64;
+        append(
+            tx,
+            &self.audit,
+            change,
+            Entry {
+                action: "audit.baseline",
+                jurisdiction: None,
+                subject: &format!("table:{}", table.name),
+                detail: serde_json::json!({ "table": table.name, "rows": n }),
+                rows,
+            },
+        )
+        .await?;
+        Ok(n)
+    }
+
+    /// Seals the whole log again with `new` (the current key kept among the
+    /// earlier ones) and records the rotation; every entry must verify with
+    /// the current key first. Run it with the servers stopped, then start
+    /// them with the new keys. Returns how many entries were sealed again.
+    pub async fn rotate_audit_key(
+        &self,
+        change: &Change<'_>,
+        new: &AuditKeys,
+    ) -> Result<i64, StoreError> {
+        let (mut tx, _writer) = self.write_transaction().await?;
+        let (last, prev) = walk(&mut tx, Some(&self.audit.keys), |_, hash| {
+            new.current().mac(Purpose::Entry, &[hash])
+        })
+        .await?;
+        head_names(&mut tx, last, &prev).await?;
+        sqlx::query("UPDATE audit_head SET key_id = $1, mac = $2 WHERE id = 1")
+            .bind(new.current().id())
+            .bind(head_mac(new, last, &prev))
+            .execute(&mut *tx)
+            .await?;
+        let audit = Audit {
+            keys: new.clone(),
+            schema: self.audit.schema.clone(),
+        };
+        append(
+            &mut tx,
+            &audit,
+            change,
+            Entry {
+                action: "audit.key_rotated",
+                jurisdiction: None,
+                subject: "audit",
+                detail: serde_json::json!({
+                    "from": self.audit.keys.current().id(),
+                    "to": new.current().id(),
+                }),
+                rows: Vec::new(),
+            },
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(last)
+    }
+}
+
+/// `image` with only `columns`, in their order (`None` if one is missing).
+fn projection(image: &Map<String, Value>, columns: &[String]) -> Option<Map<String, Value>> {
+    columns
+        .iter()
+        .map(|c| image.get(c).map(|v| (c.clone(), v.clone())))
+        .collect()
+}
+
+/// The database was sealed with another key.
+pub(crate) fn wrong_key(recorded: &str, given: &str) -> StoreError {
+    StoreError::Invalid {
+        field: "chave de auditoria",
+        reason: format!(
+            "este banco foi selado com a chave {recorded}, e a chave dada é a {given}: use a \
+             chave com que o banco foi selado (OUTORGA_AUDIT_KEY ou o arquivo audit.key da \
+             pasta de dados)"
+        ),
+    }
+}
