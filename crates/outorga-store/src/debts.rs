@@ -334,7 +334,13 @@ impl Store {
                 detail: serde_json::to_value(&due).unwrap_or_default(),
                 rows: vec![RowRef::new(
                     "payments",
-                    [jurisdiction.into(), key.0.into(), key.1.into(), key.2.into(), i64::from(due.parcel).into()],
+                    [
+                        jurisdiction.into(),
+                        key.0.into(),
+                        key.1.into(),
+                        key.2.into(),
+                        i64::from(due.parcel).into(),
+                    ],
                 )],
             },
         )

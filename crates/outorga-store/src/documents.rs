@@ -113,7 +113,12 @@ pub(crate) async fn issue(
 /// The rows of documents an `UPDATE … RETURNING code` cancelled.
 pub(crate) fn cancelled_codes(rows: Vec<sqlx::any::AnyRow>) -> Result<Vec<RowRef>, StoreError> {
     rows.iter()
-        .map(|row| Ok(RowRef::new("documents", [row.try_get::<String, _>("code")?.into()])))
+        .map(|row| {
+            Ok(RowRef::new(
+                "documents",
+                [row.try_get::<String, _>("code")?.into()],
+            ))
+        })
         .collect()
 }
 

@@ -24,6 +24,7 @@ mod world;
 
 pub use agenda::AgendaItem;
 pub use audit::checkpoint::{Checkpoint, CheckpointCheck, CheckpointError};
+use audit::images::RowRef;
 pub use audit::key::{AuditKey, AuditKeys};
 pub use audit::seal::SealReport;
 pub use audit::verify::{AuditProblem, AuditReport};
@@ -41,7 +42,6 @@ pub use permits::{
 };
 pub use process::{ProcessStep, status_pt as auto_status_pt};
 pub use profile::{Cnh, Profile, check_profile, parse_cnh_number};
-use audit::images::RowRef;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 pub use stands::Stand;

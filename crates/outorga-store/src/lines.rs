@@ -1,7 +1,7 @@
 //! The intercity bus lines of a jurisdiction, with their tariff coefficients.
 
-use crate::audit::{Change, append, Entry};
 use crate::audit::images::RowRef;
+use crate::audit::{Change, Entry, append};
 use crate::{Store, StoreError, code_and_name, refused_if_taken};
 use rust_decimal::Decimal;
 use sqlx::Row;

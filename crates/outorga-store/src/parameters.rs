@@ -2,8 +2,8 @@
 //! engine context every workflow decides in, and the law's deadlines read
 //! through it.
 
-use crate::audit::{Change, append, Entry};
 use crate::audit::images::RowRef;
+use crate::audit::{Change, Entry, append};
 use crate::permits::engine_error;
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;

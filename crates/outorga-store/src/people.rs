@@ -1,7 +1,7 @@
 //! The register of people (CPF) and companies (CNPJ) of a jurisdiction.
 
-use crate::audit::{Change, append, Entry};
 use crate::audit::images::RowRef;
+use crate::audit::{Change, Entry, append};
 use crate::{Store, StoreError, refused_if_taken};
 use sqlx::Row;
 
@@ -101,7 +101,10 @@ impl Store {
                 jurisdiction: Some(jurisdiction),
                 subject: &format!("person:{document}"),
                 detail: serde_json::json!({ "kind": kind.as_str(), "name": name }),
-                rows: vec![RowRef::new("people", [jurisdiction.into(), (&document).into()])],
+                rows: vec![RowRef::new(
+                    "people",
+                    [jurisdiction.into(), (&document).into()],
+                )],
             },
         )
         .await?;

@@ -303,9 +303,17 @@ pub(crate) async fn step(
     let mut rows = vec![
         RowRef::new(
             "permit_history",
-            [jurisdiction.into(), service.into(), number.into(), seq.into()],
+            [
+                jurisdiction.into(),
+                service.into(),
+                number.into(),
+                seq.into(),
+            ],
         ),
-        RowRef::new("permits", [jurisdiction.into(), service.into(), number.into()]),
+        RowRef::new(
+            "permits",
+            [jurisdiction.into(), service.into(), number.into()],
+        ),
     ];
     rows.extend(also);
     append(
@@ -887,7 +895,15 @@ impl Store {
                 .bind(end.to_string())
                 .execute(&mut *tx)
                 .await?;
-                renew_documents(&mut tx, &self.audit, change, jurisdiction, (&permit, on), end).await?;
+                renew_documents(
+                    &mut tx,
+                    &self.audit,
+                    change,
+                    jurisdiction,
+                    (&permit, on),
+                    end,
+                )
+                .await?;
                 ("renewal", current)
             }
         };

@@ -259,7 +259,16 @@ impl Store {
                     .await?;
                     if !ctx.rulebook.deadlines.iter().any(|d| d.kind == "appeal") {
                         // The law gives no appeal: the judgement is final.
-                        finalize(&mut tx, &self.audit, change, rulebook, jurisdiction, &auto, on).await?;
+                        finalize(
+                            &mut tx,
+                            &self.audit,
+                            change,
+                            rulebook,
+                            jurisdiction,
+                            &auto,
+                            on,
+                        )
+                        .await?;
                     }
                 } else {
                     set(
@@ -359,7 +368,16 @@ impl Store {
                         (grounds, &[]),
                     )
                     .await?;
-                    finalize(&mut tx, &self.audit, change, rulebook, jurisdiction, &auto, on).await?;
+                    finalize(
+                        &mut tx,
+                        &self.audit,
+                        change,
+                        rulebook,
+                        jurisdiction,
+                        &auto,
+                        on,
+                    )
+                    .await?;
                 } else {
                     set(
                         &mut tx,
@@ -390,7 +408,16 @@ impl Store {
                 if on <= by {
                     return Err(refused(format!("o prazo de recurso corre até {by}")));
                 }
-                finalize(&mut tx, &self.audit, change, rulebook, jurisdiction, &auto, on).await?;
+                finalize(
+                    &mut tx,
+                    &self.audit,
+                    change,
+                    rulebook,
+                    jurisdiction,
+                    &auto,
+                    on,
+                )
+                .await?;
             }
             ProcessStep::Archive => {
                 if auto.status != "issued" {
@@ -515,10 +542,16 @@ async fn finalize(
         .bind(serde_json::json!(sanction.articles).to_string())
         .execute(&mut **tx)
         .await?;
-        let mut rows = on_records(tx, audit, change, jurisdiction, auto, sanction, (on, ends)).await?;
+        let mut rows =
+            on_records(tx, audit, change, jurisdiction, auto, sanction, (on, ends)).await?;
         rows.push(RowRef::new(
             "applied_sanctions",
-            [jurisdiction.into(), auto.year.into(), auto.number.into(), seq.into()],
+            [
+                jurisdiction.into(),
+                auto.year.into(),
+                auto.number.into(),
+                seq.into(),
+            ],
         ));
         crate::audit::append(
             tx,

@@ -2,8 +2,8 @@
 //! law's requirements read, the CNH, the address and contacts. A fact left
 //! `None` is not recorded: requirements that read it are "to be checked".
 
-use crate::audit::{Change, append, Entry};
 use crate::audit::images::RowRef;
+use crate::audit::{Change, Entry, append};
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
 use outorga_core::facts::{License, Person, PersonKind};
@@ -316,7 +316,10 @@ impl Store {
                 jurisdiction: Some(jurisdiction),
                 subject: &format!("person:{document}"),
                 detail: serde_json::to_value(&p).unwrap_or_default(),
-                rows: vec![RowRef::new("people", [jurisdiction.into(), (&document).into()])],
+                rows: vec![RowRef::new(
+                    "people",
+                    [jurisdiction.into(), (&document).into()],
+                )],
             },
         )
         .await?;

@@ -1,7 +1,7 @@
 //! The taxi and mototaxi stands of a jurisdiction.
 
-use crate::audit::{Change, append, Entry};
 use crate::audit::images::RowRef;
+use crate::audit::{Change, Entry, append};
 use crate::{Store, StoreError, code_and_name, refused_if_taken};
 use sqlx::Row;
 

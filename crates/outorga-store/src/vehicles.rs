@@ -1,7 +1,7 @@
 //! The register of vehicles of a jurisdiction: plate, RENAVAM, year.
 
-use crate::audit::{Change, append, Entry};
 use crate::audit::images::RowRef;
+use crate::audit::{Change, Entry, append};
 use crate::{Store, StoreError, Tx, refused_if_taken};
 use sqlx::Row;
 
@@ -184,10 +184,10 @@ impl Store {
                 jurisdiction: Some(jurisdiction),
                 subject: &format!("vehicle:{plate}"),
                 detail: serde_json::json!({
-                "renavam": renavam, "manufactured": manufactured, "colour": vehicle.colour,
-                "doors": vehicle.doors, "capacity": vehicle.capacity,
-                "equipment": equipment, "adaptations": adaptations,
-            }),
+                    "renavam": renavam, "manufactured": manufactured, "colour": vehicle.colour,
+                    "doors": vehicle.doors, "capacity": vehicle.capacity,
+                    "equipment": equipment, "adaptations": adaptations,
+                }),
                 rows: vec![RowRef::new("vehicles", [jurisdiction.into(), plate.into()])],
             },
         )

@@ -231,15 +231,27 @@ mod tests {
 
     #[test]
     fn a_bad_checkpoint_names_the_line_and_the_field() {
-        let text = sample().to_text().replace("entrada: 42", "entrada: quarenta");
+        let text = sample()
+            .to_text()
+            .replace("entrada: 42", "entrada: quarenta");
         let err = Checkpoint::parse(&text).expect_err("bad seq");
         assert_eq!(err.line, 3);
         assert!(err.reason.contains("entrada"), "{err}");
         let text = sample().to_text().replace("hash: ", "hash: 00");
-        assert!(Checkpoint::parse(&text).expect_err("bad hash").reason.contains("hash"));
+        assert!(
+            Checkpoint::parse(&text)
+                .expect_err("bad hash")
+                .reason
+                .contains("hash")
+        );
         let err = Checkpoint::parse("chave: 0123456789abcdef").expect_err("short");
         assert!(err.reason.contains("falta o campo `entrada`"), "{err}");
         let twice = format!("{}entrada: 43\n", sample().to_text());
-        assert!(Checkpoint::parse(&twice).expect_err("twice").reason.contains("duas vezes"));
+        assert!(
+            Checkpoint::parse(&twice)
+                .expect_err("twice")
+                .reason
+                .contains("duas vezes")
+        );
     }
 }

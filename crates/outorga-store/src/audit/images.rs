@@ -80,7 +80,10 @@ pub(crate) fn key_text(parts: &[String]) -> String {
 
 /// The SHA-256 of an image (a row as a JSON object), in hex.
 pub(crate) fn digest(row: &Map<String, Value>) -> String {
-    format!("{:x}", Sha256::digest(Value::Object(row.clone()).to_string()))
+    format!(
+        "{:x}",
+        Sha256::digest(Value::Object(row.clone()).to_string())
+    )
 }
 
 /// A value of one column as JSON: numbers, text, booleans, `null`; a blob as
@@ -194,7 +197,11 @@ impl Image {
                     .as_array()
                     .ok_or("no key")?
                     .iter()
-                    .map(|part| part.as_str().map(str::to_string).ok_or("a key part not text"))
+                    .map(|part| {
+                        part.as_str()
+                            .map(str::to_string)
+                            .ok_or("a key part not text")
+                    })
                     .collect::<Result<Vec<_>, _>>()?;
                 let row = match &item["row"] {
                     Value::Null => None,

@@ -55,9 +55,8 @@ impl AuditKey {
     /// A new key from the operating system's random source.
     pub fn generate() -> Result<AuditKey, StoreError> {
         let mut bytes = [0u8; 32];
-        getrandom::fill(&mut bytes).map_err(|e| {
-            StoreError::Corrupt(format!("no randomness for a new audit key: {e}"))
-        })?;
+        getrandom::fill(&mut bytes)
+            .map_err(|e| StoreError::Corrupt(format!("no randomness for a new audit key: {e}")))?;
         Ok(AuditKey(bytes))
     }
 
@@ -149,7 +148,9 @@ impl AuditKeys {
             .map(AuditKey::from_hex)
             .collect::<Result<Vec<_>, _>>()?;
         let Some(current) = keys.pop() else {
-            return Err(invalid("não há nenhuma chave (64 dígitos hexadecimais)".into()));
+            return Err(invalid(
+                "não há nenhuma chave (64 dígitos hexadecimais)".into(),
+            ));
         };
         Ok(AuditKeys {
             current,

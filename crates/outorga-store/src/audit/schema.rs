@@ -125,7 +125,10 @@ impl Schema {
         .map(|row| row.try_get("name"))
         .collect::<Result<_, _>>()?;
         let mut tables = Vec::new();
-        for name in names.into_iter().filter(|n| !NOT_AUDITED.contains(&n.as_str())) {
+        for name in names
+            .into_iter()
+            .filter(|n| !NOT_AUDITED.contains(&n.as_str()))
+        {
             tables.push(read_table(pool, backend, name).await?);
         }
         Ok(Schema { tables })

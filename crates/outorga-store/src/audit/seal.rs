@@ -94,7 +94,10 @@ async fn head_names(tx: &mut Tx, last: i64, prev: &str) -> Result<(), StoreError
         .await?;
     let (seq, hash): (i64, String) = (head.try_get("seq")?, head.try_get("hash")?);
     if seq != last || hash != prev {
-        return Err(broken(last + 1, "a cabeça não aponta para a última entrada"));
+        return Err(broken(
+            last + 1,
+            "a cabeça não aponta para a última entrada",
+        ));
     }
     Ok(())
 }
@@ -112,10 +115,8 @@ impl Store {
             .try_get("key_id")?;
         let key = self.audit.keys.current();
         if key_id.is_empty() {
-            let (last, prev) = walk(&mut tx, None, |_, hash| {
-                key.mac(Purpose::Entry, &[hash])
-            })
-            .await?;
+            let (last, prev) =
+                walk(&mut tx, None, |_, hash| key.mac(Purpose::Entry, &[hash])).await?;
             head_names(&mut tx, last, &prev).await?;
             sqlx::query("UPDATE audit_head SET key_id = $1, mac = $2 WHERE id = 1")
                 .bind(key.id())
@@ -170,7 +171,9 @@ impl Store {
             .tables
             .iter()
             .filter(|t| {
-                recorded.get(&t.name).map(|c| serde_json::json!(c).to_string())
+                recorded
+                    .get(&t.name)
+                    .map(|c| serde_json::json!(c).to_string())
                     != Some(t.fingerprint())
             })
             .collect();
@@ -179,7 +182,12 @@ impl Store {
         }
         let columns: Map<String, Value> = changed
             .iter()
-            .map(|t| (t.name.clone(), serde_json::from_str(&t.fingerprint()).unwrap_or_default()))
+            .map(|t| {
+                (
+                    t.name.clone(),
+                    serde_json::from_str(&t.fingerprint()).unwrap_or_default(),
+                )
+            })
             .collect();
         append(
             tx,

@@ -188,10 +188,9 @@ impl Store {
                             );
                         }
                     }
-                    Err(why) => report.in_log(
-                        entry,
-                        format!("os registros descritos não se leem ({why})"),
-                    ),
+                    Err(why) => {
+                        report.in_log(entry, format!("os registros descritos não se leem ({why})"))
+                    }
                 }
                 report.count(entry.jurisdiction.as_deref(), 1, 0);
                 report.entries += 1;
