@@ -3,7 +3,6 @@
 use crate::db::url_for;
 use crate::users::DatabaseArgs;
 use anyhow::{Context as _, bail};
-use outorga_store::Store;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -26,8 +25,8 @@ pub fn backup(database: &DatabaseArgs, to: &Path) -> anyhow::Result<ExitCode> {
         }
     } else {
         crate::db::runtime()?.block_on(async {
-            let store = Store::open(&url).await?;
-            store.backup_sqlite(to).await
+            let store = database.open().await?;
+            Ok::<_, anyhow::Error>(store.backup_sqlite(to).await?)
         })?;
     }
     let size = std::fs::metadata(to).map(|m| m.len()).unwrap_or(0);

@@ -22,16 +22,21 @@ pub fn init(
     let jurisdictions = jurisdictions(&library);
     let url = url_for(database_url, data)?;
     runtime()?.block_on(async {
-        let store = open_synced(&url, &jurisdictions, "outorga db init").await?;
+        let store = open_synced(&url, data, &jurisdictions, "outorga db init").await?;
         let recorded = store.jurisdictions().await?;
         println!("database ready: {}", redacted(&url));
         for j in &recorded {
             println!("  {} ({}) — {}", j.name, j.state, j.rulebooks.join(", "));
         }
         println!("{} jurisdiction(s)", recorded.len());
-        Ok::<_, outorga_store::StoreError>(())
+        Ok::<_, anyhow::Error>(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Now, in UTC: the time of the changes a command makes.
+pub(crate) fn now() -> chrono::NaiveDateTime {
+    chrono::Utc::now().naive_utc()
 }
 
 /// A runtime for one command's database work.
@@ -68,19 +73,50 @@ pub(crate) fn jurisdictions(library: &Library) -> Vec<Jurisdiction> {
     jurisdictions
 }
 
-/// Opens (creating and migrating) the database at `url` and records the
-/// jurisdictions with their rulebooks, as `by`.
+/// Opens (creating and migrating) the database at `url` with the audit
+/// keys of `data` (or the environment), and seals it as `by` (a log
+/// written before the key, tables the log does not describe yet: said on
+/// standard error when there was something to do).
+pub(crate) async fn open_store(url: &str, data: &Path, by: &str) -> anyhow::Result<Store> {
+    let (keys, _) = crate::keys::audit_keys(data)?;
+    let store = Store::open(url, keys).await?;
+    let sealed = store
+        .seal(&Change {
+            by,
+            at: now(),
+            why: "selo do registro de auditoria",
+        })
+        .await?;
+    if sealed.sealed > 0 {
+        eprintln!(
+            "registro de auditoria: {} entradas anteriores à chave conferidas e seladas",
+            sealed.sealed
+        );
+    }
+    if !sealed.tables.is_empty() && sealed.described > 0 {
+        eprintln!(
+            "registro de auditoria: {} registros descritos ({})",
+            sealed.described,
+            sealed.tables.join(", ")
+        );
+    }
+    Ok(store)
+}
+
+/// Opens the database like [`open_store`] and records the jurisdictions
+/// with their rulebooks, as `by`.
 pub(crate) async fn open_synced(
     url: &str,
+    data: &Path,
     jurisdictions: &[Jurisdiction],
     by: &str,
-) -> Result<Store, outorga_store::StoreError> {
-    let store = Store::open(url).await?;
+) -> anyhow::Result<Store> {
+    let store = open_store(url, data, by).await?;
     store
         .sync_jurisdictions(
             &Change {
                 by,
-                at: chrono::Utc::now().naive_utc(),
+                at: now(),
                 why: "jurisdições e regulamentos lidos da pasta de regulamentos",
             },
             jurisdictions,

@@ -5,6 +5,7 @@ mod audit;
 mod backup;
 mod db;
 mod import;
+mod keys;
 mod rulebooks;
 mod serve;
 mod users;
@@ -122,9 +123,29 @@ enum UserCommand {
 
 #[derive(Debug, Subcommand)]
 enum AuditCommand {
-    /// Recompute the hash chain: exit 0 when intact, 1 naming the first
-    /// broken entry.
+    /// Verify the log (chain, seals) and every record against it: exit 0
+    /// when all agree, 1 naming what does not.
     Verify {
+        /// A checkpoint (the text `audit checkpoint` printed): also prove
+        /// that nothing up to it was removed or rewritten (exit 1 if it was,
+        /// 2 if the file cannot be read).
+        #[arg(long, value_name = "FILE")]
+        since: Option<PathBuf>,
+        #[command(flatten)]
+        database: users::DatabaseArgs,
+    },
+    /// Record a checkpoint of the log and print it (a short signed text to
+    /// print, publish or file).
+    Checkpoint {
+        /// Also write it to this new file.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        database: users::DatabaseArgs,
+    },
+    /// Seal the whole log again with a new key (servers stopped); the old
+    /// key is kept to check the checkpoints it signed.
+    RotateKey {
         #[command(flatten)]
         database: users::DatabaseArgs,
     },
@@ -217,8 +238,14 @@ fn main() -> ExitCode {
                 },
         } => users::token(&database, &name, &label),
         Command::Audit {
-            command: AuditCommand::Verify { database },
-        } => audit::verify(&database),
+            command: AuditCommand::Verify { since, database },
+        } => audit::verify(&database, since.as_deref()),
+        Command::Audit {
+            command: AuditCommand::Checkpoint { out, database },
+        } => audit::checkpoint(&database, "outorga audit checkpoint", out.as_deref()),
+        Command::Audit {
+            command: AuditCommand::RotateKey { database },
+        } => audit::rotate_key(&database, "outorga audit rotate-key"),
         Command::Agenda {
             jurisdiction,
             date,

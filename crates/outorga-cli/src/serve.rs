@@ -46,7 +46,8 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .build()
         .context("cannot start the server runtime")?;
     runtime.block_on(async {
-        let store = open_synced(&url, &jurisdictions(&library), "outorga serve").await?;
+        let store =
+            open_synced(&url, &args.data, &jurisdictions(&library), "outorga serve").await?;
         if args.demo {
             demo(&store, &library).await?;
         }

@@ -21,9 +21,11 @@ pub struct DatabaseArgs {
 }
 
 impl DatabaseArgs {
+    /// The database, opened and sealed with the audit keys of the data
+    /// folder (or `OUTORGA_AUDIT_KEY`).
     pub(crate) async fn open(&self) -> anyhow::Result<Store> {
         let url = url_for(self.database_url.clone(), &self.data)?;
-        Ok(Store::open(&url).await?)
+        crate::db::open_store(&url, &self.data, "outorga").await
     }
 }
 

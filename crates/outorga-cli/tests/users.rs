@@ -158,11 +158,13 @@ fn users_tokens_and_the_audit_chain() {
     );
     assert!(token.stderr.contains("não será mostrado de novo"));
 
-    // db init (4 jurisdictions), two users, one token: 7 entries, intact.
+    // The tables recorded, db init (4 jurisdictions), two users, one token:
+    // 8 entries; 12 records (4 jurisdictions, 5 rulebooks bound, 2 users,
+    // 1 token), intact.
     let verify = outorga(data, &["audit", "verify"], "", None);
     assert_eq!(
         (verify.code, verify.stdout.as_str()),
-        (0, "íntegro: 7 entradas\n"),
+        (0, "íntegro: 8 entradas, 12 registros conferidos\n"),
         "{}",
         verify.stderr
     );
@@ -186,7 +188,7 @@ fn users_tokens_and_the_audit_chain() {
     assert_eq!(broken.code, 1);
     assert_eq!(
         broken.stdout,
-        "quebrado na entrada 5: o conteúdo não confere com o hash registrado\n"
+        "entrada 5: o conteúdo não confere com o hash registrado\n"
     );
 }
 

@@ -6,8 +6,11 @@ use crate::extract::Query;
 use crate::json::Json;
 use crate::state::AppState;
 use axum::extract::State;
-use outorga_store::{AuditCheck, AuditEntry};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use outorga_store::{AuditEntry, AuditProblem, Scope};
 use serde::{Deserialize, Serialize};
+use tokio::sync::Semaphore;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -55,13 +58,54 @@ impl From<AuditEntry> for EntradaAuditoria {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
+pub struct Problema {
+    /// A entrada do registro em que está o problema, se houver.
+    pub entrada: Option<i64>,
+    /// O registro (tabela e chave) que não confere, se houver.
+    pub registro: Option<String>,
+    pub jurisdicao: Option<String>,
+    pub motivo: String,
+}
+
+impl From<AuditProblem> for Problema {
+    fn from(p: AuditProblem) -> Problema {
+        Problema {
+            entrada: p.seq,
+            registro: p.record,
+            jurisdicao: p.jurisdiction,
+            motivo: p.reason,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
 pub struct Verificacao {
+    /// Nada do que o usuário pode ver está fora do lugar.
     pub integro: bool,
-    /// Quantas entradas conferem (quando íntegro).
-    pub entradas: Option<i64>,
-    /// A primeira entrada que não confere.
-    pub entrada_quebrada: Option<i64>,
-    pub motivo: Option<String>,
+    /// Entradas do registro nas jurisdições do usuário (todas, sem restrição).
+    pub entradas: i64,
+    /// Registros (linhas das tabelas) conferidos nessas jurisdições.
+    pub registros: i64,
+    /// Os problemas nas jurisdições do usuário, e os da estrutura do
+    /// registro (entradas faltando, cabeça movida), que valem para todos.
+    pub problemas: Vec<Problema>,
+}
+
+/// One verification at a time in this process: it reads the whole log and
+/// every table.
+static VERIFYING: Semaphore = Semaphore::const_new(1);
+
+/// The answer while another verification runs.
+fn busy() -> Response {
+    let mut response = ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "uma verificação do registro já está em andamento; tente de novo em instantes",
+    )
+    .into_response();
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
+    response
 }
 
 /// The audit log, oldest first; users bound to some jurisdictions see only
@@ -91,26 +135,47 @@ async fn entries(
     ))
 }
 
-/// Recomputes the hash chain of the whole log.
+/// Verifies the log and every record against it (as `outorga audit
+/// verify`); a user limited to jurisdictions sees only theirs.
 #[utoipa::path(get, path = "/api/audit/verify", tag = "auditoria",
+    description = "Confere a cadeia do registro de auditoria, os selos (HMAC) e cada registro \
+                   das tabelas contra o que o registro descreve. Uma verificação por vez em \
+                   cada servidor (429 com Retry-After se outra estiver em andamento).",
     responses((status = 200, body = Verificacao), (status = 401, body = ErrorBody),
-              (status = 403, body = ErrorBody)),
+              (status = 403, body = ErrorBody), (status = 429, body = ErrorBody)),
     security(("bearer" = [])))]
-async fn verify(State(state): State<AppState>, _who: Board) -> Result<Json<Verificacao>, ApiError> {
-    Ok(Json(match state.store.verify_audit().await? {
-        AuditCheck::Intact { entries } => Verificacao {
-            integro: true,
-            entradas: Some(entries),
-            entrada_quebrada: None,
-            motivo: None,
-        },
-        AuditCheck::Broken { seq, reason } => Verificacao {
-            integro: false,
-            entradas: None,
-            entrada_quebrada: Some(seq),
-            motivo: Some(reason),
-        },
-    }))
+async fn verify(State(state): State<AppState>, who: Board) -> Result<Response, ApiError> {
+    let Ok(_turn) = VERIFYING.try_acquire() else {
+        return Ok(busy());
+    };
+    let report = state.store.verify_audit().await?;
+    let scope = &who.user.scope;
+    let visible = |j: &Option<String>| match (scope, j) {
+        (Scope::All, _) => true,
+        (_, Some(j)) => scope.allows(j),
+        (_, None) => false,
+    };
+    let (mut entradas, mut registros) = (0, 0);
+    for (j, (entries, rows)) in &report.by_jurisdiction {
+        let j = Some(j.clone()).filter(|j| !j.is_empty());
+        if visible(&j) {
+            entradas += entries;
+            registros += rows;
+        }
+    }
+    let problemas: Vec<Problema> = report
+        .problems
+        .into_iter()
+        .filter(|p| visible(&p.jurisdiction) || (p.jurisdiction.is_none() && p.record.is_none()))
+        .map(Problema::from)
+        .collect();
+    Ok(Json(Verificacao {
+        integro: problemas.is_empty(),
+        entradas,
+        registros,
+        problemas,
+    })
+    .into_response())
 }
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {

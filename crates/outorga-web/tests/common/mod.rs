@@ -8,7 +8,7 @@
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode, header};
 use chrono::NaiveDateTime;
-use outorga_store::{Change, Jurisdiction, Role, Scope, Store, sqlite_url};
+use outorga_store::{AuditKey, AuditKeys, Change, Jurisdiction, Role, Scope, Store, sqlite_url};
 use outorga_web::{AppState, Clock};
 use serde_json::Value;
 use sqlx::any::AnyPoolOptions;
@@ -137,7 +137,9 @@ impl App {
     }
 
     async fn on(url: &str, schema: Option<String>, dir: Option<tempfile::TempDir>) -> App {
-        let store = Store::open(url).await.expect("open");
+        let keys = AuditKeys::new(AuditKey::from_hex(&"5e".repeat(32)).expect("test key"));
+        let store = Store::open(url, keys).await.expect("open");
+        store.seal(&setup()).await.expect("seal");
         let library = outorga_rulebook::load(&rulebooks()).expect("rulebooks load");
         let mut jurisdictions: Vec<Jurisdiction> = Vec::new();
         for rulebook in library.rulebooks() {
