@@ -19,9 +19,11 @@ use serde_json::{Map, Value};
 use sqlx::Row;
 use std::collections::HashMap;
 
+/// Entries read at a time (each with its images), and rows of a table.
+const ENTRIES: i64 = 200;
 const CHUNK: i64 = 500;
 /// Rows described per baseline entry.
-const BASELINE_ROWS: usize = 200;
+pub(crate) const BASELINE_ROWS: usize = 50;
 
 /// What sealing did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -51,7 +53,7 @@ async fn walk(
     let (mut last, mut prev) = (0i64, GENESIS.to_string());
     loop {
         let entries: Vec<_> = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {COLUMNS} FROM audit_log WHERE seq > $1 ORDER BY seq LIMIT {CHUNK}"
+            "SELECT {COLUMNS} FROM audit_log WHERE seq > $1 ORDER BY seq LIMIT {ENTRIES}"
         )))
         .bind(last)
         .fetch_all(&mut **tx)

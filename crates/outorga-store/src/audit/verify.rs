@@ -20,7 +20,10 @@ use serde_json::{Map, Value};
 use sqlx::Row;
 use std::collections::{BTreeMap, HashMap};
 
-/// How many entries or rows are read at a time.
+/// How many entries are read at a time (an entry holds its rows' images:
+/// a baseline entry up to `seal::BASELINE_ROWS` of them).
+const ENTRIES: i64 = 200;
+/// How many rows of a table are read at a time.
 const CHUNK: i64 = 500;
 /// How many problems are listed (the rest are counted).
 const MAX_PROBLEMS: usize = 100;
@@ -122,7 +125,7 @@ impl Store {
         let mut last = 0;
         loop {
             let entries: Vec<AuditEntry> = sqlx::query(sqlx::AssertSqlSafe(format!(
-                "SELECT {COLUMNS} FROM audit_log WHERE seq > $1 ORDER BY seq LIMIT {CHUNK}"
+                "SELECT {COLUMNS} FROM audit_log WHERE seq > $1 ORDER BY seq LIMIT {ENTRIES}"
             )))
             .bind(last)
             .fetch_all(&mut **tx)
