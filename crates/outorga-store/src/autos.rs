@@ -3,6 +3,7 @@
 //! The process that follows (notification, defense, judgement, appeal,
 //! final decision) is in `process.rs`.
 
+use crate::TextKind;
 use crate::audit::images::RowRef;
 use crate::audit::{Audit, Change, Entry, append, next_number};
 use crate::parameters::optional_deadline;
@@ -192,18 +193,20 @@ pub(crate) async fn auto_step(
     Ok(())
 }
 
-fn check_input(input: &AutoInput, today: NaiveDate) -> Result<(), StoreError> {
-    if input.committed_at.date() > today {
-        return Err(StoreError::Invalid {
-            field: "data_hora",
-            reason: format!(
-                "{} é depois de hoje ({today}): um auto registra um fato passado",
-                input.committed_at
-            ),
-        });
-    }
-    for (field, value) in [("local", &input.place), ("descrição", &input.description)] {
-        if value.trim().is_empty() {
+/// An auto's own fields: a fact of the past under the law in force, its
+/// place and description.
+fn check_input(
+    input: &AutoInput,
+    change: &Change<'_>,
+    rulebook: &Rulebook,
+) -> Result<(), StoreError> {
+    crate::under_law("data_hora", input.committed_at.date(), change, rulebook)?;
+    crate::text::checked("infração", &input.infraction, TextKind::Code)?;
+    for (field, value, kind) in [
+        ("local", &input.place, TextKind::Line),
+        ("descrição", &input.description, TextKind::Long),
+    ] {
+        if crate::text::checked(field, value, kind)?.is_empty() {
             return Err(StoreError::Invalid {
                 field,
                 reason: "o auto de infração precisa deste campo".into(),
@@ -226,7 +229,7 @@ impl Store {
         input: &AutoInput,
     ) -> Result<Auto, StoreError> {
         let issued_on = change.at.date();
-        check_input(input, issued_on)?;
+        check_input(input, change, rulebook)?;
         let (offender, _) = crate::parse_document(&input.offender)?;
         let plate = input
             .plate

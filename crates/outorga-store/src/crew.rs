@@ -161,7 +161,11 @@ impl Store {
         (on, excuse): (NaiveDate, Option<&str>),
     ) -> Result<DriverAdded, StoreError> {
         let (driver, _) = crate::parse_document(driver)?;
-        crate::done_on("data", on, change)?;
+        crate::under_law("data", on, change, rulebook)?;
+        let excuse = excuse
+            .map(|e| crate::text::checked("justificativa", e, crate::TextKind::Line))
+            .transpose()?
+            .filter(|e| !e.is_empty());
         if !ROLES.contains(&role) {
             return Err(StoreError::Invalid {
                 field: "função",
@@ -309,7 +313,7 @@ impl Store {
         registration: &str,
         on: NaiveDate,
     ) -> Result<DriverAdded, StoreError> {
-        crate::done_on("data", on, change)?;
+        crate::under_law("data", on, change, rulebook)?;
         let Some(link) = self.driver(jurisdiction, registration).await? else {
             return Err(StoreError::NotFound(format!(
                 "não há condutor com a matrícula {registration} em {jurisdiction}"

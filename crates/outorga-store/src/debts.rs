@@ -304,7 +304,7 @@ impl Store {
         key: Key,
         on: NaiveDate,
     ) -> Result<Due, StoreError> {
-        crate::done_on("data", on, change)?;
+        crate::under_law("data", on, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let debt = lock_debt(&mut tx, jurisdiction, key).await?;
@@ -358,7 +358,7 @@ impl Store {
         key: Key,
         (parcels, on): (u32, NaiveDate),
     ) -> Result<Debt, StoreError> {
-        crate::done_on("data", on, change)?;
+        crate::under_law("data", on, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let debt = lock_debt(&mut tx, jurisdiction, key).await?;

@@ -9,6 +9,7 @@ use crate::permits::{
     articles, bound, counted_changes, engine_error, lock_permit, refuse_unmet, to_check,
     within_change_limit,
 };
+use crate::text::{TextKind, checked};
 use crate::world::day;
 use crate::{Store, StoreError, ToCheck, Tx, Vehicle};
 use chrono::{Datelike, NaiveDate};
@@ -134,7 +135,11 @@ impl Store {
         plate: &str,
         (on, excuse): (NaiveDate, Option<&str>),
     ) -> Result<VehicleIncluded, StoreError> {
-        crate::done_on("data", on, change)?;
+        crate::under_law("data", on, change, rulebook)?;
+        let excuse = excuse
+            .map(|e| checked("justificativa", e, TextKind::Line))
+            .transpose()?
+            .filter(|e| !e.is_empty());
         let vehicle = recorded(self, jurisdiction, plate).await?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
@@ -308,9 +313,10 @@ impl Store {
         done_on: NaiveDate,
         (approved, findings): (bool, &str),
     ) -> Result<Inspection, StoreError> {
-        crate::done_on("data", done_on, change)?;
+        crate::under_law("data", done_on, change, rulebook)?;
+        let findings = checked("constatações", findings, TextKind::Long)?;
         let vehicle = recorded(self, jurisdiction, plate).await?;
-        let kind = kind.trim();
+        let kind = checked("tipo", kind, TextKind::Code)?;
         let known =
             kind == "periodic" || rulebook.vehicles.inspections.iter().any(|i| i.kind == kind);
         if !known {

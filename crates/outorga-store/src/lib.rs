@@ -18,6 +18,7 @@ mod permits;
 mod process;
 mod profile;
 mod stands;
+mod text;
 mod users;
 mod vehicles;
 mod world;
@@ -36,6 +37,7 @@ pub use demo::DemoReport;
 pub use documents::{Document, PlateCheck};
 pub use fleet::{Inspection, VehicleIncluded};
 pub use lines::{Line, Section, parse_coefficient};
+pub use parameters::settable as settable_parameter;
 pub use people::{Kind, Registered, parse_document};
 pub use permits::{
     GrantRequest, Granted, HistoryStep, PermitRecord, ToCheck, Transition, status_pt,
@@ -46,6 +48,7 @@ use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 pub use stands::Stand;
 use std::path::Path;
+pub use text::TextKind;
 pub use users::{MIN_PASSWORD_CHARS, Role, Scope, Session, TokenInfo, User};
 pub use vehicles::{Vehicle, parse_plate, parse_renavam};
 
@@ -366,16 +369,35 @@ pub(crate) fn done_on(
     Ok(())
 }
 
-/// A record's code (upper case) once neither it nor the name is blank.
-fn code_and_name(code: &str, name: &str) -> Result<String, StoreError> {
-    let code = code.trim().to_uppercase();
-    if code.is_empty() || name.trim().is_empty() {
+/// A record's code (upper case) and name, both required text.
+fn code_and_name(code: &str, name: &str) -> Result<(String, String), StoreError> {
+    let code = text::required("código", code, TextKind::Code)?.to_uppercase();
+    let name = text::required("nome", name, TextKind::Name)?.to_string();
+    Ok((code, name))
+}
+
+/// A day on which something was done under `rulebook`: as [`done_on`], and
+/// not before the law came into force (a case is judged by the law of its
+/// day).
+pub(crate) fn under_law(
+    field: &'static str,
+    on: chrono::NaiveDate,
+    change: &Change<'_>,
+    rulebook: &outorga_core::model::Rulebook,
+) -> Result<(), StoreError> {
+    if on < rulebook.act.in_force {
         return Err(StoreError::Invalid {
-            field: if code.is_empty() { "código" } else { "nome" },
-            reason: "não pode ficar em branco".into(),
+            field,
+            reason: format!(
+                "{} é anterior à entrada em vigor da lei de {} ({}): esta lei não rege o que \
+                 aconteceu antes",
+                on.format("%d/%m/%Y"),
+                rulebook.jurisdiction.name,
+                rulebook.act.in_force.format("%d/%m/%Y")
+            ),
         });
     }
-    Ok(code)
+    done_on(field, on, change)
 }
 
 impl Store {

@@ -2,6 +2,7 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
+use crate::text::{TextKind, checked};
 use crate::{Store, StoreError, code_and_name, refused_if_taken};
 use rust_decimal::Decimal;
 use sqlx::Row;
@@ -32,14 +33,26 @@ pub struct Section {
 
 /// The route checked: localities named once, sections between two of them
 /// in the itinerary's order, positive lengths.
+/// The most places an itinerary lists.
+pub const MAX_PLACES: usize = 200;
+
 fn check_route(line: &Line) -> Result<(Vec<String>, Vec<Section>), StoreError> {
+    let invalid = |field: &'static str, reason: String| StoreError::Invalid { field, reason };
+    if line.itinerary.len() > MAX_PLACES {
+        return Err(invalid(
+            "itinerário",
+            format!(
+                "tem {} lugares; o máximo é {MAX_PLACES}",
+                line.itinerary.len()
+            ),
+        ));
+    }
     let itinerary: Vec<String> = line
         .itinerary
         .iter()
-        .map(|l| l.trim().to_string())
-        .filter(|l| !l.is_empty())
-        .collect();
-    let invalid = |field: &'static str, reason: String| StoreError::Invalid { field, reason };
+        .map(|l| checked("itinerário", l, TextKind::Name).map(str::to_string))
+        .filter(|l| l.as_ref().map_or(true, |l| !l.is_empty()))
+        .collect::<Result<_, _>>()?;
     for (i, place) in itinerary.iter().enumerate() {
         if itinerary[..i].contains(place) {
             return Err(invalid("itinerário", format!("{place} aparece duas vezes")));
@@ -97,7 +110,7 @@ impl Store {
         jurisdiction: &str,
         line: &Line,
     ) -> Result<(), StoreError> {
-        let code = code_and_name(&line.code, &line.name)?;
+        let (code, name) = code_and_name(&line.code, &line.name)?;
         if line.coefficient <= Decimal::ZERO {
             return Err(StoreError::Invalid {
                 field: "coeficiente",
@@ -113,7 +126,7 @@ impl Store {
         )
         .bind(jurisdiction)
         .bind(&code)
-        .bind(line.name.trim())
+        .bind(&name)
         .bind(i32::from(line.semi_urban))
         .bind(line.coefficient.normalize().to_string())
         .bind(serde_json::json!(itinerary).to_string())
@@ -131,7 +144,7 @@ impl Store {
                 action: "line.register",
                 jurisdiction: Some(jurisdiction),
                 subject: &format!("line:{code}"),
-                detail: serde_json::json!({ "name": line.name.trim(), "semi_urban": line.semi_urban, "coefficient": line.coefficient.normalize().to_string() }),
+                detail: serde_json::json!({ "name": name, "semi_urban": line.semi_urban, "coefficient": line.coefficient.normalize().to_string() }),
                 rows: vec![RowRef::new("lines", [jurisdiction.into(), (&code).into()])],
             },
         )

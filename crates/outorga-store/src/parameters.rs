@@ -43,7 +43,7 @@ pub(crate) async fn law<'r>(
 /// A parameter the rulebook declares, or the population every cap reads
 /// (a law that leaves it to a decree, like Canguçu's art. 3º, § 2º, declares
 /// none: the deployment gives it).
-fn settable(rulebook: &Rulebook, name: &str) -> bool {
+pub fn settable(rulebook: &Rulebook, name: &str) -> bool {
     rulebook.parameter_id(name).is_some() || (name == "population" && !rulebook.caps.is_empty())
 }
 

@@ -66,13 +66,7 @@ impl Store {
         name: &str,
     ) -> Result<Registered, StoreError> {
         let (document, kind) = parse_document(document)?;
-        let name = name.trim();
-        if name.is_empty() {
-            return Err(StoreError::Invalid {
-                field: "nome",
-                reason: "o nome não pode ficar em branco".into(),
-            });
-        }
+        let name = crate::text::required("nome", name, crate::TextKind::Name)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         self.known_jurisdiction(&mut tx, jurisdiction).await?;
         sqlx::query(

@@ -632,7 +632,7 @@ impl Store {
         request: &GrantRequest,
     ) -> Result<Granted, StoreError> {
         let (holder, _) = crate::parse_document(&request.holder)?;
-        crate::done_on("data", request.on, change)?;
+        crate::under_law("data", request.on, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let service = bound(&mut tx, jurisdiction, rulebook, &request.service).await?;
@@ -786,7 +786,7 @@ impl Store {
         transition: &Transition,
         on: NaiveDate,
     ) -> Result<PermitRecord, StoreError> {
-        crate::done_on("data", on, change)?;
+        crate::under_law("data", on, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         bound(&mut tx, jurisdiction, rulebook, service).await?;

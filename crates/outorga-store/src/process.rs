@@ -133,7 +133,16 @@ impl Store {
         process: &ProcessStep,
         on: NaiveDate,
     ) -> Result<Auto, StoreError> {
-        crate::done_on("data", on, change)?;
+        crate::under_law("data", on, change, rulebook)?;
+        match process {
+            ProcessStep::Defend { text } | ProcessStep::Appeal { text } => {
+                crate::text::checked("texto", text, crate::TextKind::Long)?;
+            }
+            ProcessStep::Judge { grounds, .. } | ProcessStep::DecideAppeal { grounds, .. } => {
+                crate::text::checked("fundamentos", grounds, crate::TextKind::Long)?;
+            }
+            _ => {}
+        }
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         // The auto's row lock (PostgreSQL): concurrent steps on one auto are

@@ -4,6 +4,7 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
+use crate::text::{EARLIEST_YEAR, TextKind, checked, day_within, first_day, years_from};
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
 use outorga_core::facts::{License, Person, PersonKind};
@@ -97,8 +98,60 @@ pub(crate) fn demo_cnh(seed: u32) -> String {
 
 /// The profile with its CNH number, categories, dates and e-mail checked
 /// (categories upper-cased), or the first field that is wrong.
+/// The most documents a profile lists as presented.
+pub const MAX_DOCUMENTS: usize = 50;
+
+/// The profile's days within what can be true on `today`: born since 1900
+/// and not after today, resident and first licensed not after today, a
+/// licence's validity and suspension within 20 years.
+fn check_days(p: &Profile, today: NaiveDate) -> Result<(), StoreError> {
+    let past = (first_day(EARLIEST_YEAR), today);
+    let ahead = (first_day(EARLIEST_YEAR), years_from(today, 20));
+    for (field, day, range) in [
+        ("nascimento", p.birth_date, past),
+        ("residente_desde", p.resident_since, past),
+        (
+            "cnh.primeira_habilitação",
+            p.cnh.as_ref().and_then(|c| c.first_issued),
+            past,
+        ),
+        ("cnh.validade", p.cnh.as_ref().map(|c| c.expires), ahead),
+        (
+            "cnh.suspensa_até",
+            p.cnh.as_ref().and_then(|c| c.suspended_until),
+            ahead,
+        ),
+    ] {
+        if let Some(day) = day {
+            day_within(field, day, range)?;
+        }
+    }
+    Ok(())
+}
+
 pub fn check_profile(profile: &Profile) -> Result<Profile, StoreError> {
     let mut p = profile.clone();
+    for (field, value, kind) in [
+        ("logradouro", &mut p.street, TextKind::Line),
+        ("bairro", &mut p.district, TextKind::Name),
+        ("cidade", &mut p.city, TextKind::Name),
+        ("cep", &mut p.postal_code, TextKind::Code),
+        ("telefone", &mut p.phone, TextKind::Code),
+        ("email", &mut p.email, TextKind::Line),
+    ] {
+        *value = checked(field, value, kind)?.to_string();
+    }
+    if let Some(documents) = &mut p.documents {
+        if documents.len() > MAX_DOCUMENTS {
+            return Err(StoreError::Invalid {
+                field: "documentos",
+                reason: format!("tem {} itens; o máximo é {MAX_DOCUMENTS}", documents.len()),
+            });
+        }
+        for document in documents.iter_mut() {
+            *document = checked("documentos", document, TextKind::Name)?.to_string();
+        }
+    }
     if let Some(education) = &p.education
         && Education::parse(education).is_none()
     {
@@ -266,6 +319,7 @@ impl Store {
     ) -> Result<Profile, StoreError> {
         let (document, _) = crate::parse_document(document)?;
         let p = check_profile(profile)?;
+        check_days(&p, change.at.date())?;
         let (mut tx, _writer) = self.write_transaction().await?;
         if read_profile(&mut tx, jurisdiction, &document)
             .await?

@@ -21,7 +21,7 @@ impl Store {
         jurisdiction: &str,
         stand: &Stand,
     ) -> Result<(), StoreError> {
-        let code = code_and_name(&stand.code, &stand.name)?;
+        let (code, name) = code_and_name(&stand.code, &stand.name)?;
         if stand.capacity == Some(0) {
             return Err(StoreError::Invalid {
                 field: "vagas",
@@ -35,7 +35,7 @@ impl Store {
         )
         .bind(jurisdiction)
         .bind(&code)
-        .bind(stand.name.trim())
+        .bind(&name)
         .bind(stand.capacity.map(i64::from))
         .execute(&mut *tx)
         .await
@@ -54,7 +54,7 @@ impl Store {
                 action: "stand.register",
                 jurisdiction: Some(jurisdiction),
                 subject: &format!("stand:{code}"),
-                detail: serde_json::json!({ "name": stand.name.trim(), "capacity": stand.capacity }),
+                detail: serde_json::json!({ "name": name, "capacity": stand.capacity }),
                 rows: vec![RowRef::new("stands", [jurisdiction.into(), (&code).into()])],
             },
         )

@@ -2,6 +2,7 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
+use crate::text::{TextKind, checked};
 use crate::{Store, StoreError, Tx, refused_if_taken};
 use sqlx::Row;
 
@@ -79,14 +80,24 @@ pub fn parse_renavam(text: &str) -> Result<String, StoreError> {
 }
 
 /// Names trimmed, blanks dropped, each once, in order.
-fn names(list: &[String]) -> Vec<String> {
+/// The most items of equipment or adaptations a vehicle lists.
+pub const MAX_ITEMS: usize = 50;
+
+fn names(field: &'static str, list: &[String]) -> Result<Vec<String>, StoreError> {
+    if list.len() > MAX_ITEMS {
+        return Err(StoreError::Invalid {
+            field,
+            reason: format!("tem {} itens; o máximo é {MAX_ITEMS}", list.len()),
+        });
+    }
     let mut out: Vec<String> = Vec::new();
-    for name in list.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
-        if !out.iter().any(|known| known.eq_ignore_ascii_case(name)) {
+    for name in list {
+        let name = checked(field, name, TextKind::Name)?;
+        if !name.is_empty() && !out.iter().any(|known| known.eq_ignore_ascii_case(name)) {
             out.push(name.to_string());
         }
     }
-    out
+    Ok(out)
 }
 
 fn json_list(text: &str) -> Vec<String> {
@@ -128,9 +139,9 @@ impl Store {
         let vehicle = Vehicle {
             plate: parse_plate(&vehicle.plate)?,
             renavam: parse_renavam(&vehicle.renavam)?,
-            colour: vehicle.colour.trim().to_string(),
-            equipment: names(&vehicle.equipment),
-            adaptations: names(&vehicle.adaptations),
+            colour: checked("cor", &vehicle.colour, TextKind::Name)?.to_string(),
+            equipment: names("equipamentos", &vehicle.equipment)?,
+            adaptations: names("adaptações", &vehicle.adaptations)?,
             ..vehicle.clone()
         };
         if !(1950..=this_year + 1).contains(&manufactured) {

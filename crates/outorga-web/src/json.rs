@@ -15,7 +15,7 @@ pub struct Json<T>(pub T);
 
 impl<S, T> FromRequest<S> for Json<T>
 where
-    T: DeserializeOwned,
+    T: DeserializeOwned + utoipa::ToSchema,
     S: Send + Sync,
 {
     type Rejection = ApiError;
@@ -43,6 +43,10 @@ where
                 "não foi possível ler o corpo da requisição (grande demais ou interrompido)",
             )
         })?;
+        // Texts over their field's maximum are refused first (limits.rs).
+        if let Ok(body) = serde_json::from_slice::<serde_json::Value>(&bytes) {
+            crate::limits::check(&T::name(), &body)?;
+        }
         parse(&bytes).map(Json)
     }
 }

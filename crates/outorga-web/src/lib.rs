@@ -33,6 +33,7 @@ pub mod client;
 pub mod error;
 pub mod extract;
 pub mod json;
+mod limits;
 mod openapi;
 mod routes;
 mod state;

@@ -54,7 +54,10 @@ async fn put(
         )
     })?;
     let bound = bound_rulebooks(&state, &j).await?;
-    let Some(rulebook) = bound.iter().find(|r| r.parameter_id(&nome).is_some()) else {
+    let Some(rulebook) = bound
+        .iter()
+        .find(|r| outorga_store::settable_parameter(r, &nome))
+    else {
         return Err(ApiError::field(
             StatusCode::UNPROCESSABLE_ENTITY,
             "nome",
