@@ -166,9 +166,12 @@ impl Ticket {
             .await
             .map_err(|_| system("a fila de senhas foi fechada"))?;
         tokio::task::spawn_blocking(move || {
-            self.hashing.running.enter();
-            let _running = Running(self.hashing.clone());
+            let hashing = self.hashing.clone();
+            // Dropped last (locals drop in reverse): the worker is given
+            // back only after the count of running hashes went down.
             let _held = (self, worker);
+            hashing.running.enter();
+            let _running = Running(hashing);
             work()
         })
         .await

@@ -200,23 +200,35 @@ mod tests {
     }
 
     #[test]
-    fn probe() {
-        for p in [
-            "demonstracao",
-            "senha-de-teste-longa",
-            "senha-bem-longa",
-            "outra-senha-longa",
-            "uma-senha-longa",
-            "0123456789",
-            "aaaaaaaaaaaa",
-            "password123",
-            "senha12345",
-            "abcdefghijkl",
-            "qwertyuiop",
-        ] {
-            for name in ["admin", "clerk", "read-only", "chefe", "ana"] {
-                println!("{name} {p}: {:?}", refusal(name, p));
-            }
+    fn passphrases_pass_and_the_obvious_does_not() {
+        // The demo users' password (serve --demo) and phrases of words.
+        for name in ["admin", "clerk", "inspector", "board", "read-only"] {
+            assert_eq!(refusal(name, "demonstracao"), None, "{name}");
         }
+        assert_eq!(refusal("ana", "senha-de-teste-longa"), None);
+        for (name, password, why) in [
+            ("ana", "curta", "ao menos 10 caracteres"),
+            ("ana", "0123456789", "sequências"),
+            ("ana", "9876543210", "sequências"),
+            ("ana", "zzzzzzzzzzzz", "repetições"),
+            ("ana", "abcabcabcabc", "repetições como \"abcabcabc\""),
+            ("ana", "senha12345", "se parece com uma senha muito usada"),
+            ("ana", "outorga2026", "fácil de adivinhar"),
+            (
+                "marcos.andrade",
+                "andrade-e-um-sobrenome",
+                "nome do usuário",
+            ),
+            ("marcos.andrade", "MarcosAndrade!!", "nome do usuário"),
+        ] {
+            let reason = refusal(name, password).unwrap_or_default();
+            assert!(reason.contains(why), "{password}: {reason}");
+        }
+        let long = "palavra-".repeat(40);
+        assert!(
+            refusal("ana", &long)
+                .unwrap_or_default()
+                .contains("no máximo 256")
+        );
     }
 }

@@ -658,7 +658,7 @@ async fn known_user(tx: &mut Tx, name: &str) -> Result<(), StoreError> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Role, Scope};
+    use super::{Role, Scope, User};
 
     #[test]
     fn roles_by_code_or_portuguese_name() {
@@ -669,6 +669,42 @@ mod tests {
         assert_eq!(Role::parse(" Junta ").ok(), Some(Role::Board));
         assert_eq!(Role::parse("comissão").ok(), Some(Role::Board));
         assert!(Role::parse("prefeito").is_err());
+    }
+
+    #[test]
+    fn roles_are_ordered_by_what_they_may_do() {
+        for role in Role::ALL {
+            assert!(role <= Role::Admin && role >= Role::ReadOnly, "{role:?}");
+        }
+        let jobs = [Role::Clerk, Role::Inspector, Role::Board];
+        for a in jobs {
+            for b in jobs.into_iter().filter(|b| *b != a) {
+                assert_eq!(a.partial_cmp(&b), None, "{a:?} {b:?}");
+            }
+        }
+        assert!(Role::Clerk > Role::ReadOnly && Role::Admin > Role::Board);
+    }
+
+    #[test]
+    fn a_user_manages_within_their_role_and_scope() {
+        let only = |list: &[&str]| Scope::Only(list.iter().map(|j| j.to_string()).collect());
+        let chefe = User {
+            name: "chefe".into(),
+            role: Role::Admin,
+            scope: only(&["cangucu"]),
+        };
+        assert!(chefe.may_manage(Role::Admin, &only(&["cangucu"])));
+        assert!(!chefe.may_manage(Role::Clerk, &Scope::All));
+        assert!(!chefe.may_manage(Role::Clerk, &only(&["cangucu", "amapa"])));
+        let clerk = User {
+            name: "ana".into(),
+            role: Role::Clerk,
+            scope: Scope::All,
+        };
+        assert!(clerk.may_manage(Role::ReadOnly, &only(&["amapa"])));
+        assert!(!clerk.may_manage(Role::Inspector, &Scope::All));
+        assert!(!clerk.may_manage(Role::Admin, &Scope::All));
+        assert!(Scope::All.within(&Scope::All) && !Scope::All.within(&only(&["amapa"])));
     }
 
     #[test]

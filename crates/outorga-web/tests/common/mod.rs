@@ -177,19 +177,15 @@ impl App {
         }
     }
 
-    /// The same app with another password queue.
-    pub fn with_hashing(self, limits: HashingLimits) -> App {
+    /// A router on the same database with another password queue, and
+    /// the store behind it.
+    pub fn with_hashing(&self, limits: HashingLimits) -> (axum::Router, Store) {
         let store = self.store.clone().with_hashing(limits);
         let state = AppState {
             store: store.clone(),
             ..self.state.clone()
         };
-        App {
-            router: outorga_web::router(state.clone()),
-            state,
-            store,
-            ..self
-        }
+        (outorga_web::router(state), store)
     }
 
     pub async fn finish(self) {
