@@ -8,7 +8,8 @@
 //! unguessable" (more than 10^8 guesses). The user's own name, its parts
 //! and a few words every user of a transport office would think of are
 //! given to zxcvbn as guesses too, and a password that contains the name
-//! (or a part of it of four letters or more) is refused outright. zxcvbn's
+//! (or a part of it of four letters or more, or a shorter one as a word of
+//! its own) is refused outright. zxcvbn's
 //! advice is translated to Portuguese here.
 
 use crate::StoreError;
@@ -62,7 +63,10 @@ pub fn check_password(name: &str, password: &str) -> Result<(), StoreError> {
     }
     let parts = name_parts(name);
     let folded = letters_and_digits(password);
-    if parts.iter().any(|part| folded.contains(part.as_str())) {
+    let names = words(name);
+    if parts.iter().any(|part| folded.contains(part.as_str()))
+        || words(password).iter().any(|word| names.contains(word))
+    {
         return Err(invalid(
             "a senha não pode conter o nome do usuário (nem parte dele); \
              use algumas palavras que não tenham a ver com você"
@@ -112,6 +116,19 @@ fn name_parts(name: &str) -> Vec<String> {
         parts.push(whole);
     }
     parts
+}
+
+/// The words of `text` (runs of letters and digits), lowercase, with the
+/// whole of it without punctuation: a short name (`bia`) is refused as a
+/// word of the password (`bia.admin.2026`), not inside one (`sabiá`).
+fn words(text: &str) -> Vec<String> {
+    let mut words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    words.push(letters_and_digits(text));
+    words
 }
 
 /// The letters and digits of `text`, lowercase.
@@ -206,6 +223,7 @@ mod tests {
             assert_eq!(refusal(name, "demonstracao"), None, "{name}");
         }
         assert_eq!(refusal("ana", "senha-de-teste-longa"), None);
+        assert_eq!(refusal("bia", "sabiá-laranjeira-do-campo"), None);
         for (name, password, why) in [
             ("ana", "curta", "ao menos 10 caracteres"),
             ("ana", "0123456789", "sequências"),
@@ -220,6 +238,7 @@ mod tests {
                 "nome do usuário",
             ),
             ("marcos.andrade", "MarcosAndrade!!", "nome do usuário"),
+            ("bia", "bia.admin.2026", "nome do usuário"),
         ] {
             let reason = refusal(name, password).unwrap_or_default();
             assert!(reason.contains(why), "{password}: {reason}");
