@@ -366,7 +366,7 @@ async fn leaving(app: &App) {
             Method::PUT,
             "/api/users/bia/password",
             Some(&admin),
-            Some(json!({ "senha": "bia-1234567" })),
+            Some(json!({ "senha": "abcdef123456" })),
         )
         .await;
     assert_eq!(weak.status, StatusCode::UNPROCESSABLE_ENTITY);
