@@ -19,7 +19,7 @@
 //! names is held to ten guesses a minute.
 
 use crate::audit::{Change, append, timestamp};
-use crate::users::{Session, random_hex, start_session, user_of};
+use crate::users::{Session, random_hex, user_of};
 use crate::{Backend, Scope, Store, StoreError, Tx};
 use chrono::{Duration, NaiveDateTime};
 use sqlx::Row;
@@ -181,7 +181,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         let outcome = match user.filter(|_| matches) {
-            Some(user) => SignIn::Opened(start_session(&mut tx, user, at, expires_at).await?),
+            Some(user) => SignIn::Opened(self.start_session(&mut tx, user, at, expires_at).await?),
             None => SignIn::Refused,
         };
         tx.commit().await?;

@@ -413,6 +413,52 @@ impl Store {
             .transpose()
     }
 
+    /// Opens a session for `user` in `tx` (whose password was just checked): a
+    /// new bearer token valid until `expires_at`. `at` is now.
+    pub(crate) async fn start_session(
+        &self,
+        tx: &mut Tx,
+        user: User,
+        at: NaiveDateTime,
+        expires_at: NaiveDateTime,
+    ) -> Result<Session, StoreError> {
+        let token = new_token()?;
+        // Expired sessions of this user are of no more use.
+        sqlx::query("DELETE FROM sessions WHERE user_name = $1 AND expires_at <= $2")
+            .bind(&user.name)
+            .bind(timestamp(at))
+            .execute(&mut **tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO sessions (hash, user_name, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(token_hash(&token))
+        .bind(&user.name)
+        .bind(timestamp(at))
+        .bind(timestamp(expires_at))
+        .execute(&mut **tx)
+        .await?;
+        let change = Change {
+            by: &user.name,
+            at,
+            why: "início de sessão",
+        };
+        append(
+            tx,
+            &change,
+            "session.open",
+            None,
+            &format!("user:{}", user.name),
+            serde_json::json!({ "expires_at": timestamp(expires_at) }),
+        )
+        .await?;
+        Ok(Session {
+            token,
+            user,
+            expires_at,
+        })
+    }
+
     /// Ends the session of `token` (a logout); `false` if there was none.
     pub async fn close_session(
         &self,
@@ -533,7 +579,7 @@ impl Store {
             "token.create",
             None,
             &format!("user:{user}"),
-            serde_json::json!({ "label": label, "expires_at": expires_at.map(timestamp) }),
+            serde_json::json!({ "label": label }),
         )
         .await?;
         tx.commit().await?;
@@ -595,51 +641,6 @@ impl Store {
         tx.commit().await?;
         Ok(true)
     }
-}
-
-/// Opens a session for `user` in `tx` (whose password was just checked): a
-/// new bearer token valid until `expires_at`. `at` is now.
-pub(crate) async fn start_session(
-    tx: &mut Tx,
-    user: User,
-    at: NaiveDateTime,
-    expires_at: NaiveDateTime,
-) -> Result<Session, StoreError> {
-    let token = new_token()?;
-    // Expired sessions of this user are of no more use.
-    sqlx::query("DELETE FROM sessions WHERE user_name = $1 AND expires_at <= $2")
-        .bind(&user.name)
-        .bind(timestamp(at))
-        .execute(&mut **tx)
-        .await?;
-    sqlx::query(
-        "INSERT INTO sessions (hash, user_name, created_at, expires_at) VALUES ($1, $2, $3, $4)",
-    )
-    .bind(token_hash(&token))
-    .bind(&user.name)
-    .bind(timestamp(at))
-    .bind(timestamp(expires_at))
-    .execute(&mut **tx)
-    .await?;
-    let change = Change {
-        by: &user.name,
-        at,
-        why: "início de sessão",
-    };
-    append(
-        tx,
-        &change,
-        "session.open",
-        None,
-        &format!("user:{}", user.name),
-        serde_json::json!({ "expires_at": timestamp(expires_at) }),
-    )
-    .await?;
-    Ok(Session {
-        token,
-        user,
-        expires_at,
-    })
 }
 
 async fn known_user(tx: &mut Tx, name: &str) -> Result<(), StoreError> {
