@@ -116,6 +116,18 @@ enum UserCommand {
         /// What the token is for (unique per user).
         #[arg(long)]
         label: String,
+        /// When the token stops working: a day (YYYY-MM-DD, from 00:00 UTC)
+        /// or a number of days from today (e.g. 90). Default: never.
+        #[arg(long)]
+        expires: Option<String>,
+        #[command(flatten)]
+        database: users::DatabaseArgs,
+    },
+    /// Delete the record of sign-in attempts older than some days (audited).
+    PruneSignIns {
+        /// How many days of attempts to keep.
+        #[arg(long, default_value_t = 90)]
+        keep_days: u32,
         #[command(flatten)]
         database: users::DatabaseArgs,
     },
@@ -234,9 +246,17 @@ fn main() -> ExitCode {
                 UserCommand::Token {
                     name,
                     label,
+                    expires,
                     database,
                 },
-        } => users::token(&database, &name, &label),
+        } => users::token(&database, &name, &label, expires.as_deref()),
+        Command::User {
+            command:
+                UserCommand::PruneSignIns {
+                    keep_days,
+                    database,
+                },
+        } => users::prune_sign_ins(&database, keep_days),
         Command::Audit {
             command: AuditCommand::Verify { since, database },
         } => audit::verify(&database, since.as_deref()),

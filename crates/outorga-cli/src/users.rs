@@ -1,5 +1,6 @@
-//! `outorga user add` and `outorga user token`: users and API tokens from
-//! the command line (the first administrator is made here).
+//! `outorga user add`, `outorga user token` and `outorga user
+//! prune-sign-ins`: users, API tokens and the record of sign-in attempts
+//! from the command line (the first administrator is made here).
 
 use crate::db::{runtime, url_for};
 use anyhow::{Context as _, bail};
@@ -110,20 +111,69 @@ pub fn add(
     })
 }
 
-pub fn token(database: &DatabaseArgs, name: &str, label: &str) -> anyhow::Result<ExitCode> {
+/// The moment a token given `--expires TEXT` stops working: 00:00 UTC of
+/// the day given (YYYY-MM-DD), or of today plus a number of days.
+fn expiry(text: &str, now: chrono::NaiveDateTime) -> Result<chrono::NaiveDateTime, StoreError> {
+    let text = text.trim();
+    let day = match text.parse::<u32>() {
+        Ok(days) => now
+            .date()
+            .checked_add_days(chrono::Days::new(u64::from(days))),
+        Err(_) => chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").ok(),
+    };
+    day.map(|day| day.and_time(chrono::NaiveTime::MIN))
+        .ok_or_else(|| StoreError::Invalid {
+            field: "--expires",
+            reason: format!("`{text}` não é uma data (AAAA-MM-DD) nem um número de dias (como 90)"),
+        })
+}
+
+pub fn token(
+    database: &DatabaseArgs,
+    name: &str,
+    label: &str,
+    expires: Option<&str>,
+) -> anyhow::Result<ExitCode> {
+    let change = change(
+        "outorga user token",
+        "token de API criado pela linha de comando",
+    );
+    let expires = match expires.map(|text| expiry(text, change.at)).transpose() {
+        Ok(expires) => expires,
+        Err(error) => return refused(error),
+    };
     runtime()?.block_on(async {
         let store = database.open().await?;
-        let change = change(
-            "outorga user token",
-            "token de API criado pela linha de comando",
-        );
-        match store.create_token(&change, name, label).await {
+        match store.create_token(&change, name, label, expires).await {
             Ok(token) => {
                 println!("{token}");
                 eprintln!("guarde este token agora: ele não será mostrado de novo");
+                if let Some(at) = expires {
+                    eprintln!(
+                        "o token deixa de valer em {} (UTC)",
+                        at.format("%Y-%m-%d %H:%M")
+                    );
+                }
                 Ok(ExitCode::SUCCESS)
             }
             Err(error) => refused(error),
         }
+    })
+}
+
+pub fn prune_sign_ins(database: &DatabaseArgs, keep_days: u32) -> anyhow::Result<ExitCode> {
+    let change = change(
+        "outorga user prune-sign-ins",
+        "tentativas de entrada antigas apagadas pela linha de comando",
+    );
+    let before = change.at - chrono::Duration::days(i64::from(keep_days));
+    runtime()?.block_on(async {
+        let store = database.open().await?;
+        let deleted = store.prune_sign_ins(&change, before).await?;
+        println!(
+            "{deleted} tentativas de entrada anteriores a {} apagadas",
+            before.format("%Y-%m-%d %H:%M")
+        );
+        Ok(ExitCode::SUCCESS)
     })
 }

@@ -105,12 +105,12 @@ fn users_tokens_and_the_audit_chain() {
         ),
         (
             vec!["user", "add", "bia", "--role", "prefeito"],
-            Some("0123456789"),
+            Some("lagoa-azul-de-manha"),
             "papel: `prefeito` não é um papel",
         ),
         (
             vec!["user", "add", "ana", "--role", "admin"],
-            Some("0123456789"),
+            Some("lagoa-azul-de-manha"),
             "nome: o usuário `ana` já existe",
         ),
         (
@@ -123,13 +123,49 @@ fn users_tokens_and_the_audit_chain() {
                 "--jurisdiction",
                 "atlantida",
             ],
-            Some("0123456789"),
+            Some("lagoa-azul-de-manha"),
             "jurisdição: `atlantida` não está cadastrada",
         ),
         (
             vec!["user", "token", "ninguem", "--label", "x"],
             None,
             "usuário: o usuário `ninguem` não existe",
+        ),
+        (
+            vec!["user", "add", "bia", "--role", "admin"],
+            Some("0123456789"),
+            "senha: a senha é fácil de adivinhar: sequências como abc ou 6543",
+        ),
+        (
+            vec!["user", "add", "bia", "--role", "admin"],
+            Some("bia.admin.2026"),
+            "senha: a senha não pode conter o nome do usuário",
+        ),
+        (
+            vec![
+                "user",
+                "token",
+                "ana",
+                "--label",
+                "x",
+                "--expires",
+                "2020-01-01",
+            ],
+            None,
+            "expira_em: a validade do token precisa terminar depois de agora",
+        ),
+        (
+            vec![
+                "user",
+                "token",
+                "ana",
+                "--label",
+                "x",
+                "--expires",
+                "amanhã",
+            ],
+            None,
+            "--expires: `amanhã` não é uma data (AAAA-MM-DD) nem um número de dias",
         ),
     ] {
         let run = outorga(data, &args, "", password);
@@ -157,14 +193,50 @@ fn users_tokens_and_the_audit_chain() {
         "{printed}"
     );
     assert!(token.stderr.contains("não será mostrado de novo"));
+    let expiring = outorga(
+        data,
+        &[
+            "user",
+            "token",
+            "ana",
+            "--label",
+            "mensal",
+            "--expires",
+            "30",
+        ],
+        "",
+        None,
+    );
+    assert_eq!(expiring.code, 0, "{}", expiring.stderr);
+    assert!(
+        expiring.stderr.contains("o token deixa de valer em "),
+        "{}",
+        expiring.stderr
+    );
 
-    // The tables recorded, db init (4 jurisdictions), two users, one token:
-    // 8 entries; 12 records (4 jurisdictions, 5 rulebooks bound, 2 users,
-    // 1 token), intact.
+    // Old sign-in attempts are pruned (none yet), and that is audited.
+    let prune = outorga(
+        data,
+        &["user", "prune-sign-ins", "--keep-days", "30"],
+        "",
+        None,
+    );
+    assert_eq!(prune.code, 0, "{}", prune.stderr);
+    assert!(
+        prune
+            .stdout
+            .starts_with("0 tentativas de entrada anteriores a "),
+        "{}",
+        prune.stdout
+    );
+
+    // The tables recorded, db init (4 jurisdictions), two users, two
+    // tokens, a pruning: 10 entries; 13 records (4 jurisdictions, 5
+    // rulebooks bound, 2 users, 2 tokens), intact.
     let verify = outorga(data, &["audit", "verify"], "", None);
     assert_eq!(
         (verify.code, verify.stdout.as_str()),
-        (0, "íntegro: 8 entradas, 12 registros conferidos\n"),
+        (0, "íntegro: 10 entradas, 13 registros conferidos\n"),
         "{}",
         verify.stderr
     );
@@ -201,6 +273,83 @@ fn serve_answers_on_the_port_it_prints() {
     child.wait().expect("stopped");
     assert!(response.starts_with("HTTP/1.1 200 OK"), "{response}");
     assert!(response.ends_with(r#"{"status":"ok"}"#), "{response}");
+}
+
+/// The storm of issue 10 replayed: 400 wrong passwords, 64 at a time, from
+/// as many user names and from 200 client addresses (127.0.0.2 and on).
+/// Each attempt is refused (401), limited (429) or turned away by the
+/// password queue (503), and the server's peak memory stays far below the
+/// 7.7 GB it once reached.
+#[test]
+fn a_storm_of_wrong_passwords_keeps_memory_flat() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut child, address, _) = serve(dir.path(), &[]);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let statuses = runtime.block_on(async {
+        let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(64));
+        let mut attempts = Vec::new();
+        for n in 0..400u32 {
+            let (gate, address) = (gate.clone(), address.clone());
+            attempts.push(tokio::spawn(async move {
+                let _turn = gate.acquire_owned().await.expect("gate");
+                let from = std::net::Ipv4Addr::new(127, 0, 0, 2 + (n % 200) as u8);
+                wrong_password(&address, from, n).await
+            }));
+        }
+        let mut statuses = Vec::new();
+        for attempt in attempts {
+            statuses.push(attempt.await.expect("joined"));
+        }
+        statuses
+    });
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
+        .expect("the server's /proc status");
+    child.kill().expect("stops");
+    child.wait().expect("stopped");
+    let peak_kb: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM");
+    for code in &statuses {
+        assert!(
+            ["401", "429", "503"].contains(&code.as_str()),
+            "{statuses:?}"
+        );
+    }
+    assert!(statuses.iter().any(|code| code == "401"), "{statuses:?}");
+    assert!(peak_kb < 600 * 1024, "peak memory {peak_kb} kB");
+}
+
+/// One sign-in with a wrong password from the local address `from`: the
+/// status code of the answer.
+async fn wrong_password(address: &str, from: std::net::Ipv4Addr, n: u32) -> String {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind(std::net::SocketAddr::from((from, 0)))
+        .expect("a loopback source address");
+    let mut stream = socket
+        .connect(address.parse().expect("address"))
+        .await
+        .expect("connects");
+    let body = format!(r#"{{"nome":"usuario{n}","senha":"errada-de-proposito-{n}"}}"#);
+    let request = format!(
+        "POST /api/session HTTP/1.1\r\nHost: outorga\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.expect("request");
+    let mut response = String::new();
+    stream
+        .read_to_string(&mut response)
+        .await
+        .expect("response");
+    response.split(' ').nth(1).unwrap_or_default().to_string()
 }
 
 /// Starts `outorga serve` on a free port with the data folder `data`; the

@@ -11,12 +11,15 @@ mod debts;
 mod demo;
 mod documents;
 mod fleet;
+mod hashing;
 mod lines;
 mod parameters;
+mod password_policy;
 mod people;
 mod permits;
 mod process;
 mod profile;
+mod sign_ins;
 mod stands;
 mod text;
 mod users;
@@ -36,20 +39,27 @@ pub use debts::{Debt, Due, Payment};
 pub use demo::DemoReport;
 pub use documents::{Document, PlateCheck};
 pub use fleet::{Inspection, VehicleIncluded};
+pub use hashing::{HashingLimits, HashingPeak};
 pub use lines::{Line, Section, parse_coefficient};
 pub use parameters::settable as settable_parameter;
+pub use password_policy::{MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS, check_password};
 pub use people::{Kind, Registered, parse_document};
 pub use permits::{
     GrantRequest, Granted, HistoryStep, PermitRecord, ToCheck, Transition, status_pt,
 };
 pub use process::{ProcessStep, status_pt as auto_status_pt};
 pub use profile::{Cnh, Profile, check_profile, parse_cnh_number};
+pub use sign_ins::{
+    Attempt, AttemptFilter, FAILURES_PER_CLIENT, FAILURES_PER_NAME, SignIn, WINDOW_SECONDS,
+};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 pub use stands::Stand;
 use std::path::Path;
 pub use text::TextKind;
-pub use users::{MIN_PASSWORD_CHARS, Role, Scope, Session, TokenInfo, User};
+pub use users::{
+    MAX_LABEL_CHARS, MAX_TOKEN_DAYS, MAX_USER_NAME_CHARS, Role, Scope, Session, TokenInfo, User,
+};
 pub use vehicles::{Vehicle, parse_plate, parse_renavam};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -93,6 +103,9 @@ pub enum StoreError {
     /// The record is already there (a unique key): the field and the reason.
     #[error("{field}: {reason}")]
     Taken { field: &'static str, reason: String },
+    /// Too many passwords are being checked at once: try again in a moment.
+    #[error("too many passwords being checked at once")]
+    Busy,
 }
 
 impl StoreError {
@@ -132,6 +145,8 @@ pub struct Store {
     /// SQLite has one writer at a time; writers of this process queue here
     /// (woken in turn) instead of polling SQLite's lock with sleeps.
     writer: std::sync::Arc<tokio::sync::Mutex<()>>,
+    /// The bounded queue every password hash goes through.
+    hashing: std::sync::Arc<hashing::Hashing>,
 }
 
 /// This process's turn to write (SQLite), held until the transaction ends.
@@ -158,6 +173,7 @@ impl Store {
     /// is refused. Call [`Store::seal`] next (the CLI does) to seal a log
     /// written before the key and describe tables the log does not.
     pub async fn open(url: &str, keys: AuditKeys) -> Result<Store, StoreError> {
+        let limits = HashingLimits::from_env()?;
         install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -209,7 +225,30 @@ impl Store {
             backend,
             audit: std::sync::Arc::new(audit::Audit { keys, schema }),
             writer: std::sync::Arc::new(tokio::sync::Mutex::new(())),
+            hashing: hashing::Hashing::new(limits),
         })
+    }
+
+    /// The same store with another password queue.
+    pub fn with_hashing(self, limits: HashingLimits) -> Store {
+        Store {
+            hashing: hashing::Hashing::new(limits),
+            ..self
+        }
+    }
+
+    /// The most password hashes that ran, and that were admitted, at once.
+    pub fn hashing_peak(&self) -> HashingPeak {
+        self.hashing.peak()
+    }
+
+    /// Whether the jurisdiction `id` is recorded.
+    pub async fn has_jurisdiction(&self, id: &str) -> Result<bool, StoreError> {
+        let known = sqlx::query("SELECT 1 AS one FROM jurisdictions WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(known.is_some())
     }
 
     pub fn backend(&self) -> Backend {

@@ -7,20 +7,24 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append, timestamp};
+use crate::password_policy::check_password;
 use crate::{Store, StoreError, Tx, refused_if_taken};
-use argon2::Argon2;
-use argon2::password_hash::phc::PasswordHash;
-use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use chrono::NaiveDateTime;
 use sha2::{Digest, Sha256};
 use sqlx::Row;
-use std::sync::LazyLock;
+use std::cmp::Ordering;
 
-/// The shortest password accepted, in characters.
-pub const MIN_PASSWORD_CHARS: usize = 10;
+/// The longest label of an API token, in characters.
+pub const MAX_LABEL_CHARS: usize = 64;
 
-/// What a user may do. Each handler of the web layer names the roles it
-/// admits; an administrator may do everything.
+/// The longest user name, in characters.
+pub const MAX_USER_NAME_CHARS: usize = 64;
+
+/// The longest an API token may be made to last, in days.
+pub const MAX_TOKEN_DAYS: i64 = 3660;
+
+/// What a user may do. Each handler of the web layer names the least roles
+/// it admits (see the order below); an administrator may do everything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
     Admin,
@@ -84,6 +88,25 @@ impl Role {
     }
 }
 
+/// Roles are ordered by what they may do, and this is the one place that
+/// says so: an administrator is above every other role, read-only (consulta)
+/// below every other, and clerk, inspector and board (different jobs, none
+/// doing the other's) are not comparable. The web's capabilities admit
+/// "at least" some roles, and no one gives a role above their own.
+impl PartialOrd for Role {
+    fn partial_cmp(&self, other: &Role) -> Option<Ordering> {
+        if self == other {
+            Some(Ordering::Equal)
+        } else if *self == Role::Admin || *other == Role::ReadOnly {
+            Some(Ordering::Greater)
+        } else if *other == Role::Admin || *self == Role::ReadOnly {
+            Some(Ordering::Less)
+        } else {
+            None
+        }
+    }
+}
+
 /// The jurisdictions a user may act in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Scope {
@@ -96,6 +119,16 @@ impl Scope {
         match self {
             Scope::All => true,
             Scope::Only(list) => list.iter().any(|j| j == jurisdiction),
+        }
+    }
+
+    /// Whether every jurisdiction of `self` is one of `other`'s: all are
+    /// within `All`, and `All` is within nothing else.
+    pub fn within(&self, other: &Scope) -> bool {
+        match (self, other) {
+            (_, Scope::All) => true,
+            (Scope::All, Scope::Only(_)) => false,
+            (Scope::Only(mine), Scope::Only(theirs)) => mine.iter().all(|j| theirs.contains(j)),
         }
     }
 
@@ -124,12 +157,25 @@ pub struct User {
     pub scope: Scope,
 }
 
+impl User {
+    /// Whether this user may manage (create, list, disable, set the
+    /// password of, see the sign-ins of) a user with `role` and `scope`: a
+    /// role not above their own and a scope within theirs, so a user
+    /// limited to some jurisdictions never manages an unlimited one. Which
+    /// roles manage users at all is the web's capability (administrators).
+    pub fn may_manage(&self, role: Role, scope: &Scope) -> bool {
+        role <= self.role && scope.within(&self.scope)
+    }
+}
+
 /// An API token as listed: never the token itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TokenInfo {
     pub label: String,
     pub created_at: String,
     pub revoked_at: Option<String>,
+    /// From when it is refused, if it expires.
+    pub expires_at: Option<String>,
 }
 
 /// A session just opened: the bearer token (shown once) and its user.
@@ -147,62 +193,24 @@ fn token_hash(token: &str) -> String {
 
 /// A failure of the machine (its random source, a worker thread), not of
 /// the input: reported like a database outage.
-fn system(what: &str) -> StoreError {
+pub(crate) fn system(what: &str) -> StoreError {
     StoreError::Sql(sqlx::Error::Io(std::io::Error::other(what.to_string())))
 }
 
-/// A new random token: 32 bytes from the operating system, in hex, with a
-/// prefix that secret scanners can recognise.
-fn new_token() -> Result<String, StoreError> {
-    let mut bytes = [0u8; 32];
+/// `N` random bytes from the operating system, in hex.
+pub(crate) fn random_hex<const N: usize>() -> Result<String, StoreError> {
+    let mut bytes = [0u8; N];
     getrandom::fill(&mut bytes).map_err(|_| system("a fonte de aleatoriedade falhou"))?;
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    Ok(format!("otg_{hex}"))
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// Hashing and verifying are slow on purpose: they run off the async workers.
-async fn hash_password(password: String) -> Result<String, StoreError> {
-    tokio::task::spawn_blocking(move || {
-        Argon2::default()
-            .hash_password(password.as_bytes())
-            .map(|hash| hash.to_string())
-    })
-    .await
-    .map_err(|_| system("o cálculo da senha foi interrompido"))?
-    .map_err(|_| system("não foi possível cifrar a senha"))
+/// A new random token: 32 bytes in hex, with a prefix that secret scanners
+/// can recognise.
+fn new_token() -> Result<String, StoreError> {
+    Ok(format!("otg_{}", random_hex::<32>()?))
 }
 
-/// A valid hash of no one's password: verifying against it when the user
-/// does not exist takes as long as for a real user, so the answer's timing
-/// does not tell which names exist.
-static DECOY: LazyLock<Option<String>> = LazyLock::new(|| {
-    Argon2::default()
-        .hash_password(b"ninguem-tem-esta-senha")
-        .ok()
-        .map(|hash| hash.to_string())
-});
-
-async fn password_matches(password: String, phc: Option<String>) -> Result<bool, StoreError> {
-    tokio::task::spawn_blocking(move || {
-        let (phc, real) = match phc {
-            Some(phc) => (Some(phc), true),
-            None => (DECOY.clone(), false),
-        };
-        let matches = phc
-            .as_deref()
-            .and_then(|phc| PasswordHash::new(phc).ok())
-            .is_some_and(|hash| {
-                Argon2::default()
-                    .verify_password(password.as_bytes(), &hash)
-                    .is_ok()
-            });
-        real && matches
-    })
-    .await
-    .map_err(|_| system("a verificação da senha foi interrompida"))
-}
-
-fn user_of(row: &sqlx::any::AnyRow) -> Result<User, StoreError> {
+pub(crate) fn user_of(row: &sqlx::any::AnyRow) -> Result<User, StoreError> {
     let role: String = row.try_get("role")?;
     let scope: String = row.try_get("jurisdictions")?;
     Ok(User {
@@ -221,17 +229,19 @@ fn checked_name(name: &str) -> Result<&str, StoreError> {
     if name.is_empty() {
         return Err(invalid("o nome do usuário não pode ficar em branco"));
     }
-    if name.chars().count() > 64 || name.chars().any(|c| c.is_control() || c.is_whitespace()) {
-        return Err(invalid(
-            "use até 64 caracteres, sem espaços (por exemplo, ana.souza)",
-        ));
+    if name.chars().count() > MAX_USER_NAME_CHARS
+        || name.chars().any(|c| c.is_control() || c.is_whitespace())
+    {
+        return Err(invalid(&format!(
+            "use até {MAX_USER_NAME_CHARS} caracteres, sem espaços (por exemplo, ana.souza)"
+        )));
     }
     Ok(name)
 }
 
 impl Store {
-    /// Records a user; a blank or taken name, a password shorter than
-    /// [`MIN_PASSWORD_CHARS`] or an unknown jurisdiction is refused.
+    /// Records a user; a blank or taken name, a password the policy
+    /// refuses ([`check_password`]) or an unknown jurisdiction is refused.
     pub async fn create_user(
         &self,
         change: &Change<'_>,
@@ -241,19 +251,14 @@ impl Store {
         scope: &Scope,
     ) -> Result<User, StoreError> {
         let name = checked_name(name)?;
-        if password.chars().count() < MIN_PASSWORD_CHARS {
-            return Err(StoreError::Invalid {
-                field: "senha",
-                reason: format!("a senha precisa ter ao menos {MIN_PASSWORD_CHARS} caracteres"),
-            });
-        }
+        check_password(name, password)?;
         if scope == &Scope::Only(Vec::new()) {
             return Err(StoreError::Invalid {
                 field: "jurisdições",
                 reason: "informe ao menos uma jurisdição, ou nenhuma restrição (todas)".into(),
             });
         }
-        let phc = hash_password(password.to_string()).await?;
+        let phc = self.hashing.admit()?.hash(password.to_string()).await?;
         let (mut tx, _writer) = self.write_transaction().await?;
         if let Scope::Only(list) = scope {
             for jurisdiction in list {
@@ -351,7 +356,8 @@ impl Store {
         Ok(())
     }
 
-    /// Sets a user's password (the sessions they had end).
+    /// Sets a user's password (the sessions they had end); the policy
+    /// ([`check_password`]) applies.
     pub async fn set_password(
         &self,
         change: &Change<'_>,
@@ -359,13 +365,8 @@ impl Store {
         password: &str,
     ) -> Result<(), StoreError> {
         let name = name.trim();
-        if password.chars().count() < MIN_PASSWORD_CHARS {
-            return Err(StoreError::Invalid {
-                field: "senha",
-                reason: format!("a senha precisa ter ao menos {MIN_PASSWORD_CHARS} caracteres"),
-            });
-        }
-        let phc = hash_password(password.to_string()).await?;
+        check_password(name, password)?;
+        let phc = self.hashing.admit()?.hash(password.to_string()).await?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let done = sqlx::query(
             "UPDATE users SET password_hash = $2 WHERE name = $1 AND disabled_at IS NULL",
@@ -421,40 +422,36 @@ impl Store {
         row.as_ref().map(user_of).transpose()
     }
 
-    /// Opens a session for `name` if `password` is theirs: a new bearer
-    /// token valid until `expires_at`. `at` is now (given by the caller).
-    /// A wrong name or password is `None`, with no hint of which.
-    pub async fn open_session(
+    /// The active user `name` and the PHC string of their password.
+    pub(crate) async fn credentials(
         &self,
         name: &str,
-        password: &str,
-        at: NaiveDateTime,
-        expires_at: NaiveDateTime,
-    ) -> Result<Option<Session>, StoreError> {
-        let name = name.trim();
+    ) -> Result<Option<(User, String)>, StoreError> {
         let row = sqlx::query(
             "SELECT name, role, jurisdictions, password_hash FROM users WHERE name = $1 AND disabled_at IS NULL",
         )
         .bind(name)
         .fetch_optional(&self.pool)
         .await?;
-        let phc = row
-            .as_ref()
-            .map(|row| row.try_get::<String, _>("password_hash"))
-            .transpose()?;
-        if !password_matches(password.to_string(), phc).await? {
-            return Ok(None);
-        }
-        let Some(user) = row.as_ref().map(user_of).transpose()? else {
-            return Ok(None);
-        };
+        row.map(|row| Ok((user_of(&row)?, row.try_get("password_hash")?)))
+            .transpose()
+    }
+
+    /// Opens a session for `user` in `tx` (whose password was just checked): a
+    /// new bearer token valid until `expires_at`. `at` is now.
+    pub(crate) async fn start_session(
+        &self,
+        tx: &mut Tx,
+        user: User,
+        at: NaiveDateTime,
+        expires_at: NaiveDateTime,
+    ) -> Result<Session, StoreError> {
         let token = new_token()?;
-        let (mut tx, _writer) = self.write_transaction().await?;
         // Expired sessions of this user are of no more use.
         sqlx::query("DELETE FROM sessions WHERE user_name = $1 AND expires_at <= $2")
             .bind(&user.name)
             .bind(timestamp(at))
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await?;
         sqlx::query(
             "INSERT INTO sessions (hash, user_name, created_at, expires_at) VALUES ($1, $2, $3, $4)",
@@ -463,7 +460,7 @@ impl Store {
         .bind(&user.name)
         .bind(timestamp(at))
         .bind(timestamp(expires_at))
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
         let change = Change {
             by: &user.name,
@@ -471,7 +468,7 @@ impl Store {
             why: "início de sessão",
         };
         append(
-            &mut tx,
+            tx,
             &self.audit,
             &change,
             Entry {
@@ -483,12 +480,11 @@ impl Store {
             },
         )
         .await?;
-        tx.commit().await?;
-        Ok(Some(Session {
+        Ok(Session {
             token,
             user,
             expires_at,
-        }))
+        })
     }
 
     /// Ends the session of `token` (a logout); `false` if there was none.
@@ -524,7 +520,7 @@ impl Store {
     }
 
     /// The user a bearer token stands for at `now`: an open session or an
-    /// API token that was not revoked.
+    /// API token that was not revoked and has not expired.
     pub async fn authenticate(
         &self,
         token: &str,
@@ -546,39 +542,60 @@ impl Store {
         let api = sqlx::query(
             "SELECT u.name, u.role, u.jurisdictions FROM api_tokens t \
              JOIN users u ON u.name = t.user_name WHERE t.hash = $1 AND t.revoked_at IS NULL \
-             AND u.disabled_at IS NULL",
+             AND (t.expires_at IS NULL OR t.expires_at > $2) AND u.disabled_at IS NULL",
         )
         .bind(&hash)
+        .bind(timestamp(now))
         .fetch_optional(&self.pool)
         .await?;
         api.as_ref().map(user_of).transpose()
     }
 
-    /// A new API token for `user`, named `label` (unique per user): the
-    /// token is returned once; only its hash is kept.
+    /// A new API token for `user`, named `label` (unique per user, up to
+    /// [`MAX_LABEL_CHARS`] characters), refused from `expires_at` on if
+    /// given (after now and at most [`MAX_TOKEN_DAYS`] ahead): the token is
+    /// returned once; only its hash is kept.
     pub async fn create_token(
         &self,
         change: &Change<'_>,
         user: &str,
         label: &str,
+        expires_at: Option<NaiveDateTime>,
     ) -> Result<String, StoreError> {
         let label = label.trim();
-        if label.is_empty() {
+        if label.is_empty() || label.chars().count() > MAX_LABEL_CHARS {
             return Err(StoreError::Invalid {
                 field: "rótulo",
-                reason: "dê um nome ao token (por exemplo, integração-detran)".into(),
+                reason: format!(
+                    "dê ao token um nome de até {MAX_LABEL_CHARS} caracteres \
+                     (por exemplo, integração-detran)"
+                ),
+            });
+        }
+        if let Some(expires) = expires_at
+            && (expires <= change.at
+                || expires > change.at + chrono::Duration::days(MAX_TOKEN_DAYS))
+        {
+            return Err(StoreError::Invalid {
+                field: "expira_em",
+                reason: format!(
+                    "a validade do token precisa terminar depois de agora e em até \
+                     {MAX_TOKEN_DAYS} dias"
+                ),
             });
         }
         let token = new_token()?;
         let (mut tx, _writer) = self.write_transaction().await?;
         known_user(&mut tx, user).await?;
         sqlx::query(
-            "INSERT INTO api_tokens (user_name, label, hash, created_at) VALUES ($1, $2, $3, $4)",
+            "INSERT INTO api_tokens (user_name, label, hash, created_at, expires_at) \
+             VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(user)
         .bind(label)
         .bind(token_hash(&token))
         .bind(timestamp(change.at))
+        .bind(expires_at.map(timestamp))
         .execute(&mut *tx)
         .await
         .map_err(|e| {
@@ -608,7 +625,8 @@ impl Store {
     /// The API tokens of `user`, by label.
     pub async fn tokens(&self, user: &str) -> Result<Vec<TokenInfo>, StoreError> {
         let rows = sqlx::query(
-            "SELECT label, created_at, revoked_at FROM api_tokens WHERE user_name = $1 ORDER BY label",
+            "SELECT label, created_at, revoked_at, expires_at FROM api_tokens \
+             WHERE user_name = $1 ORDER BY label",
         )
         .bind(user)
         .fetch_all(&self.pool)
@@ -619,6 +637,7 @@ impl Store {
                     label: row.try_get("label")?,
                     created_at: row.try_get("created_at")?,
                     revoked_at: row.try_get("revoked_at")?,
+                    expires_at: row.try_get("expires_at")?,
                 })
             })
             .collect()
@@ -680,7 +699,7 @@ async fn known_user(tx: &mut Tx, name: &str) -> Result<(), StoreError> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Role, Scope};
+    use super::{Role, Scope, User};
 
     #[test]
     fn roles_by_code_or_portuguese_name() {
@@ -691,6 +710,42 @@ mod tests {
         assert_eq!(Role::parse(" Junta ").ok(), Some(Role::Board));
         assert_eq!(Role::parse("comissão").ok(), Some(Role::Board));
         assert!(Role::parse("prefeito").is_err());
+    }
+
+    #[test]
+    fn roles_are_ordered_by_what_they_may_do() {
+        for role in Role::ALL {
+            assert!(role <= Role::Admin && role >= Role::ReadOnly, "{role:?}");
+        }
+        let jobs = [Role::Clerk, Role::Inspector, Role::Board];
+        for a in jobs {
+            for b in jobs.into_iter().filter(|b| *b != a) {
+                assert_eq!(a.partial_cmp(&b), None, "{a:?} {b:?}");
+            }
+        }
+        assert!(Role::Clerk > Role::ReadOnly && Role::Admin > Role::Board);
+    }
+
+    #[test]
+    fn a_user_manages_within_their_role_and_scope() {
+        let only = |list: &[&str]| Scope::Only(list.iter().map(|j| j.to_string()).collect());
+        let chefe = User {
+            name: "chefe".into(),
+            role: Role::Admin,
+            scope: only(&["cangucu"]),
+        };
+        assert!(chefe.may_manage(Role::Admin, &only(&["cangucu"])));
+        assert!(!chefe.may_manage(Role::Clerk, &Scope::All));
+        assert!(!chefe.may_manage(Role::Clerk, &only(&["cangucu", "amapa"])));
+        let clerk = User {
+            name: "ana".into(),
+            role: Role::Clerk,
+            scope: Scope::All,
+        };
+        assert!(clerk.may_manage(Role::ReadOnly, &only(&["amapa"])));
+        assert!(!clerk.may_manage(Role::Inspector, &Scope::All));
+        assert!(!clerk.may_manage(Role::Admin, &Scope::All));
+        assert!(Scope::All.within(&Scope::All) && !Scope::All.within(&only(&["amapa"])));
     }
 
     #[test]

@@ -1,12 +1,16 @@
 //! Who is asking, and whether their role admits the operation.
 //!
-//! Every request but the health check, the OpenAPI document and the login
-//! carries `Authorization: Bearer <token>`: a session token
-//! (`POST /api/session`) or an API token made by an administrator. Each
-//! handler takes one capability extractor — [`Reader`], [`Clerk`],
-//! [`Inspector`], [`Board`] or [`Admin`] — which answers 401 without valid
-//! credentials and 403 when the user's role does not admit it or, under
-//! `/api/jurisdictions/{j}/…`, when the user may not act in `j`.
+//! Every request but the health check, the OpenAPI document, the login and
+//! the public checks carries `Authorization: Bearer <token>`: a session
+//! token (`POST /api/session`) or an API token. Each handler takes one
+//! capability extractor — [`Reader`], [`Clerk`], [`Inspector`],
+//! [`Examiner`], [`Board`], [`ClerkOrBoard`] or [`Admin`] — which answers
+//! 401 without valid credentials, 403 when the user's role does not admit
+//! it, and, under `/api/jurisdictions/{j}/…`, 404 when `j` is not recorded
+//! and 403 when the user may not act in `j`. The public checks take
+//! [`Public`], which only answers 404 for an unknown `j`. Capabilities
+//! admit roles by [`Role`]'s order ("at least a clerk"), and run before the
+//! body is read, so a role that could never pass gets 403 whatever it sends.
 
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -70,7 +74,8 @@ fn bearer(parts: &Parts) -> Option<&str> {
 }
 
 /// Refuses (403) a user whose role `admits` does not accept; for routes
-/// whose required role depends on what is asked (the steps of an auto).
+/// whose required role depends on what is asked (the steps of an auto, a
+/// permit's status), after a capability admitting every role that could.
 pub fn require(user: &User, admits: fn(Role) -> bool, requires: &str) -> Result<(), ApiError> {
     if admits(user.role) {
         Ok(())
@@ -82,8 +87,30 @@ pub fn require(user: &User, admits: fn(Role) -> bool, requires: &str) -> Result<
     }
 }
 
-/// Authenticates the request and checks the role with `admits` and the
-/// jurisdiction of the path, if there is one.
+/// The jurisdiction `j` of the path, if the route has one: 404 when it is
+/// not recorded. The one place a path's jurisdiction is checked.
+async fn path_jurisdiction(
+    parts: &mut Parts,
+    state: &AppState,
+) -> Result<Option<String>, ApiError> {
+    let Ok(params) = RawPathParams::from_request_parts(parts, state).await else {
+        return Ok(None);
+    };
+    let Some((_, j)) = params.iter().find(|(name, _)| *name == "j") else {
+        return Ok(None);
+    };
+    if state.store.has_jurisdiction(j).await? {
+        Ok(Some(j.to_string()))
+    } else {
+        Err(ApiError::not_found(format!(
+            "a jurisdição `{j}` não está cadastrada; veja GET /api/jurisdictions"
+        )))
+    }
+}
+
+/// Authenticates the request and checks the role with `admits`, then the
+/// jurisdiction of the path, if there is one: known (404), and in the
+/// user's scope (403).
 async fn authorize(
     parts: &mut Parts,
     state: &AppState,
@@ -105,9 +132,8 @@ async fn authorize(
     // The request log names who asked (never their token).
     tracing::Span::current().record("user", user.name.as_str());
     require(&user, admits, requires)?;
-    if let Ok(params) = RawPathParams::from_request_parts(parts, state).await
-        && let Some((_, jurisdiction)) = params.iter().find(|(name, _)| *name == "j")
-        && !user.scope.allows(jurisdiction)
+    if let Some(jurisdiction) = path_jurisdiction(parts, state).await?
+        && !user.scope.allows(&jurisdiction)
     {
         return Err(ApiError::forbidden(format!(
             "o usuário {} não tem acesso à jurisdição `{jurisdiction}`",
@@ -121,16 +147,30 @@ async fn authorize(
     })
 }
 
+/// No credentials: the public checks. Only the path's jurisdiction is
+/// checked (404 when unknown); nothing is looked up about the caller.
+#[derive(Debug, Clone, Copy)]
+pub struct Public;
+
+impl FromRequestParts<AppState> for Public {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        path_jurisdiction(parts, state).await.map(|_| Public)
+    }
+}
+
 macro_rules! capability {
-    ($(#[$doc:meta])* $name:ident, $requires:literal, $admits:pat) => {
+    ($(#[$doc:meta])* $name:ident, $requires:literal, [$($least:expr),+]) => {
         $(#[$doc])*
         #[derive(Debug, Clone)]
         pub struct $name(pub Principal);
 
         impl $name {
-            /// Whether a user with `role` has this capability.
+            /// Whether a user with `role` has this capability: a role at
+            /// least one of these (see the order of [`Role`]).
             pub fn admits(role: Role) -> bool {
-                matches!(role, $admits)
+                [$($least),+].into_iter().any(|least: Role| role >= least)
             }
         }
 
@@ -159,38 +199,46 @@ capability!(
     /// All a read-only user (consulta) can do.
     Reader,
     "qualquer papel",
-    Role::Admin | Role::Clerk | Role::Inspector | Role::Board | Role::ReadOnly
+    [Role::ReadOnly]
 );
 capability!(
     /// Registering and changing records: clerks (atendentes).
     Clerk,
     "atendente",
-    Role::Admin | Role::Clerk
+    [Role::Clerk]
 );
 capability!(
     /// Field inspection: inspectors (fiscais) record infraction notices.
     Inspector,
     "fiscal",
-    Role::Admin | Role::Inspector
+    [Role::Inspector]
 );
 capability!(
     /// Recording inspections of vehicles: inspectors (fiscais) and clerks.
     Examiner,
     "fiscal ou atendente",
-    Role::Admin | Role::Clerk | Role::Inspector
+    [Role::Clerk, Role::Inspector]
 );
 capability!(
     /// Judging and overseeing: the appeals board (junta/comissão), which
     /// also reads the audit log.
     Board,
     "junta/comissão",
-    Role::Admin | Role::Board
+    [Role::Board]
+);
+capability!(
+    /// What clerks do and the board decides on one route (the steps of an
+    /// auto, a permit's status): the handler then requires the one the
+    /// request needs.
+    ClerkOrBoard,
+    "atendente ou junta/comissão",
+    [Role::Clerk, Role::Board]
 );
 capability!(
     /// Users, tokens and the deployment: administrators only.
     Admin,
     "administrador",
-    Role::Admin
+    [Role::Admin]
 );
 
 #[cfg(test)]
@@ -211,5 +259,9 @@ mod tests {
         assert_eq!(read_only, [true, false, false, false, false]);
         assert!(Inspector::admits(Role::Inspector) && !Clerk::admits(Role::Inspector));
         assert!(Board::admits(Role::Board) && !Inspector::admits(Role::Board));
+        let either: Vec<bool> = Role::ALL.into_iter().map(ClerkOrBoard::admits).collect();
+        assert_eq!(either, [true, true, false, true, false]);
+        let examiner: Vec<bool> = Role::ALL.into_iter().map(Examiner::admits).collect();
+        assert_eq!(examiner, [true, true, true, false, false]);
     }
 }

@@ -27,6 +27,8 @@ pub struct ErrorBody {
 pub struct ApiError {
     pub status: StatusCode,
     pub body: ErrorBody,
+    /// Seconds to wait before trying again (`Retry-After`), for 429 and 503.
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -39,6 +41,7 @@ impl ApiError {
                 motivo: None,
                 artigos: None,
             },
+            retry_after: None,
         }
     }
 
@@ -57,6 +60,7 @@ impl ApiError {
                 motivo: Some(motivo),
                 artigos: None,
             },
+            retry_after: None,
         }
     }
 
@@ -70,6 +74,14 @@ impl ApiError {
 
     pub fn forbidden(why: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::FORBIDDEN, why)
+    }
+
+    /// The same error, telling the client to try again in `seconds`.
+    pub fn retry_after(self, seconds: u64) -> ApiError {
+        ApiError {
+            retry_after: Some(seconds),
+            ..self
+        }
     }
 }
 
@@ -91,7 +103,13 @@ impl From<StoreError> for ApiError {
                     motivo: Some(reason),
                     artigos: Some(articles),
                 },
+                retry_after: None,
             },
+            StoreError::Busy => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "muitas senhas sendo verificadas agora; tente de novo em instantes",
+            )
+            .retry_after(1),
             StoreError::Engine(why) => ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 format!("o regulamento não responde a este pedido: {why}"),
@@ -130,6 +148,11 @@ fn is_outage(error: &StoreError) -> bool {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut response = (self.status, axum::Json(self.body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from(seconds));
+        }
         if self.status == StatusCode::UNAUTHORIZED {
             response.headers_mut().insert(
                 header::WWW_AUTHENTICATE,

@@ -25,8 +25,8 @@
 //!    Read "now" from `state.clock`, never from the system.
 //! 3. End the file with `pub(crate) fn routes() -> OpenApiRouter<AppState>`
 //!    listing its handlers with `routes!(…)`, and merge it in
-//!    [`routes::api`]. The OpenAPI test then asks for the new paths to be
-//!    listed in `tests/openapi.rs`.
+//!    [`routes::api`]. The role table (`tests/roles.rs`, generated from the
+//!    OpenAPI document) then asks for a row for each new operation.
 
 pub mod auth;
 pub mod client;

@@ -9,10 +9,6 @@ use axum::http::StatusCode;
 use outorga_store::TextKind;
 use serde_json::Value;
 
-/// The longest user name, and password, accepted.
-pub(crate) const USER_NAME_CHARS: usize = 64;
-pub(crate) const PASSWORD_CHARS: usize = 128;
-
 /// The bodies whose `nome` is a user's name and `senha` a password.
 const USER_BODIES: [&str; 3] = ["UsuarioEntrada", "SessaoEntrada", "SenhaEntrada"];
 
@@ -21,8 +17,9 @@ const USER_BODIES: [&str; 3] = ["UsuarioEntrada", "SessaoEntrada", "SenhaEntrada
 pub(crate) fn max_chars(schema: &str, property: &str) -> usize {
     let users = USER_BODIES.contains(&schema);
     match property {
-        "nome" if users => USER_NAME_CHARS,
-        "senha" => PASSWORD_CHARS,
+        "nome" if users => outorga_store::MAX_USER_NAME_CHARS,
+        "senha" => outorga_store::MAX_PASSWORD_CHARS,
+        "rotulo" => outorga_store::MAX_LABEL_CHARS,
         "descricao" | "constatacoes" | "fundamentos" | "texto" => TextKind::Long.max_chars(),
         "local" | "logradouro" | "email" | "excecao" => TextKind::Line.max_chars(),
         "nome" | "bairro" | "cidade" | "cor" | "adaptacoes" | "equipamentos" | "documentos"

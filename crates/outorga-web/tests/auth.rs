@@ -111,7 +111,7 @@ async fn api_tokens(app: &App) {
     let listed = app.get("/api/users/robo/tokens", &admin).await;
     assert_eq!(
         listed.body,
-        json!([{ "rotulo": "painel", "criado_em": "2026-11-30T09:00:00.000000Z", "revogado_em": null }])
+        json!([{ "rotulo": "painel", "criado_em": "2026-11-30T09:00:00.000000Z", "revogado_em": null, "expira_em": null }])
     );
     assert!(!listed.body.to_string().contains(&token));
     let again = app
@@ -194,7 +194,7 @@ async fn users(app: &App) {
         .post(
             "/api/users",
             &admin,
-            json!({ "nome": "fiscal.joao", "papel": "fiscal", "senha": "0123456789", "jurisdicoes": ["cangucu"] }),
+            json!({ "nome": "fiscal.joao", "papel": "fiscal", "senha": "grama-verde-no-quintal", "jurisdicoes": ["cangucu"] }),
         )
         .await;
     assert_eq!(made.status, StatusCode::CREATED, "{:?}", made.body);
@@ -203,7 +203,9 @@ async fn users(app: &App) {
         json!({ "nome": "fiscal.joao", "papel": "inspector", "papel_nome": "fiscal", "jurisdicoes": ["cangucu"] })
     );
     assert_eq!(
-        app.login("fiscal.joao", "0123456789").await.status,
+        app.login("fiscal.joao", "grama-verde-no-quintal")
+            .await
+            .status,
         StatusCode::CREATED
     );
     let audit = app
@@ -237,37 +239,63 @@ async fn users(app: &App) {
         "ao menos 10 caracteres",
     )
     .await;
+    // The password policy: common passwords, sequences, repeats, the
+    // user's own name, and a maximum length.
+    for (senha, motivo) in [
+        ("0123456789", "sequências como abc ou 6543"),
+        ("abcdefghijkl", "sequências como abc ou 6543"),
+        ("aaaaaaaaaaaa", "repetições como \"aaa\""),
+        ("password123", "senha muito comum"),
+        ("qwertyuiop", "das 100 senhas mais usadas"),
+        ("beatriz.lima-2026", "nome do usuário"),
+        ("LIMA-cavalo-azul", "nome do usuário"),
+    ] {
+        refused(
+            json!({ "nome": "beatriz.lima", "papel": "clerk", "senha": senha }),
+            unprocessable,
+            "senha",
+            motivo,
+        )
+        .await;
+    }
     refused(
-        json!({ "nome": "bia", "papel": "prefeito", "senha": "0123456789" }),
+        json!({ "nome": "bia", "papel": "clerk", "senha": "x".repeat(257) }),
+        unprocessable,
+        "senha",
+        "o máximo é 256",
+    )
+    .await;
+    refused(
+        json!({ "nome": "bia", "papel": "prefeito", "senha": "grama-verde-no-quintal" }),
         unprocessable,
         "papel",
         "não é um papel",
     )
     .await;
     refused(
-        json!({ "nome": " ", "papel": "clerk", "senha": "0123456789" }),
+        json!({ "nome": " ", "papel": "clerk", "senha": "grama-verde-no-quintal" }),
         unprocessable,
         "nome",
         "em branco",
     )
     .await;
     refused(
-        json!({ "nome": "fiscal.joao", "papel": "clerk", "senha": "0123456789" }),
+        json!({ "nome": "fiscal.joao", "papel": "clerk", "senha": "grama-verde-no-quintal" }),
         StatusCode::CONFLICT,
         "nome",
         "já existe",
     )
     .await;
-    refused(json!({ "nome": "bia", "papel": "clerk", "senha": "0123456789", "jurisdicoes": ["atlantida"] }), unprocessable, "jurisdição", "não está cadastrada").await;
+    refused(json!({ "nome": "bia", "papel": "clerk", "senha": "grama-verde-no-quintal", "jurisdicoes": ["atlantida"] }), unprocessable, "jurisdição", "não está cadastrada").await;
     refused(
-        json!({ "nome": "bia", "papel": "clerk", "senha": "0123456789", "jurisdicoes": [] }),
+        json!({ "nome": "bia", "papel": "clerk", "senha": "grama-verde-no-quintal", "jurisdicoes": [] }),
         unprocessable,
         "jurisdições",
         "ao menos uma",
     )
     .await;
     refused(
-        json!({ "nome": "bia", "papel": "clerk", "senha": "0123456789", "admin": true }),
+        json!({ "nome": "bia", "papel": "clerk", "senha": "grama-verde-no-quintal", "admin": true }),
         unprocessable,
         "admin",
         "campo desconhecido",
@@ -319,7 +347,7 @@ async fn leaving(app: &App) {
     let bia = app.signed_in("bia", Role::Clerk, Scope::All).await;
     let script = app
         .store
-        .create_token(&setup(), "bia", "script")
+        .create_token(&setup(), "bia", "script", None)
         .await
         .expect("token");
     let password = app
@@ -332,6 +360,21 @@ async fn leaving(app: &App) {
         .await;
     assert_eq!(password.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(password.body["campo"], "senha");
+    // A new password follows the same policy as at creation.
+    let weak = app
+        .call(
+            Method::PUT,
+            "/api/users/bia/password",
+            Some(&admin),
+            Some(json!({ "senha": "abcdef123456" })),
+        )
+        .await;
+    assert_eq!(weak.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        weak.text("motivo").contains("fácil de adivinhar"),
+        "{:?}",
+        weak.body
+    );
     let password = app
         .call(
             Method::PUT,
@@ -394,7 +437,74 @@ async fn leaving(app: &App) {
     );
 }
 
+/// An API token may expire: from that day on it is refused like a revoked
+/// one, and the list shows when.
+async fn expiring_tokens(app: &App) {
+    let robo = app.with_token("robo", Role::ReadOnly, Scope::All).await;
+    let made = app
+        .post(
+            "/api/users/robo/tokens",
+            &robo,
+            json!({ "rotulo": "painel", "expira_em": "2026-12-02" }),
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{:?}", made.body);
+    assert_eq!(made.body["expira_em"], "2026-12-02T00:00:00Z");
+    let token = made.text("token");
+    let listed = app.get("/api/users/robo/tokens", &robo).await;
+    let painel = listed
+        .body
+        .as_array()
+        .and_then(|list| list.iter().find(|t| t["rotulo"] == "painel"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        painel["expira_em"], "2026-12-02T00:00:00.000000Z",
+        "{:?}",
+        listed.body
+    );
+
+    // It works until the day before…
+    app.clock.advance(38);
+    assert_eq!(
+        app.get("/api/jurisdictions", &token).await.status,
+        StatusCode::OK
+    );
+    // …and from 00:00 of that day it is refused, as a revoked one is.
+    app.clock.advance(1);
+    let expired = app.get("/api/jurisdictions", &token).await;
+    assert_eq!(expired.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        expired.text("erro"),
+        "token inválido, expirado ou revogado; entre de novo em POST /api/session"
+    );
+    // A token without expiry still works.
+    assert_eq!(
+        app.get("/api/jurisdictions", &robo).await.status,
+        StatusCode::OK
+    );
+
+    // An expiry must be a day after today and within ten years.
+    for (expira_em, motivo) in [
+        ("2026-12-01", "depois de agora"),
+        ("2040-01-01", "em até 3660 dias"),
+        ("amanhã", "não é uma data"),
+    ] {
+        let bad = app
+            .post(
+                "/api/users/robo/tokens",
+                &robo,
+                json!({ "rotulo": "outro", "expira_em": expira_em }),
+            )
+            .await;
+        assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{expira_em}");
+        assert_eq!(bad.body["campo"], "expira_em", "{:?}", bad.body);
+        assert!(bad.text("motivo").contains(motivo), "{:?}", bad.body);
+    }
+}
+
 on_both_backends!(
+    expiring_tokens,
     login,
     credentials,
     api_tokens,

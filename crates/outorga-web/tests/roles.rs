@@ -1,330 +1,664 @@
-//! Which role may call which route: one row per route, one column per role.
-//! No credentials is 401; a role the route does not admit is 403 with a
-//! Portuguese reason; an admitted role gets past authorization (whatever the
-//! route then answers).
+//! Who may call which route, and where: one row per operation of the
+//! OpenAPI document (the test enumerates the document and fails on an
+//! operation without a row, or a row without an operation, so a new route
+//! cannot skip the table).
+//!
+//! Each row gives the roles it admits — `A`dmitted or `F`orbidden for admin,
+//! clerk, inspector, board and read-only, or `None` for a public route — and
+//! a sample request. No credentials is 401; a forbidden role is 403; an
+//! admitted role gets past authorization (whatever the route then answers).
+//! For routes under a jurisdiction (`{j}`) the scope columns follow from
+//! the path: for every admitted role, a user limited to the sample's
+//! jurisdiction gets past authorization, one limited to another gets 403,
+//! and an unknown jurisdiction is 404 (for public routes too).
 
 mod common;
 
 use axum::http::{Method, StatusCode};
-use common::App;
+use common::{App, PASSWORD};
 use outorga_store::{Role, Scope};
 use serde_json::{Value, json};
+use std::collections::{BTreeSet, HashMap};
 
-/// The roles, in the order of the columns below.
-const ROLES: [Role; 5] = [
-    Role::Admin,
-    Role::Clerk,
-    Role::Inspector,
-    Role::Board,
-    Role::ReadOnly,
-];
+/// One row: the operation, a request to it, the roles it admits.
+struct Row {
+    method: Method,
+    /// The path as the OpenAPI document names it.
+    template: &'static str,
+    /// A request: the template with values; `{me}` is the caller's name.
+    path: &'static str,
+    body: Option<Value>,
+    /// Per role (admin, clerk, inspector, board, read-only); None: public.
+    roles: Option<&'static str>,
+}
 
-/// `A`dmitted or `F`orbidden, per role: admin, clerk, inspector, board, read-only.
-fn table() -> Vec<(Method, &'static str, Option<Value>, &'static str)> {
+fn row(
+    method: Method,
+    template: &'static str,
+    path: &'static str,
+    body: Option<Value>,
+    roles: &'static str,
+) -> Row {
+    Row {
+        method,
+        template,
+        path,
+        body,
+        roles: Some(roles),
+    }
+}
+
+fn public(method: Method, template: &'static str, path: &'static str, body: Option<Value>) -> Row {
+    Row {
+        method,
+        template,
+        path,
+        body,
+        roles: None,
+    }
+}
+
+fn table() -> Vec<Row> {
+    use Method as M;
     let person = json!({ "documento": "255.248.930-33", "nome": "Ana" });
     let vehicle = json!({ "placa": "ABC1D23", "renavam": "00000000019", "ano_fabricacao": 2020 });
     let line = json!({ "codigo": "L1", "nome": "Macapá–Santana", "coeficiente": "0,2175" });
     let stand = json!({ "codigo": "P1", "nome": "Praça" });
-    let user = json!({ "nome": "novo", "papel": "clerk", "senha": "0123456789" });
+    let user = json!({ "nome": "novo", "papel": "clerk", "senha": "girafa-de-oculos-escuros" });
+    let password = json!({ "senha": "girafa-de-oculos-escuros" });
     let token = json!({ "rotulo": "script" });
     let permit = json!({ "servico": "taxi", "titular": "25524893033" });
-    let status = json!({ "mudanca": "reserve" });
-    let revoke = json!({ "mudanca": "revoke" });
-    let driver = json!({ "condutor": "25524893033", "funcao": "auxiliary" });
-    let plate = json!({ "placa": "ABC1D23" });
-    let inspection = json!({ "servico": "taxi", "tipo": "periodic", "aprovada": true });
     let auto = json!({ "infracao": "x", "autuado": "25524893033", "regulamento": "cangucu/taxi",
                        "cometida_em": "2026-11-28T10:00", "local": "x", "descricao": "x" });
-    let notify = json!({ "passo": "notify" });
-    let judge = json!({ "passo": "judge", "mantido": true });
-    let appeal = json!({ "passo": "appeal", "texto": "x" });
-    let decide = json!({ "passo": "decide_appeal", "mantido": true });
-    let day = json!({ "data": "2026-11-30" });
-    let split = json!({ "parcelas": 2 });
-    let parameter = json!({ "valor": "10000" });
-    let profile = json!({});
+    let junk = json!({ "lixo": [1, 2, 3] });
+    let sign_in = json!({ "nome": "admin", "senha": PASSWORD });
     vec![
-        (Method::GET, "/api/jurisdictions", None, "AAAAA"),
-        (
-            Method::POST,
+        public(M::GET, "/api/health", "/api/health", None),
+        public(M::GET, "/api/openapi.json", "/api/openapi.json", None),
+        public(M::POST, "/api/session", "/api/session", Some(sign_in)),
+        row(M::DELETE, "/api/session", "/api/session", None, "AAAAA"),
+        row(
+            M::GET,
+            "/api/sign-ins",
+            "/api/sign-ins?falhas=true",
+            None,
+            "AFFFF",
+        ),
+        row(
+            M::GET,
+            "/api/jurisdictions",
+            "/api/jurisdictions",
+            None,
+            "AAAAA",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/people",
             "/api/jurisdictions/cangucu/people",
             Some(person),
             "AAFFF",
         ),
-        (
-            Method::GET,
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/people/{documento}",
             "/api/jurisdictions/cangucu/people/25524893033",
             None,
             "AAAAA",
         ),
-        (
-            Method::POST,
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/vehicles",
             "/api/jurisdictions/cangucu/vehicles",
             Some(vehicle),
             "AAFFF",
         ),
-        (
-            Method::GET,
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/vehicles/{placa}",
             "/api/jurisdictions/cangucu/vehicles/ABC1D23",
             None,
             "AAAAA",
         ),
-        (
-            Method::POST,
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/lines",
             "/api/jurisdictions/amapa/lines",
             Some(line),
             "AAFFF",
         ),
-        (Method::GET, "/api/jurisdictions/amapa/lines", None, "AAAAA"),
-        (
-            Method::POST,
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/lines",
+            "/api/jurisdictions/amapa/lines",
+            None,
+            "AAAAA",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/stands",
             "/api/jurisdictions/cangucu/stands",
             Some(stand),
             "AAFFF",
         ),
-        (
-            Method::GET,
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/stands",
             "/api/jurisdictions/cangucu/stands",
             None,
             "AAAAA",
         ),
-        (Method::GET, "/api/audit", None, "AFFAF"),
-        (Method::GET, "/api/audit/verify", None, "AFFAF"),
-        (Method::POST, "/api/users", Some(user), "AFFFF"),
-        (Method::GET, "/api/users", None, "AFFFF"),
-        (
-            Method::PUT,
+        row(M::GET, "/api/audit", "/api/audit", None, "AFFAF"),
+        row(
+            M::GET,
+            "/api/audit/verify",
+            "/api/audit/verify",
+            None,
+            "AFFAF",
+        ),
+        row(M::POST, "/api/users", "/api/users", Some(user), "AFFFF"),
+        row(M::GET, "/api/users", "/api/users", None, "AFFFF"),
+        row(
+            M::PUT,
+            "/api/users/{nome}/password",
             "/api/users/ninguem/password",
-            Some(json!({ "senha": "0123456789" })),
+            Some(password),
             "AFFFF",
         ),
-        (Method::DELETE, "/api/users/ninguem", None, "AFFFF"),
-        (
-            Method::POST,
-            "/api/users/admin/tokens",
+        row(
+            M::DELETE,
+            "/api/users/{nome}",
+            "/api/users/ninguem",
+            None,
+            "AFFFF",
+        ),
+        row(
+            M::POST,
+            "/api/users/{nome}/tokens",
+            "/api/users/{me}/tokens",
+            Some(token.clone()),
+            "AAAAA",
+        ),
+        row(
+            M::POST,
+            "/api/users/{nome}/tokens",
+            "/api/users/outro/tokens",
             Some(token),
             "AFFFF",
         ),
-        (Method::GET, "/api/users/admin/tokens", None, "AFFFF"),
-        (
-            Method::DELETE,
-            "/api/users/admin/tokens/script",
+        row(
+            M::GET,
+            "/api/users/{nome}/tokens",
+            "/api/users/{me}/tokens",
+            None,
+            "AAAAA",
+        ),
+        row(
+            M::GET,
+            "/api/users/{nome}/tokens",
+            "/api/users/outro/tokens",
             None,
             "AFFFF",
         ),
-        (
-            Method::POST,
-            "/api/jurisdictions/cangucu/permits",
-            Some(permit),
-            "AAFFF",
-        ),
-        (
-            Method::GET,
-            "/api/jurisdictions/cangucu/permits",
+        row(
+            M::DELETE,
+            "/api/users/{nome}/tokens/{rotulo}",
+            "/api/users/{me}/tokens/script",
             None,
             "AAAAA",
         ),
-        (
-            Method::GET,
-            "/api/jurisdictions/cangucu/permits/taxi/1",
+        row(
+            M::DELETE,
+            "/api/users/{nome}/tokens/{rotulo}",
+            "/api/users/outro/tokens/script",
             None,
-            "AAAAA",
+            "AFFFF",
         ),
-        (
-            Method::POST,
-            "/api/jurisdictions/cangucu/permits/taxi/1/status",
-            Some(status),
-            "AAFFF",
-        ),
-        (
-            Method::POST,
-            "/api/jurisdictions/cangucu/permits/taxi/1/status",
-            Some(revoke),
-            "AFFAF",
-        ),
-        (
-            Method::POST,
-            "/api/jurisdictions/cangucu/permits/taxi/1/drivers",
-            Some(driver),
-            "AAFFF",
-        ),
-        (
-            Method::GET,
-            "/api/jurisdictions/cangucu/permits/taxi/1/drivers",
+        public(
+            M::GET,
+            "/api/public/jurisdictions/{j}/vehicles/{placa}",
+            "/api/public/jurisdictions/cangucu/vehicles/ABC1D23",
             None,
-            "AAAAA",
         ),
-        (
-            Method::DELETE,
-            "/api/jurisdictions/cangucu/permits/taxi/1/drivers/2026-00001",
+        public(
+            M::GET,
+            "/api/public/jurisdictions/{j}/drivers/{matricula}",
+            "/api/public/jurisdictions/cangucu/drivers/2026-00001",
             None,
-            "AAFFF",
         ),
-        (
-            Method::POST,
-            "/api/jurisdictions/cangucu/permits/taxi/1/drivers/2026-00001/renewal",
+        public(
+            M::GET,
+            "/api/public/documents/{codigo}",
+            "/api/public/documents/ABCDE-12345",
             None,
-            "AAFFF",
         ),
-        (
-            Method::POST,
-            "/api/jurisdictions/cangucu/permits/taxi/1/vehicle",
-            Some(plate),
-            "AAFFF",
-        ),
-        (
-            Method::POST,
-            "/api/jurisdictions/cangucu/vehicles/ABC1D23/inspections",
-            Some(inspection),
-            "AAAFF",
-        ),
-        (
-            Method::GET,
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/documents",
             "/api/jurisdictions/cangucu/documents?assunto=vehicle:ABC1D23",
             None,
             "AAAAA",
         ),
-        (
-            Method::PUT,
+        row(
+            M::PUT,
+            "/api/jurisdictions/{j}/people/{documento}/profile",
             "/api/jurisdictions/cangucu/people/25524893033/profile",
-            Some(profile),
+            Some(json!({})),
             "AAFFF",
         ),
-        (
-            Method::GET,
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/people/{documento}/profile",
             "/api/jurisdictions/cangucu/people/25524893033/profile",
             None,
             "AAAAA",
         ),
-        (
-            Method::PUT,
+        row(
+            M::PUT,
+            "/api/jurisdictions/{j}/parameters/{nome}",
             "/api/jurisdictions/cangucu/parameters/population",
-            Some(parameter),
+            Some(json!({ "valor": "10000" })),
             "AFFFF",
         ),
-        (
-            Method::POST,
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/permits",
+            "/api/jurisdictions/cangucu/permits",
+            Some(permit),
+            "AAFFF",
+        ),
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/permits",
+            "/api/jurisdictions/cangucu/permits",
+            None,
+            "AAAAA",
+        ),
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}",
+            "/api/jurisdictions/cangucu/permits/taxi/1",
+            None,
+            "AAAAA",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}/status",
+            "/api/jurisdictions/cangucu/permits/taxi/1/status",
+            Some(json!({ "mudanca": "reserve" })),
+            "AAFFF",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}/status",
+            "/api/jurisdictions/cangucu/permits/taxi/1/status",
+            Some(json!({ "mudanca": "revoke" })),
+            "AFFAF",
+        ),
+        // Whatever the body, a role that could never pass gets 403.
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}/status",
+            "/api/jurisdictions/cangucu/permits/taxi/1/status",
+            Some(junk.clone()),
+            "AAFAF",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}/drivers",
+            "/api/jurisdictions/cangucu/permits/taxi/1/drivers",
+            Some(json!({ "condutor": "25524893033", "funcao": "auxiliary" })),
+            "AAFFF",
+        ),
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}/drivers",
+            "/api/jurisdictions/cangucu/permits/taxi/1/drivers",
+            None,
+            "AAAAA",
+        ),
+        row(
+            M::DELETE,
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}/drivers/{matricula}",
+            "/api/jurisdictions/cangucu/permits/taxi/1/drivers/2026-00001",
+            None,
+            "AAFFF",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}/drivers/{matricula}/renewal",
+            "/api/jurisdictions/cangucu/permits/taxi/1/drivers/2026-00001/renewal",
+            None,
+            "AAFFF",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}/vehicle",
+            "/api/jurisdictions/cangucu/permits/taxi/1/vehicle",
+            Some(json!({ "placa": "ABC1D23" })),
+            "AAFFF",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/vehicles/{placa}/inspections",
+            "/api/jurisdictions/cangucu/vehicles/ABC1D23/inspections",
+            Some(json!({ "servico": "taxi", "tipo": "periodic", "aprovada": true })),
+            "AAAFF",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/autos",
             "/api/jurisdictions/cangucu/autos",
             Some(auto),
             "AFAFF",
         ),
-        (
-            Method::GET,
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/autos",
             "/api/jurisdictions/cangucu/autos",
             None,
             "AAAAA",
         ),
-        (
-            Method::GET,
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/autos/{ano}/{numero}",
             "/api/jurisdictions/cangucu/autos/2026/1",
             None,
             "AAAAA",
         ),
-        (
-            Method::POST,
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/autos/{ano}/{numero}/steps",
             "/api/jurisdictions/cangucu/autos/2026/1/steps",
-            Some(notify),
+            Some(json!({ "passo": "notify" })),
             "AAFFF",
         ),
-        (
-            Method::POST,
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/autos/{ano}/{numero}/steps",
             "/api/jurisdictions/cangucu/autos/2026/1/steps",
-            Some(appeal),
+            Some(json!({ "passo": "appeal", "texto": "x" })),
             "AAFFF",
         ),
-        (
-            Method::POST,
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/autos/{ano}/{numero}/steps",
             "/api/jurisdictions/cangucu/autos/2026/1/steps",
-            Some(judge),
+            Some(json!({ "passo": "judge", "mantido": true })),
             "AFFAF",
         ),
-        (
-            Method::POST,
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/autos/{ano}/{numero}/steps",
             "/api/jurisdictions/cangucu/autos/2026/1/steps",
-            Some(decide),
+            Some(json!({ "passo": "decide_appeal", "mantido": true })),
             "AFFAF",
         ),
-        (
-            Method::GET,
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/autos/{ano}/{numero}/steps",
+            "/api/jurisdictions/cangucu/autos/2026/1/steps",
+            Some(junk),
+            "AAFAF",
+        ),
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/debts",
             "/api/jurisdictions/cangucu/debts",
             None,
             "AAAAA",
         ),
-        (
-            Method::GET,
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/debts/{ano}/{numero}/{seq}/due",
             "/api/jurisdictions/cangucu/debts/2026/1/1/due",
             None,
             "AAAAA",
         ),
-        (
-            Method::POST,
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/debts/{ano}/{numero}/{seq}/payments",
             "/api/jurisdictions/cangucu/debts/2026/1/1/payments",
-            Some(day),
+            Some(json!({ "data": "2026-11-30" })),
             "AAFFF",
         ),
-        (
-            Method::POST,
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/debts/{ano}/{numero}/{seq}/installments",
             "/api/jurisdictions/cangucu/debts/2026/1/1/installments",
-            Some(split),
+            Some(json!({ "parcelas": 2 })),
             "AAFFF",
         ),
-        (
-            Method::GET,
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/agenda",
             "/api/jurisdictions/cangucu/agenda",
             None,
             "AAAAA",
         ),
-        (Method::DELETE, "/api/session", None, "AAAAA"),
     ]
 }
 
-async fn roles(app: &App) {
-    let mut tokens = Vec::new();
-    for role in ROLES {
-        tokens.push(app.signed_in(role.code(), role, Scope::All).await);
-    }
-    for (method, path, body, expected) in table() {
-        let nobody = app.call(method.clone(), path, None, body.clone()).await;
-        assert_eq!(
-            nobody.status,
-            StatusCode::UNAUTHORIZED,
-            "{method} {path} without a token"
-        );
-        assert!(nobody.text("erro").contains("autenticação necessária"));
-        for ((role, token), verdict) in ROLES.iter().zip(&tokens).zip(expected.chars()) {
-            // Signing out would spend the token the next rows need.
-            if method == Method::DELETE && path == "/api/session" {
-                continue;
-            }
-            let answer = app
-                .call(method.clone(), path, Some(token), body.clone())
-                .await;
-            let what = format!("{method} {path} as {}: {:?}", role.code(), answer.body);
-            match verdict {
-                'A' => assert!(
-                    !matches!(
-                        answer.status,
-                        StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN
-                    ),
-                    "{what}"
-                ),
-                _ => {
-                    assert_eq!(answer.status, StatusCode::FORBIDDEN, "{what}");
-                    assert!(
-                        answer.text("erro").contains("não permite esta operação"),
-                        "{what}"
-                    );
-                }
+/// The operations of the OpenAPI document: (method, path, public).
+fn operations() -> BTreeSet<(String, String, bool)> {
+    let document = serde_json::to_value(outorga_web::openapi()).expect("the document");
+    let mut found = BTreeSet::new();
+    for (path, item) in document["paths"].as_object().expect("paths") {
+        for method in ["get", "post", "put", "patch", "delete"] {
+            if let Some(operation) = item.get(method) {
+                let public = operation.get("security").is_none();
+                found.insert((method.to_uppercase(), path.clone(), public));
             }
         }
     }
-    // Every role may end its own session.
-    for token in &tokens {
-        let out = app
-            .call(Method::DELETE, "/api/session", Some(token), None)
-            .await;
-        assert_eq!(out.status, StatusCode::NO_CONTENT);
+    found
+}
+
+/// Whether `path` (without its query) is `template` with values.
+fn fills(template: &str, path: &str) -> bool {
+    let path = path.split('?').next().unwrap_or_default();
+    let (t, p): (Vec<&str>, Vec<&str>) = (template.split('/').collect(), path.split('/').collect());
+    t.len() == p.len()
+        && t.iter()
+            .zip(&p)
+            .all(|(t, p)| t == p || (t.starts_with('{') && !p.is_empty()))
+}
+
+/// The jurisdiction of a sample path, if it has one.
+fn jurisdiction_of(path: &str) -> Option<&str> {
+    let mut parts = path.split('/');
+    parts.find(|part| *part == "jurisdictions")?;
+    parts.next().filter(|j| !j.is_empty())
+}
+
+#[test]
+fn every_operation_has_a_row_and_every_row_an_operation() {
+    let operations = operations();
+    let rows = table();
+    for (method, path, public) in &operations {
+        let mine: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.method.as_str() == method && r.template == path)
+            .collect();
+        assert!(!mine.is_empty(), "{method} {path} has no row in the table");
+        for r in mine {
+            assert_eq!(r.roles.is_none(), *public, "{method} {path}: public or not");
+        }
+    }
+    for r in &rows {
+        assert!(
+            operations
+                .iter()
+                .any(|(m, p, _)| m == r.method.as_str() && p == r.template),
+            "{} {} is not in the document",
+            r.method,
+            r.template
+        );
+        assert!(
+            fills(r.template, r.path),
+            "{} does not fill {}",
+            r.path,
+            r.template
+        );
+        if let Some(roles) = r.roles {
+            assert_eq!(roles.len(), Role::ALL.len(), "{} {}", r.method, r.template);
+        }
+        assert_eq!(
+            r.template.contains("{j}"),
+            jurisdiction_of(r.path).is_some(),
+            "{}",
+            r.path
+        );
     }
 }
 
-on_both_backends!(roles);
+fn passes(answer: &common::Answer) -> bool {
+    !matches!(
+        answer.status,
+        StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN
+    )
+}
+
+fn unknown_jurisdiction(answer: &common::Answer) -> bool {
+    answer.status == StatusCode::NOT_FOUND
+        && answer
+            .text("erro")
+            .contains("a jurisdição `atlantida` não está cadastrada")
+}
+
+/// The name of the user of `role` limited to `j`.
+fn limited(role: Role, j: &str) -> String {
+    format!("{}.{j}", role.code())
+}
+
+async fn roles_routes_and_scopes(app: &App) {
+    let mut tokens = HashMap::new();
+    for role in Role::ALL {
+        tokens.insert(
+            role.code().to_string(),
+            app.with_token(role.code(), role, Scope::All).await,
+        );
+        for j in ["cangucu", "amapa"] {
+            let name = limited(role, j);
+            let token = app
+                .with_token(&name, role, Scope::Only(vec![j.into()]))
+                .await;
+            tokens.insert(name, token);
+        }
+    }
+    app.with_token("outro", Role::Clerk, Scope::All).await;
+    app.store
+        .create_token(&common::setup(), "outro", "script", None)
+        .await
+        .expect("a token of outro");
+
+    for r in table() {
+        let body = r.body.clone();
+        let Some(roles) = r.roles else {
+            // Public: no credentials needed; an unknown jurisdiction is 404.
+            let answer = app.call(r.method.clone(), r.path, None, body.clone()).await;
+            assert!(
+                passes(&answer),
+                "{} {}: {:?}",
+                r.method,
+                r.path,
+                answer.body
+            );
+            if let Some(j) = jurisdiction_of(r.path) {
+                let unknown = r.path.replacen(j, "atlantida", 1);
+                let answer = app.call(r.method.clone(), &unknown, None, body).await;
+                assert!(
+                    unknown_jurisdiction(&answer),
+                    "{unknown}: {:?}",
+                    answer.body
+                );
+            }
+            continue;
+        };
+        let nobody = app.call(r.method.clone(), r.path, None, body.clone()).await;
+        assert_eq!(
+            nobody.status,
+            StatusCode::UNAUTHORIZED,
+            "{} {}",
+            r.method,
+            r.path
+        );
+        assert!(nobody.text("erro").contains("autenticação necessária"));
+        for (role, verdict) in Role::ALL.into_iter().zip(roles.chars()) {
+            let path = r.path.replace("{me}", role.code());
+            let answer = app
+                .call(
+                    r.method.clone(),
+                    &path,
+                    Some(&tokens[role.code()]),
+                    body.clone(),
+                )
+                .await;
+            let what = format!("{} {path} as {}: {:?}", r.method, role.code(), answer.body);
+            if verdict == 'F' {
+                assert_eq!(answer.status, StatusCode::FORBIDDEN, "{what}");
+                assert!(!answer.text("erro").is_empty(), "{what}");
+                continue;
+            }
+            assert!(passes(&answer), "{what}");
+            let Some(j) = jurisdiction_of(r.path) else {
+                continue;
+            };
+            // The scope columns, for every admitted role.
+            let other = if j == "cangucu" { "amapa" } else { "cangucu" };
+            let inside = limited(role, j);
+            let answer = app
+                .call(
+                    r.method.clone(),
+                    &path,
+                    Some(&tokens[&inside]),
+                    body.clone(),
+                )
+                .await;
+            assert!(
+                passes(&answer) && !unknown_jurisdiction(&answer),
+                "{} {path} as {inside}: {:?}",
+                r.method,
+                answer.body
+            );
+            let outside = limited(role, other);
+            let answer = app
+                .call(
+                    r.method.clone(),
+                    &path,
+                    Some(&tokens[&outside]),
+                    body.clone(),
+                )
+                .await;
+            assert_eq!(
+                answer.status,
+                StatusCode::FORBIDDEN,
+                "{} {path} as {outside}",
+                r.method
+            );
+            assert!(
+                answer
+                    .text("erro")
+                    .contains(&format!("acesso à jurisdição `{j}`")),
+                "{:?}",
+                answer.body
+            );
+            let unknown = path.replacen(j, "atlantida", 1);
+            let answer = app
+                .call(
+                    r.method.clone(),
+                    &unknown,
+                    Some(&tokens[&inside]),
+                    body.clone(),
+                )
+                .await;
+            assert!(
+                unknown_jurisdiction(&answer),
+                "{} {unknown} as {inside}: {:?}",
+                r.method,
+                answer.body
+            );
+        }
+    }
+}
+
+on_both_backends!(roles_routes_and_scopes);

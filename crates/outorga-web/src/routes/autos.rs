@@ -2,7 +2,7 @@
 //! engine's penalty proposal, numbered without gaps per year; notified,
 //! defended, judged, appealed and made final within the law's deadlines.
 
-use crate::auth::{Board, Clerk, Inspector, Reader, require};
+use crate::auth::{Board, Clerk, ClerkOrBoard, Inspector, Reader, require};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Path, Query};
 use crate::json::Json;
@@ -330,7 +330,7 @@ async fn get(
     security(("bearer" = [])))]
 async fn step(
     State(state): State<AppState>,
-    who: Reader,
+    who: ClerkOrBoard,
     Path((j, ano, numero)): Path<(String, i32, i64)>,
     Json(input): Json<PassoEntrada>,
 ) -> Result<Json<AutoSaida>, ApiError> {

@@ -2,7 +2,7 @@
 //! changes of status with their history, drivers, the vehicle in service and
 //! its inspections. The rulebook is the jurisdiction's for the service.
 
-use crate::auth::{Board, Clerk, Examiner, Reader, require};
+use crate::auth::{Board, Clerk, ClerkOrBoard, Examiner, Reader, require};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Path, Query};
 use crate::json::Json;
@@ -430,7 +430,7 @@ async fn get(
     security(("bearer" = [])))]
 async fn change_status(
     State(state): State<AppState>,
-    who: Reader,
+    who: ClerkOrBoard,
     Path((j, servico, numero)): Path<(String, String, i64)>,
     Json(input): Json<MudancaEntrada>,
 ) -> Result<Json<PermissaoSaida>, ApiError> {

@@ -3,6 +3,7 @@
 //! vehicle or a driver is licensed, whether a document is valid. They show
 //! no holder name, no CPF or CNPJ, and make no authentication lookup.
 
+use crate::auth::Public;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::Path;
 use crate::json::Json;
@@ -69,6 +70,7 @@ pub struct DocumentoPublico {
               (status = 422, body = ErrorBody)))]
 async fn vehicle(
     State(state): State<AppState>,
+    _: Public,
     Path((j, placa)): Path<(String, String)>,
 ) -> Result<Json<VeiculoPublico>, ApiError> {
     let today = state.clock.now().date();
@@ -108,6 +110,7 @@ async fn vehicle(
     responses((status = 200, body = CondutorPublico), (status = 404, body = ErrorBody)))]
 async fn driver(
     State(state): State<AppState>,
+    _: Public,
     Path((j, matricula)): Path<(String, String)>,
 ) -> Result<Json<CondutorPublico>, ApiError> {
     let today = state.clock.now().date();

@@ -1,25 +1,41 @@
-//! Signing in and out.
+//! Signing in and out, and the record of sign-in attempts.
 
-use crate::auth::Reader;
+use crate::auth::{Admin, Reader};
+use crate::client::ClientIp;
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::Query;
 use crate::json::Json;
-use crate::routes::change;
 use crate::routes::users::UsuarioSaida;
+use crate::routes::{change, parse_moment};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
+use outorga_store::{
+    Attempt, AttemptFilter, FAILURES_PER_CLIENT, FAILURES_PER_NAME, MAX_PASSWORD_CHARS, SignIn,
+    WINDOW_SECONDS,
+};
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 /// How long a session lasts.
 const SESSION_HOURS: i64 = 12;
 
+/// The longest user name, in characters (as when users are created).
+const MAX_NAME_CHARS: usize = 64;
+
+/// How many attempts a page of `GET /api/sign-ins` lists at most.
+const MAX_ATTEMPTS: i64 = 500;
+
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SessaoEntrada {
+    /// O nome do usuário (até 64 caracteres).
+    #[schema(max_length = 64)]
     pub nome: String,
+    /// A senha (até 256 caracteres).
+    #[schema(max_length = 256)]
     pub senha: String,
 }
 
@@ -32,30 +48,74 @@ pub struct SessaoSaida {
     pub usuario: UsuarioSaida,
 }
 
+/// Refuses a name or password too long to be anyone's (nothing is
+/// checked nor recorded).
+fn checked_lengths(input: &SessaoEntrada) -> Result<(), ApiError> {
+    let too_long = |campo: &str, max: usize| {
+        ApiError::field(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            campo,
+            format!("tem no máximo {max} caracteres"),
+        )
+    };
+    if input.nome.trim().chars().count() > MAX_NAME_CHARS {
+        return Err(too_long("nome", MAX_NAME_CHARS));
+    }
+    if input.senha.chars().count() > MAX_PASSWORD_CHARS {
+        return Err(too_long("senha", MAX_PASSWORD_CHARS));
+    }
+    Ok(())
+}
+
 /// Opens a session: name and password give a bearer token.
+///
+/// Limits: after 5 failed attempts for a user name, or 10 from one client
+/// address (an IPv6 client: its /64), within a minute, the next attempts
+/// are refused with 429 and `Retry-After` (the seconds until the oldest of
+/// those failures is a minute old) without the password being checked.
+/// When too many passwords are being checked at once the answer is 503
+/// with `Retry-After`. Every attempt checked is recorded
+/// (`GET /api/sign-ins`).
 #[utoipa::path(post, path = "/api/session", tag = "sessão",
     request_body = SessaoEntrada,
     responses((status = 201, body = SessaoSaida), (status = 401, body = ErrorBody),
-              (status = 422, body = ErrorBody)))]
+              (status = 422, body = ErrorBody),
+              (status = 429, body = ErrorBody,
+               description = "tentativas falhas demais; veja o cabeçalho Retry-After"),
+              (status = 503, body = ErrorBody,
+               description = "senhas demais sendo verificadas; veja o cabeçalho Retry-After")))]
 async fn open(
     State(state): State<AppState>,
+    ClientIp(client): ClientIp,
     Json(input): Json<SessaoEntrada>,
 ) -> Result<(StatusCode, Json<SessaoSaida>), ApiError> {
+    checked_lengths(&input)?;
     let now = state.clock.now();
     let expires = now + chrono::Duration::hours(SESSION_HOURS);
-    let session = state
+    let answer = state
         .store
-        .open_session(&input.nome, &input.senha, now, expires)
-        .await?
-        .ok_or_else(|| ApiError::unauthorized("nome ou senha incorretos"))?;
-    Ok((
-        StatusCode::CREATED,
-        Json(SessaoSaida {
-            token: session.token,
-            expira_em: session.expires_at.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
-            usuario: UsuarioSaida::from(session.user),
-        }),
-    ))
+        .sign_in(&input.nome, &input.senha, client, now, expires)
+        .await?;
+    match answer {
+        SignIn::Opened(session) => Ok((
+            StatusCode::CREATED,
+            Json(SessaoSaida {
+                token: session.token,
+                expira_em: session.expires_at.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+                usuario: UsuarioSaida::from(session.user),
+            }),
+        )),
+        SignIn::Refused => Err(ApiError::unauthorized("nome ou senha incorretos")),
+        SignIn::TooMany { seconds } => Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "tentativas falhas demais para este nome ou deste endereço (no máximo \
+                 {FAILURES_PER_NAME} por nome e {FAILURES_PER_CLIENT} por endereço a cada \
+                 {WINDOW_SECONDS} segundos); tente de novo em {seconds} segundos"
+            ),
+        )
+        .retry_after(seconds.unsigned_abs())),
+    }
 }
 
 /// Ends the session whose token is presented.
@@ -75,6 +135,85 @@ async fn close(State(state): State<AppState>, who: Reader) -> Result<StatusCode,
     }
 }
 
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct FiltroTentativas {
+    /// Só as que falharam (padrão: todas).
+    pub falhas: Option<bool>,
+    /// A partir de quando (UTC), como `2026-11-30T08:00`.
+    pub desde: Option<String>,
+    /// Quantas, no máximo (padrão 100, até 500).
+    #[param(minimum = 1, maximum = 500)]
+    pub limite: Option<i64>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TentativaSaida {
+    /// Quando (UTC).
+    pub em: String,
+    /// O nome como foi digitado: pode não ser de ninguém.
+    pub nome: String,
+    /// O endereço do cliente.
+    pub endereco: String,
+    pub sucesso: bool,
+}
+
+impl From<Attempt> for TentativaSaida {
+    fn from(a: Attempt) -> TentativaSaida {
+        TentativaSaida {
+            em: a.at,
+            nome: a.name,
+            endereco: a.client,
+            sucesso: a.succeeded,
+        }
+    }
+}
+
+/// The sign-in attempts that were checked, newest first. An administrator
+/// limited to some jurisdictions sees only the attempts naming users of
+/// their scope; one without limits sees every attempt, names that are no
+/// one's included.
+#[utoipa::path(get, path = "/api/sign-ins", tag = "sessão",
+    params(FiltroTentativas),
+    responses((status = 200, body = Vec<TentativaSaida>), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn attempts(
+    State(state): State<AppState>,
+    who: Admin,
+    Query(filter): Query<FiltroTentativas>,
+) -> Result<Json<Vec<TentativaSaida>>, ApiError> {
+    let limit = filter.limite.unwrap_or(100);
+    if !(1..=MAX_ATTEMPTS).contains(&limit) {
+        return Err(ApiError::field(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "limite",
+            format!("use de 1 a {MAX_ATTEMPTS}"),
+        ));
+    }
+    let since = filter
+        .desde
+        .as_deref()
+        .map(|text| parse_moment(text, "desde"))
+        .transpose()?;
+    let found = state
+        .store
+        .sign_in_attempts(
+            &AttemptFilter {
+                failures_only: filter.falhas.unwrap_or(false),
+                since,
+                limit,
+            },
+            &who.user.scope,
+        )
+        .await?;
+    Ok(Json(found.into_iter().map(TentativaSaida::from).collect()))
+}
+
 pub(crate) fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(open, close))
+    OpenApiRouter::new()
+        .routes(routes!(open, close))
+        .routes(routes!(attempts))
 }

@@ -8,10 +8,14 @@
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode, header};
 use chrono::NaiveDateTime;
-use outorga_store::{AuditKey, AuditKeys, Change, Jurisdiction, Role, Scope, Store, sqlite_url};
+use outorga_store::{
+    AuditKey, AuditKeys, Change, HashingLimits, Jurisdiction, Role, Scope, Store, sqlite_url,
+};
+use outorga_web::client::ClientIp;
 use outorga_web::{AppState, Clock};
 use serde_json::Value;
 use sqlx::any::AnyPoolOptions;
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -70,11 +74,15 @@ impl TestClock {
     }
 
     pub fn advance(&self, hours: i64) {
+        self.advance_seconds(hours * 3600);
+    }
+
+    pub fn advance_seconds(&self, seconds: i64) {
         let mut now = self
             .0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        *now += chrono::Duration::hours(hours);
+        *now += chrono::Duration::seconds(seconds);
     }
 }
 
@@ -97,11 +105,13 @@ pub fn rulebooks() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks")
 }
 
-/// One answer: status and JSON body (`Null` when empty).
+/// One answer: status, JSON body (`Null` when empty) and the
+/// `Retry-After` header, if any.
 #[derive(Debug)]
 pub struct Answer {
     pub status: StatusCode,
     pub body: Value,
+    pub retry_after: Option<String>,
 }
 
 impl Answer {
@@ -113,6 +123,7 @@ impl Answer {
 pub struct App {
     pub store: Store,
     pub router: axum::Router,
+    state: AppState,
     pub clock: Arc<TestClock>,
     schema: Option<String>,
     _dir: Option<tempfile::TempDir>,
@@ -161,12 +172,24 @@ impl App {
         let clock = Arc::new(TestClock(Mutex::new(start())));
         let state = AppState::new(store.clone(), library).with_clock(clock.clone());
         App {
-            router: outorga_web::router(state),
+            router: outorga_web::router(state.clone()),
+            state,
             store,
             clock,
             schema,
             _dir: dir,
         }
+    }
+
+    /// A router on the same database with another password queue, and
+    /// the store behind it.
+    pub fn with_hashing(&self, limits: HashingLimits) -> (axum::Router, Store) {
+        let store = self.store.clone().with_hashing(limits);
+        let state = AppState {
+            store: store.clone(),
+            ..self.state.clone()
+        };
+        (outorga_web::router(state), store)
     }
 
     pub async fn finish(self) {
@@ -252,6 +275,12 @@ impl App {
         .await
     }
 
+    /// Signs in from the client address `ip` (as the server would put it
+    /// in the request's extensions).
+    pub async fn login_from(&self, name: &str, password: &str, ip: &str) -> Answer {
+        login_on(self.router.clone(), name, password, ip).await
+    }
+
     /// A user made directly in the store, signed in: their session token.
     /// A user with an API token (no expiry: for tests that move the clock
     /// by days).
@@ -261,7 +290,7 @@ impl App {
             .await
             .expect("user");
         self.store
-            .create_token(&setup(), name, "testes")
+            .create_token(&setup(), name, "testes", None)
             .await
             .expect("token")
     }
@@ -275,6 +304,23 @@ impl App {
         assert_eq!(answer.status, StatusCode::CREATED, "{:?}", answer.body);
         answer.text("token")
     }
+}
+
+/// Signs in through a clone of the router from the client address `ip`: for
+/// attempts sent concurrently from spawned tasks. The answer keeps the
+/// `Retry-After` header in `retry_after`.
+pub async fn login_on(router: axum::Router, name: &str, password: &str, ip: &str) -> Answer {
+    let ip: IpAddr = ip.parse().expect("an address");
+    let mut request = Request::builder()
+        .method(Method::POST)
+        .uri("/api/session")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(
+            serde_json::json!({ "nome": name, "senha": password }).to_string(),
+        ))
+        .expect("request");
+    request.extensions_mut().insert(ClientIp(ip));
+    answer(router, "/api/session", request).await
 }
 
 /// Posts `body` as JSON with `token` through a clone of the router: for
@@ -293,6 +339,11 @@ pub async fn post_on(router: axum::Router, path: String, token: String, body: Va
 async fn answer(router: axum::Router, path: &str, request: Request<Body>) -> Answer {
     let response = router.oneshot(request).await.expect("infallible");
     let status = response.status();
+    let retry_after = response
+        .headers()
+        .get(header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
     let bytes = axum::body::to_bytes(response.into_body(), 10 << 20)
         .await
         .expect("body");
@@ -302,7 +353,11 @@ async fn answer(router: axum::Router, path: &str, request: Request<Body>) -> Ans
         serde_json::from_slice(&bytes)
             .unwrap_or_else(|_| panic!("{path}: not JSON: {}", String::from_utf8_lossy(&bytes)))
     };
-    Answer { status, body }
+    Answer {
+        status,
+        body,
+        retry_after,
+    }
 }
 
 pub const PASSWORD: &str = "senha-de-teste-longa";
