@@ -88,6 +88,26 @@ pub fn verify(database: &DatabaseArgs, since: Option<&Path>) -> anyhow::Result<E
     })
 }
 
+/// Seals a log from a version without the audit key (`Store::seal_earlier_log`).
+pub fn seal(database: &DatabaseArgs) -> anyhow::Result<ExitCode> {
+    let url = crate::db::url_for(database.database_url.clone(), &database.data)?;
+    runtime()?.block_on(async {
+        let (keys, _) = audit_keys(&database.data)?;
+        let store = outorga_store::Store::open(&url, keys).await?;
+        let change = Change {
+            by: "outorga audit seal",
+            at: now(),
+            why: "selo de um registro de auditoria anterior à chave",
+        };
+        let report = store.seal_earlier_log(&change).await?;
+        println!(
+            "registro selado: {} entradas conferidas e seladas, {} registros descritos",
+            report.sealed, report.described
+        );
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
 /// Records a checkpoint and prints it (and writes it to `out`, a new file).
 pub fn checkpoint(
     database: &DatabaseArgs,

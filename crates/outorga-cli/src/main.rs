@@ -146,6 +146,13 @@ enum AuditCommand {
         #[command(flatten)]
         database: users::DatabaseArgs,
     },
+    /// Seal a log written by a version of outorga without the audit key
+    /// (once, after making sure the database is the genuine one): its chain
+    /// is checked, then every entry gets its seal.
+    Seal {
+        #[command(flatten)]
+        database: users::DatabaseArgs,
+    },
     /// Record a checkpoint of the log and print it (a short signed text to
     /// print, publish or file).
     Checkpoint {
@@ -260,6 +267,9 @@ fn main() -> ExitCode {
         Command::Audit {
             command: AuditCommand::Verify { since, database },
         } => audit::verify(&database, since.as_deref()),
+        Command::Audit {
+            command: AuditCommand::Seal { database },
+        } => audit::seal(&database),
         Command::Audit {
             command: AuditCommand::Checkpoint { out, database },
         } => audit::checkpoint(&database, "outorga audit checkpoint", out.as_deref()),

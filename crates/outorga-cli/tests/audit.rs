@@ -204,3 +204,34 @@ fn a_key_from_the_environment_and_a_database_opened_with_another() {
     let with_new = outorga(&data, &["audit", "verify"], Some(&keys.join("\n")));
     assert_eq!(with_new.code, 0, "{}", with_new.stdout);
 }
+
+#[test]
+fn a_log_from_before_the_key_is_sealed_only_when_asked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("data");
+    assert_eq!(outorga(&data, &["db", "init"], None).code, 0);
+    // As a database of an earlier version: no seals, no key recorded.
+    sql(
+        &data,
+        &[
+            "UPDATE audit_log SET mac = ''".to_string(),
+            "UPDATE audit_head SET mac = '', key_id = ''".to_string(),
+        ],
+    );
+    let refused = outorga(&data, &["audit", "verify"], None);
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused.stderr.contains("outorga audit seal"),
+        "{}",
+        refused.stderr
+    );
+    let sealed = outorga(&data, &["audit", "seal"], None);
+    assert_eq!(sealed.code, 0, "{}", sealed.stderr);
+    assert!(
+        sealed.stdout.starts_with("registro selado: "),
+        "{}",
+        sealed.stdout
+    );
+    let verify = outorga(&data, &["audit", "verify"], None);
+    assert_eq!(verify.code, 0, "{}", verify.stdout);
+}

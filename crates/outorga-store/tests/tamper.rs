@@ -557,7 +557,16 @@ async fn sealing(url: &str) {
     admin(url, "UPDATE audit_head SET mac = '', key_id = ''".into()).await;
     admin(url, "DELETE FROM audit_schema".into()).await;
     let store = Store::open(url, keys()).await.expect("open");
-    let sealed = store.seal(&by()).await.expect("seal");
+    // Never sealed on its own: clearing the seal is what an attacker would
+    // do to have the server seal their edits.
+    let refused = store.seal(&by()).await.expect_err("not automatic");
+    assert!(
+        refused.to_string().contains("outorga audit seal"),
+        "{refused}"
+    );
+    let written = store.register(&by(), "cangucu", "52998224725", "X").await;
+    assert!(written.is_err(), "no write on an unsealed log");
+    let sealed = store.seal_earlier_log(&by()).await.expect("seal");
     assert!(sealed.sealed > 100, "{sealed:?}");
     assert!(sealed.described > 100, "{sealed:?}");
     intact(&store, "sealed").await;
@@ -610,7 +619,34 @@ async fn sealing(url: &str) {
         CheckpointCheck::Holds
     );
 
-    // A broken legacy chain is not sealed.
+    // A record edited, and the log's record of its table's columns deleted
+    // so the table looks new: its rows are compared, not described again.
+    admin(
+        url,
+        "UPDATE vehicles SET colour = 'Verde' WHERE plate = (SELECT MAX(plate) FROM vehicles)"
+            .into(),
+    )
+    .await;
+    admin(
+        url,
+        "DELETE FROM audit_schema WHERE tbl = 'vehicles'".into(),
+    )
+    .await;
+    let again = Store::open(url, new_keys()).await.expect("open");
+    again.seal(&by()).await.expect("seal");
+    let found = report(&again).await;
+    assert!(
+        found
+            .problems
+            .iter()
+            .any(|p| p.reason.contains("colour: registrado")
+                && p.reason.contains("no banco \"Verde\"")),
+        "{:#?}",
+        found.problems
+    );
+    drop((store, again));
+
+    // A broken chain is not sealed, even when asked.
     admin(
         url,
         "UPDATE audit_log SET mac = '', reason = 'x' WHERE seq = 5".into(),
@@ -618,8 +654,41 @@ async fn sealing(url: &str) {
     .await;
     admin(url, "UPDATE audit_head SET key_id = ''".into()).await;
     let store = Store::open(url, keys()).await.expect("open");
-    let refused = store.seal(&by()).await.expect_err("broken");
+    let refused = store.seal_earlier_log(&by()).await.expect_err("broken");
     assert!(refused.to_string().contains("entrada 5"), "{refused}");
+
+    // The whole log wiped and the head reset: not a new database.
+    for sql in [
+        "DELETE FROM audit_rows",
+        "DELETE FROM audit_log",
+        "DELETE FROM audit_schema",
+    ] {
+        admin(url, sql.into()).await;
+    }
+    admin(
+        url,
+        format!(
+            "UPDATE audit_head SET seq = 0, hash = '{}', mac = '', key_id = ''",
+            "0".repeat(64)
+        ),
+    )
+    .await;
+    let wiped = Store::open(url, keys()).await.expect("open");
+    for refused in [
+        wiped.seal(&by()).await.expect_err("wiped"),
+        wiped.seal_earlier_log(&by()).await.expect_err("wiped"),
+    ] {
+        assert!(
+            refused
+                .to_string()
+                .contains("o registro de auditoria está vazio"),
+            "{refused}"
+        );
+    }
+}
+
+fn new_keys() -> AuditKeys {
+    keys().rotated(AuditKey::from_hex(&"99".repeat(32)).expect("key"))
 }
 
 #[tokio::test]

@@ -121,9 +121,19 @@ pub(crate) async fn append(
 ) -> Result<i64, StoreError> {
     // Updating the head first takes its row lock (PostgreSQL) before reading
     // it, so concurrent writers queue here instead of forking the chain.
-    let head = sqlx::query("UPDATE audit_head SET seq = seq + 1 WHERE id = 1 RETURNING seq, hash")
-        .fetch_one(&mut **tx)
-        .await?;
+    let head =
+        sqlx::query("UPDATE audit_head SET seq = seq + 1 WHERE id = 1 RETURNING seq, hash, key_id")
+            .fetch_one(&mut **tx)
+            .await?;
+    // Entries are written only under the key the log is sealed with
+    // (`Store::seal` first, which the CLI does on every open).
+    let key_id: String = head.try_get("key_id")?;
+    if key_id != audit.keys.current().id() {
+        return Err(StoreError::Corrupt(format!(
+            "the audit log is sealed with key `{key_id}`, not this store's: open the store \
+             and seal it (Store::seal) before writing"
+        )));
+    }
     let mut images: Vec<Image> = Vec::with_capacity(entry.rows.len());
     for row in &entry.rows {
         let image = capture(tx, audit.schema.table(&row.table)?, row).await?;

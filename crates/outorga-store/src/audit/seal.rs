@@ -105,18 +105,69 @@ async fn head_names(tx: &mut Tx, last: i64, prev: &str) -> Result<(), StoreError
 }
 
 impl Store {
-    /// Seals a log written before the key and describes the tables the log
-    /// does not describe yet (see the module's documentation). Does nothing
-    /// when there is nothing to do; safe to run from several servers.
+    /// Seals a new database with the key (its log and its tables empty),
+    /// and describes the tables the log does not describe yet (see the
+    /// module's documentation). Does nothing when there is nothing to do;
+    /// safe to run from several servers. A log that is not sealed but holds
+    /// entries, or tables that hold rows no entry wrote, are refused: sealing
+    /// them is an operator's decision ([`Store::seal_earlier_log`]), never
+    /// automatic — else someone who cleared the seal would have the server
+    /// seal their edits.
     pub async fn seal(&self, change: &Change<'_>) -> Result<SealReport, StoreError> {
+        self.seal_with(change, false).await
+    }
+
+    /// Seals a log written before the key existed (`outorga audit seal`),
+    /// once its chain is checked: for a database from a version of outorga
+    /// without the audit key, after the operator has made sure it is the
+    /// genuine one.
+    pub async fn seal_earlier_log(&self, change: &Change<'_>) -> Result<SealReport, StoreError> {
+        self.seal_with(change, true).await
+    }
+
+    async fn seal_with(
+        &self,
+        change: &Change<'_>,
+        earlier_log: bool,
+    ) -> Result<SealReport, StoreError> {
         let (mut tx, _writer) = self.write_transaction().await?;
         let mut report = SealReport::default();
-        let key_id: String = sqlx::query("SELECT key_id FROM audit_head WHERE id = 1")
+        let head = sqlx::query("SELECT seq, key_id FROM audit_head WHERE id = 1")
             .fetch_one(&mut *tx)
-            .await?
-            .try_get("key_id")?;
+            .await?;
+        let (seq, key_id): (i64, String) = (head.try_get("seq")?, head.try_get("key_id")?);
         let key = self.audit.keys.current();
         if key_id.is_empty() {
+            let entries: i64 = sqlx::query("SELECT COUNT(*) AS n FROM audit_log")
+                .fetch_one(&mut *tx)
+                .await?
+                .try_get("n")?;
+            if (seq > 0 || entries > 0) && !earlier_log {
+                return Err(unsealed(
+                    "o registro de auditoria tem entradas mas não está selado: se este banco vem \
+                     de uma versão do outorga sem a chave de auditoria, confira que é o banco \
+                     verdadeiro e sele-o com `outorga audit seal`; se já foi selado, a selagem foi \
+                     apagada: restaure uma cópia íntegra",
+                ));
+            }
+            if seq == 0 && entries == 0 {
+                for table in &self.audit.schema.tables {
+                    let any = sqlx::query(sqlx::AssertSqlSafe(format!(
+                        "SELECT 1 AS one FROM {} LIMIT 1",
+                        table.name
+                    )))
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                    if any.is_some() {
+                        return Err(unsealed(&format!(
+                            "o registro de auditoria está vazio, mas a tabela {} tem registros: \
+                             o registro foi apagado, ou os registros gravados por fora do \
+                             outorga; restaure uma cópia íntegra",
+                            table.name
+                        )));
+                    }
+                }
+            }
             let (last, prev) =
                 walk(&mut tx, None, |_, hash| key.mac(Purpose::Entry, &[hash])).await?;
             head_names(&mut tx, last, &prev).await?;
@@ -205,7 +256,18 @@ impl Store {
         )
         .await?;
         for table in changed {
-            let before = recorded.get(&table.name);
+            // A table the log has images of but no record of its columns
+            // (the record deleted): its rows are compared with their images
+            // as they are now, never described again unchecked.
+            let current: Vec<String> = table.columns.iter().map(|c| c.name.clone()).collect();
+            let imaged = sqlx::query("SELECT 1 AS one FROM audit_rows WHERE tbl = $1 LIMIT 1")
+                .bind(&table.name)
+                .fetch_optional(&mut **tx)
+                .await?
+                .is_some();
+            let before = recorded
+                .get(&table.name)
+                .or(if imaged { Some(&current) } else { None });
             report.described += self.describe_table(tx, change, table, before).await?;
             sqlx::query(
                 "INSERT INTO audit_schema (tbl, columns) VALUES ($1, $2) \
@@ -372,6 +434,14 @@ fn projection(image: &Map<String, Value>, columns: &[String]) -> Option<Map<Stri
         .iter()
         .map(|c| image.get(c).map(|v| (c.clone(), v.clone())))
         .collect()
+}
+
+/// The log is not sealed and sealing it is not automatic.
+fn unsealed(reason: &str) -> StoreError {
+    StoreError::Invalid {
+        field: "registro de auditoria",
+        reason: reason.to_string(),
+    }
 }
 
 /// The database was sealed with another key.
