@@ -38,10 +38,13 @@ where
             ));
         }
         let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
-            ApiError::new(
-                rejection.status(),
-                "não foi possível ler o corpo da requisição (grande demais ou interrompido)",
-            )
+            let status = rejection.status();
+            let why = if status == StatusCode::PAYLOAD_TOO_LARGE {
+                "o corpo da requisição passa do limite de tamanho deste servidor: envie menos dados"
+            } else {
+                "não foi possível ler o corpo da requisição (interrompido)"
+            };
+            ApiError::field(status, "corpo", why)
         })?;
         parse(&bytes).map(Json)
     }

@@ -8,8 +8,9 @@ use std::collections::BTreeSet;
 
 /// Every route of the API. A new route must be added here (and so to the
 /// document, which the router is built from).
-const ROUTES: [(&str, &str); 48] = [
+const ROUTES: [(&str, &str); 49] = [
     ("GET", "/api/health"),
+    ("GET", "/api/metrics"),
     ("GET", "/api/openapi.json"),
     ("POST", "/api/session"),
     ("DELETE", "/api/session"),

@@ -44,6 +44,7 @@ fn table() -> Vec<(Method, &'static str, Option<Value>, &'static str)> {
     let parameter = json!({ "valor": "10000" });
     let profile = json!({});
     vec![
+        (Method::GET, "/api/metrics", None, "AFFFF"),
         (Method::GET, "/api/jurisdictions", None, "AAAAA"),
         (
             Method::POST,

@@ -291,11 +291,18 @@ pub async fn post_on(router: axum::Router, path: String, token: String, body: Va
 async fn answer(router: axum::Router, path: &str, request: Request<Body>) -> Answer {
     let response = router.oneshot(request).await.expect("infallible");
     let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_none_or(|kind| kind.as_bytes().starts_with(b"application/json"));
     let bytes = axum::body::to_bytes(response.into_body(), 10 << 20)
         .await
         .expect("body");
     let body = if bytes.is_empty() {
         Value::Null
+    } else if !json {
+        // A text answer (the metrics), as a string.
+        Value::String(String::from_utf8_lossy(&bytes).into_owned())
     } else {
         serde_json::from_slice(&bytes)
             .unwrap_or_else(|_| panic!("{path}: not JSON: {}", String::from_utf8_lossy(&bytes)))
