@@ -371,6 +371,7 @@ async fn a_body_too_large_is_refused(app: &App) {
 }
 
 async fn public_rate_per_client(app: &App) {
+    let admin = app.with_token("admin", Role::Admin, Scope::All).await;
     let look_up = || {
         Request::builder()
             .method(Method::GET)
@@ -412,6 +413,16 @@ async fn public_rate_per_client(app: &App) {
         let (status, _, body) = send(&app.router, look_up(), ip(other), String::new()).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{other}: {body}");
     }
+    let metrics = Request::builder()
+        .method(Method::GET)
+        .uri("/api/metrics")
+        .header(header::AUTHORIZATION, format!("Bearer {admin}"));
+    let (_, _, text) = send(&app.router, metrics, None, String::new()).await;
+    let text = text.as_str().expect("text");
+    assert_eq!(
+        metric(text, "outorga_public_lookups_rate_limited_total", &[]),
+        1.0
+    );
 }
 
 /// What the log wrote, shared with the test.
