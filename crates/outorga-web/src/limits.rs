@@ -73,11 +73,13 @@ const fn nonzero(n: u32) -> NonZeroU32 {
     }
 }
 
-/// The answer to a request that ran out of time.
+/// The answer to a request that ran out of time. Its handler is dropped: a
+/// transaction still open rolls back, one already committed stays.
 pub(crate) async fn timed_out(_: tower::BoxError) -> ApiError {
     ApiError::new(
         StatusCode::SERVICE_UNAVAILABLE,
-        "a requisição demorou demais e foi interrompida (nada foi gravado); tente de novo",
+        "a requisição demorou demais e foi interrompida; se era uma mudança, confira se \
+         ela foi gravada antes de repeti-la",
     )
 }
 
