@@ -9,7 +9,9 @@ use outorga_store::{AuditKey, AuditReport, Change, Checkpoint, CheckpointCheck};
 use std::path::Path;
 use std::process::ExitCode;
 
-fn print_problems(report: &AuditReport) {
+/// Prints what verifying found: each problem, or that all is intact.
+/// Whether it was intact.
+pub(crate) fn print_report(report: &AuditReport) -> bool {
     for p in &report.problems {
         match (&p.record, p.seq) {
             (Some(record), _) => println!("registro {record}: {}", p.reason),
@@ -20,6 +22,13 @@ fn print_problems(report: &AuditReport) {
     if report.more_problems > 0 {
         println!("… e mais {} problema(s)", report.more_problems);
     }
+    if report.intact() {
+        println!(
+            "íntegro: {} entradas, {} registros conferidos",
+            report.entries, report.rows
+        );
+    }
+    report.intact()
 }
 
 /// Exit 0 when the log and every record agree; 1 naming what does not
@@ -73,14 +82,8 @@ pub fn verify(database: &DatabaseArgs, since: Option<&Path>) -> anyhow::Result<E
             }
         }
         let report = store.verify_audit().await?;
-        print_problems(&report);
-        if report.intact() {
-            println!(
-                "íntegro: {} entradas, {} registros conferidos",
-                report.entries, report.rows
-            );
-        }
-        Ok(if report.intact() && holds {
+        let intact = print_report(&report);
+        Ok(if intact && holds {
             ExitCode::SUCCESS
         } else {
             ExitCode::from(1)
@@ -92,7 +95,13 @@ pub fn verify(database: &DatabaseArgs, since: Option<&Path>) -> anyhow::Result<E
 pub fn seal(database: &DatabaseArgs) -> anyhow::Result<ExitCode> {
     let url = crate::db::url_for(database.database_url.clone(), &database.data)?;
     runtime()?.block_on(async {
-        let (keys, _) = audit_keys(&database.data)?;
+        let (keys, source) = audit_keys(&database.data)?;
+        if let Source::Created(path) = &source {
+            println!(
+                "chave do registro de auditoria criada em {} (guarde uma cópia em lugar seguro)",
+                path.display()
+            );
+        }
         let store = outorga_store::Store::open(&url, keys).await?;
         let change = Change {
             by: "outorga audit seal",
@@ -142,7 +151,7 @@ pub fn rotate_key(database: &DatabaseArgs, by: &str) -> anyhow::Result<ExitCode>
     let (keys, source) = audit_keys(&database.data)?;
     let new = keys.rotated(AuditKey::generate()?);
     let staged = match &source {
-        Source::File(path) => {
+        Source::File(path) | Source::Created(path) => {
             let staged = path.with_extension("key.new");
             write_new(&staged, &new).with_context(|| {
                 format!("remove {} if a rotation was interrupted", staged.display())

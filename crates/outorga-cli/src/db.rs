@@ -78,7 +78,36 @@ pub(crate) fn jurisdictions(library: &Library) -> Vec<Jurisdiction> {
 /// written before the key, tables the log does not describe yet: said on
 /// standard error when there was something to do).
 pub(crate) async fn open_store(url: &str, data: &Path, by: &str) -> anyhow::Result<Store> {
-    let (keys, _) = crate::keys::audit_keys(data)?;
+    let (keys, source) = crate::keys::audit_keys(data)?;
+    let opened = open_and_seal(url, keys, by).await;
+    match (&source, opened) {
+        (crate::keys::Source::Created(path), Ok(store)) => {
+            eprintln!(
+                "chave do registro de auditoria criada em {} (guarde uma cópia em lugar seguro)",
+                path.display()
+            );
+            Ok(store)
+        }
+        // The key just made is not this database's: no key file was there.
+        (crate::keys::Source::Created(path), Err(error)) => {
+            let _ = std::fs::remove_file(path);
+            Err(error.context(format!(
+                "não há chave do registro de auditoria em {} nem em ${}: copie para lá o arquivo \
+                 audit.key da instalação de onde o banco veio, ou defina ${}",
+                path.display(),
+                crate::keys::KEY_VARIABLE,
+                crate::keys::KEY_VARIABLE
+            )))
+        }
+        (_, opened) => opened,
+    }
+}
+
+async fn open_and_seal(
+    url: &str,
+    keys: outorga_store::AuditKeys,
+    by: &str,
+) -> anyhow::Result<Store> {
     let store = Store::open(url, keys).await?;
     let sealed = store
         .seal(&Change {

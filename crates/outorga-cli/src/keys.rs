@@ -15,6 +15,8 @@ pub(crate) const KEY_VARIABLE: &str = "OUTORGA_AUDIT_KEY";
 pub(crate) enum Source {
     Environment,
     File(PathBuf),
+    /// A key file made just now (there was none): for a new database.
+    Created(PathBuf),
 }
 
 /// The key file of a data folder.
@@ -38,11 +40,7 @@ pub(crate) fn audit_keys(data: &Path) -> anyhow::Result<(AuditKeys, Source)> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let keys = AuditKeys::new(AuditKey::generate()?);
             write_new(&path, &keys)?;
-            eprintln!(
-                "chave do registro de auditoria criada em {} (guarde uma cópia em lugar seguro)",
-                path.display()
-            );
-            Ok((keys, Source::File(path)))
+            Ok((keys, Source::Created(path)))
         }
         Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
     }

@@ -6,6 +6,7 @@ mod backup;
 mod db;
 mod import;
 mod keys;
+mod restore;
 mod rulebooks;
 mod serve;
 mod users;
@@ -85,6 +86,19 @@ enum Command {
     Backup {
         /// The file to write (must not exist).
         to: PathBuf,
+        #[command(flatten)]
+        database: users::DatabaseArgs,
+    },
+    /// Restore a backup into a database that holds no data yet (SQLite: a
+    /// new data folder or file; PostgreSQL: an empty database, with
+    /// pg_restore), then open it and check its audit chain. Exit 0 when the
+    /// chain is intact, 1 when it is not, 2 when nothing was restored.
+    Restore {
+        /// The backup file (from `outorga backup`).
+        from: PathBuf,
+        /// Replace the data the database holds (stop the server first).
+        #[arg(long)]
+        force: bool,
         #[command(flatten)]
         database: users::DatabaseArgs,
     },
@@ -290,6 +304,11 @@ fn main() -> ExitCode {
             database,
         } => import::import(&database, kind, &jurisdiction, &file),
         Command::Backup { to, database } => backup::backup(&database, &to),
+        Command::Restore {
+            from,
+            force,
+            database,
+        } => restore::restore(&database, &from, force),
     };
     match result {
         Ok(code) => code,

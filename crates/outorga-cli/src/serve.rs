@@ -5,9 +5,13 @@ use crate::rulebooks::{load, rulebooks_folder};
 use anyhow::Context as _;
 use outorga_rulebook::Library;
 use outorga_store::{Change, Role, Scope, Store, StoreError};
+use outorga_web::client::Peers;
+use outorga_web::{AppState, Limits};
 use std::net::IpAddr;
+use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
@@ -30,6 +34,69 @@ pub struct ServeArgs {
     /// users, one per role, whose password is printed.
     #[arg(long)]
     pub demo: bool,
+    /// The server is reached only through a reverse proxy: take the client's
+    /// address from the rightmost entry of X-Forwarded-For (the one the
+    /// proxy wrote). Without this flag the header is ignored, since any
+    /// client can write it.
+    #[arg(long)]
+    pub behind_proxy: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// The server's limits ([`Limits`]), each with its default.
+#[derive(Debug, clap::Args)]
+pub struct LimitArgs {
+    /// Seconds a client has to send a request's headers (from connecting,
+    /// or from the previous answer: also how long an idle kept-alive
+    /// connection stays open).
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::DEFAULT.header_read_timeout.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout: u64,
+    /// Seconds a request may take once its headers are in (503 past it).
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::DEFAULT.request_timeout.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub request_timeout: u64,
+    /// The largest request body, in KiB (413 past it).
+    #[arg(long, value_name = "KIB", default_value_t = Limits::DEFAULT.body_bytes / 1024,
+          value_parser = at_least_one)]
+    pub max_body_kib: usize,
+    /// Open connections at most, in all.
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.connections,
+          value_parser = at_least_one)]
+    pub max_connections: usize,
+    /// Open connections at most from one client address (not applied with
+    /// --behind-proxy).
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.connections_per_client,
+          value_parser = at_least_one)]
+    pub max_connections_per_client: usize,
+    /// Public look-ups a client may make at once…
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.public_burst)]
+    pub public_burst: NonZeroU32,
+    /// …and then per second.
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.public_per_second)]
+    pub public_per_second: NonZeroU32,
+}
+
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("expected a whole number of at least 1".into()),
+    }
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Limits {
+        Limits {
+            header_read_timeout: Duration::from_secs(self.header_timeout),
+            request_timeout: Duration::from_secs(self.request_timeout),
+            body_bytes: self.max_body_kib.saturating_mul(1024),
+            connections: self.max_connections,
+            connections_per_client: self.max_connections_per_client,
+            public_burst: self.public_burst,
+            public_per_second: self.public_per_second,
+        }
+    }
 }
 
 /// Opens and syncs the database like `db init`, prepares it (see
@@ -41,6 +108,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         Err(code) => return Ok(code),
     };
     let url = url_for(args.database_url, &args.data)?;
+    request_log();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -59,19 +127,32 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         println!(
             "outorga serving on http://{address}/api (OpenAPI: http://{address}/api/openapi.json)"
         );
-        let app = outorga_web::router(outorga_web::AppState::new(store, library));
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                // Without a signal handler the server runs until killed.
-                if tokio::signal::ctrl_c().await.is_err() {
-                    std::future::pending::<()>().await;
-                }
-            })
-            .await
-            .context("the server stopped")?;
+        let state = AppState::new(store, library).with_limits(args.limits.limits());
+        let peers = if args.behind_proxy {
+            Peers::TrustedProxy
+        } else {
+            Peers::Clients
+        };
+        outorga_web::server::serve(listener, state, peers, async {
+            // Without a signal handler the server runs until killed.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        })
+        .await;
         Ok::<_, anyhow::Error>(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// One line per request on standard error (method, route template,
+/// status, latency, user: see `outorga_web::observe`).
+fn request_log() {
+    // Set once per process; a second call (there is none) would keep the first.
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(tracing_subscriber::filter::LevelFilter::INFO)
+        .try_init();
 }
 
 /// The password of the demo users (a demo is not a deployment).

@@ -185,9 +185,20 @@ fn folder_name(folder: &Path) -> String {
 fn load_jurisdiction_file(folder: &Path, errors: &mut Vec<LoadError>) -> Option<JurisdictionData> {
     let path = folder.join(JURISDICTION_FILE);
     let text = read(&path, errors)?;
-    let mut diag = Diagnostics::new(&path, &text);
-    let data = parse::<raw::JurisdictionFile>(&text, &mut diag)
-        .and_then(|raw| convert::jurisdiction(raw, &folder_name(folder), &mut diag));
+    jurisdiction_from_text(&path, &text, &folder_name(folder), errors)
+}
+
+/// The jurisdiction file at `path`, whose text is `text`, in the folder
+/// named `folder`.
+fn jurisdiction_from_text(
+    path: &Path,
+    text: &str,
+    folder: &str,
+    errors: &mut Vec<LoadError>,
+) -> Option<JurisdictionData> {
+    let mut diag = Diagnostics::new(path, text);
+    let data = parse::<raw::JurisdictionFile>(text, &mut diag)
+        .and_then(|raw| convert::jurisdiction(raw, folder, &mut diag));
     let failed = !diag.is_empty();
     errors.extend(diag.into_errors());
     if failed { None } else { data }
@@ -204,31 +215,62 @@ fn load_service(
         library.broken.insert(id);
         return;
     };
-    let mut diag = Diagnostics::new(path, &text);
-    let Some(raw) = parse::<raw::RulebookFile>(&text, &mut diag) else {
+    let folder = path.parent().unwrap_or(Path::new("."));
+    let read_catalog = |name: &str, errors: &mut Vec<LoadError>| {
+        let catalog = folder.join(name);
+        read(&catalog, errors).map(|text| (catalog, text))
+    };
+    let (rulebook, catalog) =
+        service_from_text(path, &text, id.clone(), jurisdiction, read_catalog, errors);
+    if let Some(infractions) = catalog {
+        library
+            .catalogs
+            .insert(jurisdiction.jurisdiction.id.clone(), infractions);
+    }
+    match rulebook {
+        Some(rulebook) => {
+            library.rulebooks.insert(id, rulebook);
+        }
+        None => {
+            library.broken.insert(id);
+        }
+    }
+}
+
+/// The service file at `path`, whose text is `text`, as the rulebook `id`;
+/// `catalog` gives the path and text of the catalog it names (or reports
+/// why it cannot). Also the number of infractions of the catalog, when one
+/// was read.
+fn service_from_text(
+    path: &Path,
+    text: &str,
+    id: String,
+    jurisdiction: &JurisdictionData,
+    catalog: impl FnOnce(&str, &mut Vec<LoadError>) -> Option<(PathBuf, String)>,
+    errors: &mut Vec<LoadError>,
+) -> (Option<Rulebook>, Option<usize>) {
+    let mut diag = Diagnostics::new(path, text);
+    let Some(raw) = parse::<raw::RulebookFile>(text, &mut diag) else {
         errors.extend(diag.into_errors());
-        library.broken.insert(id);
-        return;
+        return (None, None);
     };
     // The catalog it names, read with its own file's positions.
-    let folder = path.parent().unwrap_or(Path::new("."));
-    let catalog_path = raw.catalog.as_ref().map(|name| folder.join(name.get_ref()));
-    let catalog_text = catalog_path.as_ref().and_then(|p| read(p, errors));
-    if catalog_path.is_some() && catalog_text.is_none() {
-        errors.extend(diag.into_errors());
-        library.broken.insert(id);
-        return;
-    }
-    let mut catalog_diag = catalog_path
-        .as_ref()
-        .zip(catalog_text.as_ref())
-        .map(|(p, t)| Diagnostics::new(p, t));
-    let catalog = match (&catalog_text, catalog_diag.as_mut()) {
-        (Some(text), Some(cdiag)) => match parse::<raw::CatalogFile>(text, cdiag) {
+    let catalog = match &raw.catalog {
+        Some(name) => match catalog(name.get_ref(), errors) {
+            Some(found) => Some(found),
+            None => {
+                errors.extend(diag.into_errors());
+                return (None, None);
+            }
+        },
+        None => None,
+    };
+    let mut catalog_diag = catalog.as_ref().map(|(p, t)| Diagnostics::new(p, t));
+    let mut infractions = None;
+    let shared = match (&catalog, catalog_diag.as_mut()) {
+        (Some((_, text)), Some(cdiag)) => match parse::<raw::CatalogFile>(text, cdiag) {
             Some(file) => {
-                library
-                    .catalogs
-                    .insert(jurisdiction.jurisdiction.id.clone(), file.infractions.len());
+                infractions = Some(file.infractions.len());
                 Some((file, cdiag))
             }
             None => {
@@ -238,26 +280,64 @@ fn load_service(
                         .map(Diagnostics::into_errors)
                         .unwrap_or_default(),
                 );
-                library.broken.insert(id);
-                return;
+                return (None, None);
             }
         },
         _ => None,
     };
-    let rulebook = convert::rulebook(raw, catalog, id.clone(), jurisdiction, &mut diag);
+    let rulebook = convert::rulebook(raw, shared, id, jurisdiction, &mut diag);
     errors.extend(diag.into_errors());
     errors.extend(
         catalog_diag
             .map(Diagnostics::into_errors)
             .unwrap_or_default(),
     );
+    (rulebook, infractions)
+}
+
+/// One rulebook from the text of its files, checked exactly as [`load`]
+/// checks a folder `rulebooks/<folder>/` holding them (for tools that have
+/// the text, not the files: the fuzz targets). `jurisdiction` is its
+/// `jurisdiction.toml`, `service` its `servico.toml` (the rulebook
+/// `<folder>/servico`) and `catalog` the text of the catalog the service
+/// names, if it names one. Errors name the files by those paths.
+pub fn load_text(
+    folder: &str,
+    jurisdiction: &str,
+    service: &str,
+    catalog: Option<&str>,
+) -> Result<Rulebook, LoadErrors> {
+    let mut errors = Vec::new();
+    let root = Path::new(folder);
+    let data = jurisdiction_from_text(
+        &root.join(JURISDICTION_FILE),
+        jurisdiction,
+        folder,
+        &mut errors,
+    );
+    let rulebook = data.and_then(|data| {
+        let path = root.join("servico.toml");
+        let read_catalog = |name: &str, errors: &mut Vec<LoadError>| {
+            let path = root.join(name);
+            match catalog {
+                Some(text) => Some((path, text.to_string())),
+                None => {
+                    errors.push(LoadError {
+                        file: path,
+                        line: 0,
+                        column: 0,
+                        message: "cannot read: no catalog text was given".into(),
+                    });
+                    None
+                }
+            }
+        };
+        let id = service_id(folder, &path);
+        service_from_text(&path, service, id, &data, read_catalog, &mut errors).0
+    });
     match rulebook {
-        Some(rulebook) => {
-            library.rulebooks.insert(id, rulebook);
-        }
-        None => {
-            library.broken.insert(id);
-        }
+        Some(rulebook) if errors.is_empty() => Ok(rulebook),
+        _ => Err(LoadErrors(errors)),
     }
 }
 

@@ -155,16 +155,37 @@ pub(crate) struct WriterTurn {
     _turn: Option<tokio::sync::OwnedMutexGuard<()>>,
 }
 
-/// The SQLite database in `dir` (created if missing).
+/// The SQLite database in `dir`. A missing folder is created readable by
+/// its owner only (0700), and a missing database file too (0600, empty:
+/// SQLite makes a database of it); SQLite gives its `-wal` and `-shm` files
+/// the database file's mode.
 pub fn sqlite_url(dir: &Path) -> Result<String, StoreError> {
-    std::fs::create_dir_all(dir).map_err(|source| StoreError::DataDir {
+    let data_dir = |source| StoreError::DataDir {
         path: dir.display().to_string(),
         source,
-    })?;
-    Ok(format!(
-        "sqlite://{}?mode=rwc",
-        dir.join("outorga.db").display()
-    ))
+    };
+    let mut folder = std::fs::DirBuilder::new();
+    folder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut folder, 0o700);
+    folder.create(dir).map_err(data_dir)?;
+    let file = dir.join("outorga.db");
+    match private_file(&file) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(data_dir(e)),
+    }
+    Ok(format!("sqlite://{}?mode=rwc", file.display()))
+}
+
+/// Creates `path`, empty and readable by its owner only (0600); fails if
+/// it exists.
+pub fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
 }
 
 impl Store {
@@ -441,8 +462,9 @@ pub(crate) fn under_law(
 
 impl Store {
     /// Writes a consistent copy of a SQLite database to `path` (`VACUUM
-    /// INTO`: readers and writers go on meanwhile). PostgreSQL is backed up
-    /// with its own tool (`pg_dump`), which the CLI runs.
+    /// INTO`: readers and writers go on meanwhile), a file readable by its
+    /// owner only (0600). PostgreSQL is backed up with its own tool
+    /// (`pg_dump`), which the CLI runs.
     pub async fn backup_sqlite(&self, path: &Path) -> Result<(), StoreError> {
         if self.backend != Backend::Sqlite {
             return Err(StoreError::Invalid {
@@ -450,16 +472,24 @@ impl Store {
                 reason: "a cópia de PostgreSQL é feita com pg_dump".into(),
             });
         }
-        if path.exists() {
-            return Err(StoreError::Invalid {
-                field: "destino",
-                reason: format!("{} já existe: escolha outro arquivo", path.display()),
-            });
-        }
-        sqlx::query("VACUUM INTO $1")
+        // VACUUM INTO writes into an empty file, keeping its mode.
+        private_file(path).map_err(|e| StoreError::Invalid {
+            field: "destino",
+            reason: if e.kind() == std::io::ErrorKind::AlreadyExists {
+                format!("{} já existe: escolha outro arquivo", path.display())
+            } else {
+                format!("não foi possível criar {}: {e}", path.display())
+            },
+        })?;
+        let copied = sqlx::query("VACUUM INTO $1")
             .bind(path.display().to_string())
             .execute(&self.pool)
-            .await?;
+            .await;
+        if let Err(e) = copied {
+            // No half-written copy is left behind.
+            let _ = std::fs::remove_file(path);
+            return Err(e.into());
+        }
         Ok(())
     }
 }

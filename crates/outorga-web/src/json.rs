@@ -38,14 +38,17 @@ where
             ));
         }
         let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
-            ApiError::new(
-                rejection.status(),
-                "não foi possível ler o corpo da requisição (grande demais ou interrompido)",
-            )
+            let status = rejection.status();
+            let why = if status == StatusCode::PAYLOAD_TOO_LARGE {
+                "o corpo da requisição passa do limite de tamanho deste servidor: envie menos dados"
+            } else {
+                "não foi possível ler o corpo da requisição (interrompido)"
+            };
+            ApiError::field(status, "corpo", why)
         })?;
-        // Texts over their field's maximum are refused first (limits.rs).
+        // Texts over their field's maximum are refused first (text_limits.rs).
         if let Ok(body) = serde_json::from_slice::<serde_json::Value>(&bytes) {
-            crate::limits::check(&T::name(), &body)?;
+            crate::text_limits::check(&T::name(), &body)?;
         }
         parse(&bytes).map(Json)
     }

@@ -32,24 +32,47 @@ pub mod auth;
 pub mod client;
 pub mod error;
 pub mod extract;
+mod headers;
 pub mod json;
-mod limits;
+pub mod limits;
+pub mod metrics;
+mod observe;
 mod openapi;
 mod routes;
+pub mod server;
 mod state;
+mod text_limits;
 
 pub use error::{ApiError, ErrorBody};
+pub use limits::Limits;
 pub use openapi::openapi;
 pub use state::{AppState, Clock, SystemClock};
 
-/// The whole HTTP API, ready to serve.
+/// The whole HTTP API, ready to serve (in-process, or on a socket with
+/// [`server::serve`]). Around every route, outermost first: the request
+/// log and metrics, the security headers, the catching of panics, the
+/// request timeout and the body limit of `state.limits`.
 pub fn router(state: AppState) -> axum::Router {
     let (router, _) = routes::api().split_for_parts();
-    router
+    let limits = state.limits;
+    let router = router
         .fallback(error::no_route)
         .method_not_allowed_fallback(error::no_method)
+        .layer(axum::extract::DefaultBodyLimit::max(limits.body_bytes))
+        .layer(
+            tower::ServiceBuilder::new()
+                .layer(axum::error_handling::HandleErrorLayer::new(
+                    limits::timed_out,
+                ))
+                .timeout(limits.request_timeout),
+        )
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             error::panicked,
+        ));
+    headers::secured(router)
+        .layer(axum::middleware::from_fn_with_state(
+            state.metrics.clone(),
+            observe::observe,
         ))
         .with_state(state)
 }

@@ -1,65 +1,162 @@
-//! The longest text each field of a request body takes: one table, read by
-//! the JSON extractor (a longer text is refused before anything else reads
-//! the body) and written into the OpenAPI document as `maxLength`. The
-//! numbers are the store's ([`TextKind`]), which refuses the same texts
-//! whichever way they arrive (the CLI's import included).
+//! What the server accepts before it refuses: connection and request
+//! limits, and the rate of public look-ups per client.
+//!
+//! Every limit is kept by this process alone: several servers on one
+//! database each count their own connections and look-ups.
 
+use crate::client::ClientIp;
 use crate::error::ApiError;
-use axum::http::StatusCode;
-use outorga_store::TextKind;
-use serde_json::Value;
+use crate::state::AppState;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use governor::clock::Clock as _;
+use governor::{DefaultKeyedRateLimiter, Quota};
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
-/// The bodies whose `nome` is a user's name and `senha` a password.
-const USER_BODIES: [&str; 3] = ["UsuarioEntrada", "SessaoEntrada", "SenhaEntrada"];
+/// The server's limits. [`Limits::DEFAULT`] holds the defaults; `outorga
+/// serve` sets each from a flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// How long a client may take to send a request's headers, counted
+    /// from the connection's opening or, on a kept-alive connection, from
+    /// the end of the previous answer: so it is also how long an idle
+    /// kept-alive connection stays open. Past it the connection is closed.
+    /// Default 10 s.
+    pub header_read_timeout: Duration,
+    /// How long a request may take once its headers are in, reading its
+    /// body included; past it the answer is 503. Default 30 s.
+    pub request_timeout: Duration,
+    /// The largest request body; a larger one is answered 413.
+    /// Default 256 KiB.
+    pub body_bytes: usize,
+    /// Open connections at most, in all. Default 512.
+    pub connections: usize,
+    /// Open connections at most from one client address (an IPv4 address or
+    /// an IPv6 /64), so one client cannot take every slot. Not applied
+    /// behind a reverse proxy, whose connections all come from one address.
+    /// Default 64.
+    pub connections_per_client: usize,
+    /// Public look-ups (`/api/public/*`) a client may make at once…
+    /// Default 30.
+    pub public_burst: NonZeroU32,
+    /// …and then per second. Default 5.
+    pub public_per_second: NonZeroU32,
+}
 
-/// The most characters `property` of the body `schema` takes. A field not
-/// named here is a code, a date, a number or a choice ([`TextKind::Code`]).
-pub(crate) fn max_chars(schema: &str, property: &str) -> usize {
-    let users = USER_BODIES.contains(&schema);
-    match property {
-        "nome" if users => outorga_store::MAX_USER_NAME_CHARS,
-        "senha" => outorga_store::MAX_PASSWORD_CHARS,
-        "rotulo" => outorga_store::MAX_LABEL_CHARS,
-        "descricao" | "constatacoes" | "fundamentos" | "texto" => TextKind::Long.max_chars(),
-        "local" | "logradouro" | "email" | "excecao" => TextKind::Line.max_chars(),
-        "nome" | "bairro" | "cidade" | "cor" | "adaptacoes" | "equipamentos" | "documentos"
-        | "itinerario" | "de" | "para" => TextKind::Name.max_chars(),
-        _ => TextKind::Code.max_chars(),
+impl Limits {
+    pub const DEFAULT: Limits = Limits {
+        header_read_timeout: Duration::from_secs(10),
+        request_timeout: Duration::from_secs(30),
+        body_bytes: 256 * 1024,
+        connections: 512,
+        connections_per_client: 64,
+        public_burst: nonzero(30),
+        public_per_second: nonzero(5),
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits::DEFAULT
     }
 }
 
-/// Refuses (422, naming the field) a text longer than its field takes,
-/// anywhere in `body` (a request of `schema`), before the body is read.
-pub(crate) fn check(schema: &str, body: &Value) -> Result<(), ApiError> {
-    walk(schema, body, None, "")
+const fn nonzero(n: u32) -> NonZeroU32 {
+    match NonZeroU32::new(n) {
+        Some(n) => n,
+        None => NonZeroU32::MIN,
+    }
 }
 
-fn walk(schema: &str, value: &Value, key: Option<&str>, path: &str) -> Result<(), ApiError> {
-    match value {
-        Value::String(text) => {
-            let max = max_chars(schema, key.unwrap_or_default());
-            let count = text.chars().count();
-            if count > max {
-                return Err(ApiError::field(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    path.to_string(),
-                    format!("tem {count} caracteres; o máximo é {max}"),
-                ));
-            }
-            Ok(())
+/// The answer to a request that ran out of time. Its handler is dropped: a
+/// transaction still open rolls back, one already committed stays.
+pub(crate) async fn timed_out(_: tower::BoxError) -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "a requisição demorou demais e foi interrompida; se era uma mudança, confira se \
+         ela foi gravada antes de repeti-la",
+    )
+}
+
+/// How many checks go by between two sweeps of the clients the public
+/// rate limiter no longer needs to remember (its memory stays bounded by
+/// the clients of the last few seconds).
+const SWEEP_EVERY: u64 = 4096;
+
+/// The rate of public look-ups, per client key ([`ClientIp::key`]), in
+/// this process (governor's GCRA limiter: a burst, then a steady rate).
+#[derive(Debug)]
+pub(crate) struct PublicRate {
+    limiter: DefaultKeyedRateLimiter<IpAddr>,
+    checks: AtomicU64,
+}
+
+impl PublicRate {
+    pub(crate) fn new(limits: &Limits) -> PublicRate {
+        let quota = Quota::per_second(limits.public_per_second).allow_burst(limits.public_burst);
+        PublicRate {
+            limiter: DefaultKeyedRateLimiter::keyed(quota),
+            checks: AtomicU64::new(0),
         }
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .try_for_each(|(i, item)| walk(schema, item, key, &format!("{path}[{i}]"))),
-        Value::Object(fields) => fields.iter().try_for_each(|(name, field)| {
-            let path = if path.is_empty() {
-                name.clone()
-            } else {
-                format!("{path}.{name}")
-            };
-            walk(schema, field, Some(name), &path)
-        }),
-        _ => Ok(()),
+    }
+
+    /// Whether `client` may look up now; if not, how long until it may.
+    fn check(&self, client: ClientIp) -> Result<(), Duration> {
+        if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
+            self.limiter.retain_recent();
+            self.limiter.shrink_to_fit();
+        }
+        self.limiter
+            .check_key(&client.key())
+            .map_err(|not_until| not_until.wait_time_from(self.limiter.clock().now()))
+    }
+}
+
+/// The right to a public look-up: the handlers of `/api/public/*` take it
+/// first. Past the client's rate the answer is 429 with `Retry-After`.
+#[derive(Debug, Clone, Copy)]
+pub struct PublicLookup;
+
+impl FromRequestParts<AppState> for PublicLookup {
+    type Rejection = TooManyRequests;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<PublicLookup, TooManyRequests> {
+        state
+            .public_rate
+            .check(ClientIp::of(parts))
+            .map(|()| PublicLookup)
+            .map_err(|wait| {
+                state.metrics.rate_limited();
+                TooManyRequests(wait)
+            })
+    }
+}
+
+/// 429: too many requests; try again after this long.
+#[derive(Debug, Clone, Copy)]
+pub struct TooManyRequests(pub Duration);
+
+impl IntoResponse for TooManyRequests {
+    fn into_response(self) -> Response {
+        // Whole seconds, never 0: "now" would only be refused again.
+        let seconds = self.0.as_secs() + u64::from(self.0.subsec_nanos() > 0);
+        let seconds = seconds.max(1);
+        let mut response = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("consultas demais deste endereço: tente de novo em {seconds} s"),
+        )
+        .into_response();
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        response
     }
 }

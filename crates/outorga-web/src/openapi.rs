@@ -51,7 +51,7 @@ pub fn openapi() -> OpenApi {
 }
 
 /// Every text field of a request body, and of what a body holds (a CNH in
-/// a profile, a section in a line), states its maximum (limits.rs).
+/// a profile, a section in a line), states its maximum (text_limits.rs).
 fn with_text_limits(document: &mut OpenApi) {
     let mut bodies: Vec<String> = document
         .paths
@@ -136,7 +136,7 @@ fn limit(schema: &mut Schema, body: &str, property: &str) {
     };
     match schema {
         Schema::Object(object) if is_text(&object.schema_type) => {
-            object.max_length = Some(crate::limits::max_chars(body, property));
+            object.max_length = Some(crate::text_limits::max_chars(body, property));
         }
         Schema::Object(object) => {
             for (name, field) in object.properties.iter_mut() {

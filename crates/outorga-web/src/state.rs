@@ -1,5 +1,8 @@
-//! What every handler can reach: the store, the rulebooks and the clock.
+//! What every handler can reach: the store, the rulebooks, the clock, and
+//! the server's limits and counters.
 
+use crate::limits::{Limits, PublicRate};
+use crate::metrics::Metrics;
 use chrono::NaiveDateTime;
 use outorga_rulebook::Library;
 use outorga_store::Store;
@@ -26,16 +29,38 @@ pub struct AppState {
     pub store: Store,
     pub library: Arc<Library>,
     pub clock: Arc<dyn Clock>,
+    pub limits: Limits,
+    /// What this process counts (shared with the server's connections).
+    pub metrics: Arc<Metrics>,
+    pub(crate) public_rate: Arc<PublicRate>,
 }
 
 impl AppState {
-    /// A state on the machine's clock.
+    /// A state on the machine's clock, with the default limits.
     pub fn new(store: Store, library: Library) -> AppState {
         AppState {
             store,
             library: Arc::new(library),
             clock: Arc::new(SystemClock),
+            limits: Limits::DEFAULT,
+            metrics: Arc::new(Metrics::default()),
+            public_rate: Arc::new(PublicRate::new(&Limits::DEFAULT)),
         }
+    }
+
+    /// The same state with other limits.
+    pub fn with_limits(self, limits: Limits) -> AppState {
+        AppState {
+            limits,
+            public_rate: Arc::new(PublicRate::new(&limits)),
+            ..self
+        }
+    }
+
+    /// The same state on another store (the same database with other
+    /// settings, as another password queue).
+    pub fn with_store(self, store: Store) -> AppState {
+        AppState { store, ..self }
     }
 
     /// The same state with another clock.

@@ -74,6 +74,7 @@ fn table() -> Vec<Row> {
     let sign_in = json!({ "nome": "admin", "senha": PASSWORD });
     vec![
         public(M::GET, "/api/health", "/api/health", None),
+        row(M::GET, "/api/metrics", "/api/metrics", None, "AFFFF"),
         public(M::GET, "/api/openapi.json", "/api/openapi.json", None),
         public(M::POST, "/api/session", "/api/session", Some(sign_in)),
         row(M::DELETE, "/api/session", "/api/session", None, "AAAAA"),

@@ -9,6 +9,7 @@ mod documents;
 mod jurisdictions;
 mod lines;
 mod meta;
+mod metrics;
 mod parameters;
 mod people;
 mod permits;
@@ -30,6 +31,7 @@ use utoipa_axum::router::OpenApiRouter;
 pub(crate) fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(crate::openapi::base())
         .merge(meta::routes())
+        .merge(metrics::routes())
         .merge(session::routes())
         .merge(jurisdictions::routes())
         .merge(people::routes())

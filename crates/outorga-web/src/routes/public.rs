@@ -2,11 +2,15 @@
 //! taxi, an inspector on the street, a court checking a document): whether a
 //! vehicle or a driver is licensed, whether a document is valid. They show
 //! no holder name, no CPF or CNPJ, and make no authentication lookup.
+//! Each takes a [`PublicLookup`] first: a client past its rate (a burst,
+//! then a steady rate per second, counted by this process alone) is
+//! answered 429 with `Retry-After`.
 
 use crate::auth::Public;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::Path;
 use crate::json::Json;
+use crate::limits::PublicLookup;
 use crate::routes::documents::DocumentoSaida;
 use crate::routes::text;
 use crate::state::AppState;
@@ -67,8 +71,9 @@ pub struct DocumentoPublico {
     params(("j" = String, Path, description = "a jurisdição"),
            ("placa" = String, Path, description = "a placa, com ou sem hífen")),
     responses((status = 200, body = VeiculoPublico), (status = 404, body = ErrorBody),
-              (status = 422, body = ErrorBody)))]
+              (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
 async fn vehicle(
+    _: PublicLookup,
     State(state): State<AppState>,
     _: Public,
     Path((j, placa)): Path<(String, String)>,
@@ -107,8 +112,10 @@ async fn vehicle(
 #[utoipa::path(get, path = "/api/public/jurisdictions/{j}/drivers/{matricula}", tag = "consulta pública",
     params(("j" = String, Path, description = "a jurisdição"),
            ("matricula" = String, Path, description = "a matrícula, como 2026-00001")),
-    responses((status = 200, body = CondutorPublico), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = CondutorPublico), (status = 404, body = ErrorBody),
+              (status = 429, body = ErrorBody)))]
 async fn driver(
+    _: PublicLookup,
     State(state): State<AppState>,
     _: Public,
     Path((j, matricula)): Path<(String, String)>,
@@ -135,8 +142,10 @@ async fn driver(
 /// A document by its verification code, and whether it is valid today.
 #[utoipa::path(get, path = "/api/public/documents/{codigo}", tag = "consulta pública",
     params(("codigo" = String, Path, description = "o código de verificação, como ABCDE-12345")),
-    responses((status = 200, body = DocumentoPublico), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = DocumentoPublico), (status = 404, body = ErrorBody),
+              (status = 429, body = ErrorBody)))]
 async fn document(
+    _: PublicLookup,
     State(state): State<AppState>,
     Path(codigo): Path<String>,
 ) -> Result<Json<DocumentoPublico>, ApiError> {

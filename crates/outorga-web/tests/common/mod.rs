@@ -185,10 +185,7 @@ impl App {
     /// the store behind it.
     pub fn with_hashing(&self, limits: HashingLimits) -> (axum::Router, Store) {
         let store = self.store.clone().with_hashing(limits);
-        let state = AppState {
-            store: store.clone(),
-            ..self.state.clone()
-        };
+        let state = self.state.clone().with_store(store.clone());
         (outorga_web::router(state), store)
     }
 
@@ -344,11 +341,18 @@ async fn answer(router: axum::Router, path: &str, request: Request<Body>) -> Ans
         .get(header::RETRY_AFTER)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_none_or(|kind| kind.as_bytes().starts_with(b"application/json"));
     let bytes = axum::body::to_bytes(response.into_body(), 10 << 20)
         .await
         .expect("body");
     let body = if bytes.is_empty() {
         Value::Null
+    } else if !json {
+        // A text answer (the metrics), as a string.
+        Value::String(String::from_utf8_lossy(&bytes).into_owned())
     } else {
         serde_json::from_slice(&bytes)
             .unwrap_or_else(|_| panic!("{path}: not JSON: {}", String::from_utf8_lossy(&bytes)))
