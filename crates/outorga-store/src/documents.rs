@@ -3,6 +3,7 @@
 //! validity and a random verification code anyone can check.
 
 use crate::audit::{Change, append};
+use crate::listing::{self, Filter, Kind, List, Page, Window, day_range, one_of, renamed, text};
 use crate::world::day;
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
@@ -141,23 +142,72 @@ impl Store {
         row.as_ref().map(document_of).transpose()
     }
 
-    /// The documents issued about `subject`, newest first.
-    pub async fn documents_of(
+    /// A page of the documents of a jurisdiction that `filter` admits,
+    /// the latest issued first.
+    pub async fn documents(
         &self,
         jurisdiction: &str,
-        subject: &str,
-    ) -> Result<Vec<Document>, StoreError> {
-        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {COLUMNS} FROM documents WHERE jurisdiction = $1 AND subject = $2 \
-             ORDER BY issued_on DESC, code"
-        )))
-        .bind(jurisdiction)
-        .bind(subject)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(document_of).collect()
+        filter: &DocumentFilter,
+        window: Window<'_>,
+    ) -> Result<Page<Document>, StoreError> {
+        let holder = filter
+            .holder
+            .as_deref()
+            .map(|d| renamed("titular", crate::parse_document(d)))
+            .transpose()?
+            .map(|(d, _)| text(d));
+        let kind = filter
+            .kind
+            .as_deref()
+            .map(|k| one_of("tipo", k, KINDS))
+            .transpose()?;
+        let (from, to) = day_range(filter.from, filter.to)?;
+        let rows = Filter::default()
+            .always("jurisdiction = $?", text(jurisdiction))
+            .when(
+                "subject = $?",
+                filter.subject.as_deref().map(|s| text(s.trim())),
+            )
+            .when("holder = $?", holder)
+            .when("kind = $?", kind)
+            .when("issued_on >= $?", from)
+            .when("issued_on < $?", to);
+        listing::page(&self.pool, &DOCUMENTS, &rows, window, document_of).await
     }
 }
+
+/// What staff search documents by; `None` admits any.
+#[derive(Debug, Clone, Default)]
+pub struct DocumentFilter {
+    /// The record: `permit:taxi:1`, `driver:2026-00001`, `vehicle:ABC1D23`.
+    pub subject: Option<String>,
+    /// CPF or CNPJ of the holder.
+    pub holder: Option<String>,
+    /// traffic_authorization, driver_registration, delegation_term or
+    /// inspection_seal.
+    pub kind: Option<String>,
+    /// Issued on or after this day.
+    pub from: Option<NaiveDate>,
+    /// Issued on or before this day.
+    pub to: Option<NaiveDate>,
+}
+
+const KINDS: &[&str] = &[
+    "traffic_authorization",
+    "driver_registration",
+    "delegation_term",
+    "inspection_seal",
+];
+
+/// Documents, the latest issued first (the day, then the code): each
+/// filter has an index ending in this order (migration 0021).
+const DOCUMENTS: List = List {
+    name: "documents",
+    table: "documents",
+    columns: COLUMNS,
+    key: &[("issued_on", Kind::Text), ("code", Kind::Text)],
+    descending: true,
+};
 
 /// What the public may know of a plate: the permit it serves (service,
 /// number, status) and its documents' validity — nothing about the holder.

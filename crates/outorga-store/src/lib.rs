@@ -12,6 +12,7 @@ mod demo;
 mod documents;
 mod fleet;
 mod lines;
+mod listing;
 mod parameters;
 mod people;
 mod permits;
@@ -24,16 +25,17 @@ mod world;
 
 pub use agenda::AgendaItem;
 pub use audit::{AuditCheck, AuditEntry, Change};
-pub use autos::{Auto, AutoInput, Proposal, ProposedSanction};
+pub use autos::{Auto, AutoFilter, AutoInput, Proposal, ProposedSanction};
 pub use crew::{Driver, DriverAdded};
-pub use debts::{Debt, Due, Payment};
+pub use debts::{Debt, DebtFilter, Due, Payment};
 pub use demo::DemoReport;
-pub use documents::{Document, PlateCheck};
+pub use documents::{Document, DocumentFilter, PlateCheck};
 pub use fleet::{Inspection, VehicleIncluded};
 pub use lines::{Line, Section, parse_coefficient};
+pub use listing::{Cursor, KeyValue, Page, Window};
 pub use people::{Kind, Registered, parse_document};
 pub use permits::{
-    GrantRequest, Granted, HistoryStep, PermitRecord, ToCheck, Transition, status_pt,
+    GrantRequest, Granted, HistoryStep, PermitFilter, PermitRecord, ToCheck, Transition, status_pt,
 };
 pub use process::{ProcessStep, status_pt as auto_status_pt};
 pub use profile::{Cnh, Profile, check_profile, parse_cnh_number};
