@@ -5,6 +5,7 @@
 
 mod agenda;
 mod audit;
+mod audit_list;
 mod autos;
 mod crew;
 mod debts;
@@ -13,6 +14,7 @@ mod documents;
 mod fleet;
 mod lines;
 mod listing;
+mod maintenance;
 mod parameters;
 mod people;
 mod permits;
@@ -25,6 +27,7 @@ mod world;
 
 pub use agenda::AgendaItem;
 pub use audit::{AuditCheck, AuditEntry, Change};
+pub use audit_list::{AuditFilter, LoggedChange};
 pub use autos::{Auto, AutoFilter, AutoInput, Proposal, ProposedSanction};
 pub use crew::{Driver, DriverAdded};
 pub use debts::{Debt, DebtFilter, Due, Payment};
@@ -184,7 +187,11 @@ impl Store {
                 .execute(&pool)
                 .await?;
         }
+        let before = maintenance::applied(&pool, &MIGRATOR.table_name).await?;
         MIGRATOR.run(&pool).await?;
+        if maintenance::applied(&pool, &MIGRATOR.table_name).await? > before {
+            maintenance::analyze(&pool, backend).await?;
+        }
         Ok(Store {
             pool,
             backend,

@@ -10,7 +10,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 /// One value of a list's order key, as a cursor carries it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 #[serde(untagged)]
 pub enum KeyValue {
     Int(i64),
@@ -21,8 +21,8 @@ pub enum KeyValue {
 /// clients (the API sends it encoded); handed back to read the next page.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Cursor {
-    list: String,
-    key: Vec<KeyValue>,
+    pub(crate) list: String,
+    pub(crate) key: Vec<KeyValue>,
 }
 
 /// One page of a list: its items in order, and the cursor of the next page
@@ -83,16 +83,22 @@ pub(crate) struct List {
 /// (read as one index range per value, merged in order).
 #[derive(Debug, Default)]
 pub(crate) struct Filter {
-    conditions: Vec<(&'static str, KeyValue)>,
+    conditions: Vec<(&'static str, Option<KeyValue>)>,
     any_of: Option<(&'static str, Vec<KeyValue>)>,
 }
 
 impl Filter {
     /// Adds `sql` (with `$?` for the value) when there is a value.
     pub fn when(mut self, sql: &'static str, value: Option<KeyValue>) -> Filter {
-        if let Some(value) = value {
+        if value.is_some() {
             self.conditions.push((sql, value));
         }
+        self
+    }
+
+    /// Adds `sql`, a condition without a value.
+    pub fn fixed(mut self, sql: &'static str) -> Filter {
+        self.conditions.push((sql, None));
         self
     }
 
@@ -142,15 +148,20 @@ fn key_of<'a>(
 /// order, `limit` rows. `$n` placeholders are numbered from `binds.len()`.
 fn range_sql(
     list: &List,
-    conditions: &[(&'static str, KeyValue)],
+    conditions: &[(&'static str, Option<KeyValue>)],
     after: Option<&[KeyValue]>,
     limit: u32,
     binds: &mut Vec<KeyValue>,
 ) -> String {
     let mut clauses = Vec::new();
     for (sql, value) in conditions {
-        binds.push(value.clone());
-        clauses.push(sql.replace("$?", &format!("${}", binds.len())));
+        match value {
+            Some(value) => {
+                binds.push(value.clone());
+                clauses.push(sql.replace("$?", &format!("${}", binds.len())));
+            }
+            None => clauses.push((*sql).to_string()),
+        }
     }
     let names: Vec<&str> = list.key.iter().map(|(name, _)| *name).collect();
     if let Some(key) = after {
@@ -199,7 +210,7 @@ fn page_sql(
         .enumerate()
         .map(|(i, value)| {
             let mut conditions = filter.conditions.clone();
-            conditions.push((sql, value.clone()));
+            conditions.push((sql, Some(value.clone())));
             let range = range_sql(list, &conditions, after, limit, &mut binds);
             format!("SELECT {} FROM ({range}) AS range{i}", list.columns)
         })
@@ -253,21 +264,28 @@ pub(crate) async fn page<T>(
     let next = match rows.last() {
         Some(last) if more => Some(Cursor {
             list: list.name.to_string(),
-            key: list
-                .key
-                .iter()
-                .map(|(name, kind)| {
-                    Ok(match kind {
-                        Kind::Int => KeyValue::Int(last.try_get(*name)?),
-                        Kind::Text => KeyValue::Text(last.try_get(*name)?),
-                    })
-                })
-                .collect::<Result<_, sqlx::Error>>()?,
+            key: key_values(last, list.key)?,
         }),
         _ => None,
     };
     let items = rows.iter().map(convert).collect::<Result<_, _>>()?;
     Ok(Page { items, next })
+}
+
+/// The values of `key`'s columns in `row`.
+pub(crate) fn key_values(
+    row: &AnyRow,
+    key: &[(&'static str, Kind)],
+) -> Result<Vec<KeyValue>, StoreError> {
+    Ok(key
+        .iter()
+        .map(|(name, kind)| {
+            Ok(match kind {
+                Kind::Int => KeyValue::Int(row.try_get(*name)?),
+                Kind::Text => KeyValue::Text(row.try_get(*name)?),
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()?)
 }
 
 /// `result` with its refusal naming `field` (the filter's name).
