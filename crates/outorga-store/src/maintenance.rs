@@ -26,7 +26,8 @@ pub(crate) async fn analyze(pool: &AnyPool, backend: Backend) -> Result<(), Stor
             // The tables of the schema the store works in (a database may
             // hold others: tests run a schema each).
             let tables = sqlx::query(
-                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename",
+                "SELECT CAST(tablename AS TEXT) AS tablename FROM pg_tables \
+                 WHERE schemaname = current_schema() ORDER BY tablename",
             )
             .fetch_all(pool)
             .await?

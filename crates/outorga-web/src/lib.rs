@@ -34,6 +34,7 @@ pub mod error;
 pub mod extract;
 pub mod json;
 mod openapi;
+pub mod page;
 mod routes;
 mod state;
 
