@@ -60,5 +60,6 @@ CREATE INDEX sanctions_ending ON applied_sanctions (jurisdiction, ends, year, nu
 CREATE INDEX debts_falling_due ON debts (jurisdiction, due_on, year, number, seq)
     WHERE installments IS NULL;
 
--- A person's cassations, read by every decision on them.
-CREATE INDEX sanctions_by_target ON applied_sanctions (jurisdiction, target, kind);
+-- A driver's cassations, read by every eligibility decision on them.
+CREATE INDEX sanctions_cassations ON applied_sanctions (jurisdiction, target)
+    WHERE kind = 'driver_cassation';

@@ -77,26 +77,27 @@ impl Store {
     ) -> Result<Page<LoggedChange>, StoreError> {
         let (from, to) = day_range(filter.from, filter.to)?;
         let wanted = filter.jurisdiction.as_deref().map(str::trim);
+        let given = |f: &Option<String>| f.as_deref().map(|v| text(v.trim()));
+        let ranked = [
+            ("subject", given(&filter.subject)),
+            ("actor", given(&filter.actor)),
+            ("action", given(&filter.action)),
+        ];
+        let led = ranked.iter().any(|(_, v)| v.is_some());
         let rows = Filter::default()
-            .when(
-                "subject = $?",
-                filter.subject.as_deref().map(|s| text(s.trim())),
-            )
-            .when(
-                "action = $?",
-                filter.action.as_deref().map(|a| text(a.trim())),
-            )
-            .when(
-                "actor = $?",
-                filter.actor.as_deref().map(|a| text(a.trim())),
-            )
+            .ranked(false, &ranked)
             .when("at >= $?", from)
             .when("at < $?", to);
         let rows = match scope {
-            Scope::All => rows.when("jurisdiction = $?", wanted.map(text)),
-            // One index range per jurisdiction of the reader's, merged.
+            Scope::All => rows.ranked(led, &[("jurisdiction", wanted.map(text))]),
+            // One index range per jurisdiction of the reader's, merged
+            // (checked on the rows of a more selective filter, if any).
             Scope::Only(own) => rows.any_of(
-                "jurisdiction = $?",
+                if led {
+                    "jurisdiction || '' = $?"
+                } else {
+                    "jurisdiction = $?"
+                },
                 own.iter()
                     .filter(|j| wanted.is_none_or(|w| w == j.as_str()))
                     .map(|j| text(j.as_str()))

@@ -423,14 +423,17 @@ impl Store {
             .map(|s| one_of("situacao", s, STATUSES))
             .transpose()?;
         let (from, to) = day_range(filter.from, filter.to)?;
+        let infraction = filter.infraction.as_deref().map(|i| text(i.trim()));
         let rows = Filter::default()
             .always("jurisdiction = $?", text(jurisdiction))
-            .when("offender = $?", offender)
-            .when("plate = $?", plate)
-            .when("status = $?", status)
-            .when(
-                "infraction = $?",
-                filter.infraction.as_deref().map(|i| text(i.trim())),
+            .ranked(
+                false,
+                &[
+                    ("offender", offender),
+                    ("plate", plate),
+                    ("infraction", infraction),
+                    ("status", status),
+                ],
             )
             .when("committed_at >= $?", from)
             .when("committed_at < $?", to);

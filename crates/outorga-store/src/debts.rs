@@ -26,7 +26,7 @@ pub(crate) async fn overdue(
     if whole_overdue(tx, jurisdiction, debtor, today).await? {
         return Ok(true);
     }
-    for debt in read_debts(tx, jurisdiction, (debtor, None)).await? {
+    for debt in debts_of(tx, jurisdiction, debtor).await? {
         let Some(parcels) = debt.installments.filter(|_| !debt.settled()) else {
             continue;
         };
@@ -49,6 +49,9 @@ pub(crate) async fn overdue(
 }
 
 /// Whether `debtor` has a debt paid at once (not split) past its due day.
+/// The debtor's debts are read by `debts_by_debtor`: `due_on || ''` is not
+/// an index condition, so no planner starts from every overdue debt of the
+/// jurisdiction instead.
 async fn whole_overdue(
     tx: &mut Tx,
     jurisdiction: &str,
@@ -56,7 +59,7 @@ async fn whole_overdue(
     today: NaiveDate,
 ) -> Result<bool, StoreError> {
     let row = sqlx::query(
-        "SELECT COUNT(*) AS n FROM debts d WHERE d.jurisdiction = $1 AND d.debtor = $2 AND d.due_on < $3 \
+        "SELECT COUNT(*) AS n FROM debts d WHERE d.jurisdiction = $1 AND d.debtor = $2 AND d.due_on || '' < $3 \
          AND d.installments IS NULL AND (SELECT COUNT(*) FROM payments p WHERE p.jurisdiction = d.jurisdiction AND p.year = d.year \
               AND p.number = d.number AND p.seq = d.seq) < COALESCE(d.installments, 1)",
     )
@@ -184,22 +187,15 @@ async fn with_payments(
     Ok(debts)
 }
 
-async fn read_debts(
-    tx: &mut Tx,
-    jurisdiction: &str,
-    filter: (&str, Option<Key>),
-) -> Result<Vec<Debt>, StoreError> {
-    let (debtor, key) = filter;
-    let (year, number, seq) = key.unwrap_or((0, 0, 0));
+/// The debts of `debtor`, in the order they were issued (index
+/// `debts_by_debtor`).
+async fn debts_of(tx: &mut Tx, jurisdiction: &str, debtor: &str) -> Result<Vec<Debt>, StoreError> {
     let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM debts WHERE jurisdiction = $1 AND ($2 = '' OR debtor = $2) \
-         AND ($3 = 0 OR (year = $3 AND number = $4 AND seq = $5)) ORDER BY issued_on, year, number, seq"
+        "SELECT {COLUMNS} FROM debts WHERE jurisdiction = $1 AND debtor = $2 \
+         ORDER BY issued_on, year, number, seq"
     )))
     .bind(jurisdiction)
     .bind(debtor)
-    .bind(year)
-    .bind(number)
-    .bind(seq)
     .fetch_all(&mut **tx)
     .await?;
     let debts = rows.iter().map(debt_of).collect::<Result<_, _>>()?;
@@ -247,8 +243,19 @@ async fn lock_debt(tx: &mut Tx, jurisdiction: &str, key: Key) -> Result<Debt, St
     one_debt(tx, jurisdiction, key).await
 }
 
+/// One debt by its key (the primary key).
 async fn one_debt(tx: &mut Tx, jurisdiction: &str, key: Key) -> Result<Debt, StoreError> {
-    read_debts(tx, jurisdiction, ("", Some(key)))
+    let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM debts WHERE jurisdiction = $1 AND year = $2 AND number = $3 AND seq = $4"
+    )))
+    .bind(jurisdiction)
+    .bind(key.0)
+    .bind(key.1)
+    .bind(key.2)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let debts = row.as_ref().map(debt_of).transpose()?.into_iter().collect();
+    with_payments(tx, jurisdiction, debts)
         .await?
         .pop()
         .ok_or_else(|| {

@@ -83,7 +83,7 @@ pub(crate) struct List {
 /// (read as one index range per value, merged in order).
 #[derive(Debug, Default)]
 pub(crate) struct Filter {
-    conditions: Vec<(&'static str, Option<KeyValue>)>,
+    conditions: Vec<(String, Option<KeyValue>)>,
     any_of: Option<(&'static str, Vec<KeyValue>)>,
 }
 
@@ -91,14 +91,33 @@ impl Filter {
     /// Adds `sql` (with `$?` for the value) when there is a value.
     pub fn when(mut self, sql: &'static str, value: Option<KeyValue>) -> Filter {
         if value.is_some() {
-            self.conditions.push((sql, value));
+            self.conditions.push((sql.to_string(), value));
         }
         self
     }
 
     /// Adds `sql`, a condition without a value.
     pub fn fixed(mut self, sql: &'static str) -> Filter {
-        self.conditions.push((sql, None));
+        self.conditions.push((sql.to_string(), None));
+        self
+    }
+
+    /// Equality filters on `columns` (most selective first): the first
+    /// given is an index condition, unless `led` (another already is); the
+    /// others are checked on its rows — `column || '' = $n` is no index
+    /// condition on either backend, so the plan does not hang on what the
+    /// planner guesses of their selectivity.
+    pub fn ranked(mut self, mut led: bool, columns: &[(&'static str, Option<KeyValue>)]) -> Filter {
+        for (column, value) in columns {
+            let Some(value) = value else { continue };
+            let sql = if led {
+                format!("{column} || '' = $?")
+            } else {
+                format!("{column} = $?")
+            };
+            led = true;
+            self.conditions.push((sql, Some(value.clone())));
+        }
         self
     }
 
@@ -148,7 +167,7 @@ fn key_of<'a>(
 /// order, `limit` rows. `$n` placeholders are numbered from `binds.len()`.
 fn range_sql(
     list: &List,
-    conditions: &[(&'static str, Option<KeyValue>)],
+    conditions: &[(String, Option<KeyValue>)],
     after: Option<&[KeyValue]>,
     limit: u32,
     binds: &mut Vec<KeyValue>,
@@ -160,7 +179,7 @@ fn range_sql(
                 binds.push(value.clone());
                 clauses.push(sql.replace("$?", &format!("${}", binds.len())));
             }
-            None => clauses.push((*sql).to_string()),
+            None => clauses.push(sql.clone()),
         }
     }
     let names: Vec<&str> = list.key.iter().map(|(name, _)| *name).collect();
@@ -210,7 +229,7 @@ fn page_sql(
         .enumerate()
         .map(|(i, value)| {
             let mut conditions = filter.conditions.clone();
-            conditions.push((sql, Some(value.clone())));
+            conditions.push((sql.to_string(), Some(value.clone())));
             let range = range_sql(list, &conditions, after, limit, &mut binds);
             format!("SELECT {} FROM ({range}) AS range{i}", list.columns)
         })

@@ -874,18 +874,18 @@ impl Store {
             .as_deref()
             .map(|s| one_of("situacao", s, STATUSES))
             .transpose()?;
+        let service = filter.service.as_deref().map(|s| text(s.trim()));
+        let led = plate.is_some();
         let rows = Filter::default()
             .always("jurisdiction = $?", text(jurisdiction))
-            .when(
-                "service = $?",
-                filter.service.as_deref().map(|s| text(s.trim())),
-            )
-            .when("status = $?", status)
-            .when("holder = $?", holder)
             .when(
                 "(service, number) IN (SELECT pv.service, pv.number FROM permit_vehicles pv \
                  WHERE pv.jurisdiction = permits.jurisdiction AND pv.plate = $? AND pv.until IS NULL)",
                 plate,
+            )
+            .ranked(
+                led,
+                &[("holder", holder), ("status", status), ("service", service)],
             );
         listing::page(&self.pool, &PERMITS, &rows, window, permit_of).await
     }

@@ -173,32 +173,16 @@ async fn autos_filters(app: &App) {
         ["4", "3", "2", "1"]
     );
     // Bad filters name the parameter.
-    let bad = |query: &'static str| app.get(&format!("{autos}?{query}"), &reader);
-    refused(
-        &bad("situacao=perdido").await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "situacao",
-    );
-    refused(
-        &bad("autuado=123").await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "autuado",
-    );
-    refused(
-        &bad("placa=12").await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "placa",
-    );
-    refused(
-        &bad("de=ontem").await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "de",
-    );
-    refused(
-        &bad("de=2026-11-05&ate=2026-11-01").await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "ate",
-    );
+    for (query, campo) in [
+        ("situacao=perdido", "situacao"),
+        ("autuado=123", "autuado"),
+        ("placa=12", "placa"),
+        ("de=ontem", "de"),
+        ("de=2026-11-05&ate=2026-11-01", "ate"),
+    ] {
+        let answer = app.get(&format!("{autos}?{query}"), &reader).await;
+        refused(&answer, StatusCode::UNPROCESSABLE_ENTITY, campo);
+    }
 }
 
 async fn limits_and_cursors(app: &App) {
