@@ -172,6 +172,8 @@ impl Store {
                         sqlx::query("PRAGMA synchronous = NORMAL")
                             .execute(&mut *conn)
                             .await?;
+                    } else {
+                        maintenance::fresh_plans(&mut *conn).await?;
                     }
                     Ok(())
                 })
