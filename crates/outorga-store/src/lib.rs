@@ -158,8 +158,11 @@ impl Store {
         } else {
             return Err(StoreError::Url(url.to_string()));
         };
-        let pool = AnyPoolOptions::new()
-            .max_connections(8)
+        let mut options = AnyPoolOptions::new().max_connections(8);
+        if backend == Backend::Postgres {
+            options = options.max_lifetime(maintenance::PLANS_LIFETIME);
+        }
+        let pool = options
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
@@ -172,8 +175,6 @@ impl Store {
                         sqlx::query("PRAGMA synchronous = NORMAL")
                             .execute(&mut *conn)
                             .await?;
-                    } else {
-                        maintenance::fresh_plans(&mut *conn).await?;
                     }
                     Ok(())
                 })

@@ -9,21 +9,19 @@ use crate::{Backend, Store, StoreError};
 use sqlx::migrate::Migrate;
 use sqlx::{AnyPool, Row};
 
-/// Plans every statement for its parameters and the tables' size of the
-/// moment (PostgreSQL, per connection). By default PostgreSQL keeps one
-/// generic plan per prepared statement — sqlx's, and the ones behind every
-/// foreign key check — made the first times it ran: made while a table was
-/// small, it is a sequential scan, kept while the table grows until
-/// statistics change (`ANALYZE`). That is how issuing autos went from
-/// ~640/s to ~260/s at 14 000 rows: the check of each new process step's
-/// auto read the whole table. Planned afresh, each statement uses its index
-/// whatever the statistics say (docs/benchmarks.md).
-pub(crate) async fn fresh_plans(conn: &mut sqlx::AnyConnection) -> Result<(), sqlx::Error> {
-    sqlx::query("SET plan_cache_mode = force_custom_plan")
-        .execute(conn)
-        .await?;
-    Ok(())
-}
+/// How long a PostgreSQL connection serves before it is replaced, and with
+/// it the plans it keeps. PostgreSQL keeps one generic plan per prepared
+/// statement — sqlx's, and those behind every foreign key check — made the
+/// first times it runs: made while a table is small, it is a sequential
+/// scan (or any index that begins with `jurisdiction`), and it is kept while
+/// the table grows, until statistics change (`ANALYZE`). That is how issuing
+/// autos went from ~640/s to ~260/s at 14 000 rows: the check of each new
+/// process step's auto read every auto of the jurisdiction. A connection of
+/// a minute plans again at most a minute later, for the tables of then;
+/// planning every statement afresh (`plan_cache_mode = force_custom_plan`)
+/// would cost more than the plans save (8 times the plate check's time).
+/// See docs/benchmarks.md.
+pub(crate) const PLANS_LIFETIME: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// How many migrations the database has applied.
 pub(crate) async fn applied(pool: &AnyPool, table: &str) -> Result<usize, StoreError> {
