@@ -43,12 +43,15 @@ pub struct AgendaItem {
 /// key), which the cursor carries.
 type Entry = (AgendaItem, Vec<KeyValue>);
 
+/// Where a page resumes: after the item of this day, kind and record key.
+type Resume<'a> = (NaiveDate, &'a str, &'a [KeyValue]);
+
 /// The part of the agenda a page reads: from the cursor (exclusive) to the
 /// horizon, `limit` items.
 struct Span<'a> {
     today: NaiveDate,
     until: NaiveDate,
-    after: Option<(NaiveDate, &'a str, &'a [KeyValue])>,
+    after: Option<Resume<'a>>,
     limit: u32,
 }
 
@@ -280,9 +283,7 @@ async fn due_rows(
 }
 
 /// The agenda's cursor as the span it resumes from.
-fn resume_from(
-    cursor: Option<&Cursor>,
-) -> Result<Option<(NaiveDate, &str, &[KeyValue])>, StoreError> {
+fn resume_from(cursor: Option<&Cursor>) -> Result<Option<Resume<'_>>, StoreError> {
     let Some(cursor) = cursor else {
         return Ok(None);
     };

@@ -33,16 +33,6 @@ pub struct Page<T> {
     pub next: Option<Cursor>,
 }
 
-impl<T> Page<T> {
-    /// The same page with each item converted.
-    pub fn map<U>(self, f: impl FnMut(T) -> U) -> Page<U> {
-        Page {
-            items: self.items.into_iter().map(f).collect(),
-            next: self.next,
-        }
-    }
-}
-
 /// Which page to read: up to `limit` items after `after` (the first page
 /// when `None`).
 #[derive(Debug, Clone, Copy)]
