@@ -309,6 +309,56 @@ impl Store {
     }
 }
 
+/// The jurisdictions by id (the primary key).
+const JURISDICTIONS: listing::List = listing::List {
+    name: "jurisdictions",
+    table: "jurisdictions",
+    columns: "id, name, state",
+    key: &[("id", listing::Kind::Text)],
+    descending: false,
+};
+
+impl Store {
+    /// A page of the jurisdictions a user with `scope` may act in, by id,
+    /// each with its rulebooks.
+    pub async fn jurisdiction_page(
+        &self,
+        scope: &Scope,
+        window: Window<'_>,
+    ) -> Result<Page<Jurisdiction>, StoreError> {
+        let rows = match scope {
+            Scope::All => listing::Filter::default(),
+            Scope::Only(own) => listing::Filter::default().any_of(
+                "id = $?",
+                own.iter().map(|j| listing::text(j.as_str())).collect(),
+            ),
+        };
+        let mut tx = self.pool.begin().await?;
+        let mut page = listing::page(&mut *tx, &JURISDICTIONS, &rows, window, |row| {
+            Ok(Jurisdiction {
+                id: row.try_get("id")?,
+                name: row.try_get("name")?,
+                state: row.try_get("state")?,
+                rulebooks: Vec::new(),
+            })
+        })
+        .await?;
+        for j in &mut page.items {
+            j.rulebooks = sqlx::query(
+                "SELECT rulebook FROM jurisdiction_rulebooks WHERE jurisdiction = $1 ORDER BY rulebook",
+            )
+            .bind(&j.id)
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(|row| row.try_get("rulebook"))
+            .collect::<Result<_, _>>()?;
+        }
+        tx.commit().await?;
+        Ok(page)
+    }
+}
+
 /// A write that lost on a unique key (someone registered it first) is bad
 /// input with `field` and `reason`; any other error stays a database error.
 fn refused_if_taken(error: sqlx::Error, field: &'static str, reason: String) -> StoreError {

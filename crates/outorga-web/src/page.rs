@@ -97,9 +97,14 @@ impl<T> Lista<T> {
     where
         T: From<S>,
     {
+        Lista::with(page, T::from)
+    }
+
+    /// The store's page, each item converted by `wire`.
+    pub fn with<S>(page: Page<S>, wire: impl FnMut(S) -> T) -> Lista<T> {
         Lista {
             proximo: page.next.as_ref().map(encode),
-            itens: page.items.into_iter().map(T::from).collect(),
+            itens: page.items.into_iter().map(wire).collect(),
         }
     }
 }

@@ -419,6 +419,28 @@ async fn registers_page_by_page(app: &App) {
         field(&walk(app, lines, &clerk, 2).await, "codigo"),
         ["L-1", "L-2", "L-3"]
     );
+    // The jurisdictions, by id; a user bound to some sees only those.
+    let all_of_them = walk(app, "/api/jurisdictions", &clerk, 1).await;
+    assert_eq!(
+        field(&all_of_them, "id"),
+        ["amapa", "cangucu", "santa-maria-de-jetiba", "teofilo-otoni"]
+    );
+    assert!(
+        all_of_them
+            .iter()
+            .all(|j| j["regulamentos"].as_array().is_some_and(|r| !r.is_empty()))
+    );
+    let two = app
+        .with_token(
+            "atendente.duas",
+            Role::Clerk,
+            Scope::Only(vec!["teofilo-otoni".into(), "amapa".into()]),
+        )
+        .await;
+    assert_eq!(
+        field(&walk(app, "/api/jurisdictions", &two, 1).await, "id"),
+        ["amapa", "teofilo-otoni"]
+    );
 }
 
 on_both_backends!(
