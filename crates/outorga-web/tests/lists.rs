@@ -451,3 +451,50 @@ on_both_backends!(
     audit_in_scope,
     registers_page_by_page,
 );
+
+/// Every list of the OpenAPI document answers a page, with `limite` (its
+/// default and maximum stated) and `cursor`: a new list cannot skip paging.
+/// (Users and tokens are listed whole: few, and administrators' only.)
+#[test]
+fn every_list_in_the_document_pages() {
+    let document = serde_json::to_value(outorga_web::openapi()).expect("document");
+    let mut lists = Vec::new();
+    for (path, item) in document["paths"].as_object().expect("paths") {
+        let Some(get) = item.get("get") else { continue };
+        let schema = &get["responses"]["200"]["content"]["application/json"]["schema"];
+        let is_page = schema["$ref"].as_str().is_some_and(|r| r.contains("Lista"));
+        if path.starts_with("/api/users") {
+            continue;
+        }
+        assert!(
+            schema["type"] != "array",
+            "{path} answers a bare array: answer a page (page::Lista)"
+        );
+        if !is_page {
+            continue;
+        }
+        let params = get["parameters"].as_array().cloned().unwrap_or_default();
+        let named = |name: &str| params.iter().find(|p| p["name"] == name).cloned();
+        let limite = named("limite").unwrap_or_else(|| panic!("{path}: no `limite`"));
+        assert_eq!(limite["schema"]["maximum"], 200, "{path}: {limite}");
+        assert_eq!(limite["schema"]["default"], 50, "{path}: {limite}");
+        assert!(named("cursor").is_some(), "{path}: no `cursor`");
+        lists.push(path.clone());
+    }
+    lists.sort();
+    assert_eq!(
+        lists,
+        [
+            "/api/audit",
+            "/api/jurisdictions",
+            "/api/jurisdictions/{j}/agenda",
+            "/api/jurisdictions/{j}/autos",
+            "/api/jurisdictions/{j}/debts",
+            "/api/jurisdictions/{j}/documents",
+            "/api/jurisdictions/{j}/lines",
+            "/api/jurisdictions/{j}/permits",
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}/drivers",
+            "/api/jurisdictions/{j}/stands",
+        ]
+    );
+}
