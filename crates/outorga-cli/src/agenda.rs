@@ -4,7 +4,11 @@ use crate::rulebooks::{load, rulebooks_folder};
 use crate::users::DatabaseArgs;
 use anyhow::bail;
 use chrono::NaiveDate;
+use outorga_store::{Cursor, Window};
 use std::path::PathBuf;
+
+/// Items read from the store at a time.
+const PAGE: u32 = 200;
 use std::process::ExitCode;
 
 /// Prints the agenda of `jurisdiction` from `date` (default today) to
@@ -29,23 +33,37 @@ pub fn agenda(
     let today = date.unwrap_or_else(|| chrono::Local::now().date_naive());
     crate::db::runtime()?.block_on(async {
         let store = database.open().await?;
-        let items = store.agenda(jurisdiction, &own, today, days).await?;
-        println!(
-            "agenda de {jurisdiction}: {today} a {days} dias — {} item(ns)",
-            items.len()
-        );
-        for item in &items {
-            let late = if item.overdue { "VENCIDO " } else { "" };
-            let cited = if item.articles.is_empty() {
-                String::new()
-            } else {
-                format!(" [{}]", item.articles.join("; "))
+        println!("agenda de {jurisdiction}: {today} a {days} dias");
+        // Read a page at a time and printed as it comes.
+        let mut after: Option<Cursor> = None;
+        let mut count = 0;
+        loop {
+            let window = Window {
+                limit: PAGE,
+                after: after.as_ref(),
             };
-            println!(
-                "{} {late}{:<20} {:<24} {}{cited}",
-                item.due, item.kind, item.subject, item.description
-            );
+            let page = store
+                .agenda(jurisdiction, &own, (today, days), window)
+                .await?;
+            for item in &page.items {
+                let late = if item.overdue { "VENCIDO " } else { "" };
+                let cited = if item.articles.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", item.articles.join("; "))
+                };
+                println!(
+                    "{} {late}{:<20} {:<24} {}{cited}",
+                    item.due, item.kind, item.subject, item.description
+                );
+            }
+            count += page.items.len();
+            match page.next {
+                Some(next) => after = Some(next),
+                None => break,
+            }
         }
+        println!("{count} item(ns)");
         Ok(ExitCode::SUCCESS)
     })
 }

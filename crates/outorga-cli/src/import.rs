@@ -204,6 +204,8 @@ pub fn import(
             }
             bar.inc(1);
         }
+        // The table grew at once: the planner's statistics follow.
+        store.analyze().await?;
         bar.finish_and_clear();
         Ok::<_, anyhow::Error>(())
     })?;

@@ -6,6 +6,7 @@
 use crate::TextKind;
 use crate::audit::images::RowRef;
 use crate::audit::{Audit, Change, Entry, append, next_number};
+use crate::listing::{self, Filter, Kind, List, Page, Window, day_range, one_of, renamed, text};
 use crate::parameters::optional_deadline;
 use crate::permits::{articles, bound, engine_error, read_permit};
 use crate::world::{self, Scope, day, moment};
@@ -415,27 +416,84 @@ impl Store {
         Ok(auto)
     }
 
-    /// The autos of a jurisdiction (of one offender, when given), newest first.
+    /// A page of the autos of a jurisdiction that `filter` admits, the
+    /// latest infraction first.
     pub async fn autos(
         &self,
         jurisdiction: &str,
-        offender: Option<&str>,
-    ) -> Result<Vec<Auto>, StoreError> {
-        let offender = offender
-            .map(crate::parse_document)
+        filter: &AutoFilter,
+        window: Window<'_>,
+    ) -> Result<Page<Auto>, StoreError> {
+        let offender = filter
+            .offender
+            .as_deref()
+            .map(|d| renamed("autuado", crate::parse_document(d)))
             .transpose()?
-            .map(|(d, _)| d);
-        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {COLUMNS} FROM autos WHERE jurisdiction = $1 AND ($2 = '' OR offender = $2) \
-             ORDER BY year DESC, number DESC"
-        )))
-        .bind(jurisdiction)
-        .bind(offender.unwrap_or_default())
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(auto_of).collect()
+            .map(|(d, _)| text(d));
+        let plate = filter
+            .plate
+            .as_deref()
+            .map(|p| renamed("placa", crate::parse_plate(p)))
+            .transpose()?
+            .map(text);
+        let status = filter
+            .status
+            .as_deref()
+            .map(|s| one_of("situacao", s, STATUSES))
+            .transpose()?;
+        let (from, to) = day_range(filter.from, filter.to)?;
+        let infraction = filter.infraction.as_deref().map(|i| text(i.trim()));
+        let rows = Filter::default()
+            .always("jurisdiction = $?", text(jurisdiction))
+            .ranked(
+                false,
+                &[
+                    ("offender", offender),
+                    ("plate", plate),
+                    ("infraction", infraction),
+                    ("status", status),
+                ],
+            )
+            .when("committed_at >= $?", from)
+            .when("committed_at < $?", to);
+        listing::page(&self.pool, &AUTOS, &rows, window, auto_of).await
     }
 }
+
+/// What staff search autos by; `None` admits any.
+#[derive(Debug, Clone, Default)]
+pub struct AutoFilter {
+    /// CPF or CNPJ of the offender.
+    pub offender: Option<String>,
+    pub plate: Option<String>,
+    /// issued, notified, archived, judged, appealed, final or annulled.
+    pub status: Option<String>,
+    /// The infraction's code in the rulebook.
+    pub infraction: Option<String>,
+    /// Committed on or after this day.
+    pub from: Option<NaiveDate>,
+    /// Committed on or before this day.
+    pub to: Option<NaiveDate>,
+}
+
+/// The statuses of an auto.
+const STATUSES: &[&str] = &[
+    "issued", "notified", "archived", "judged", "appealed", "final", "annulled",
+];
+
+/// Autos, the latest infraction first (the moment, then the number): each
+/// filter has an index ending in this order (migration 0021).
+const AUTOS: List = List {
+    name: "autos",
+    table: "autos",
+    columns: COLUMNS,
+    key: &[
+        ("committed_at", Kind::Text),
+        ("year", Kind::Int),
+        ("number", Kind::Int),
+    ],
+    descending: true,
+};
 
 /// Whether a proposal was decided in an administrative process (its fines
 /// may not be split where the law says so).

@@ -4,6 +4,7 @@
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append, next_number};
 use crate::documents::{Document, issue};
+use crate::listing::{self, Filter, KeyValue, Kind, List, Page, Window, text};
 use crate::permits::{
     articles, bound, counted_changes, engine_error, lock_permit, refuse_unmet, within_change_limit,
 };
@@ -468,21 +469,27 @@ impl Store {
         row.as_ref().map(driver_of).transpose()
     }
 
-    /// The drivers of a permit (those who left included), by registration.
+    /// A page of the drivers of a permit (those who left included), by
+    /// registration.
     pub async fn drivers(
         &self,
         jurisdiction: &str,
         (service, number): (&str, i64),
-    ) -> Result<Vec<Driver>, StoreError> {
-        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {COLUMNS} FROM permit_drivers WHERE jurisdiction = $1 AND service = $2 AND number = $3 \
-             ORDER BY registration"
-        )))
-        .bind(jurisdiction)
-        .bind(service)
-        .bind(number)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(driver_of).collect()
+        window: Window<'_>,
+    ) -> Result<Page<Driver>, StoreError> {
+        let rows = Filter::default()
+            .always("jurisdiction = $?", text(jurisdiction))
+            .always("service = $?", text(service))
+            .always("number = $?", KeyValue::Int(number));
+        listing::page(&self.pool, &DRIVERS, &rows, window, driver_of).await
     }
 }
+
+/// A permit's drivers by registration (index `permit_drivers_by_permit`).
+const DRIVERS: List = List {
+    name: "drivers",
+    table: "permit_drivers",
+    columns: COLUMNS,
+    key: &[("registration", Kind::Text)],
+    descending: false,
+};

@@ -2,6 +2,7 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
+use crate::listing::{self, Filter, Kind, List, Page, Window, day_range, renamed, text};
 use crate::permits::{articles, engine_error};
 use crate::world::day;
 use crate::{Store, StoreError, Tx};
@@ -26,7 +27,7 @@ pub(crate) async fn overdue(
     if whole_overdue(tx, jurisdiction, debtor, today).await? {
         return Ok(true);
     }
-    for debt in read_debts(tx, jurisdiction, (debtor, None)).await? {
+    for debt in debts_of(tx, jurisdiction, debtor).await? {
         let Some(parcels) = debt.installments.filter(|_| !debt.settled()) else {
             continue;
         };
@@ -49,6 +50,9 @@ pub(crate) async fn overdue(
 }
 
 /// Whether `debtor` has a debt paid at once (not split) past its due day.
+/// The debtor's debts are read by `debts_by_debtor`: `due_on || ''` is not
+/// an index condition, so no planner starts from every overdue debt of the
+/// jurisdiction instead.
 async fn whole_overdue(
     tx: &mut Tx,
     jurisdiction: &str,
@@ -56,7 +60,7 @@ async fn whole_overdue(
     today: NaiveDate,
 ) -> Result<bool, StoreError> {
     let row = sqlx::query(
-        "SELECT COUNT(*) AS n FROM debts d WHERE d.jurisdiction = $1 AND d.debtor = $2 AND d.due_on < $3 \
+        "SELECT COUNT(*) AS n FROM debts d WHERE d.jurisdiction = $1 AND d.debtor = $2 AND d.due_on || '' < $3 \
          AND d.installments IS NULL AND (SELECT COUNT(*) FROM payments p WHERE p.jurisdiction = d.jurisdiction AND p.year = d.year \
               AND p.number = d.number AND p.seq = d.seq) < COALESCE(d.installments, 1)",
     )
@@ -114,71 +118,116 @@ pub struct Due {
 
 type Key = (i32, i64, i64);
 
-async fn read_debts(
+const COLUMNS: &str =
+    "year, number, seq, debtor, unit, quantity, issued_on, due_on, from_process, installments";
+
+/// A debt's row, without its payments.
+fn debt_of(row: &sqlx::any::AnyRow) -> Result<Debt, StoreError> {
+    let year: i64 = row.try_get("year")?;
+    let issued: String = row.try_get("issued_on")?;
+    let due: String = row.try_get("due_on")?;
+    let process: i64 = row.try_get("from_process")?;
+    let installments: Option<i64> = row.try_get("installments")?;
+    Ok(Debt {
+        year: i32::try_from(year).unwrap_or_default(),
+        number: row.try_get("number")?,
+        seq: row.try_get("seq")?,
+        debtor: row.try_get("debtor")?,
+        unit: row.try_get("unit")?,
+        quantity: row.try_get("quantity")?,
+        issued_on: day(&issued)?,
+        due_on: day(&due)?,
+        from_process: process != 0,
+        installments: installments.and_then(|n| u32::try_from(n).ok()),
+        payments: Vec::new(),
+    })
+}
+
+/// `debts` with their payments, read in one query.
+async fn with_payments(
     tx: &mut Tx,
     jurisdiction: &str,
-    filter: (&str, Option<Key>),
+    mut debts: Vec<Debt>,
 ) -> Result<Vec<Debt>, StoreError> {
-    let (debtor, key) = filter;
-    let (year, number, seq) = key.unwrap_or((0, 0, 0));
-    let rows = sqlx::query(
-        "SELECT year, number, seq, debtor, unit, quantity, issued_on, due_on, from_process, installments \
-         FROM debts WHERE jurisdiction = $1 AND ($2 = '' OR debtor = $2) \
-         AND ($3 = 0 OR (year = $3 AND number = $4 AND seq = $5)) ORDER BY issued_on, year, number, seq",
-    )
+    if debts.is_empty() {
+        return Ok(debts);
+    }
+    let which: Vec<String> = (0..debts.len())
+        .map(|i| {
+            let n = 2 + 3 * i;
+            format!("(year = ${n} AND number = ${} AND seq = ${})", n + 1, n + 2)
+        })
+        .collect();
+    let sql = format!(
+        "SELECT year, number, seq, parcel, paid_on, quantity, brl FROM payments \
+         WHERE jurisdiction = $1 AND ({}) ORDER BY year, number, seq, parcel",
+        which.join(" OR ")
+    );
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(jurisdiction);
+    for debt in &debts {
+        query = query.bind(debt.year).bind(debt.number).bind(debt.seq);
+    }
+    for p in query.fetch_all(&mut **tx).await? {
+        let year: i64 = p.try_get("year")?;
+        let (number, seq): (i64, i64) = (p.try_get("number")?, p.try_get("seq")?);
+        let parcel: i64 = p.try_get("parcel")?;
+        let paid: String = p.try_get("paid_on")?;
+        let payment = Payment {
+            parcel: u32::try_from(parcel).unwrap_or_default(),
+            paid_on: day(&paid)?,
+            quantity: p.try_get("quantity")?,
+            brl: p.try_get("brl")?,
+        };
+        if let Some(debt) = debts
+            .iter_mut()
+            .find(|d| i64::from(d.year) == year && d.number == number && d.seq == seq)
+        {
+            debt.payments.push(payment);
+        }
+    }
+    Ok(debts)
+}
+
+/// The debts of `debtor`, in the order they were issued (index
+/// `debts_by_debtor`).
+async fn debts_of(tx: &mut Tx, jurisdiction: &str, debtor: &str) -> Result<Vec<Debt>, StoreError> {
+    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM debts WHERE jurisdiction = $1 AND debtor = $2 \
+         ORDER BY issued_on, year, number, seq"
+    )))
     .bind(jurisdiction)
     .bind(debtor)
-    .bind(year)
-    .bind(number)
-    .bind(seq)
     .fetch_all(&mut **tx)
     .await?;
-    let mut out = Vec::new();
-    for row in rows {
-        let year: i64 = row.try_get("year")?;
-        let (number, seq): (i64, i64) = (row.try_get("number")?, row.try_get("seq")?);
-        let payments = sqlx::query(
-            "SELECT parcel, paid_on, quantity, brl FROM payments WHERE jurisdiction = $1 AND year = $2 \
-             AND number = $3 AND seq = $4 ORDER BY parcel",
-        )
-        .bind(jurisdiction)
-        .bind(year)
-        .bind(number)
-        .bind(seq)
-        .fetch_all(&mut **tx)
-        .await?
-        .iter()
-        .map(|p| {
-            let parcel: i64 = p.try_get("parcel")?;
-            let paid: String = p.try_get("paid_on")?;
-            Ok(Payment {
-                parcel: u32::try_from(parcel).unwrap_or_default(),
-                paid_on: day(&paid)?,
-                quantity: p.try_get("quantity")?,
-                brl: p.try_get("brl")?,
-            })
-        })
-        .collect::<Result<Vec<_>, StoreError>>()?;
-        let issued: String = row.try_get("issued_on")?;
-        let due: String = row.try_get("due_on")?;
-        let process: i64 = row.try_get("from_process")?;
-        let installments: Option<i64> = row.try_get("installments")?;
-        out.push(Debt {
-            year: i32::try_from(year).unwrap_or_default(),
-            number,
-            seq,
-            debtor: row.try_get("debtor")?,
-            unit: row.try_get("unit")?,
-            quantity: row.try_get("quantity")?,
-            issued_on: day(&issued)?,
-            due_on: day(&due)?,
-            from_process: process != 0,
-            installments: installments.and_then(|n| u32::try_from(n).ok()),
-            payments,
-        });
-    }
-    Ok(out)
+    let debts = rows.iter().map(debt_of).collect::<Result<_, _>>()?;
+    with_payments(tx, jurisdiction, debts).await
 }
+
+/// What staff search debts by; `None` admits any.
+#[derive(Debug, Clone, Default)]
+pub struct DebtFilter {
+    /// CPF or CNPJ of the debtor.
+    pub debtor: Option<String>,
+    /// Issued on or after this day.
+    pub from: Option<NaiveDate>,
+    /// Issued on or before this day.
+    pub to: Option<NaiveDate>,
+}
+
+/// Debts in the order they were issued (the day, then the auto and the
+/// fine's place in it): indexes `debts_listed` and `debts_by_debtor`.
+const DEBTS: List = List {
+    name: "debts",
+    table: "debts",
+    columns: COLUMNS,
+    key: &[
+        ("issued_on", Kind::Text),
+        ("year", Kind::Int),
+        ("number", Kind::Int),
+        ("seq", Kind::Int),
+    ],
+    descending: false,
+};
 
 /// Takes the debt's row lock (PostgreSQL) so a payment and a split of the
 /// same debt are weighed one after the other.
@@ -195,8 +244,19 @@ async fn lock_debt(tx: &mut Tx, jurisdiction: &str, key: Key) -> Result<Debt, St
     one_debt(tx, jurisdiction, key).await
 }
 
+/// One debt by its key (the primary key).
 async fn one_debt(tx: &mut Tx, jurisdiction: &str, key: Key) -> Result<Debt, StoreError> {
-    read_debts(tx, jurisdiction, ("", Some(key)))
+    let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM debts WHERE jurisdiction = $1 AND year = $2 AND number = $3 AND seq = $4"
+    )))
+    .bind(jurisdiction)
+    .bind(key.0)
+    .bind(key.1)
+    .bind(key.2)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let debts = row.as_ref().map(debt_of).transpose()?.into_iter().collect();
+    with_payments(tx, jurisdiction, debts)
         .await?
         .pop()
         .ok_or_else(|| {
@@ -257,25 +317,34 @@ fn next_due(ctx: &Context<'_>, debt: &Debt, on: NaiveDate) -> Result<Due, StoreE
 }
 
 impl Store {
-    /// The debts of a jurisdiction (of one debtor, when given).
+    /// A page of the debts of a jurisdiction that `filter` admits, in the
+    /// order they were issued, with their payments.
     pub async fn debts(
         &self,
         jurisdiction: &str,
-        debtor: Option<&str>,
-    ) -> Result<Vec<Debt>, StoreError> {
-        let debtor = debtor
-            .map(crate::parse_document)
+        filter: &DebtFilter,
+        window: Window<'_>,
+    ) -> Result<Page<Debt>, StoreError> {
+        let debtor = filter
+            .debtor
+            .as_deref()
+            .map(|d| renamed("devedor", crate::parse_document(d)))
             .transpose()?
-            .map(|(d, _)| d);
+            .map(|(d, _)| text(d));
+        let (from, to) = day_range(filter.from, filter.to)?;
+        let rows = Filter::default()
+            .always("jurisdiction = $?", text(jurisdiction))
+            .when("debtor = $?", debtor)
+            .when("issued_on >= $?", from)
+            .when("issued_on < $?", to);
         let mut tx = self.pool.begin().await?;
-        let debts = read_debts(
-            &mut tx,
-            jurisdiction,
-            (debtor.as_deref().unwrap_or(""), None),
-        )
-        .await?;
+        let page = listing::page(&mut *tx, &DEBTS, &rows, window, debt_of).await?;
+        let items = with_payments(&mut tx, jurisdiction, page.items).await?;
         tx.commit().await?;
-        Ok(debts)
+        Ok(Page {
+            items,
+            next: page.next,
+        })
     }
 
     /// What paying the debt on `on` costs.

@@ -324,6 +324,8 @@ impl Store {
                 }
             }
         }
+        // The tables grew at once: the planner's statistics follow.
+        self.analyze().await?;
         Ok(report)
     }
 

@@ -4,6 +4,7 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Audit, Change, Entry, append};
+use crate::listing::{self, Filter, Kind, List, Page, Window, day_range, one_of, renamed, text};
 use crate::world::day;
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
@@ -162,23 +163,71 @@ impl Store {
         row.as_ref().map(document_of).transpose()
     }
 
-    /// The documents issued about `subject`, newest first.
-    pub async fn documents_of(
+    /// A page of the documents of a jurisdiction that `filter` admits,
+    /// the latest issued first.
+    pub async fn documents(
         &self,
         jurisdiction: &str,
-        subject: &str,
-    ) -> Result<Vec<Document>, StoreError> {
-        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {COLUMNS} FROM documents WHERE jurisdiction = $1 AND subject = $2 \
-             ORDER BY issued_on DESC, code"
-        )))
-        .bind(jurisdiction)
-        .bind(subject)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(document_of).collect()
+        filter: &DocumentFilter,
+        window: Window<'_>,
+    ) -> Result<Page<Document>, StoreError> {
+        let holder = filter
+            .holder
+            .as_deref()
+            .map(|d| renamed("titular", crate::parse_document(d)))
+            .transpose()?
+            .map(|(d, _)| text(d));
+        let kind = filter
+            .kind
+            .as_deref()
+            .map(|k| one_of("tipo", k, KINDS))
+            .transpose()?;
+        let (from, to) = day_range(filter.from, filter.to)?;
+        let subject = filter.subject.as_deref().map(|s| text(s.trim()));
+        let rows = Filter::default()
+            .always("jurisdiction = $?", text(jurisdiction))
+            .ranked(
+                false,
+                &[("subject", subject), ("holder", holder), ("kind", kind)],
+            )
+            .when("issued_on >= $?", from)
+            .when("issued_on < $?", to);
+        listing::page(&self.pool, &DOCUMENTS, &rows, window, document_of).await
     }
 }
+
+/// What staff search documents by; `None` admits any.
+#[derive(Debug, Clone, Default)]
+pub struct DocumentFilter {
+    /// The record: `permit:taxi:1`, `driver:2026-00001`, `vehicle:ABC1D23`.
+    pub subject: Option<String>,
+    /// CPF or CNPJ of the holder.
+    pub holder: Option<String>,
+    /// traffic_authorization, driver_registration, delegation_term or
+    /// inspection_seal.
+    pub kind: Option<String>,
+    /// Issued on or after this day.
+    pub from: Option<NaiveDate>,
+    /// Issued on or before this day.
+    pub to: Option<NaiveDate>,
+}
+
+const KINDS: &[&str] = &[
+    "traffic_authorization",
+    "driver_registration",
+    "delegation_term",
+    "inspection_seal",
+];
+
+/// Documents, the latest issued first (the day, then the code): each
+/// filter has an index ending in this order (migration 0021).
+const DOCUMENTS: List = List {
+    name: "documents",
+    table: "documents",
+    columns: COLUMNS,
+    key: &[("issued_on", Kind::Text), ("code", Kind::Text)],
+    descending: true,
+};
 
 /// What the public may know of a plate: the permit it serves (service,
 /// number, status) and its documents' validity — nothing about the holder.
@@ -197,7 +246,11 @@ pub struct PlateCheck {
 }
 
 impl Store {
-    /// The public check of a plate, in one query.
+    /// The public check of a plate, in one query. Each part reads one
+    /// index range whatever the planner knows: the plate's documents by
+    /// subject (the kind is not a condition, so no index by kind competes),
+    /// and its impediments from its autos by plate (`CROSS JOIN` keeps
+    /// SQLite from starting at every sanction of the jurisdiction).
     pub async fn plate_check(
         &self,
         jurisdiction: &str,
@@ -206,17 +259,17 @@ impl Store {
         let plate = crate::parse_plate(plate)?;
         let row = sqlx::query(
             "SELECT pv.service, pv.number, p.status, \
-             (SELECT COUNT(*) FROM documents d WHERE d.jurisdiction = $1 AND d.subject = $3 \
-              AND d.kind = 'traffic_authorization' AND d.cancelled_on IS NULL) AS authorizations, \
-             (SELECT MAX(valid_until) FROM documents d WHERE d.jurisdiction = $1 AND d.subject = $3 \
-              AND d.kind = 'traffic_authorization' AND d.cancelled_on IS NULL) AS authorization_until, \
-             (SELECT COUNT(*) FROM documents d WHERE d.jurisdiction = $1 AND d.subject = $3 \
-              AND d.kind = 'inspection_seal' AND d.cancelled_on IS NULL) AS seals, \
-             (SELECT MAX(valid_until) FROM documents d WHERE d.jurisdiction = $1 AND d.subject = $3 \
-              AND d.kind = 'inspection_seal' AND d.cancelled_on IS NULL) AS seal_until, \
-             (SELECT MAX(s.ends) FROM applied_sanctions s JOIN autos a ON a.jurisdiction = s.jurisdiction \
-              AND a.year = s.year AND a.number = s.number WHERE a.jurisdiction = $1 AND a.plate = $2 \
-              AND s.kind = 'vehicle_impediment') AS impeded_until \
+             (SELECT COUNT(CASE WHEN d.kind = 'traffic_authorization' THEN 1 END) FROM documents d \
+              WHERE d.jurisdiction = $1 AND d.subject = $3 AND d.cancelled_on IS NULL) AS authorizations, \
+             (SELECT MAX(CASE WHEN d.kind = 'traffic_authorization' THEN d.valid_until END) FROM documents d \
+              WHERE d.jurisdiction = $1 AND d.subject = $3 AND d.cancelled_on IS NULL) AS authorization_until, \
+             (SELECT COUNT(CASE WHEN d.kind = 'inspection_seal' THEN 1 END) FROM documents d \
+              WHERE d.jurisdiction = $1 AND d.subject = $3 AND d.cancelled_on IS NULL) AS seals, \
+             (SELECT MAX(CASE WHEN d.kind = 'inspection_seal' THEN d.valid_until END) FROM documents d \
+              WHERE d.jurisdiction = $1 AND d.subject = $3 AND d.cancelled_on IS NULL) AS seal_until, \
+             (SELECT MAX(s.ends) FROM autos a CROSS JOIN applied_sanctions s WHERE a.jurisdiction = $1 \
+              AND a.plate = $2 AND s.jurisdiction = a.jurisdiction AND s.year = a.year \
+              AND s.number = a.number AND s.kind = 'vehicle_impediment') AS impeded_until \
              FROM vehicles v \
              LEFT JOIN permit_vehicles pv ON pv.jurisdiction = v.jurisdiction AND pv.plate = v.plate AND pv.until IS NULL \
              LEFT JOIN permits p ON p.jurisdiction = pv.jurisdiction AND p.service = pv.service AND p.number = pv.number \

@@ -5,6 +5,7 @@
 
 mod agenda;
 mod audit;
+mod audit_list;
 mod autos;
 mod crew;
 mod debts;
@@ -13,6 +14,8 @@ mod documents;
 mod fleet;
 mod hashing;
 mod lines;
+mod listing;
+mod maintenance;
 mod parameters;
 mod password_policy;
 mod people;
@@ -33,19 +36,21 @@ pub use audit::key::{AuditKey, AuditKeys};
 pub use audit::seal::SealReport;
 pub use audit::verify::{AuditProblem, AuditReport};
 pub use audit::{AuditEntry, Change};
-pub use autos::{Auto, AutoInput, Proposal, ProposedSanction};
+pub use audit_list::{AuditFilter, LoggedChange};
+pub use autos::{Auto, AutoFilter, AutoInput, Proposal, ProposedSanction};
 pub use crew::{Driver, DriverAdded};
-pub use debts::{Debt, Due, Payment};
+pub use debts::{Debt, DebtFilter, Due, Payment};
 pub use demo::DemoReport;
-pub use documents::{Document, PlateCheck};
+pub use documents::{Document, DocumentFilter, PlateCheck};
 pub use fleet::{Inspection, VehicleIncluded};
 pub use hashing::{HashingLimits, HashingPeak};
 pub use lines::{Line, Section, parse_coefficient};
+pub use listing::{Cursor, KeyValue, Page, Window};
 pub use parameters::settable as settable_parameter;
 pub use password_policy::{MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS, check_password};
 pub use people::{Kind, Registered, parse_document};
 pub use permits::{
-    GrantRequest, Granted, HistoryStep, PermitRecord, ToCheck, Transition, status_pt,
+    GrantRequest, Granted, HistoryStep, PermitFilter, PermitRecord, ToCheck, Transition, status_pt,
 };
 pub use process::{ProcessStep, status_pt as auto_status_pt};
 pub use profile::{Cnh, Profile, check_profile, parse_cnh_number};
@@ -203,8 +208,11 @@ impl Store {
         } else {
             return Err(StoreError::Url(url.to_string()));
         };
-        let pool = AnyPoolOptions::new()
-            .max_connections(8)
+        let mut options = AnyPoolOptions::new().max_connections(8);
+        if backend == Backend::Postgres {
+            options = options.max_lifetime(maintenance::PLANS_LIFETIME);
+        }
+        let pool = options
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
@@ -232,7 +240,11 @@ impl Store {
                 .execute(&pool)
                 .await?;
         }
+        let before = maintenance::applied(&pool, &MIGRATOR.table_name).await?;
         MIGRATOR.run(&pool).await?;
+        if maintenance::applied(&pool, &MIGRATOR.table_name).await? > before {
+            maintenance::analyze(&pool, backend).await?;
+        }
         let key_id: String = sqlx::query("SELECT key_id FROM audit_head WHERE id = 1")
             .fetch_one(&pool)
             .await?
@@ -394,6 +406,56 @@ impl Store {
             }
         }
         Ok(out)
+    }
+}
+
+/// The jurisdictions by id (the primary key).
+const JURISDICTIONS: listing::List = listing::List {
+    name: "jurisdictions",
+    table: "jurisdictions",
+    columns: "id, name, state",
+    key: &[("id", listing::Kind::Text)],
+    descending: false,
+};
+
+impl Store {
+    /// A page of the jurisdictions a user with `scope` may act in, by id,
+    /// each with its rulebooks.
+    pub async fn jurisdiction_page(
+        &self,
+        scope: &Scope,
+        window: Window<'_>,
+    ) -> Result<Page<Jurisdiction>, StoreError> {
+        let rows = match scope {
+            Scope::All => listing::Filter::default(),
+            Scope::Only(own) => listing::Filter::default().any_of(
+                "id = $?",
+                own.iter().map(|j| listing::text(j.as_str())).collect(),
+            ),
+        };
+        let mut tx = self.pool.begin().await?;
+        let mut page = listing::page(&mut *tx, &JURISDICTIONS, &rows, window, |row| {
+            Ok(Jurisdiction {
+                id: row.try_get("id")?,
+                name: row.try_get("name")?,
+                state: row.try_get("state")?,
+                rulebooks: Vec::new(),
+            })
+        })
+        .await?;
+        for j in &mut page.items {
+            j.rulebooks = sqlx::query(
+                "SELECT rulebook FROM jurisdiction_rulebooks WHERE jurisdiction = $1 ORDER BY rulebook",
+            )
+            .bind(&j.id)
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(|row| row.try_get("rulebook"))
+            .collect::<Result<_, _>>()?;
+        }
+        tx.commit().await?;
+        Ok(page)
     }
 }
 

@@ -2,6 +2,7 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
+use crate::listing::{self, Filter, Kind, List, Page, Window, text};
 use crate::text::{TextKind, checked};
 use crate::{Store, StoreError, code_and_name, refused_if_taken};
 use rust_decimal::Decimal;
@@ -153,30 +154,37 @@ impl Store {
         Ok(())
     }
 
-    /// Every line of `jurisdiction`, by code.
-    pub async fn lines(&self, jurisdiction: &str) -> Result<Vec<Line>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT code, name, semi_urban, coefficient, itinerary, sections FROM lines \
-             WHERE jurisdiction = $1 ORDER BY code",
-        )
-        .bind(jurisdiction)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.into_iter()
-            .map(|row| {
-                let semi: i32 = row.try_get("semi_urban")?;
-                let coefficient: String = row.try_get("coefficient")?;
-                let itinerary: String = row.try_get("itinerary")?;
-                let sections: String = row.try_get("sections")?;
-                Ok(Line {
-                    code: row.try_get("code")?,
-                    name: row.try_get("name")?,
-                    semi_urban: semi == 1,
-                    coefficient: parse_coefficient(&coefficient)?,
-                    itinerary: serde_json::from_str(&itinerary).unwrap_or_default(),
-                    sections: serde_json::from_str(&sections).unwrap_or_default(),
-                })
-            })
-            .collect()
+    /// A page of the lines of `jurisdiction`, by code.
+    pub async fn lines(
+        &self,
+        jurisdiction: &str,
+        window: Window<'_>,
+    ) -> Result<Page<Line>, StoreError> {
+        let rows = Filter::default().always("jurisdiction = $?", text(jurisdiction));
+        listing::page(&self.pool, &LINES, &rows, window, line_of).await
     }
+}
+
+/// Lines by code (the primary key).
+const LINES: List = List {
+    name: "lines",
+    table: "lines",
+    columns: "code, name, semi_urban, coefficient, itinerary, sections",
+    key: &[("code", Kind::Text)],
+    descending: false,
+};
+
+fn line_of(row: &sqlx::any::AnyRow) -> Result<Line, StoreError> {
+    let semi: i32 = row.try_get("semi_urban")?;
+    let coefficient: String = row.try_get("coefficient")?;
+    let itinerary: String = row.try_get("itinerary")?;
+    let sections: String = row.try_get("sections")?;
+    Ok(Line {
+        code: row.try_get("code")?,
+        name: row.try_get("name")?,
+        semi_urban: semi == 1,
+        coefficient: parse_coefficient(&coefficient)?,
+        itinerary: serde_json::from_str(&itinerary).unwrap_or_default(),
+        sections: serde_json::from_str(&sections).unwrap_or_default(),
+    })
 }

@@ -4,6 +4,7 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Audit, Change, Entry, append, next_number};
+use crate::listing::{self, Filter, Kind, List, Page, Window, one_of, renamed, text};
 use crate::world::{self, ACTIVE, Scope, day};
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
@@ -969,23 +970,79 @@ impl Store {
         Ok((permit, history))
     }
 
-    /// The permits of a jurisdiction (of one service, when given), by number.
+    /// A page of the permits of a jurisdiction that `filter` admits, by
+    /// service and number.
     pub async fn permits(
         &self,
         jurisdiction: &str,
-        service: Option<&str>,
-    ) -> Result<Vec<PermitRecord>, StoreError> {
-        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {COLUMNS} FROM permits WHERE jurisdiction = $1 AND ($2 = '' OR service = $2) \
-             ORDER BY service, number"
-        )))
-        .bind(jurisdiction)
-        .bind(service.unwrap_or(""))
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(permit_of).collect()
+        filter: &PermitFilter,
+        window: Window<'_>,
+    ) -> Result<Page<PermitRecord>, StoreError> {
+        let holder = filter
+            .holder
+            .as_deref()
+            .map(|d| renamed("titular", crate::parse_document(d)))
+            .transpose()?
+            .map(|(d, _)| text(d));
+        let plate = filter
+            .plate
+            .as_deref()
+            .map(|p| renamed("placa", crate::parse_plate(p)))
+            .transpose()?
+            .map(text);
+        let status = filter
+            .status
+            .as_deref()
+            .map(|s| one_of("situacao", s, STATUSES))
+            .transpose()?;
+        let service = filter.service.as_deref().map(|s| text(s.trim()));
+        let led = plate.is_some();
+        let rows = Filter::default()
+            .always("jurisdiction = $?", text(jurisdiction))
+            .when(
+                "(service, number) IN (SELECT pv.service, pv.number FROM permit_vehicles pv \
+                 WHERE pv.jurisdiction = permits.jurisdiction AND pv.plate = $? AND pv.until IS NULL)",
+                plate,
+            )
+            .ranked(
+                led,
+                &[("holder", holder), ("status", status), ("service", service)],
+            );
+        listing::page(&self.pool, &PERMITS, &rows, window, permit_of).await
     }
 }
+
+/// What staff search permits by; `None` admits any.
+#[derive(Debug, Clone, Default)]
+pub struct PermitFilter {
+    pub service: Option<String>,
+    /// granted, suspended, reserved, renounced, revoked or extinct.
+    pub status: Option<String>,
+    /// CPF or CNPJ of the holder.
+    pub holder: Option<String>,
+    /// The vehicle in service under it now.
+    pub plate: Option<String>,
+}
+
+/// The statuses of a permit.
+const STATUSES: &[&str] = &[
+    "granted",
+    "suspended",
+    "reserved",
+    "renounced",
+    "revoked",
+    "extinct",
+];
+
+/// Permits by service and number (the primary key; the filters by status
+/// and holder have indexes ending in it, migration 0021).
+const PERMITS: List = List {
+    name: "permits",
+    table: "permits",
+    columns: COLUMNS,
+    key: &[("service", Kind::Text), ("number", Kind::Int)],
+    descending: false,
+};
 
 /// A status in Portuguese, for messages.
 pub fn status_pt(status: &str) -> &'static str {

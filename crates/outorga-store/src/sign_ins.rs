@@ -19,6 +19,7 @@
 //! names is held to ten guesses a minute.
 
 use crate::audit::{Change, Entry, append, timestamp};
+use crate::listing::{self, Filter, Kind, List, Page, Window, text};
 use crate::users::{Session, random_hex, user_of};
 use crate::{Backend, Scope, Store, StoreError, Tx};
 use chrono::{Duration, NaiveDateTime};
@@ -63,7 +64,6 @@ pub struct AttemptFilter {
     pub failures_only: bool,
     /// From this moment on (inclusive).
     pub since: Option<NaiveDateTime>,
-    pub limit: i64,
 }
 
 /// What the per-client limit counts: the address, or an IPv6 address's /64.
@@ -188,57 +188,41 @@ impl Store {
         Ok(outcome)
     }
 
-    /// The attempts that were decided, newest first; a `viewer` limited to
-    /// some jurisdictions sees only the attempts naming a user whose scope
-    /// is within theirs (disabled users included).
+    /// A page of the attempts that were checked, newest first; a viewer
+    /// limited to jurisdictions sees only those naming their users.
     pub async fn sign_in_attempts(
         &self,
         filter: &AttemptFilter,
         viewer: &Scope,
-    ) -> Result<Vec<Attempt>, StoreError> {
-        let mut sql = "SELECT at, name, client, succeeded FROM sign_in_attempts \
-                       WHERE succeeded IS NOT NULL"
-            .to_string();
-        let mut texts: Vec<String> = Vec::new();
+        window: Window<'_>,
+    ) -> Result<Page<Attempt>, StoreError> {
+        const LIST: List = List {
+            name: "sign_ins",
+            table: "sign_in_attempts",
+            columns: "id, at, name, client, succeeded",
+            key: &[("at", Kind::Text), ("id", Kind::Text)],
+            descending: true,
+        };
+        let mut rows = Filter::default().fixed("succeeded IS NOT NULL");
         if filter.failures_only {
-            sql.push_str(" AND succeeded = 0");
+            rows = rows.fixed("succeeded = 0");
         }
-        if let Some(since) = filter.since {
-            texts.push(timestamp(since));
-            sql.push_str(&format!(" AND at >= ${}", texts.len()));
-        }
+        rows = rows.when("at >= $?", filter.since.map(|s| text(timestamp(s))));
         if let Scope::Only(_) = viewer {
             let names = self.names_within(viewer).await?;
-            if names.is_empty() {
-                return Ok(Vec::new());
-            }
-            let first = texts.len() + 1;
-            let marks: Vec<String> = (first..first + names.len())
-                .map(|n| format!("${n}"))
-                .collect();
-            sql.push_str(&format!(" AND name IN ({})", marks.join(", ")));
-            texts.extend(names);
+            rows = rows.any_of("name = $?", names.into_iter().map(text).collect());
         }
-        sql.push_str(&format!(" ORDER BY at DESC LIMIT ${}", texts.len() + 1));
-        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-        for text in &texts {
-            query = query.bind(text);
-        }
-        let rows = query.bind(filter.limit).fetch_all(&self.pool).await?;
-        rows.iter()
-            .map(|row| {
-                Ok(Attempt {
-                    at: row.try_get("at")?,
-                    name: row.try_get("name")?,
-                    client: row.try_get("client")?,
-                    succeeded: row.try_get::<i32, _>("succeeded")? == 1,
-                })
+        listing::page(&self.pool, &LIST, &rows, window, |row| {
+            Ok(Attempt {
+                at: row.try_get("at")?,
+                name: row.try_get("name")?,
+                client: row.try_get("client")?,
+                succeeded: row.try_get::<i32, _>("succeeded")? == 1,
             })
-            .collect()
+        })
+        .await
     }
 
-    /// The names of every user (disabled ones too) whose scope is within
-    /// `scope`.
     async fn names_within(&self, scope: &Scope) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query("SELECT name, role, jurisdictions FROM users ORDER BY name")
             .fetch_all(&self.pool)

@@ -2,6 +2,7 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
+use crate::listing::{self, Filter, Kind, List, Page, Window, text};
 use crate::{Store, StoreError, code_and_name, refused_if_taken};
 use sqlx::Row;
 
@@ -63,23 +64,31 @@ impl Store {
         Ok(())
     }
 
-    /// Every stand of `jurisdiction`, by code.
-    pub async fn stands(&self, jurisdiction: &str) -> Result<Vec<Stand>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT code, name, capacity FROM stands WHERE jurisdiction = $1 ORDER BY code",
-        )
-        .bind(jurisdiction)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.into_iter()
-            .map(|row| {
-                let capacity: Option<i64> = row.try_get("capacity")?;
-                Ok(Stand {
-                    code: row.try_get("code")?,
-                    name: row.try_get("name")?,
-                    capacity: capacity.map(|c| u32::try_from(c).unwrap_or(u32::MAX)),
-                })
-            })
-            .collect()
+    /// A page of the stands of `jurisdiction`, by code.
+    pub async fn stands(
+        &self,
+        jurisdiction: &str,
+        window: Window<'_>,
+    ) -> Result<Page<Stand>, StoreError> {
+        let rows = Filter::default().always("jurisdiction = $?", text(jurisdiction));
+        listing::page(&self.pool, &STANDS, &rows, window, stand_of).await
     }
+}
+
+/// Stands by code (the primary key).
+const STANDS: List = List {
+    name: "stands",
+    table: "stands",
+    columns: "code, name, capacity",
+    key: &[("code", Kind::Text)],
+    descending: false,
+};
+
+fn stand_of(row: &sqlx::any::AnyRow) -> Result<Stand, StoreError> {
+    let capacity: Option<i64> = row.try_get("capacity")?;
+    Ok(Stand {
+        code: row.try_get("code")?,
+        name: row.try_get("name")?,
+        capacity: capacity.map(|c| u32::try_from(c).unwrap_or(u32::MAX)),
+    })
 }

@@ -317,10 +317,16 @@ async fn history(
     if people.is_empty() {
         return Ok(Vec::new());
     }
+    // One lookup of `autos_final` per person: the people as a VALUES list
+    // joined in that order (`CROSS JOIN`), not an `IN` list, which SQLite
+    // would read by the index of every final auto of the jurisdiction.
+    let values: Vec<String> = (0..people.len()).map(|i| format!("(${})", i + 3)).collect();
     let sql = format!(
-        "SELECT infraction, offender, committed_at, service, permit_number FROM autos \
-         WHERE jurisdiction = $1 AND rulebook = $2 AND status = 'final' AND offender IN ({})",
-        placeholders(3, people.len())
+        "SELECT a.infraction, a.offender, a.committed_at, a.service, a.permit_number \
+         FROM (VALUES {}) AS wanted CROSS JOIN autos a \
+         WHERE a.jurisdiction = $1 AND a.rulebook = $2 AND a.status = 'final' \
+         AND a.offender = wanted.column1",
+        values.join(", ")
     );
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(jurisdiction)

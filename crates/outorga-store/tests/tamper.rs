@@ -11,8 +11,8 @@ mod common;
 use chrono::NaiveDate;
 use common::{admin, by, drop_schema, keys, open, pg_schema};
 use outorga_store::{
-    AuditKey, AuditKeys, AuditReport, AutoInput, Change, Checkpoint, CheckpointCheck, Jurisdiction,
-    ProcessStep, Profile, Store, sqlite_url,
+    AuditKey, AuditKeys, AuditReport, AutoInput, Change, Checkpoint, CheckpointCheck, DebtFilter,
+    Jurisdiction, ProcessStep, Profile, Store, Window, sqlite_url,
 };
 use sha2::{Digest, Sha256};
 use sqlx::Row;
@@ -123,7 +123,16 @@ async fn fined(store: &Store, library: &outorga_rulebook::Library) {
         .await
         .expect("judged");
     assert_eq!(last.status, "final");
-    let debt = store.debts(TO, Some(EDU)).await.expect("debts").remove(0);
+    let of_edu = DebtFilter {
+        debtor: Some(EDU.into()),
+        ..DebtFilter::default()
+    };
+    let debt = store
+        .debts(TO, &of_edu, Window::first(10))
+        .await
+        .expect("debts")
+        .items
+        .remove(0);
     let debt_key = (debt.year, debt.number, debt.seq);
     store
         .split_debt(&on(judged_on), rb, TO, debt_key, (2, judged_on))

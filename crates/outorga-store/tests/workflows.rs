@@ -9,8 +9,8 @@ use chrono::NaiveDate;
 use common::{by, drop_schema, pg_schema};
 use outorga_core::model::Rulebook;
 use outorga_store::{
-    AutoInput, Change, Cnh, GrantRequest, Jurisdiction, ProcessStep, Profile, Store, StoreError,
-    Transition, Vehicle, sqlite_url,
+    AutoInput, Change, Cnh, DebtFilter, DocumentFilter, GrantRequest, Jurisdiction, PermitFilter,
+    ProcessStep, Profile, Store, StoreError, Transition, Vehicle, Window, sqlite_url,
 };
 use rust_decimal::Decimal;
 use std::path::Path;
@@ -32,6 +32,22 @@ const MANY: [&str; 8] = [
     "47104974601",
     "50752917080",
 ];
+
+/// The debts of one debtor.
+fn of_debtor(debtor: &str) -> DebtFilter {
+    DebtFilter {
+        debtor: Some(debtor.into()),
+        ..DebtFilter::default()
+    }
+}
+
+/// The documents about one record.
+fn about(subject: &str) -> DocumentFilter {
+    DocumentFilter {
+        subject: Some(subject.into()),
+        ..DocumentFilter::default()
+    }
+}
 
 fn d(y: i32, m: u32, day: u32) -> NaiveDate {
     NaiveDate::from_ymd_opt(y, m, day).expect("date")
@@ -114,7 +130,12 @@ async fn late_parcel(store: &Store) {
         last.status, "final",
         "no appeal in this law: the judgement is final"
     );
-    let debt = store.debts(TO, Some(EDU)).await.expect("debts").remove(0);
+    let debt = store
+        .debts(TO, &of_debtor(EDU), Window::first(200))
+        .await
+        .expect("debts")
+        .items
+        .remove(0);
     let debt_key = (debt.year, debt.number, debt.seq);
     store
         .split_debt(&on(judged_on), &rb, TO, debt_key, (4, judged_on))
@@ -487,9 +508,10 @@ async fn permits(store: &Store, rb: &Rulebook) {
         .expect("renewal");
     assert!(renewed.expires_on > granted.permit.expires_on);
     let authorizations = store
-        .documents_of(SMJ, "vehicle:MTX1A22")
+        .documents(SMJ, &about("vehicle:MTX1A22"), Window::first(200))
         .await
-        .expect("documents");
+        .expect("documents")
+        .items;
     let in_force: Vec<_> = authorizations
         .iter()
         .filter(|a| a.cancelled_on.is_none())
@@ -715,7 +737,14 @@ async fn autos(store: &Store, rb: &Rulebook) {
     assert_eq!(last.status, "final");
     // A first offence of group 1 is a warning (art. 52, I): nothing owed.
     assert_eq!(last.proposal.sanctions[0].kind, "warning");
-    assert!(store.debts(SMJ, Some(ANA)).await.expect("debts").is_empty());
+    assert!(
+        store
+            .debts(SMJ, &of_debtor(ANA), Window::first(200))
+            .await
+            .expect("debts")
+            .items
+            .is_empty()
+    );
     // Now final, it makes the next group-1 offence within 12 months a
     // repeat: a fine (art. 52, II), owed once that auto is final too.
     let issued = d(2027, 3, 1);
@@ -769,7 +798,11 @@ async fn autos(store: &Store, rb: &Rulebook) {
     step(ProcessStep::Finalize, final_day, key)
         .await
         .expect("final");
-    let debts = store.debts(SMJ, Some(ANA)).await.expect("debts");
+    let debts = store
+        .debts(SMJ, &of_debtor(ANA), Window::first(200))
+        .await
+        .expect("debts")
+        .items;
     assert_eq!(debts.len(), 1);
     assert_eq!(debts[0].unit, "VRTM");
     let next_day = final_day;
@@ -778,13 +811,21 @@ async fn autos(store: &Store, rb: &Rulebook) {
         .await
         .expect("payment");
     assert_eq!(due.parcel, 1);
-    assert!(store.debts(SMJ, Some(ANA)).await.expect("debts")[0].settled());
+    assert!(
+        store
+            .debts(SMJ, &of_debtor(ANA), Window::first(200))
+            .await
+            .expect("debts")
+            .items[0]
+            .settled()
+    );
     // The second auto was never notified: the agenda shows it due, and after
     // the deadline it is archived.
     let early = store
-        .agenda(SMJ, &[rb], d(2027, 1, 25), 10)
+        .agenda(SMJ, &[rb], (d(2027, 1, 25), 10), Window::first(200))
         .await
-        .expect("agenda");
+        .expect("agenda")
+        .items;
     assert!(
         early
             .iter()
@@ -801,9 +842,10 @@ async fn autos(store: &Store, rb: &Rulebook) {
     // The agenda of 1 Dec 2027: the inspection due that day, the permit's
     // documents, and nothing of the archived auto.
     let agenda = store
-        .agenda(SMJ, &[rb], d(2027, 11, 20), 30)
+        .agenda(SMJ, &[rb], (d(2027, 11, 20), 30), Window::first(200))
         .await
-        .expect("agenda");
+        .expect("agenda")
+        .items;
     assert!(
         agenda
             .iter()
@@ -823,7 +865,11 @@ async fn autos(store: &Store, rb: &Rulebook) {
 /// change exactly one period before still counts.
 async fn limits(store: &Store, rb: &Rulebook) {
     let swap = |driver: &'static str, day: NaiveDate, excuse: Option<&'static str>| async move {
-        let current = store.drivers(SMJ, ("taxi", 1)).await.expect("drivers");
+        let current = store
+            .drivers(SMJ, ("taxi", 1), Window::first(200))
+            .await
+            .expect("drivers")
+            .items;
         for link in current.iter().filter(|l| l.until.is_none()) {
             store
                 .remove_driver(&by(), SMJ, &link.registration, day)
@@ -895,9 +941,10 @@ async fn limits(store: &Store, rb: &Rulebook) {
     assert_eq!(articles, ["Art. 13, § 2º"]);
     // The replaced vehicle's authorization ended with its service.
     let old = store
-        .documents_of(SMJ, "vehicle:MTX2B23")
+        .documents(SMJ, &about("vehicle:MTX2B23"), Window::first(200))
         .await
-        .expect("documents");
+        .expect("documents")
+        .items;
     assert!(
         old.iter()
             .all(|doc| doc.cancelled_on == Some(d(2027, 7, 1))),
@@ -1169,9 +1216,17 @@ async fn concurrency(store: &Store, rb: &Rulebook) {
 
     // One vehicle put in service under two permits at once: one succeeds.
     let fresh: Vec<i64> = store
-        .permits(SMJ, Some("taxi"))
+        .permits(
+            SMJ,
+            &PermitFilter {
+                service: Some("taxi".into()),
+                ..PermitFilter::default()
+            },
+            Window::first(200),
+        )
         .await
         .expect("permits")
+        .items
         .into_iter()
         .filter(|p| p.status == "granted" && MANY.contains(&p.holder.as_str()))
         .map(|p| p.number)

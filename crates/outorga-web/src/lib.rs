@@ -38,6 +38,7 @@ pub mod limits;
 pub mod metrics;
 mod observe;
 mod openapi;
+pub mod page;
 mod routes;
 pub mod server;
 mod state;

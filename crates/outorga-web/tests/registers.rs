@@ -364,9 +364,9 @@ async fn lines_and_stands(app: &App) {
     assert_eq!(made.status, StatusCode::CREATED, "{:?}", made.body);
     assert_eq!(
         app.get(lines, &clerk).await.body,
-        json!([{ "codigo": "L-01", "nome": "Macapá–Santana", "semiurbana": false, "coeficiente": "0.2175",
+        json!({ "proximo": null, "itens": [{ "codigo": "L-01", "nome": "Macapá–Santana", "semiurbana": false, "coeficiente": "0.2175",
                  "itinerario": ["Macapá", "Santana"],
-                 "secoes": [{ "de": "Macapá", "para": "Santana", "km": "21.5" }] }])
+                 "secoes": [{ "de": "Macapá", "para": "Santana", "km": "21.5" }] }] })
     );
     check(
         app,
@@ -401,10 +401,10 @@ async fn lines_and_stands(app: &App) {
     }
     assert_eq!(
         app.get(stands, &clerk).await.body,
-        json!([
+        json!({ "proximo": null, "itens": [
             { "codigo": "FESTA", "nome": "Festa do Pêssego", "vagas": null },
             { "codigo": "P-1", "nome": "Praça", "vagas": 6 }
-        ])
+        ] })
     );
     check(
         app,
@@ -447,7 +447,7 @@ async fn audit(app: &App) {
         .get("/api/audit?assunto=person:25524893033", &board)
         .await;
     assert_eq!(about.status, StatusCode::OK);
-    let entries = about.body.as_array().expect("list");
+    let entries = about.body["itens"].as_array().expect("list");
     assert_eq!(entries.len(), 1, "{entries:?}");
     assert_eq!(entries[0]["autor"], "ana.clerk");
     assert_eq!(entries[0]["acao"], "person.register");
@@ -466,15 +466,16 @@ async fn audit(app: &App) {
     );
     // A board bound to Amapá sees none of Canguçu's entries.
     let theirs = app.get("/api/audit", &local_board).await;
-    let theirs = theirs.body.as_array().expect("list");
+    let theirs = theirs.body["itens"].as_array().expect("list");
     assert!(!theirs.is_empty());
     assert!(
         theirs.iter().all(|e| e["jurisdicao"] == "amapa"),
         "{theirs:?}"
     );
 
-    let all = app.get("/api/audit", &board).await.body;
-    let count = all.as_array().map_or(0, Vec::len);
+    let all = app.get("/api/audit?limite=200", &board).await.body;
+    assert_eq!(all["proximo"], json!(null), "one page holds them all");
+    let count = all["itens"].as_array().map_or(0, Vec::len);
     let verified = app.get("/api/audit/verify", &board).await;
     assert_eq!(verified.body["integro"], true, "{:?}", verified.body);
     assert_eq!(verified.body["entradas"], count);

@@ -260,8 +260,7 @@ async fn role_before_body(app: &App) {
 async fn jurisdictions_seen_and_unknown(app: &App) {
     let ana = app.with_token("ana", Role::Clerk, cangucu()).await;
     let listed = app.get("/api/jurisdictions", &ana).await;
-    let ids: Vec<&str> = listed
-        .body
+    let ids: Vec<&str> = listed.body["itens"]
         .as_array()
         .expect("a list")
         .iter()

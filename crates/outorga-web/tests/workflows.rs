@@ -153,7 +153,7 @@ async fn workflow(app: &App) {
     let listed = app
         .get(&format!("{permits}?servico=taxi"), &team.reader)
         .await;
-    assert_eq!(listed.body.as_array().map(Vec::len), Some(2));
+    assert_eq!(listed.body["itens"].as_array().map(Vec::len), Some(2));
 
     // A driver under Ana's permit.
     let drivers = format!("{SMJ}/permits/taxi/1/drivers");
@@ -176,7 +176,7 @@ async fn workflow(app: &App) {
         .unwrap_or_default()
         .to_string();
     let crew = app.get(&drivers, &team.reader).await;
-    assert_eq!(crew.body.as_array().map(Vec::len), Some(1));
+    assert_eq!(crew.body["itens"].as_array().map(Vec::len), Some(1));
 
     // The vehicle in service and its inspection.
     let vehicle = json!({
@@ -217,7 +217,7 @@ async fn workflow(app: &App) {
             &team.reader,
         )
         .await;
-    assert_eq!(documents.body.as_array().map(Vec::len), Some(2));
+    assert_eq!(documents.body["itens"].as_array().map(Vec::len), Some(2));
 
     // Public checks: no token, no holder, no CPF.
     let public = app
@@ -402,15 +402,17 @@ async fn workflow(app: &App) {
     let of_ana = app
         .get(&format!("{SMJ}/autos?autuado={ANA}"), &team.reader)
         .await;
-    assert_eq!(of_ana.body.as_array().map(Vec::len), Some(1));
+    assert_eq!(of_ana.body["itens"].as_array().map(Vec::len), Some(1));
 
     let debts = app
         .get(&format!("{SMJ}/debts?devedor={ANA}"), &team.reader)
         .await;
     ok(&debts, StatusCode::OK, "debts");
-    assert_eq!(debts.body.as_array().map(Vec::len), Some(1));
-    let seq = debts.body[0]["sequencia"].as_i64().unwrap_or_default();
-    assert_eq!(debts.body[0]["quitado"], false);
+    assert_eq!(debts.body["itens"].as_array().map(Vec::len), Some(1));
+    let seq = debts.body["itens"][0]["sequencia"]
+        .as_i64()
+        .unwrap_or_default();
+    assert_eq!(debts.body["itens"][0]["quitado"], false);
     let debt = format!("{SMJ}/debts/2026/1/{seq}");
     let due = app
         .get(&format!("{debt}/due?data={final_day}"), &team.reader)
@@ -428,9 +430,11 @@ async fn workflow(app: &App) {
     let debts = app
         .get(&format!("{SMJ}/debts?devedor={ANA}"), &team.reader)
         .await;
-    assert_eq!(debts.body[0]["quitado"], true);
+    assert_eq!(debts.body["itens"][0]["quitado"], true);
     assert_eq!(
-        debts.body[0]["pagamentos"].as_array().map(Vec::len),
+        debts.body["itens"][0]["pagamentos"]
+            .as_array()
+            .map(Vec::len),
         Some(1)
     );
 
@@ -442,7 +446,7 @@ async fn workflow(app: &App) {
         )
         .await;
     ok(&agenda, StatusCode::OK, "agenda");
-    let items = agenda.body.as_array().cloned().unwrap_or_default();
+    let items = agenda.body["itens"].as_array().cloned().unwrap_or_default();
     assert!(
         items
             .iter()
@@ -550,7 +554,7 @@ async fn concurrency(app: &App) {
     }
     assert_eq!(granted, 4);
     let permits = app.get(&format!("{SMJ}/permits"), &team.reader).await;
-    assert_eq!(permits.body.as_array().map(Vec::len), Some(4));
+    assert_eq!(permits.body["itens"].as_array().map(Vec::len), Some(4));
 }
 
 mod concurrency {

@@ -5,9 +5,11 @@ use crate::auth::Reader;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Path, Query};
 use crate::json::Json;
+use crate::page::{Lista, Pagina};
 use crate::routes::{bound_rulebooks, day_or_today};
 use crate::state::AppState;
 use axum::extract::State;
+use axum::http::StatusCode;
 use outorga_store::AgendaItem;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -23,7 +25,8 @@ const MAX_DAYS: u32 = 366;
 pub struct Horizonte {
     /// AAAA-MM-DD; hoje quando omitida.
     pub data: Option<String>,
-    /// Quantos dias à frente (30 quando omitido, até 366).
+    /// Quantos dias à frente: 30 quando omitido, até 366.
+    #[param(maximum = 366, default = 30)]
     pub dias: Option<u32>,
 }
 
@@ -53,25 +56,37 @@ impl From<AgendaItem> for ItemAgenda {
     }
 }
 
-/// What falls due from the day given to the horizon, and what is overdue,
-/// soonest first.
+/// A page of what falls due from the day given to the horizon, and of what
+/// is overdue: soonest first, then by kind and record.
 #[utoipa::path(get, path = "/api/jurisdictions/{j}/agenda", tag = "agenda",
-    params(("j" = String, Path, description = "a jurisdição"), Horizonte),
-    responses((status = 200, body = Vec<ItemAgenda>), (status = 401, body = ErrorBody),
-              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
-              (status = 422, body = ErrorBody)),
+    params(("j" = String, Path, description = "a jurisdição"), Horizonte, Pagina),
+    responses((status = 200, body = Lista<ItemAgenda>), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn agenda(
     State(state): State<AppState>,
     _who: Reader,
     Path(j): Path<String>,
     Query(horizon): Query<Horizonte>,
-) -> Result<Json<Vec<ItemAgenda>>, ApiError> {
+    Query(page): Query<Pagina>,
+) -> Result<Json<Lista<ItemAgenda>>, ApiError> {
+    let asked = page.asked()?;
     let today = day_or_today(&state, horizon.data.as_deref(), "data")?;
-    let days = horizon.dias.unwrap_or(DEFAULT_DAYS).min(MAX_DAYS);
+    let days = horizon.dias.unwrap_or(DEFAULT_DAYS);
+    if days > MAX_DAYS {
+        return Err(ApiError::field(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "dias",
+            format!("`{days}` passa do horizonte máximo: peça até {MAX_DAYS} dias"),
+        ));
+    }
     let rulebooks = bound_rulebooks(&state, &j).await?;
-    let items = state.store.agenda(&j, &rulebooks, today, days).await?;
-    Ok(Json(items.into_iter().map(ItemAgenda::from).collect()))
+    let items = state
+        .store
+        .agenda(&j, &rulebooks, (today, days), asked.window())
+        .await?;
+    Ok(Json(Lista::of(items)))
 }
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {

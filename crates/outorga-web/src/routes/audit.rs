@@ -4,11 +4,13 @@ use crate::auth::Board;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::Query;
 use crate::json::Json;
+use crate::page::{Lista, Pagina};
+use crate::routes::optional_day;
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use outorga_store::{AuditEntry, AuditProblem, Scope};
+use outorga_store::{AuditFilter, AuditProblem, LoggedChange, Scope};
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 use utoipa::{IntoParams, ToSchema};
@@ -20,6 +22,16 @@ pub struct Filtro {
     /// O registro, como `person:25524893033`, `vehicle:ABC1D23` ou `user:ana`.
     #[serde(alias = "subject")]
     pub assunto: Option<String>,
+    /// A ação, como `auto.issued` ou `person.register`.
+    pub acao: Option<String>,
+    /// Quem fez a alteração (nome do usuário).
+    pub autor: Option<String>,
+    /// A jurisdição (dentro das que o usuário pode ver).
+    pub jurisdicao: Option<String>,
+    /// Alterações a partir deste dia (AAAA-MM-DD, UTC).
+    pub de: Option<String>,
+    /// Alterações até este dia, inclusive (AAAA-MM-DD, UTC).
+    pub ate: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -40,8 +52,8 @@ pub struct EntradaAuditoria {
     pub hash: String,
 }
 
-impl From<AuditEntry> for EntradaAuditoria {
-    fn from(e: AuditEntry) -> EntradaAuditoria {
+impl From<LoggedChange> for EntradaAuditoria {
+    fn from(e: LoggedChange) -> EntradaAuditoria {
         EntradaAuditoria {
             sequencia: e.seq,
             em: e.at,
@@ -108,31 +120,44 @@ fn busy() -> Response {
     response
 }
 
-/// The audit log, oldest first; users bound to some jurisdictions see only
-/// theirs.
+/// A page of the audit log that the filters admit, oldest first; users
+/// bound to some jurisdictions see only theirs (never an entry without a
+/// jurisdiction).
 #[utoipa::path(get, path = "/api/audit", tag = "auditoria",
-    params(Filtro),
-    responses((status = 200, body = Vec<EntradaAuditoria>), (status = 401, body = ErrorBody),
-              (status = 403, body = ErrorBody)),
+    params(Filtro, Pagina),
+    responses((status = 200, body = Lista<EntradaAuditoria>), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn entries(
     State(state): State<AppState>,
     who: Board,
     Query(filter): Query<Filtro>,
-) -> Result<Json<Vec<EntradaAuditoria>>, ApiError> {
-    let entries = state.store.audit_entries(filter.assunto.as_deref()).await?;
+    Query(page): Query<Pagina>,
+) -> Result<Json<Lista<EntradaAuditoria>>, ApiError> {
+    let asked = page.asked()?;
     let scope = &who.user.scope;
-    Ok(Json(
-        entries
-            .into_iter()
-            .filter(|e| match (scope, &e.jurisdiction) {
-                (outorga_store::Scope::All, _) => true,
-                (_, Some(j)) => scope.allows(j),
-                (_, None) => false,
-            })
-            .map(EntradaAuditoria::from)
-            .collect(),
-    ))
+    if let Some(j) = filter.jurisdicao.as_deref().map(str::trim)
+        && !scope.allows(j)
+    {
+        return Err(ApiError::forbidden(format!(
+            "o usuário {} não tem acesso à jurisdição `{j}`",
+            who.user.name
+        )));
+    }
+    let filter = AuditFilter {
+        subject: filter.assunto,
+        action: filter.acao,
+        actor: filter.autor,
+        jurisdiction: filter.jurisdicao,
+        from: optional_day(filter.de.as_deref(), "de")?,
+        to: optional_day(filter.ate.as_deref(), "ate")?,
+    };
+    let entries = state
+        .store
+        .audit_page(scope, &filter, asked.window())
+        .await?;
+    Ok(Json(Lista::of(entries)))
 }
 
 /// Verifies the log and every record against it (as `outorga audit

@@ -6,14 +6,15 @@ use crate::auth::{Board, Clerk, ClerkOrBoard, Inspector, Reader, require};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Path, Query};
 use crate::json::Json;
-use crate::routes::text;
+use crate::page::{Lista, Pagina};
 use crate::routes::{
     change, day_or_today, parse_moment, rulebook_for_service, rulebook_named, rulebook_of_auto,
 };
+use crate::routes::{optional_day, text};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
-use outorga_store::{Auto, AutoInput, ProcessStep, Proposal, ProposedSanction};
+use outorga_store::{Auto, AutoFilter, AutoInput, ProcessStep, Proposal, ProposedSanction};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -183,9 +184,19 @@ pub struct PassoEntrada {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
-pub struct FiltroAutuado {
+pub struct FiltroAutos {
     /// CPF ou CNPJ do autuado.
     pub autuado: Option<String>,
+    /// A placa do veículo.
+    pub placa: Option<String>,
+    /// issued, notified, archived, judged, appealed, final ou annulled.
+    pub situacao: Option<String>,
+    /// O código da infração, como `51-I-a`.
+    pub infracao: Option<String>,
+    /// Cometidas a partir deste dia (AAAA-MM-DD).
+    pub de: Option<String>,
+    /// Cometidas até este dia, inclusive (AAAA-MM-DD).
+    pub ate: Option<String>,
 }
 
 /// The step asked for, and whether the board (not a clerk) takes it.
@@ -284,20 +295,32 @@ async fn issue(
     Ok((StatusCode::CREATED, Json(issued.into())))
 }
 
-/// The autos of the jurisdiction (of one offender, when asked), newest first.
+/// A page of the autos of the jurisdiction that the filters admit, the
+/// latest infraction first.
 #[utoipa::path(get, path = "/api/jurisdictions/{j}/autos", tag = "fiscalização",
-    params(("j" = String, Path, description = "a jurisdição"), FiltroAutuado),
-    responses((status = 200, body = Vec<AutoSaida>), (status = 401, body = ErrorBody),
-              (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    params(("j" = String, Path, description = "a jurisdição"), FiltroAutos, Pagina),
+    responses((status = 200, body = Lista<AutoSaida>), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn list(
     State(state): State<AppState>,
     _who: Reader,
     Path(j): Path<String>,
-    Query(filter): Query<FiltroAutuado>,
-) -> Result<Json<Vec<AutoSaida>>, ApiError> {
-    let autos = state.store.autos(&j, filter.autuado.as_deref()).await?;
-    Ok(Json(autos.into_iter().map(AutoSaida::from).collect()))
+    Query(filter): Query<FiltroAutos>,
+    Query(page): Query<Pagina>,
+) -> Result<Json<Lista<AutoSaida>>, ApiError> {
+    let asked = page.asked()?;
+    let filter = AutoFilter {
+        offender: filter.autuado,
+        plate: filter.placa,
+        status: filter.situacao,
+        infraction: filter.infracao,
+        from: optional_day(filter.de.as_deref(), "de")?,
+        to: optional_day(filter.ate.as_deref(), "ate")?,
+    };
+    let autos = state.store.autos(&j, &filter, asked.window()).await?;
+    Ok(Json(Lista::of(autos)))
 }
 
 /// An auto by year and number.

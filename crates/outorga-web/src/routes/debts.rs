@@ -5,11 +5,12 @@ use crate::auth::{Clerk, Reader};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Path, Query};
 use crate::json::Json;
-use crate::routes::{change, day_or_today, rulebook_of_auto};
+use crate::page::{Lista, Pagina};
+use crate::routes::{change, day_or_today, optional_day, rulebook_of_auto};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
-use outorga_store::{Debt, Due, Payment};
+use outorga_store::{Debt, DebtFilter, Due, Payment};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -97,9 +98,13 @@ impl From<Due> for DevidoSaida {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
-pub struct FiltroDevedor {
+pub struct FiltroDebitos {
     /// CPF ou CNPJ do devedor.
     pub devedor: Option<String>,
+    /// Lançados a partir deste dia (AAAA-MM-DD).
+    pub de: Option<String>,
+    /// Lançados até este dia, inclusive (AAAA-MM-DD).
+    pub ate: Option<String>,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -122,20 +127,29 @@ pub struct ParcelamentoEntrada {
     pub data: Option<String>,
 }
 
-/// The debts of the jurisdiction (of one debtor, when asked).
+/// A page of the debts of the jurisdiction that the filters admit, in the
+/// order they were issued.
 #[utoipa::path(get, path = "/api/jurisdictions/{j}/debts", tag = "débitos",
-    params(("j" = String, Path, description = "a jurisdição"), FiltroDevedor),
-    responses((status = 200, body = Vec<DebitoSaida>), (status = 401, body = ErrorBody),
-              (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    params(("j" = String, Path, description = "a jurisdição"), FiltroDebitos, Pagina),
+    responses((status = 200, body = Lista<DebitoSaida>), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn list(
     State(state): State<AppState>,
     _who: Reader,
     Path(j): Path<String>,
-    Query(filter): Query<FiltroDevedor>,
-) -> Result<Json<Vec<DebitoSaida>>, ApiError> {
-    let debts = state.store.debts(&j, filter.devedor.as_deref()).await?;
-    Ok(Json(debts.into_iter().map(DebitoSaida::from).collect()))
+    Query(filter): Query<FiltroDebitos>,
+    Query(page): Query<Pagina>,
+) -> Result<Json<Lista<DebitoSaida>>, ApiError> {
+    let asked = page.asked()?;
+    let filter = DebtFilter {
+        debtor: filter.devedor,
+        from: optional_day(filter.de.as_deref(), "de")?,
+        to: optional_day(filter.ate.as_deref(), "ate")?,
+    };
+    let debts = state.store.debts(&j, &filter, asked.window()).await?;
+    Ok(Json(Lista::of(debts)))
 }
 
 /// What paying the debt (or its next parcel) costs on a day.

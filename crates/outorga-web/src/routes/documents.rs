@@ -4,9 +4,11 @@ use crate::auth::Reader;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Path, Query};
 use crate::json::Json;
+use crate::page::{Lista, Pagina};
+use crate::routes::optional_day;
 use crate::state::AppState;
 use axum::extract::State;
-use outorga_store::Document;
+use outorga_store::{Document, DocumentFilter};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -58,25 +60,43 @@ impl From<Document> for DocumentoSaida {
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct Filtro {
     /// O registro: `permit:taxi:1`, `driver:2026-00001`, `vehicle:ABC1D23`.
-    pub assunto: String,
+    pub assunto: Option<String>,
+    /// CPF ou CNPJ do titular.
+    pub titular: Option<String>,
+    /// traffic_authorization, driver_registration, delegation_term ou
+    /// inspection_seal.
+    pub tipo: Option<String>,
+    /// Emitidos a partir deste dia (AAAA-MM-DD).
+    pub de: Option<String>,
+    /// Emitidos até este dia, inclusive (AAAA-MM-DD).
+    pub ate: Option<String>,
 }
 
-/// The documents issued about a record, newest first.
+/// A page of the documents the department issued that the filters admit
+/// (about a record, to a holder, of a kind), the latest first.
 #[utoipa::path(get, path = "/api/jurisdictions/{j}/documents", tag = "documentos",
-    params(("j" = String, Path, description = "a jurisdição"), Filtro),
-    responses((status = 200, body = Vec<DocumentoSaida>), (status = 400, body = ErrorBody),
-              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    params(("j" = String, Path, description = "a jurisdição"), Filtro, Pagina),
+    responses((status = 200, body = Lista<DocumentoSaida>), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn list(
     State(state): State<AppState>,
     _who: Reader,
     Path(j): Path<String>,
     Query(filter): Query<Filtro>,
-) -> Result<Json<Vec<DocumentoSaida>>, ApiError> {
-    let documents = state.store.documents_of(&j, filter.assunto.trim()).await?;
-    Ok(Json(
-        documents.into_iter().map(DocumentoSaida::from).collect(),
-    ))
+    Query(page): Query<Pagina>,
+) -> Result<Json<Lista<DocumentoSaida>>, ApiError> {
+    let asked = page.asked()?;
+    let filter = DocumentFilter {
+        subject: filter.assunto,
+        holder: filter.titular,
+        kind: filter.tipo,
+        from: optional_day(filter.de.as_deref(), "de")?,
+        to: optional_day(filter.ate.as_deref(), "ate")?,
+    };
+    let documents = state.store.documents(&j, &filter, asked.window()).await?;
+    Ok(Json(Lista::of(documents)))
 }
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {

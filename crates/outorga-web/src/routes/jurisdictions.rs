@@ -2,7 +2,9 @@
 
 use crate::auth::Reader;
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::Query;
 use crate::json::Json;
+use crate::page::{Lista, Pagina};
 use crate::state::AppState;
 use axum::extract::State;
 use serde::Serialize;
@@ -27,37 +29,41 @@ pub struct RegulamentoSaida {
     pub numero: Option<String>,
 }
 
-/// The jurisdictions the user may act in, with their rulebooks.
+/// A page of the jurisdictions the user may act in, by id, with their
+/// rulebooks.
 #[utoipa::path(get, path = "/api/jurisdictions", tag = "jurisdições",
-    responses((status = 200, body = Vec<JurisdicaoSaida>), (status = 401, body = ErrorBody)),
+    params(Pagina),
+    responses((status = 200, body = Lista<JurisdicaoSaida>), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn list(
     State(state): State<AppState>,
     who: Reader,
-) -> Result<Json<Vec<JurisdicaoSaida>>, ApiError> {
-    let list = state.store.jurisdictions().await?;
-    Ok(Json(
-        list.into_iter()
-            .filter(|j| who.user.scope.allows(&j.id))
-            .map(|j| JurisdicaoSaida {
-                regulamentos: j
-                    .rulebooks
-                    .into_iter()
-                    .map(|id| {
-                        let act = state.library.get(&id).map(|rulebook| &rulebook.act);
-                        RegulamentoSaida {
-                            lei: act.map(|act| act.name.clone()),
-                            numero: act.map(|act| act.number.clone()),
-                            id,
-                        }
-                    })
-                    .collect(),
-                id: j.id,
-                nome: j.name,
-                uf: j.state,
+    Query(page): Query<Pagina>,
+) -> Result<Json<Lista<JurisdicaoSaida>>, ApiError> {
+    let asked = page.asked()?;
+    let page = state
+        .store
+        .jurisdiction_page(&who.user.scope, asked.window())
+        .await?;
+    let library = &state.library;
+    Ok(Json(Lista::with(page, |j| JurisdicaoSaida {
+        regulamentos: j
+            .rulebooks
+            .into_iter()
+            .map(|id| {
+                let act = library.get(&id).map(|rulebook| &rulebook.act);
+                RegulamentoSaida {
+                    lei: act.map(|act| act.name.clone()),
+                    numero: act.map(|act| act.number.clone()),
+                    id,
+                }
             })
             .collect(),
-    ))
+        id: j.id,
+        nome: j.name,
+        uf: j.state,
+    })))
 }
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {

@@ -2,8 +2,9 @@
 
 use crate::auth::{Clerk, Reader};
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::Path;
+use crate::extract::{Path, Query};
 use crate::json::Json;
+use crate::page::{Lista, Pagina};
 use crate::routes::change;
 use crate::state::AppState;
 use axum::extract::State;
@@ -124,19 +125,22 @@ async fn register(
     Ok((StatusCode::CREATED, Json(line.into())))
 }
 
-/// Every line of the jurisdiction, by code.
+/// A page of the lines of the jurisdiction, by code.
 #[utoipa::path(get, path = "/api/jurisdictions/{j}/lines", tag = "cadastros",
-    params(("j" = String, Path, description = "a jurisdição")),
-    responses((status = 200, body = Vec<LinhaSaida>), (status = 401, body = ErrorBody),
-              (status = 403, body = ErrorBody)),
+    params(("j" = String, Path, description = "a jurisdição"), Pagina),
+    responses((status = 200, body = Lista<LinhaSaida>), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn list(
     State(state): State<AppState>,
     _who: Reader,
     Path(j): Path<String>,
-) -> Result<Json<Vec<LinhaSaida>>, ApiError> {
-    let lines = state.store.lines(&j).await?;
-    Ok(Json(lines.into_iter().map(LinhaSaida::from).collect()))
+    Query(page): Query<Pagina>,
+) -> Result<Json<Lista<LinhaSaida>>, ApiError> {
+    let asked = page.asked()?;
+    let lines = state.store.lines(&j, asked.window()).await?;
+    Ok(Json(Lista::of(lines)))
 }
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {

@@ -77,6 +77,13 @@ pub(crate) fn parse_day(text: &str, campo: &str) -> Result<NaiveDate, ApiError> 
         })
 }
 
+/// A day sent, when one was.
+pub(crate) fn optional_day(text: Option<&str>, campo: &str) -> Result<Option<NaiveDate>, ApiError> {
+    text.filter(|t| !t.trim().is_empty())
+        .map(|t| parse_day(t, campo))
+        .transpose()
+}
+
 /// The day sent, or today by the state's clock when none was.
 pub(crate) fn day_or_today(
     state: &AppState,

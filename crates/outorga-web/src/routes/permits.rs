@@ -6,14 +6,15 @@ use crate::auth::{Board, Clerk, ClerkOrBoard, Examiner, Reader, require};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Path, Query};
 use crate::json::Json;
+use crate::page::{Lista, Pagina};
 use crate::routes::documents::DocumentoSaida;
 use crate::routes::{change, day_or_today, rulebook_for_service};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use outorga_store::{
-    Driver, DriverAdded, GrantRequest, Granted, HistoryStep, Inspection, PermitRecord, ToCheck,
-    Transition, VehicleIncluded, status_pt,
+    Driver, DriverAdded, GrantRequest, Granted, HistoryStep, Inspection, PermitFilter,
+    PermitRecord, ToCheck, Transition, VehicleIncluded, status_pt,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -198,9 +199,15 @@ impl TryFrom<&MudancaEntrada> for Transition {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
-pub struct FiltroServico {
+pub struct FiltroPermissoes {
     /// Só as permissões deste serviço.
     pub servico: Option<String>,
+    /// granted, suspended, reserved, renounced, revoked ou extinct.
+    pub situacao: Option<String>,
+    /// CPF ou CNPJ do titular.
+    pub titular: Option<String>,
+    /// A placa do veículo em serviço na permissão.
+    pub placa: Option<String>,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -378,23 +385,30 @@ async fn grant(
     Ok((StatusCode::CREATED, Json(granted.into())))
 }
 
-/// The permits of the jurisdiction (of one service, when asked), by number.
+/// A page of the permits of the jurisdiction that the filters admit, by
+/// service and number.
 #[utoipa::path(get, path = "/api/jurisdictions/{j}/permits", tag = "permissões",
-    params(("j" = String, Path, description = "a jurisdição"), FiltroServico),
-    responses((status = 200, body = Vec<PermissaoSaida>), (status = 401, body = ErrorBody),
-              (status = 403, body = ErrorBody)),
+    params(("j" = String, Path, description = "a jurisdição"), FiltroPermissoes, Pagina),
+    responses((status = 200, body = Lista<PermissaoSaida>), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn list(
     State(state): State<AppState>,
     _who: Reader,
     Path(j): Path<String>,
-    Query(filter): Query<FiltroServico>,
-) -> Result<Json<Vec<PermissaoSaida>>, ApiError> {
-    let service = filter.servico.as_deref().map(str::trim);
-    let permits = state.store.permits(&j, service).await?;
-    Ok(Json(
-        permits.into_iter().map(PermissaoSaida::from).collect(),
-    ))
+    Query(filter): Query<FiltroPermissoes>,
+    Query(page): Query<Pagina>,
+) -> Result<Json<Lista<PermissaoSaida>>, ApiError> {
+    let asked = page.asked()?;
+    let filter = PermitFilter {
+        service: filter.servico,
+        status: filter.situacao,
+        holder: filter.titular,
+        plate: filter.placa,
+    };
+    let permits = state.store.permits(&j, &filter, asked.window()).await?;
+    Ok(Json(Lista::of(permits)))
 }
 
 /// A permit with its history.
@@ -488,21 +502,28 @@ async fn add_driver(
     Ok((StatusCode::CREATED, Json(added.into())))
 }
 
-/// The drivers of the permit, those who left included.
+/// A page of the drivers of the permit, those who left included, by
+/// registration.
 #[utoipa::path(get, path = "/api/jurisdictions/{j}/permits/{servico}/{numero}/drivers", tag = "permissões",
     params(("j" = String, Path, description = "a jurisdição"),
            ("servico" = String, Path, description = "o serviço"),
-           ("numero" = i64, Path, description = "o número da permissão")),
-    responses((status = 200, body = Vec<CondutorSaida>), (status = 401, body = ErrorBody),
-              (status = 403, body = ErrorBody)),
+           ("numero" = i64, Path, description = "o número da permissão"), Pagina),
+    responses((status = 200, body = Lista<CondutorSaida>), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn drivers(
     State(state): State<AppState>,
     _who: Reader,
     Path((j, servico, numero)): Path<(String, String, i64)>,
-) -> Result<Json<Vec<CondutorSaida>>, ApiError> {
-    let list = state.store.drivers(&j, (&servico, numero)).await?;
-    Ok(Json(list.into_iter().map(CondutorSaida::from).collect()))
+    Query(page): Query<Pagina>,
+) -> Result<Json<Lista<CondutorSaida>>, ApiError> {
+    let asked = page.asked()?;
+    let list = state
+        .store
+        .drivers(&j, (&servico, numero), asked.window())
+        .await?;
+    Ok(Json(Lista::of(list)))
 }
 
 /// Refuses (404) a registration that is not of this permit.

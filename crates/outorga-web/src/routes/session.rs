@@ -5,6 +5,7 @@ use crate::client::ClientIp;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::Query;
 use crate::json::Json;
+use crate::page::{Lista, Pagina};
 use crate::routes::users::UsuarioSaida;
 use crate::routes::{change, parse_moment};
 use crate::state::AppState;
@@ -24,9 +25,6 @@ const SESSION_HOURS: i64 = 12;
 
 /// The longest user name, in characters (as when users are created).
 const MAX_NAME_CHARS: usize = 64;
-
-/// How many attempts a page of `GET /api/sign-ins` lists at most.
-const MAX_ATTEMPTS: i64 = 500;
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -136,16 +134,12 @@ async fn close(State(state): State<AppState>, who: Reader) -> Result<StatusCode,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct FiltroTentativas {
     /// Só as que falharam (padrão: todas).
     pub falhas: Option<bool>,
     /// A partir de quando (UTC), como `2026-11-30T08:00`.
     pub desde: Option<String>,
-    /// Quantas, no máximo (padrão 100, até 500).
-    #[param(minimum = 1, maximum = 500)]
-    pub limite: Option<i64>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -175,8 +169,8 @@ impl From<Attempt> for TentativaSaida {
 /// their scope; one without limits sees every attempt, names that are no
 /// one's included.
 #[utoipa::path(get, path = "/api/sign-ins", tag = "sessão",
-    params(FiltroTentativas),
-    responses((status = 200, body = Vec<TentativaSaida>), (status = 400, body = ErrorBody),
+    params(FiltroTentativas, Pagina),
+    responses((status = 200, body = Lista<TentativaSaida>), (status = 400, body = ErrorBody),
               (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
               (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
@@ -184,15 +178,9 @@ async fn attempts(
     State(state): State<AppState>,
     who: Admin,
     Query(filter): Query<FiltroTentativas>,
-) -> Result<Json<Vec<TentativaSaida>>, ApiError> {
-    let limit = filter.limite.unwrap_or(100);
-    if !(1..=MAX_ATTEMPTS).contains(&limit) {
-        return Err(ApiError::field(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "limite",
-            format!("use de 1 a {MAX_ATTEMPTS}"),
-        ));
-    }
+    Query(page): Query<Pagina>,
+) -> Result<Json<Lista<TentativaSaida>>, ApiError> {
+    let asked = page.asked()?;
     let since = filter
         .desde
         .as_deref()
@@ -204,12 +192,12 @@ async fn attempts(
             &AttemptFilter {
                 failures_only: filter.falhas.unwrap_or(false),
                 since,
-                limit,
             },
             &who.user.scope,
+            asked.window(),
         )
         .await?;
-    Ok(Json(found.into_iter().map(TentativaSaida::from).collect()))
+    Ok(Json(Lista::of(found)))
 }
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {

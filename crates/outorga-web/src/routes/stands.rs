@@ -2,8 +2,9 @@
 
 use crate::auth::{Clerk, Reader};
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::Path;
+use crate::extract::{Path, Query};
 use crate::json::Json;
+use crate::page::{Lista, Pagina};
 use crate::routes::change;
 use crate::state::AppState;
 use axum::extract::State;
@@ -64,19 +65,22 @@ async fn register(
     Ok((StatusCode::CREATED, Json(stand.into())))
 }
 
-/// Every stand of the jurisdiction, by code.
+/// A page of the stands of the jurisdiction, by code.
 #[utoipa::path(get, path = "/api/jurisdictions/{j}/stands", tag = "cadastros",
-    params(("j" = String, Path, description = "a jurisdição")),
-    responses((status = 200, body = Vec<PontoSaida>), (status = 401, body = ErrorBody),
-              (status = 403, body = ErrorBody)),
+    params(("j" = String, Path, description = "a jurisdição"), Pagina),
+    responses((status = 200, body = Lista<PontoSaida>), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn list(
     State(state): State<AppState>,
     _who: Reader,
     Path(j): Path<String>,
-) -> Result<Json<Vec<PontoSaida>>, ApiError> {
-    let stands = state.store.stands(&j).await?;
-    Ok(Json(stands.into_iter().map(PontoSaida::from).collect()))
+    Query(page): Query<Pagina>,
+) -> Result<Json<Lista<PontoSaida>>, ApiError> {
+    let asked = page.asked()?;
+    let stands = state.store.stands(&j, asked.window()).await?;
+    Ok(Json(Lista::of(stands)))
 }
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {
