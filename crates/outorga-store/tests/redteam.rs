@@ -507,6 +507,84 @@ async fn a_blob_key_stalls_verification(url: &str, pg: bool) {
     assert!(!report.intact(), "the row inserted by SQL is named");
 }
 
+/// R10. The head's MAC covers its sequence and hash, but any head once seen
+/// stays valid: whoever read `audit_head` at entry `s` (a snapshot, a
+/// backup, a trigger copying every update) cuts the log back to `s` later,
+/// undoing what came after (the rows are restored from the log's own
+/// images), and verification is clean. Only a checkpoint issued after `s`
+/// and checked with `--since` notices.
+async fn a_head_once_read_lets_the_tail_be_cut(url: &str, _pg: bool) {
+    let store = small_record(url).await;
+    let head = admin(url, "SELECT seq, hash, mac FROM audit_head WHERE id = 1".into()).await;
+    let (seq, hash, mac): (i64, String, String) = (
+        head[0].try_get("seq").expect("seq"),
+        head[0].try_get("hash").expect("hash"),
+        head[0].try_get("mac").expect("mac"),
+    );
+    // Later, outorga records a company and a token for root.
+    store
+        .register(&by(), "amapa", "11222333000181", "Transportes Ltda")
+        .await
+        .expect("company");
+    store
+        .create_token(&by(), "root", "integracao", None)
+        .await
+        .expect("token");
+    drop(store);
+    for sql in [
+        "DELETE FROM people WHERE document = '11222333000181'".to_string(),
+        "DELETE FROM api_tokens WHERE label = 'integracao'".to_string(),
+        format!("DELETE FROM audit_rows WHERE seq > {seq}"),
+        format!("DELETE FROM audit_log WHERE seq > {seq}"),
+        format!("UPDATE audit_head SET seq = {seq}, hash = '{hash}', mac = '{mac}' WHERE id = 1"),
+    ] {
+        admin(url, sql).await;
+    }
+    let found = reopen_and_verify(url).await;
+    assert!(
+        noticed(&found),
+        "entries after {seq} removed with the head read back then: verification is clean"
+    );
+}
+
+/// R11. On SQLite a row whose key is a blob reads as the hex of its bytes,
+/// the same as a text key of those digits: a copy of a company (CNPJ: 14
+/// digits, valid hex) with its document stored as a blob matches the
+/// company's image, and counts as a live row, so one row deleted from the
+/// same table is no longer missed (`missing_rows` runs only when the counts
+/// differ). PostgreSQL turns the bytes into other text (held).
+async fn a_blob_twin_hides_a_deleted_row(url: &str, pg: bool) {
+    let store = small_record(url).await;
+    store
+        .register(&by(), "amapa", "11222333000181", "Transportes Ltda")
+        .await
+        .expect("company");
+    store
+        .register(&by(), "teofilo-otoni", "11144477735", "Edu Tavares")
+        .await
+        .expect("person");
+    drop(store);
+    let bytes = if pg {
+        "decode('11222333000181', 'hex')"
+    } else {
+        "X'11222333000181'"
+    };
+    admin(
+        url,
+        format!(
+            "INSERT INTO people (jurisdiction, document, kind, name) SELECT jurisdiction, {bytes}, \
+             kind, name FROM people WHERE document = '11222333000181'"
+        ),
+    )
+    .await;
+    admin(url, "DELETE FROM people WHERE document = '52998224725'".into()).await;
+    let found = reopen_and_verify(url).await;
+    assert!(
+        noticed(&found),
+        "Maria Silva deleted from the register, a blob twin added: verification is clean"
+    );
+}
+
 on_both_backends!(
     blank_key_id_seals_a_forged_entry,
     emptied_log_is_rebuilt_from_edited_rows,
@@ -517,5 +595,7 @@ on_both_backends!(
     a_forged_session_goes_unnoticed,
     a_table_replaced_by_a_view_is_not_checked,
     a_blob_key_stalls_verification,
+    a_head_once_read_lets_the_tail_be_cut,
+    a_blob_twin_hides_a_deleted_row,
 );
 

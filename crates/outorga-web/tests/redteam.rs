@@ -20,6 +20,7 @@ fn cangucu() -> Scope {
 async fn a_user_name_that_is_not_utf8_is_a_500(app: &App) {
     let clerk = app.with_token("ana", Role::Clerk, cangucu()).await;
     let root = app.with_token("root", Role::Admin, Scope::All).await;
+    let mut internal = Vec::new();
     for (method, path, token) in [
         (Method::GET, "/api/users/%FF/tokens", &clerk),
         (Method::POST, "/api/users/%FF/tokens", &clerk),
@@ -35,13 +36,11 @@ async fn a_user_name_that_is_not_utf8_is_a_500(app: &App) {
                 Some(json!({ "rotulo": "x", "senha": "cavalo-grampo-bateria-certo" })),
             )
             .await;
-        assert!(
-            answer.status.is_client_error(),
-            "{method} {path}: {} {:?}",
-            answer.status,
-            answer.body
-        );
+        if !answer.status.is_client_error() {
+            internal.push(format!("{method} {path}: {}", answer.status));
+        }
     }
+    assert!(internal.is_empty(), "{internal:#?}");
     let held = app
         .get("/api/jurisdictions/%FF/people/52998224725", &clerk)
         .await;
