@@ -111,7 +111,13 @@ fn ten_wrong_passwords_from_one_address_lock_out_every_address() {
             wrong.push(sign_in(&address, attacker, &format!("ninguem{n}"), "errada-errada").await);
         }
         let clerk_office = std::net::Ipv4Addr::new(127, 0, 0, 3);
-        let right = sign_in(&address, clerk_office, "chefe", "cavalo-grampo-bateria-certo").await;
+        let right = sign_in(
+            &address,
+            clerk_office,
+            "chefe",
+            "cavalo-grampo-bateria-certo",
+        )
+        .await;
         (wrong, right)
     });
     child.kill().expect("stops");

@@ -156,8 +156,17 @@ fn entry_hash(
     prev: &str,
     images: &str,
 ) -> String {
-    let mut preimage =
-        serde_json::json!([seq, at, actor, action, jurisdiction, subject, detail, reason, prev]);
+    let mut preimage = serde_json::json!([
+        seq,
+        at,
+        actor,
+        action,
+        jurisdiction,
+        subject,
+        detail,
+        reason,
+        prev
+    ]);
     if images != "[]" {
         preimage
             .as_array_mut()
@@ -169,7 +178,11 @@ fn entry_hash(
 
 /// Appends, without the key, an entry describing `rows` (table, key parts,
 /// image) and moves the head to it; the MAC is junk. Returns its sequence.
-async fn forge_entry(url: &str, action: &str, rows: &[(&str, Vec<String>, Map<String, Value>)]) -> i64 {
+async fn forge_entry(
+    url: &str,
+    action: &str,
+    rows: &[(&str, Vec<String>, Map<String, Value>)],
+) -> i64 {
     let seq: i64 = one(url, "SELECT seq FROM audit_head WHERE id = 1")
         .await
         .parse()
@@ -398,10 +411,7 @@ async fn the_next_write_launders_an_edit(url: &str, _pg: bool) {
     let store = Store::open(url, keys()).await.expect("open");
     store
         .set_password(
-            &Change {
-                by: "root",
-                ..by()
-            },
+            &Change { by: "root", ..by() },
             "ana",
             "outra-frase-bem-comprida-7",
         )
@@ -488,7 +498,11 @@ async fn a_table_replaced_by_a_view_is_not_checked(url: &str, _pg: bool) {
 /// text on the way in, and verification ends naming the row (held).
 async fn a_blob_key_stalls_verification(url: &str, pg: bool) {
     drop(small_record(url).await);
-    let name = if pg { "decode('7a7a', 'hex')" } else { "X'7a7a'" };
+    let name = if pg {
+        "decode('7a7a', 'hex')"
+    } else {
+        "X'7a7a'"
+    };
     admin(
         url,
         format!(
@@ -515,7 +529,11 @@ async fn a_blob_key_stalls_verification(url: &str, pg: bool) {
 /// and checked with `--since` notices.
 async fn a_head_once_read_lets_the_tail_be_cut(url: &str, _pg: bool) {
     let store = small_record(url).await;
-    let head = admin(url, "SELECT seq, hash, mac FROM audit_head WHERE id = 1".into()).await;
+    let head = admin(
+        url,
+        "SELECT seq, hash, mac FROM audit_head WHERE id = 1".into(),
+    )
+    .await;
     let (seq, hash, mac): (i64, String, String) = (
         head[0].try_get("seq").expect("seq"),
         head[0].try_get("hash").expect("hash"),
@@ -577,7 +595,11 @@ async fn a_blob_twin_hides_a_deleted_row(url: &str, pg: bool) {
         ),
     )
     .await;
-    admin(url, "DELETE FROM people WHERE document = '52998224725'".into()).await;
+    admin(
+        url,
+        "DELETE FROM people WHERE document = '52998224725'".into(),
+    )
+    .await;
     let found = reopen_and_verify(url).await;
     assert!(
         noticed(&found),
@@ -598,4 +620,3 @@ on_both_backends!(
     a_head_once_read_lets_the_tail_be_cut,
     a_blob_twin_hides_a_deleted_row,
 );
-

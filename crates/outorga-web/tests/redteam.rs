@@ -157,6 +157,156 @@ async fn a_scoped_admin_learns_which_names_exist(app: &App) {
     );
 }
 
+/// W8. A NUL character in a path, a query or a JSON text reaches the
+/// database unchecked: PostgreSQL refuses it in text ("invalid byte
+/// sequence for encoding UTF8: 0x00") and the API answers 500, to anyone,
+/// since the sign-in and the public checks take no token. SQLite stores it.
+async fn a_nul_character_is_a_500_on_postgresql(app: &App) {
+    let clerk = app.with_token("ana", Role::Clerk, cangucu()).await;
+    let root = app.with_token("root", Role::Admin, Scope::All).await;
+    let mut internal = Vec::new();
+    for (method, path, token, body) in [
+        (Method::GET, "/api/audit?assunto=%00", Some(&root), None),
+        (
+            Method::GET,
+            "/api/jurisdictions/%00/people/52998224725",
+            Some(&clerk),
+            None,
+        ),
+        (
+            Method::GET,
+            "/api/public/jurisdictions/%00/vehicles/ABC1D23",
+            None,
+            None,
+        ),
+        (Method::GET, "/api/public/documents/A%00", None, None),
+        (Method::GET, "/api/users/%00/tokens", Some(&root), None),
+        (
+            Method::DELETE,
+            "/api/users/ana/tokens/%00",
+            Some(&clerk),
+            None,
+        ),
+        (
+            Method::POST,
+            "/api/session",
+            None,
+            Some(json!({ "nome": "ana\u{0}", "senha": "qualquer-coisa" })),
+        ),
+        (
+            Method::POST,
+            "/api/users/ana/tokens",
+            Some(&clerk),
+            Some(json!({ "rotulo": "a\u{0}b" })),
+        ),
+    ] {
+        let answer = app
+            .call(method.clone(), path, token.map(String::as_str), body)
+            .await;
+        if answer.status.is_server_error() {
+            internal.push(format!("{method} {path}: {}", answer.status));
+        }
+    }
+    assert!(internal.is_empty(), "{internal:#?}");
+}
+
+/// Held: scope edges an administrator limited to Canguçu might try, and
+/// odd parameters; none reaches past the scope, none answers 5xx.
+async fn held_scope_edges_and_odd_parameters(app: &App) {
+    let root = app.with_token("root", Role::Admin, Scope::All).await;
+    let chefe = app
+        .with_token("chefe.cangucu", Role::Admin, cangucu())
+        .await;
+    let strong = "cavalo-grampo-bateria-certo";
+    for (body, what) in [
+        (
+            json!({ "nome": "x1", "papel": "admin", "senha": strong, "jurisdicoes": ["*"] }),
+            "[*]",
+        ),
+        (
+            json!({ "nome": "x2", "papel": "admin", "senha": strong, "jurisdicoes": [] }),
+            "[]",
+        ),
+        (
+            json!({ "nome": "x3", "papel": "admin", "senha": strong, "jurisdicoes": null }),
+            "null",
+        ),
+        (
+            json!({ "nome": "x4", "papel": "Administrador", "senha": strong,
+                 "jurisdicoes": ["cangucu", "Cangucu"] }),
+            "case",
+        ),
+    ] {
+        let answer = app.post("/api/users", &chefe, body).await;
+        assert!(
+            answer.status == StatusCode::FORBIDDEN
+                || answer.status == StatusCode::UNPROCESSABLE_ENTITY,
+            "{what}: {} {:?}",
+            answer.status,
+            answer.body
+        );
+    }
+    for path in [
+        "/api/users/%20root%20/tokens",
+        "/api/users/root%00/tokens",
+        "/api/users/ROOT/tokens",
+    ] {
+        let answer = app.post(path, &chefe, json!({ "rotulo": "x" })).await;
+        assert!(
+            answer.status == StatusCode::FORBIDDEN || answer.status == StatusCode::NOT_FOUND,
+            "{path}: {} {:?}",
+            answer.status,
+            answer.body
+        );
+    }
+    let mut internal = Vec::new();
+    for path in [
+        "/api/jurisdictions/cangucu/autos/99999999999999999999/1",
+        "/api/jurisdictions/cangucu/autos/-1/-1",
+        "/api/jurisdictions/cangucu/debts/2026/1/1/due?data=%2B262142-12-31",
+        "/api/jurisdictions/cangucu/debts/2026/1/99999999999/due?data=-262143-01-01",
+        "/api/jurisdictions/cangucu/agenda?data=%2B262142-12-31&dias=4294967295",
+        "/api/jurisdictions/cangucu/agenda?data=-262143-01-01",
+        "/api/jurisdictions/cangucu/people/%00",
+        "/api/jurisdictions/cangucu/vehicles/%E2%80%AE",
+        "/api/public/documents/%00",
+        "/api/public/jurisdictions/cangucu/vehicles/%FF",
+        "/api/sign-ins?desde=%2B262142-12-31T23:59&limite=500",
+        "/api/sign-ins?limite=9223372036854775807",
+    ] {
+        let answer = app.get(path, &root).await;
+        if answer.status.is_server_error() {
+            internal.push(format!("{path}: {} {:?}", answer.status, answer.body));
+        }
+    }
+    for expiry in ["9999-12-31", "+262142-12-31", "0000-01-01", "31/02/2027"] {
+        let answer = app
+            .post(
+                "/api/users/root/tokens",
+                &root,
+                json!({ "rotulo": format!("t{expiry}"), "expira_em": expiry }),
+            )
+            .await;
+        if answer.status.is_server_error() {
+            internal.push(format!("expira_em {expiry}: {}", answer.status));
+        }
+    }
+    let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+    let answer = app
+        .raw(
+            Method::POST,
+            "/api/session",
+            None,
+            Some("application/json"),
+            &deep,
+        )
+        .await;
+    if answer.status.is_server_error() {
+        internal.push(format!("nested body: {}", answer.status));
+    }
+    assert!(internal.is_empty(), "{internal:#?}");
+}
+
 on_both_backends!(
     a_user_name_that_is_not_utf8_is_a_500,
     x_motivo_takes_a_bidi_override_into_the_log,
@@ -164,4 +314,6 @@ on_both_backends!(
     a_token_label_may_hold_control_characters,
     anyone_keeps_a_named_user_out,
     a_scoped_admin_learns_which_names_exist,
+    a_nul_character_is_a_500_on_postgresql,
+    held_scope_edges_and_odd_parameters,
 );
