@@ -8,7 +8,8 @@ fn rulebooks() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks")
 }
 
-fn outorga(data: &Path, args: &[&str], password: Option<&str>) -> (i32, String) {
+/// Runs the binary on `data`: exit code, standard output and error.
+fn run(data: &Path, args: &[&str], password: Option<&str>) -> (i32, String, String) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_outorga"));
     command
         .args(args)
@@ -24,8 +25,71 @@ fn outorga(data: &Path, args: &[&str], password: Option<&str>) -> (i32, String) 
     let output = command.output().expect("the binary runs");
     (
         output.status.code().expect("exit code"),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+fn outorga(data: &Path, args: &[&str], password: Option<&str>) -> (i32, String) {
+    let (code, _, stderr) = run(data, args, password);
+    (code, stderr)
+}
+
+fn sql(data: &Path, statements: &[&str]) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        sqlx::any::install_default_drivers();
+        let url = format!("sqlite://{}", data.join("outorga.db").display());
+        let pool = sqlx::AnyPool::connect(&url).await.expect("open");
+        for statement in statements {
+            sqlx::query(sqlx::AssertSqlSafe(statement.to_string()))
+                .execute(&pool)
+                .await
+                .expect("statement");
+        }
+        pool.close().await;
+    });
+}
+
+/// C2 (R3 on the binary). `outorga audit verify` opens the database as
+/// every command does, and opening seals: a table whose row was deleted
+/// from `audit_schema` is described again as it is now, so the auditor's
+/// own command launders the edit it was run to find, and exits 0.
+#[test]
+fn audit_verify_itself_launders_an_edit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path();
+    let (code, stderr) = outorga(data, &["db", "init"], None);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stderr) = outorga(
+        data,
+        &[
+            "user",
+            "add",
+            "ana",
+            "--role",
+            "clerk",
+            "--jurisdiction",
+            "cangucu",
+        ],
+        Some("cavalo-grampo-bateria-certo"),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    sql(
+        data,
+        &["UPDATE users SET role = 'admin', jurisdictions = '*' WHERE name = 'ana'"],
+    );
+    let (code, found, _) = run(data, &["audit", "verify"], None);
+    assert_eq!(code, 1, "the edit alone is found: {found}");
+    sql(data, &["DELETE FROM audit_schema WHERE tbl = 'users'"]);
+    let (code, stdout, stderr) = run(data, &["audit", "verify"], None);
+    assert_eq!(
+        code, 1,
+        "ana made an unlimited administrator by SQL, and `audit verify` says: {stdout} {stderr}"
+    );
 }
 
 /// Starts `outorga serve` on a free port; the child and its address.
