@@ -176,7 +176,7 @@ impl Store {
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let engine_service = bound(&mut tx, jurisdiction, rulebook, service).await?;
-        let permit = lock_permit(&mut tx, jurisdiction, (service, number)).await?;
+        let permit = lock_permit(&mut tx, &self.audit, jurisdiction, (service, number)).await?;
         if permit.status != "granted" {
             return Err(StoreError::Invalid {
                 field: "permissão",
@@ -332,7 +332,13 @@ impl Store {
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let engine_service = bound(&mut tx, jurisdiction, rulebook, &link.service).await?;
-        let permit = lock_permit(&mut tx, jurisdiction, (&link.service, link.number)).await?;
+        let permit = lock_permit(
+            &mut tx,
+            &self.audit,
+            jurisdiction,
+            (&link.service, link.number),
+        )
+        .await?;
         let Admitted {
             valid_until,
             articles,
@@ -343,6 +349,15 @@ impl Store {
             (jurisdiction, engine_service, &permit),
             &link.driver,
             ("renovação negada", on),
+        )
+        .await?;
+        crate::audit::guard::unchanged(
+            &mut tx,
+            &self.audit.schema,
+            &[RowRef::new(
+                "permit_drivers",
+                [jurisdiction.into(), registration.into()],
+            )],
         )
         .await?;
         sqlx::query("UPDATE permit_drivers SET valid_until = $3 WHERE jurisdiction = $1 AND registration = $2")
@@ -400,6 +415,23 @@ impl Store {
     ) -> Result<Driver, StoreError> {
         crate::done_on("data", on, change)?;
         let (mut tx, _writer) = self.write_transaction().await?;
+        crate::audit::guard::unchanged(
+            &mut tx,
+            &self.audit.schema,
+            &[RowRef::new(
+                "permit_drivers",
+                [jurisdiction.into(), registration.into()],
+            )],
+        )
+        .await?;
+        crate::audit::guard::unchanged_where(
+            &mut tx,
+            &self.audit.schema,
+            "documents",
+            "jurisdiction = $1 AND subject = $2 AND cancelled_on IS NULL",
+            &[jurisdiction.into(), format!("driver:{registration}").into()],
+        )
+        .await?;
         let done = sqlx::query(
             "UPDATE permit_drivers SET until = $3 WHERE jurisdiction = $1 AND registration = $2 AND until IS NULL",
         )

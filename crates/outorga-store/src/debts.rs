@@ -230,8 +230,14 @@ const DEBTS: List = List {
 };
 
 /// Takes the debt's row lock (PostgreSQL) so a payment and a split of the
-/// same debt are weighed one after the other.
-async fn lock_debt(tx: &mut Tx, jurisdiction: &str, key: Key) -> Result<Debt, StoreError> {
+/// same debt are weighed one after the other, and refuses a debt edited
+/// outside outorga (its amount, its parcels).
+async fn lock_debt(
+    tx: &mut Tx,
+    audit: &crate::audit::Audit,
+    jurisdiction: &str,
+    key: Key,
+) -> Result<Debt, StoreError> {
     sqlx::query(
         "UPDATE debts SET seq = seq WHERE jurisdiction = $1 AND year = $2 AND number = $3 AND seq = $4",
     )
@@ -240,6 +246,20 @@ async fn lock_debt(tx: &mut Tx, jurisdiction: &str, key: Key) -> Result<Debt, St
     .bind(key.1)
     .bind(key.2)
     .execute(&mut **tx)
+    .await?;
+    crate::audit::guard::unchanged(
+        tx,
+        &audit.schema,
+        &[RowRef::new(
+            "debts",
+            [
+                jurisdiction.into(),
+                key.0.into(),
+                key.1.into(),
+                key.2.into(),
+            ],
+        )],
+    )
     .await?;
     one_debt(tx, jurisdiction, key).await
 }
@@ -376,7 +396,7 @@ impl Store {
         crate::under_law("data", on, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
-        let debt = lock_debt(&mut tx, jurisdiction, key).await?;
+        let debt = lock_debt(&mut tx, &self.audit, jurisdiction, key).await?;
         let due = next_due(&ctx, &debt, on)?;
         sqlx::query(
             "INSERT INTO payments (jurisdiction, year, number, seq, parcel, paid_on, quantity, brl) \
@@ -430,7 +450,7 @@ impl Store {
         crate::under_law("data", on, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
-        let debt = lock_debt(&mut tx, jurisdiction, key).await?;
+        let debt = lock_debt(&mut tx, &self.audit, jurisdiction, key).await?;
         if !debt.payments.is_empty() || debt.installments.is_some() {
             return Err(StoreError::Invalid {
                 field: "parcelas",

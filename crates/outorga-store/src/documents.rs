@@ -60,6 +60,14 @@ pub(crate) async fn issue(
     valid_until: Option<NaiveDate>,
 ) -> Result<Document, StoreError> {
     let code = new_code()?;
+    crate::audit::guard::unchanged_where(
+        tx,
+        &audit.schema,
+        "documents",
+        "jurisdiction = $1 AND kind = $2 AND subject = $3 AND cancelled_on IS NULL",
+        &[jurisdiction.into(), kind.into(), subject.into()],
+    )
+    .await?;
     let mut rows = cancelled_codes(
         sqlx::query(
             "UPDATE documents SET cancelled_on = $4 WHERE jurisdiction = $1 AND kind = $2 AND subject = $3 \

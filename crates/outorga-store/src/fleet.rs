@@ -144,7 +144,7 @@ impl Store {
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         bound(&mut tx, jurisdiction, rulebook, service).await?;
-        let permit = lock_permit(&mut tx, jurisdiction, (service, number)).await?;
+        let permit = lock_permit(&mut tx, &self.audit, jurisdiction, (service, number)).await?;
         if permit.status != "granted" {
             return Err(StoreError::Invalid {
                 field: "permissão",
@@ -211,6 +211,23 @@ impl Store {
         cited.extend(limit_articles.iter().map(String::as_str));
         let mut rows = Vec::new();
         if let Some((old, _)) = &current {
+            crate::audit::guard::unchanged_where(
+                &mut tx,
+                &self.audit.schema,
+                "permit_vehicles",
+                "jurisdiction = $1 AND service = $2 AND number = $3 AND until IS NULL",
+                &[jurisdiction.into(), service.into(), number.into()],
+            )
+            .await?;
+            crate::audit::guard::unchanged_where(
+                &mut tx,
+                &self.audit.schema,
+                "documents",
+                "jurisdiction = $1 AND subject = $2 AND kind = 'traffic_authorization' \
+                 AND cancelled_on IS NULL",
+                &[jurisdiction.into(), format!("vehicle:{old}").into()],
+            )
+            .await?;
             // The replaced vehicle's authorization ends with its service.
             rows = crate::documents::cancelled_codes(
                 sqlx::query(

@@ -105,6 +105,10 @@ pub enum StoreError {
     /// Bad input: the field and the reason, in Portuguese (shown to clerks).
     #[error("{field}: {reason}")]
     Invalid { field: &'static str, reason: String },
+    /// A row is not what the audit log last recorded of it (edited outside
+    /// outorga): the write was refused.
+    #[error("{0}")]
+    Tampered(String),
     /// The record is already there (a unique key): the field and the reason.
     #[error("{field}: {reason}")]
     Taken { field: &'static str, reason: String },
@@ -332,6 +336,20 @@ impl Store {
             if before == Some(j) {
                 continue;
             }
+            audit::guard::unchanged(
+                &mut tx,
+                &self.audit.schema,
+                &[RowRef::new("jurisdictions", [(&j.id).into()])],
+            )
+            .await?;
+            audit::guard::unchanged_where(
+                &mut tx,
+                &self.audit.schema,
+                "jurisdiction_rulebooks",
+                "jurisdiction = $1",
+                &[(&j.id).into()],
+            )
+            .await?;
             sqlx::query("DELETE FROM jurisdiction_rulebooks WHERE jurisdiction = $1")
                 .bind(&j.id)
                 .execute(&mut *tx)

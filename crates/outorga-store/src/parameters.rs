@@ -97,6 +97,15 @@ impl Store {
         }
         let (mut tx, _writer) = self.write_transaction().await?;
         self.known_jurisdiction(&mut tx, jurisdiction).await?;
+        crate::audit::guard::unchanged(
+            &mut tx,
+            &self.audit.schema,
+            &[RowRef::new(
+                "jurisdiction_parameters",
+                [jurisdiction.into(), name.into()],
+            )],
+        )
+        .await?;
         sqlx::query(
             "INSERT INTO jurisdiction_parameters (jurisdiction, name, value) VALUES ($1, $2, $3) \
              ON CONFLICT (jurisdiction, name) DO UPDATE SET value = excluded.value",

@@ -2,7 +2,8 @@
 //! from the rulebook), the changes of status with their history, and the
 //! term. A refused request names the articles it breaks.
 
-use crate::audit::images::RowRef;
+use crate::audit::guard::{unchanged, unchanged_where};
+use crate::audit::images::{KeyPart, RowRef};
 use crate::audit::{Audit, Change, Entry, append, next_number};
 use crate::listing::{self, Filter, Kind, List, Page, Window, one_of, renamed, text};
 use crate::world::{self, ACTIVE, Scope, day};
@@ -208,9 +209,11 @@ fn permit_of(row: &sqlx::any::AnyRow) -> Result<PermitRecord, StoreError> {
 }
 
 /// Takes the permit's row lock (PostgreSQL; SQLite's write lock is already
-/// held) so concurrent changes to one permit are weighed one at a time.
+/// held) so concurrent changes to one permit are weighed one at a time, and
+/// refuses a permit edited outside outorga.
 pub(crate) async fn lock_permit(
     tx: &mut Tx,
+    audit: &Audit,
     jurisdiction: &str,
     (service, number): (&str, i64),
 ) -> Result<PermitRecord, StoreError> {
@@ -220,6 +223,15 @@ pub(crate) async fn lock_permit(
         .bind(number)
         .execute(&mut **tx)
         .await?;
+    unchanged(
+        tx,
+        &audit.schema,
+        &[RowRef::new(
+            "permits",
+            [jurisdiction.into(), service.into(), number.into()],
+        )],
+    )
+    .await?;
     read_permit(tx, jurisdiction, service, number).await
 }
 
@@ -461,12 +473,35 @@ pub(crate) fn ended_vehicles(
 /// wrote, for the step's audit entry.
 pub(crate) async fn end_links(
     tx: &mut Tx,
+    audit: &Audit,
     jurisdiction: &str,
     (service, number): (&str, i64),
     on: NaiveDate,
 ) -> Result<Vec<RowRef>, StoreError> {
     // The permit's own documents (a delegation term) end with it, and its
     // drivers' registrations and vehicle's traffic authorization with them.
+    let permit: [KeyPart; 3] = [jurisdiction.into(), service.into(), number.into()];
+    let linked = "jurisdiction = $1 AND service = $2 AND number = $3 AND until IS NULL";
+    for table in ["permit_drivers", "permit_vehicles"] {
+        unchanged_where(tx, &audit.schema, table, linked, &permit).await?;
+    }
+    unchanged_where(
+        tx,
+        &audit.schema,
+        "documents",
+        "jurisdiction = $1 AND cancelled_on IS NULL AND (subject = $2 \
+         OR subject IN (SELECT 'driver:' || registration FROM permit_drivers WHERE jurisdiction = $1 \
+         AND service = $3 AND number = $4 AND until IS NULL) \
+         OR subject IN (SELECT 'vehicle:' || plate FROM permit_vehicles WHERE jurisdiction = $1 \
+         AND service = $3 AND number = $4 AND until IS NULL))",
+        &[
+            jurisdiction.into(),
+            format!("permit:{service}:{number}").into(),
+            service.into(),
+            number.into(),
+        ],
+    )
+    .await?;
     let mut rows = crate::documents::cancelled_codes(
         sqlx::query(
             "UPDATE documents SET cancelled_on = $3 WHERE jurisdiction = $1 AND subject = $2 \
@@ -791,7 +826,7 @@ impl Store {
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         bound(&mut tx, jurisdiction, rulebook, service).await?;
-        let permit = lock_permit(&mut tx, jurisdiction, (service, number)).await?;
+        let permit = lock_permit(&mut tx, &self.audit, jurisdiction, (service, number)).await?;
         let current = permit.status.as_str();
         let allowed = |from: &[&str]| -> Result<(), StoreError> {
             if from.contains(&current) {
@@ -909,7 +944,7 @@ impl Store {
             }
         };
         let also = if status != "granted" && status != "suspended" && status != "reserved" {
-            end_links(&mut tx, jurisdiction, (service, number), on).await?
+            end_links(&mut tx, &self.audit, jurisdiction, (service, number), on).await?
         } else {
             Vec::new()
         };

@@ -5,7 +5,8 @@
 //! suspensions get their start and end, cassations end permits and
 //! credentials, fines become debts.
 
-use crate::audit::images::RowRef;
+use crate::audit::guard::unchanged_where;
+use crate::audit::images::{KeyPart, RowRef};
 use crate::audit::{Audit, Change, Entry};
 use crate::autos::{Auto, ProposedSanction, auto_step, from_process, read_auto};
 use crate::parameters::{deadline_article, optional_deadline};
@@ -153,6 +154,15 @@ impl Store {
             .bind(number)
             .execute(&mut *tx)
             .await?;
+        crate::audit::guard::unchanged(
+            &mut tx,
+            &self.audit.schema,
+            &[RowRef::new(
+                "autos",
+                [jurisdiction.into(), year.into(), number.into()],
+            )],
+        )
+        .await?;
         let auto = read_auto(&mut tx, jurisdiction, (year, number)).await?;
         let last = sqlx::query(
             "SELECT MAX(on_date) AS last FROM auto_steps WHERE jurisdiction = $1 AND year = $2 AND number = $3",
@@ -637,6 +647,23 @@ async fn on_records(
             .target
             .clone()
             .unwrap_or_else(|| auto.offender.clone());
+        let of_target: [KeyPart; 2] = [jurisdiction.into(), (&target).into()];
+        unchanged_where(
+            tx,
+            &audit.schema,
+            "documents",
+            "jurisdiction = $1 AND kind = 'driver_registration' AND holder = $2 AND cancelled_on IS NULL",
+            &of_target,
+        )
+        .await?;
+        unchanged_where(
+            tx,
+            &audit.schema,
+            "permit_drivers",
+            "jurisdiction = $1 AND driver = $2 AND until IS NULL",
+            &of_target,
+        )
+        .await?;
         let mut rows = crate::documents::cancelled_codes(
             sqlx::query(
                 "UPDATE documents SET cancelled_on = $3 WHERE jurisdiction = $1 \
@@ -668,6 +695,14 @@ async fn on_records(
     {
         // A driver's own suspension suspends their credential wherever they
         // serve; the holder's suspends the permit (below).
+        unchanged_where(
+            tx,
+            &audit.schema,
+            "permit_drivers",
+            "jurisdiction = $1 AND driver = $2 AND until IS NULL",
+            &[jurisdiction.into(), target.into()],
+        )
+        .await?;
         rows = registrations(
             sqlx::query(
                 "UPDATE permit_drivers SET suspended_until = $3 WHERE jurisdiction = $1 \
@@ -695,6 +730,15 @@ async fn on_records(
     let holder: String = row.try_get("holder")?;
     let live = status == "granted" || status == "suspended";
     let of_holder = sanction.target.as_deref().is_none_or(|t| t == holder);
+    crate::audit::guard::unchanged(
+        tx,
+        &audit.schema,
+        &[RowRef::new(
+            "permits",
+            [jurisdiction.into(), service.into(), (*number).into()],
+        )],
+    )
+    .await?;
     let (event, status, until, also) = match sanction.kind.as_str() {
         "permit_suspension" | "suspension" if live && of_holder => {
             ("penalty_suspension", "suspended", ends, Vec::new())
@@ -703,7 +747,7 @@ async fn on_records(
             "cassation",
             "revoked",
             None,
-            end_links(tx, jurisdiction, (service, *number), on).await?,
+            end_links(tx, audit, jurisdiction, (service, *number), on).await?,
         ),
         _ => return Ok(rows),
     };

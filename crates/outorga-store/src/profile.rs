@@ -321,6 +321,15 @@ impl Store {
         let p = check_profile(profile)?;
         check_days(&p, change.at.date())?;
         let (mut tx, _writer) = self.write_transaction().await?;
+        crate::audit::guard::unchanged(
+            &mut tx,
+            &self.audit.schema,
+            &[RowRef::new(
+                "people",
+                [jurisdiction.into(), (&document).into()],
+            )],
+        )
+        .await?;
         if read_profile(&mut tx, jurisdiction, &document)
             .await?
             .is_none()

@@ -5,7 +5,8 @@
 //! SHA-256 of the token (the token itself is shown once). Every write goes
 //! through the audit log in its own transaction, like the registers.
 
-use crate::audit::images::RowRef;
+use crate::audit::guard::{agree, unchanged, unchanged_where};
+use crate::audit::images::{RowRef, image_of};
 use crate::audit::{Change, Entry, append, timestamp};
 use crate::password_policy::check_password;
 use crate::{Store, StoreError, Tx, refused_if_taken};
@@ -310,6 +311,20 @@ impl Store {
             });
         }
         let (mut tx, _writer) = self.write_transaction().await?;
+        unchanged(
+            &mut tx,
+            &self.audit.schema,
+            &[RowRef::new("users", [name.into()])],
+        )
+        .await?;
+        unchanged_where(
+            &mut tx,
+            &self.audit.schema,
+            "api_tokens",
+            "user_name = $1 AND revoked_at IS NULL",
+            &[name.into()],
+        )
+        .await?;
         let done = sqlx::query(
             "UPDATE users SET disabled_at = $2 WHERE name = $1 AND disabled_at IS NULL",
         )
@@ -322,11 +337,8 @@ impl Store {
                 "não há usuário ativo `{name}`"
             )));
         }
-        sqlx::query("DELETE FROM sessions WHERE user_name = $1")
-            .bind(name)
-            .execute(&mut *tx)
-            .await?;
-        let mut rows = vec![RowRef::new("users", [name.into()])];
+        let mut rows = end_sessions(&mut tx, "user_name = $1", name, None).await?;
+        rows.push(RowRef::new("users", [name.into()]));
         for row in sqlx::query(
             "UPDATE api_tokens SET revoked_at = $2 WHERE user_name = $1 AND revoked_at IS NULL \
              RETURNING label",
@@ -368,6 +380,12 @@ impl Store {
         check_password(name, password)?;
         let phc = self.hashing.admit()?.hash(password.to_string()).await?;
         let (mut tx, _writer) = self.write_transaction().await?;
+        unchanged(
+            &mut tx,
+            &self.audit.schema,
+            &[RowRef::new("users", [name.into()])],
+        )
+        .await?;
         let done = sqlx::query(
             "UPDATE users SET password_hash = $2 WHERE name = $1 AND disabled_at IS NULL",
         )
@@ -380,10 +398,8 @@ impl Store {
                 "não há usuário ativo `{name}`"
             )));
         }
-        sqlx::query("DELETE FROM sessions WHERE user_name = $1")
-            .bind(name)
-            .execute(&mut *tx)
-            .await?;
+        let mut rows = end_sessions(&mut tx, "user_name = $1", name, None).await?;
+        rows.push(RowRef::new("users", [name.into()]));
         append(
             &mut tx,
             &self.audit,
@@ -393,7 +409,7 @@ impl Store {
                 jurisdiction: None,
                 subject: &format!("user:{name}"),
                 detail: serde_json::json!({}),
-                rows: vec![RowRef::new("users", [name.into()])],
+                rows,
             },
         )
         .await?;
@@ -448,11 +464,14 @@ impl Store {
     ) -> Result<Session, StoreError> {
         let token = new_token()?;
         // Expired sessions of this user are of no more use.
-        sqlx::query("DELETE FROM sessions WHERE user_name = $1 AND expires_at <= $2")
-            .bind(&user.name)
-            .bind(timestamp(at))
-            .execute(&mut **tx)
-            .await?;
+        let mut rows = end_sessions(
+            tx,
+            "user_name = $1 AND expires_at <= $2",
+            &user.name,
+            Some(timestamp(at)),
+        )
+        .await?;
+        rows.push(RowRef::new("sessions", [token_hash(&token).into()]));
         sqlx::query(
             "INSERT INTO sessions (hash, user_name, created_at, expires_at) VALUES ($1, $2, $3, $4)",
         )
@@ -476,7 +495,7 @@ impl Store {
                 jurisdiction: None,
                 subject: &format!("user:{}", user.name),
                 detail: serde_json::json!({ "expires_at": timestamp(expires_at) }),
-                rows: Vec::new(),
+                rows,
             },
         )
         .await?;
@@ -494,12 +513,8 @@ impl Store {
         token: &str,
     ) -> Result<bool, StoreError> {
         let (mut tx, _writer) = self.write_transaction().await?;
-        let closed = sqlx::query("DELETE FROM sessions WHERE hash = $1")
-            .bind(token_hash(token))
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-        if closed == 0 {
+        let closed = end_sessions(&mut tx, "hash = $1", &token_hash(token), None).await?;
+        if closed.is_empty() {
             return Ok(false);
         }
         append(
@@ -511,7 +526,7 @@ impl Store {
                 jurisdiction: None,
                 subject: &format!("user:{}", change.by),
                 detail: serde_json::json!({}),
-                rows: Vec::new(),
+                rows: closed,
             },
         )
         .await?;
@@ -520,35 +535,59 @@ impl Store {
     }
 
     /// The user a bearer token stands for at `now`: an open session or an
-    /// API token that was not revoked and has not expired.
+    /// API token that was not revoked and has not expired — and whose row,
+    /// and the user's, are what the audit log last recorded of them (a
+    /// session inserted, or a role raised, outside outorga authenticates no
+    /// one: [`StoreError::Tampered`]).
     pub async fn authenticate(
         &self,
         token: &str,
         now: NaiveDateTime,
     ) -> Result<Option<User>, StoreError> {
         let hash = token_hash(token);
-        let session = sqlx::query(
-            "SELECT u.name, u.role, u.jurisdictions FROM sessions s \
-             JOIN users u ON u.name = s.user_name WHERE s.hash = $1 AND s.expires_at > $2 \
-             AND u.disabled_at IS NULL",
-        )
+        let sessions = self.audit.schema.table("sessions")?;
+        let tokens = self.audit.schema.table("api_tokens")?;
+        let session = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {} FROM sessions WHERE hash = $1 AND expires_at > $2",
+            sessions.column_list()
+        )))
         .bind(&hash)
         .bind(timestamp(now))
         .fetch_optional(&self.pool)
         .await?;
-        if let Some(row) = session {
-            return user_of(&row).map(Some);
-        }
-        let api = sqlx::query(
-            "SELECT u.name, u.role, u.jurisdictions FROM api_tokens t \
-             JOIN users u ON u.name = t.user_name WHERE t.hash = $1 AND t.revoked_at IS NULL \
-             AND (t.expires_at IS NULL OR t.expires_at > $2) AND u.disabled_at IS NULL",
-        )
-        .bind(&hash)
-        .bind(timestamp(now))
+        let (credential, table, owner) = match session {
+            Some(row) => (row, sessions, "user_name"),
+            None => {
+                let api = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {} FROM api_tokens WHERE hash = $1 AND revoked_at IS NULL \
+                     AND (expires_at IS NULL OR expires_at > $2)",
+                    tokens.column_list()
+                )))
+                .bind(&hash)
+                .bind(timestamp(now))
+                .fetch_optional(&self.pool)
+                .await?;
+                match api {
+                    Some(row) => (row, tokens, "user_name"),
+                    None => return Ok(None),
+                }
+            }
+        };
+        let name: String = credential.try_get(owner)?;
+        let users = self.audit.schema.table("users")?;
+        let Some(user) = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {} FROM users WHERE name = $1 AND disabled_at IS NULL",
+            users.column_list()
+        )))
+        .bind(&name)
         .fetch_optional(&self.pool)
-        .await?;
-        api.as_ref().map(user_of).transpose()
+        .await?
+        else {
+            return Ok(None);
+        };
+        agree(&self.pool, table, &[image_of(table, &credential)?]).await?;
+        agree(&self.pool, users, &[image_of(users, &user)?]).await?;
+        user_of(&user).map(Some)
     }
 
     /// A new API token for `user`, named `label` (unique per user, up to
@@ -652,6 +691,12 @@ impl Store {
         label: &str,
     ) -> Result<bool, StoreError> {
         let (mut tx, _writer) = self.write_transaction().await?;
+        unchanged(
+            &mut tx,
+            &self.audit.schema,
+            &[RowRef::new("api_tokens", [user.into(), label.into()])],
+        )
+        .await?;
         let revoked = sqlx::query(
             "UPDATE api_tokens SET revoked_at = $1 \
              WHERE user_name = $2 AND label = $3 AND revoked_at IS NULL",
@@ -681,6 +726,34 @@ impl Store {
         tx.commit().await?;
         Ok(true)
     }
+}
+
+/// Ends the sessions `condition` selects (`$1` the user's name, `$2` when
+/// given): the rows deleted, for the entry that records it.
+async fn end_sessions(
+    tx: &mut Tx,
+    condition: &str,
+    name: &str,
+    at: Option<String>,
+) -> Result<Vec<RowRef>, StoreError> {
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "DELETE FROM sessions WHERE {condition} RETURNING hash"
+    )))
+    .bind(name);
+    if let Some(at) = at {
+        query = query.bind(at);
+    }
+    query
+        .fetch_all(&mut **tx)
+        .await?
+        .iter()
+        .map(|row| {
+            Ok(RowRef::new(
+                "sessions",
+                [row.try_get::<String, _>("hash")?.into()],
+            ))
+        })
+        .collect()
 }
 
 async fn known_user(tx: &mut Tx, name: &str) -> Result<(), StoreError> {

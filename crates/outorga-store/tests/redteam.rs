@@ -296,7 +296,6 @@ async fn emptied_log_is_rebuilt_from_edited_rows(url: &str, _pg: bool) {
     for sql in [
         "DELETE FROM audit_rows".to_string(),
         "DELETE FROM audit_log".to_string(),
-        "DELETE FROM audit_schema".to_string(),
         format!("UPDATE audit_head SET seq = 0, hash = '{GENESIS}', mac = '' WHERE id = 1"),
     ] {
         admin(url, sql).await;
@@ -309,7 +308,7 @@ async fn emptied_log_is_rebuilt_from_edited_rows(url: &str, _pg: bool) {
     );
 }
 
-/// R3. Deleting one table's row from `audit_schema` makes the next open
+/// R3. Erasing the log's record of a table's columns made the next open
 /// describe all that table's rows as they are now (as a table the log never
 /// described), so an edit made outside outorga is laundered.
 async fn deleted_schema_row_launders_an_edit(url: &str, _pg: bool) {
@@ -321,7 +320,11 @@ async fn deleted_schema_row_launders_an_edit(url: &str, _pg: bool) {
     .await;
     let before = reopen_and_verify(url).await;
     assert!(noticed(&before), "the edit alone is found");
-    admin(url, "DELETE FROM audit_schema WHERE tbl = 'users'".into()).await;
+    admin(
+        url,
+        "UPDATE audit_log SET detail = '{}' WHERE action = 'audit.schema'".into(),
+    )
+    .await;
     let found = reopen_and_verify(url).await;
     assert!(
         noticed(&found),
@@ -409,17 +412,18 @@ async fn the_next_write_launders_an_edit(url: &str, _pg: bool) {
     let before = reopen_and_verify(url).await;
     assert!(noticed(&before), "the edit alone is found");
     let store = Store::open(url, keys()).await.expect("open");
-    store
+    // The write is refused (the row is not what the log recorded), or made.
+    let refused = store
         .set_password(
             &Change { by: "root", ..by() },
             "ana",
             "outra-frase-bem-comprida-7",
         )
         .await
-        .expect("password");
+        .is_err();
     let found = reopen_and_verify(url).await;
     assert!(
-        noticed(&found) || role_of(url, "ana").await != Role::Admin,
+        refused || noticed(&found) || role_of(url, "ana").await != Role::Admin,
         "the password change sealed ana's role edited by SQL: verify is clean, ana is admin"
     );
 }
@@ -440,10 +444,12 @@ async fn a_forged_session_goes_unnoticed(url: &str, _pg: bool) {
     )
     .await;
     let store = Store::open(url, keys()).await.expect("open");
+    // Refused outright (the row is no session the log recorded), or let in.
     let who = store
         .authenticate(token, by().at)
         .await
-        .expect("authenticate")
+        .ok()
+        .flatten()
         .map(|u| u.name);
     let found = reopen_and_verify(url).await;
     assert!(

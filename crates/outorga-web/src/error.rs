@@ -95,6 +95,12 @@ impl From<StoreError> for ApiError {
                 ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, field, reason)
             }
             StoreError::NotFound(what) => ApiError::not_found(what),
+            // A record edited outside outorga: nothing is done on it (409),
+            // and the operator's log says so.
+            StoreError::Tampered(what) => {
+                tracing::error!(problem = %what, "registro alterado por fora do outorga");
+                ApiError::new(StatusCode::CONFLICT, what)
+            }
             StoreError::Refused { reason, articles } => ApiError {
                 status: StatusCode::UNPROCESSABLE_ENTITY,
                 body: ErrorBody {

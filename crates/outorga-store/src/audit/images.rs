@@ -19,7 +19,7 @@ pub(crate) enum KeyPart {
 }
 
 impl KeyPart {
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         match self {
             KeyPart::Text(t) => t.clone(),
             KeyPart::Int(i) => i.to_string(),
@@ -87,7 +87,7 @@ pub(crate) fn digest(row: &Map<String, Value>) -> String {
 }
 
 /// A value of one column as JSON: numbers, text, booleans, `null`; a blob as
-/// hex; a secret column as `sha256:<hex>` of its text.
+/// `{ "blob": hex }`; a secret column as `sha256:<hex>` of its text.
 fn column_value(row: &AnyRow, index: usize, secret: bool) -> Result<Value, StoreError> {
     let raw = row.try_get_raw(index)?;
     if raw.is_null() {
@@ -103,9 +103,10 @@ fn column_value(row: &AnyRow, index: usize, secret: bool) -> Result<Value, Store
             Value::from(row.try_get::<f64, _>(index)?)
         }
         AnyTypeInfoKind::Text => Value::String(row.try_get(index)?),
+        // A blob is no text: `{ "blob": "<hex>" }`, never read as one.
         AnyTypeInfoKind::Blob => {
             let bytes: Vec<u8> = row.try_get(index)?;
-            Value::String(bytes.iter().map(|b| format!("{b:02x}")).collect())
+            serde_json::json!({ "blob": bytes.iter().map(|b| format!("{b:02x}")).collect::<String>() })
         }
     };
     Ok(match (secret, value) {

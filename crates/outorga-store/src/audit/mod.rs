@@ -14,6 +14,7 @@
 //! log does not yet describe.
 
 pub(crate) mod checkpoint;
+pub(crate) mod guard;
 pub(crate) mod images;
 pub(crate) mod key;
 pub(crate) mod schema;

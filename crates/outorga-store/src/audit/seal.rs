@@ -179,6 +179,12 @@ impl Store {
             report.sealed = last;
         } else if key_id != key.id() {
             return Err(wrong_key(&key_id, &key.id()));
+        } else if seq == 0 {
+            // A sealed log always holds its first `audit.schema` entry.
+            return Err(unsealed(
+                "o registro de auditoria foi selado mas está vazio: foi apagado; restaure uma \
+                 cópia íntegra",
+            ));
         }
         self.describe_changed_tables(&mut tx, change, &mut report)
             .await?;
@@ -207,17 +213,7 @@ impl Store {
         change: &Change<'_>,
         report: &mut SealReport,
     ) -> Result<(), StoreError> {
-        let mut recorded: HashMap<String, Vec<String>> = HashMap::new();
-        for row in sqlx::query("SELECT tbl, columns FROM audit_schema")
-            .fetch_all(&mut **tx)
-            .await?
-        {
-            let columns: String = row.try_get("columns")?;
-            recorded.insert(
-                row.try_get("tbl")?,
-                serde_json::from_str(&columns).unwrap_or_default(),
-            );
-        }
+        let recorded = recorded_tables(tx, &self.audit.keys).await?;
         let changed: Vec<&Table> = self
             .audit
             .schema
@@ -256,9 +252,9 @@ impl Store {
         )
         .await?;
         for table in changed {
-            // A table the log has images of but no record of its columns
-            // (the record deleted): its rows are compared with their images
-            // as they are now, never described again unchecked.
+            // A table the log has images of but no record of its columns:
+            // its rows are compared with their images as they are now, never
+            // described again unchecked.
             let current: Vec<String> = table.columns.iter().map(|c| c.name.clone()).collect();
             let imaged = sqlx::query("SELECT 1 AS one FROM audit_rows WHERE tbl = $1 LIMIT 1")
                 .bind(&table.name)
@@ -269,14 +265,6 @@ impl Store {
                 .get(&table.name)
                 .or(if imaged { Some(&current) } else { None });
             report.described += self.describe_table(tx, change, table, before).await?;
-            sqlx::query(
-                "INSERT INTO audit_schema (tbl, columns) VALUES ($1, $2) \
-                 ON CONFLICT (tbl) DO UPDATE SET columns = excluded.columns",
-            )
-            .bind(&table.name)
-            .bind(table.fingerprint())
-            .execute(&mut **tx)
-            .await?;
             report.tables.push(table.name.clone());
         }
         Ok(())
@@ -325,7 +313,7 @@ impl Store {
             let latest = match before {
                 Some(_) => {
                     let texts: Vec<String> = keys.iter().map(|k| key_text(k)).collect();
-                    latest_images(tx, table, &texts).await?
+                    latest_images(&mut **tx, table, &texts).await?
                 }
                 None => HashMap::new(),
             };
@@ -348,6 +336,11 @@ impl Store {
                 if batch.len() == BASELINE_ROWS {
                     described += self.baseline(tx, change, table, &mut batch).await?;
                 }
+            }
+            if keys.last() == offset_key.as_ref() {
+                // A key that does not select its own row (written outside
+                // outorga): the rest is left for verification to report.
+                break;
             }
             offset_key = keys.last().cloned();
         }
@@ -434,6 +427,37 @@ fn projection(image: &Map<String, Value>, columns: &[String]) -> Option<Map<Stri
         .iter()
         .map(|c| image.get(c).map(|v| (c.clone(), v.clone())))
         .collect()
+}
+
+/// The columns of each table as the log's sealed `audit.schema` entries
+/// recorded them, the latest per table; an entry that does not verify is
+/// left out (verification reports it).
+pub(crate) async fn recorded_tables(
+    tx: &mut Tx,
+    keys: &AuditKeys,
+) -> Result<HashMap<String, Vec<String>>, StoreError> {
+    let mut recorded = HashMap::new();
+    let entries = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM audit_log WHERE action = 'audit.schema' ORDER BY seq"
+    )))
+    .fetch_all(&mut **tx)
+    .await?;
+    for entry in entries.iter().map(entry_of) {
+        let entry = entry?;
+        let sealed = entry_hash(&entry) == entry.hash
+            && keys
+                .current()
+                .verifies(Purpose::Entry, &[&entry.hash], &entry.mac);
+        let detail: Map<String, Value> = serde_json::from_str(&entry.detail).unwrap_or_default();
+        if !sealed {
+            continue;
+        }
+        for (table, columns) in detail {
+            let columns: Vec<String> = serde_json::from_value(columns).unwrap_or_default();
+            recorded.insert(table, columns);
+        }
+    }
+    Ok(recorded)
 }
 
 /// The log is not sealed and sealing it is not automatic.

@@ -110,6 +110,22 @@ impl Store {
         for table in &self.audit.schema.tables {
             verify_table(&mut tx, table, &mut report).await?;
         }
+        let recorded = super::seal::recorded_tables(&mut tx, &self.audit.keys).await?;
+        let mut vanished: Vec<&String> = recorded
+            .keys()
+            .filter(|name| self.audit.schema.table(name).is_err())
+            .collect();
+        vanished.sort();
+        for name in vanished {
+            report.problem(AuditProblem {
+                seq: None,
+                record: Some(name.clone()),
+                jurisdiction: None,
+                reason: "o registro descreve esta tabela, que não existe mais como tabela: foi \
+                         apagada ou trocada (por uma visão, por exemplo) por fora do outorga"
+                    .into(),
+            });
+        }
         tx.rollback().await?;
         Ok(report)
     }
@@ -120,6 +136,29 @@ impl Store {
         report: &mut AuditReport,
     ) -> Result<(), StoreError> {
         let key = self.audit.keys.current();
+        // Entries and images numbered below 1 are never part of the chain.
+        for (table, what) in [
+            ("audit_log", "entrada"),
+            ("audit_rows", "registro indexado"),
+        ] {
+            let below: i64 = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "SELECT COUNT(*) AS n FROM {table} WHERE seq < 1"
+            )))
+            .fetch_one(&mut **tx)
+            .await?
+            .try_get("n")?;
+            if below > 0 {
+                report.problem(AuditProblem {
+                    seq: Some(0),
+                    record: None,
+                    jurisdiction: None,
+                    reason: format!(
+                        "{below} {what}(s) numerada(s) abaixo de 1 em {table}: não fazem parte do \
+                         registro e foram gravadas por fora do outorga"
+                    ),
+                });
+            }
+        }
         let mut prev = GENESIS.to_string();
         let mut expected = 1;
         let mut last = 0;
@@ -227,20 +266,27 @@ impl Store {
                 ),
             });
         }
-        let head = sqlx::query("SELECT seq, hash, mac FROM audit_head WHERE id = 1")
+        let head = sqlx::query("SELECT seq, hash, mac, key_id FROM audit_head WHERE id = 1")
             .fetch_one(&mut **tx)
             .await?;
-        let (seq, hash, mac): (i64, String, String) = (
+        let (seq, hash, mac, key_id): (i64, String, String, String) = (
             head.try_get("seq")?,
             head.try_get("hash")?,
             head.try_get("mac")?,
+            head.try_get("key_id")?,
         );
-        let head_problem = if seq != last || hash != prev {
+        let head_problem = if key_id.is_empty() || (seq == 0 && last == 0) {
+            Some(
+                "o registro de auditoria não está selado, ou foi esvaziado: restaure uma cópia \
+                 íntegra"
+                    .to_string(),
+            )
+        } else if seq != last || hash != prev {
             Some(format!(
                 "o registro deveria terminar na entrada {seq}, mas a última é a {last}: \
                  entradas removidas do fim, ou a cabeça do registro foi alterada"
             ))
-        } else if seq > 0 && !key.verifies(Purpose::Head, &[&seq.to_string(), &hash], &mac) {
+        } else if !key.verifies(Purpose::Head, &[&seq.to_string(), &hash], &mac) {
             Some(
                 "o selo (HMAC) da cabeça do registro não confere: ela foi movida ou alterada \
                  sem a chave de auditoria"
@@ -263,11 +309,14 @@ impl Store {
 
 /// The latest image the log holds for each key of `keys` in `table`: its
 /// digest (`None`: deleted) and entry.
-pub(crate) async fn latest_images(
-    tx: &mut crate::Tx,
+pub(crate) async fn latest_images<'c>(
+    executor: impl sqlx::Executor<'c, Database = sqlx::Any>,
     table: &Table,
     keys: &[String],
 ) -> Result<HashMap<String, (Option<String>, i64)>, StoreError> {
+    if keys.is_empty() {
+        return Ok(HashMap::new());
+    }
     let placeholders: Vec<String> = (0..keys.len()).map(|i| format!("${}", i + 2)).collect();
     let sql = format!(
         "SELECT r.key, r.digest, r.seq FROM audit_rows r WHERE r.tbl = $1 AND r.key IN ({}) \
@@ -280,7 +329,7 @@ pub(crate) async fn latest_images(
         query = query.bind(key);
     }
     let mut found = HashMap::new();
-    for row in query.fetch_all(&mut **tx).await? {
+    for row in query.fetch_all(executor).await? {
         found.insert(
             row.try_get("key")?,
             (row.try_get("digest")?, row.try_get("seq")?),
@@ -385,7 +434,7 @@ async fn verify_table(
             .map(|r| image_of(table, r))
             .collect::<Result<_, _>>()?;
         let keys: Vec<String> = images.iter().map(|i| key_text(&key_of(table, i))).collect();
-        let latest = latest_images(tx, table, &keys).await?;
+        let latest = latest_images(&mut **tx, table, &keys).await?;
         for (image, key) in images.iter().zip(&keys) {
             let jurisdiction = jurisdiction_of(table, image);
             report.rows += 1;
@@ -421,7 +470,21 @@ async fn verify_table(
                 });
             }
         }
-        after = images.last().map(|i| key_of(table, i));
+        let next = images.last().map(|i| key_of(table, i));
+        if next == after {
+            // A key that reads back as a value that does not select it (a
+            // blob where text was expected): reading on would never end.
+            report.problem(AuditProblem {
+                seq: None,
+                record: Some(record_name(table, &keys[keys.len() - 1])),
+                jurisdiction: None,
+                reason: "a chave deste registro não se lê como a do seu tipo: foi gravado por \
+                         fora do outorga"
+                    .into(),
+            });
+            break;
+        }
+        after = next;
     }
     let live: i64 = sqlx::query(
         "SELECT COUNT(*) AS n FROM audit_rows r WHERE r.tbl = $1 AND r.digest IS NOT NULL \
