@@ -130,7 +130,9 @@ pub fn checkpoint(
             at: now(),
             why: "ponto de verificação do registro de auditoria",
         };
-        Ok::<_, anyhow::Error>(store.checkpoint(&change).await?.to_text())
+        let checkpoint = store.checkpoint(&change).await?;
+        crate::anchor::record(&store, &database.data).await?;
+        Ok::<_, anyhow::Error>(checkpoint.to_text())
     })?;
     if let Some(out) = out {
         std::fs::OpenOptions::new()

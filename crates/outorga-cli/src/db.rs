@@ -79,7 +79,14 @@ pub(crate) fn jurisdictions(library: &Library) -> Vec<Jurisdiction> {
 /// standard error when there was something to do).
 pub(crate) async fn open_store(url: &str, data: &Path, by: &str) -> anyhow::Result<Store> {
     let (keys, source) = crate::keys::audit_keys(data)?;
-    let opened = open_and_seal(url, keys, by).await;
+    let opened = match open_and_seal(url, keys, by).await {
+        Ok(store) => {
+            crate::anchor::check(&store, data).await?;
+            crate::anchor::record(&store, data).await?;
+            Ok(store)
+        }
+        Err(e) => Err(e),
+    };
     match (&source, opened) {
         (crate::keys::Source::Created(path), Ok(store)) => {
             eprintln!(
@@ -151,6 +158,7 @@ pub(crate) async fn open_synced(
             jurisdictions,
         )
         .await?;
+    crate::anchor::record(&store, data).await?;
     Ok(store)
 }
 

@@ -206,6 +206,7 @@ pub fn import(
         }
         // The table grew at once: the planner's statistics follow.
         store.analyze().await?;
+        crate::anchor::record(&store, &database.data).await?;
         bar.finish_and_clear();
         Ok::<_, anyhow::Error>(())
     })?;

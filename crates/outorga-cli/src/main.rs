@@ -1,6 +1,7 @@
 //! The `outorga` command.
 
 mod agenda;
+mod anchor;
 mod audit;
 mod backup;
 mod db;

@@ -59,6 +59,9 @@ pub fn restore(database: &DatabaseArgs, from: &Path, force: bool) -> anyhow::Res
         copy_sqlite(from, &sqlite_path(&url)?)?;
     }
     runtime.block_on(async {
+        // What this installation saw of the log before is no more: the copy
+        // restored is what it sees from now on.
+        crate::anchor::forget(&database.data)?;
         // The copy is sealed with the deployment's key: opened with it, or
         // refused (another key, no seal) before anything else reads it.
         let store = database.open().await?;

@@ -127,6 +127,8 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         println!(
             "outorga serving on http://{address}/api (OpenAPI: http://{address}/api/openapi.json)"
         );
+        crate::anchor::record(&store, &args.data).await?;
+        tokio::spawn(crate::anchor::watch(store.clone(), args.data.clone()));
         let state = AppState::new(store, library).with_limits(args.limits.limits());
         let peers = if args.behind_proxy {
             Peers::TrustedProxy

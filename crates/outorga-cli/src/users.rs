@@ -90,10 +90,11 @@ pub fn add(
             "outorga user add",
             "usuário cadastrado pela linha de comando",
         );
-        match store
+        let created = store
             .create_user(&change, name, role, &password, &scope)
-            .await
-        {
+            .await;
+        crate::anchor::record(&store, &database.data).await?;
+        match created {
             Ok(user) => {
                 let scope = match &user.scope {
                     Scope::All => "todas as jurisdições".to_string(),
@@ -144,7 +145,9 @@ pub fn token(
     };
     runtime()?.block_on(async {
         let store = database.open().await?;
-        match store.create_token(&change, name, label, expires).await {
+        let created = store.create_token(&change, name, label, expires).await;
+        crate::anchor::record(&store, &database.data).await?;
+        match created {
             Ok(token) => {
                 println!("{token}");
                 eprintln!("guarde este token agora: ele não será mostrado de novo");
@@ -170,6 +173,7 @@ pub fn prune_sign_ins(database: &DatabaseArgs, keep_days: u32) -> anyhow::Result
     runtime()?.block_on(async {
         let store = database.open().await?;
         let deleted = store.prune_sign_ins(&change, before).await?;
+        crate::anchor::record(&store, &database.data).await?;
         println!(
             "{deleted} tentativas de entrada anteriores a {} apagadas",
             before.format("%Y-%m-%d %H:%M")

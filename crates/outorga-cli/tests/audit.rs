@@ -53,6 +53,17 @@ fn sql(data: &Path, statements: &[String]) {
     });
 }
 
+/// Removes what the installation saw of its logs (`audit-*.seen`), as
+/// someone who could write to the data folder too would.
+fn forget_seen(data: &Path) {
+    for entry in std::fs::read_dir(data).expect("data").flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("audit-") && name.ends_with(".seen") {
+            std::fs::remove_file(entry.path()).expect("seen");
+        }
+    }
+}
+
 #[cfg(unix)]
 fn mode(path: &Path) -> u32 {
     use std::os::unix::fs::PermissionsExt as _;
@@ -139,6 +150,17 @@ fn the_key_is_made_once_private_and_a_checkpoint_proves_what_came_before() {
             ),
         ],
     );
+    // This installation saw a later head: it refuses the database at once…
+    let refused = outorga(&data, &["audit", "verify"], None);
+    assert_eq!(refused.code, 2, "{}{}", refused.stdout, refused.stderr);
+    assert!(
+        refused.stderr.contains("esta instalação já viu a entrada"),
+        "{}",
+        refused.stderr
+    );
+    // …and without that record (deleted with the rest), the checkpoint
+    // still tells.
+    forget_seen(&data);
     let removed = outorga(&data, &since, None);
     assert_eq!(removed.code, 1, "{}", removed.stdout);
     assert!(
@@ -148,12 +170,14 @@ fn the_key_is_made_once_private_and_a_checkpoint_proves_what_came_before() {
         "{}",
         removed.stdout
     );
+    forget_seen(&data);
     let plain = outorga(&data, &["audit", "verify"], None);
     assert_eq!(plain.code, 1, "{}", plain.stdout);
     assert!(plain.stdout.contains("cabeça"), "{}", plain.stdout);
 
     // A checkpoint that cannot be read: the file and the line.
     std::fs::write(&file, "chave: 0123456789abcdef\nentrada: muitas\n").expect("write");
+    forget_seen(&data);
     let bad = outorga(&data, &since, None);
     assert_eq!(bad.code, 2);
     assert!(
@@ -234,4 +258,57 @@ fn a_log_from_before_the_key_is_sealed_only_when_asked() {
     );
     let verify = outorga(&data, &["audit", "verify"], None);
     assert_eq!(verify.code, 0, "{}", verify.stdout);
+}
+
+/// A head read once, put back later over a cut tail (with the rows the log
+/// described removed too): the log is consistent, but not with what this
+/// installation saw, so it is refused (red-team R10).
+#[test]
+fn a_head_once_read_cannot_be_put_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("data");
+    assert_eq!(outorga(&data, &["db", "init"], None).code, 0);
+    let read = |sql_text: &str| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async {
+            sqlx::any::install_default_drivers();
+            let url = format!("sqlite://{}", data.join("outorga.db").display());
+            let pool = sqlx::AnyPool::connect(&url).await.expect("open");
+            let row = sqlx::query(sqlx::AssertSqlSafe(sql_text.to_string()))
+                .fetch_one(&pool)
+                .await
+                .expect("read");
+            use sqlx::Row as _;
+            let values: (i64, String, String) = (
+                row.try_get(0).expect("seq"),
+                row.try_get(1).expect("hash"),
+                row.try_get(2).expect("mac"),
+            );
+            pool.close().await;
+            values
+        })
+    };
+    let (seq, hash, mac) = read("SELECT seq, hash, mac FROM audit_head WHERE id = 1");
+    let checkpoint = outorga(&data, &["audit", "checkpoint"], None);
+    assert_eq!(checkpoint.code, 0, "{}", checkpoint.stderr);
+    sql(
+        &data,
+        &[
+            format!("DELETE FROM audit_rows WHERE seq > {seq}"),
+            format!("DELETE FROM audit_log WHERE seq > {seq}"),
+            format!(
+                "UPDATE audit_head SET seq = {seq}, hash = '{hash}', mac = '{mac}' WHERE id = 1"
+            ),
+        ],
+    );
+    let refused = outorga(&data, &["audit", "verify"], None);
+    assert_eq!(refused.code, 2, "{}{}", refused.stdout, refused.stderr);
+    assert!(
+        refused.stderr.contains("entradas foram removidas"),
+        "{}",
+        refused.stderr
+    );
 }

@@ -14,21 +14,27 @@ const PG: &str = "postgres://postgres@127.0.0.1:5432/test";
 enum Database {
     /// A data folder (the default SQLite database in it).
     Folder(PathBuf),
-    Url(String),
+    /// A PostgreSQL database, and the data folder of the installation.
+    Url(String, PathBuf),
 }
 
 impl Database {
     fn args(&self) -> Vec<String> {
         match self {
             Database::Folder(dir) => vec!["--data".into(), dir.display().to_string()],
-            Database::Url(url) => vec!["--database-url".into(), url.clone()],
+            Database::Url(url, data) => vec![
+                "--database-url".into(),
+                url.clone(),
+                "--data".into(),
+                data.display().to_string(),
+            ],
         }
     }
 
     fn url(&self) -> String {
         match self {
             Database::Folder(dir) => format!("sqlite://{}", dir.join("outorga.db").display()),
-            Database::Url(url) => url.clone(),
+            Database::Url(url, _) => url.clone(),
         }
     }
 }
@@ -224,12 +230,12 @@ impl Scratch {
         Scratch { name }
     }
 
-    fn database(&self) -> Database {
+    fn database(&self, data: &Path) -> Database {
         let server = pg_server();
         let base = server
             .rsplit_once('/')
             .map_or(server.as_str(), |(base, _)| base);
-        Database::Url(format!("{base}/{}", self.name))
+        Database::Url(format!("{base}/{}", self.name), data.to_path_buf())
     }
 }
 
@@ -269,5 +275,6 @@ fn admin(sql: &str) {
 fn postgres_round_trip() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (source, target) = (Scratch::new("origem"), Scratch::new("destino"));
-    round_trip(&source.database(), &target.database(), dir.path());
+    let data = dir.path().join("dados");
+    round_trip(&source.database(&data), &target.database(&data), dir.path());
 }

@@ -55,13 +55,14 @@ pub use permits::{
 pub use process::{ProcessStep, status_pt as auto_status_pt};
 pub use profile::{Cnh, Profile, check_profile, parse_cnh_number};
 pub use sign_ins::{
-    Attempt, AttemptFilter, FAILURES_PER_CLIENT, FAILURES_PER_NAME, SignIn, WINDOW_SECONDS,
+    Attempt, AttemptFilter, FAILURES_PER_CLIENT, FAILURES_PER_NAME, FAILURES_PER_NAME_EVERYWHERE,
+    SignIn, WINDOW_SECONDS,
 };
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 pub use stands::Stand;
 use std::path::Path;
-pub use text::TextKind;
+pub use text::{TextKind, hidden_character, hidden_reason};
 pub use users::{
     MAX_LABEL_CHARS, MAX_TOKEN_DAYS, MAX_USER_NAME_CHARS, Role, Scope, Session, TokenInfo, User,
 };

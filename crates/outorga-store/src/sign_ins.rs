@@ -3,11 +3,15 @@
 //! Every attempt whose password is checked is recorded: when, the user name
 //! as typed (trimmed), the client's address, and whether it succeeded.
 //! Before a password is checked (hashed), the failures of the last
-//! [`WINDOW_SECONDS`] are counted: [`FAILURES_PER_NAME`] for the name, or
-//! [`FAILURES_PER_CLIENT`] for the client (its address; for IPv6 its /64,
-//! which one machine usually has whole), and the attempt is refused without
-//! hashing, saying in how many seconds the oldest of those failures leaves
-//! the window. An attempt being checked counts as a failure until it is
+//! [`WINDOW_SECONDS`] are counted: [`FAILURES_PER_NAME`] for the name from
+//! this client's network, [`FAILURES_PER_CLIENT`] for the client (its
+//! address; for IPv6 its /64, which one machine usually has whole), or
+//! [`FAILURES_PER_NAME_EVERYWHERE`] for the name from anywhere, and the
+//! attempt is refused without hashing, saying in how many seconds the
+//! oldest of those failures leaves the window. The limit per name counts
+//! per network, so someone who knows a name cannot keep its owner out from
+//! elsewhere; only a guessing spread over many networks (dozens of failures
+//! a minute) stops the name for everyone, for a minute. An attempt being checked counts as a failure until it is
 //! decided, and deciding and recording happen in one transaction (on
 //! PostgreSQL under a lock of the table), so concurrent attempts count each
 //! other. The counts are read from the database: several servers on one
@@ -26,8 +30,13 @@ use chrono::{Duration, NaiveDateTime};
 use sqlx::Row;
 use std::net::IpAddr;
 
-/// Failures of one user name within the window that stop the next attempt.
+/// Failures of one user name from one client's network within the window
+/// that stop that network's next attempt at the name.
 pub const FAILURES_PER_NAME: i64 = 5;
+
+/// Failures of one user name from any network within the window that stop
+/// the next attempt at it from anywhere (a guessing spread over networks).
+pub const FAILURES_PER_NAME_EVERYWHERE: i64 = 50;
 
 /// Failures from one client within the window that stop the next attempt.
 pub const FAILURES_PER_CLIENT: i64 = 10;
@@ -83,37 +92,39 @@ fn window() -> Duration {
 
 /// The attempts counted against a name or a client.
 #[derive(Debug, Clone, Copy)]
-enum Key {
-    Name,
-    Network,
+enum Key<'a> {
+    /// The name, from any network.
+    Name(&'a str),
+    /// The name, from one network.
+    NameFrom(&'a str, &'a str),
+    Network(&'a str),
 }
 
-/// When `limit` failures (or attempts still being checked) of `value` fall
-/// within the window ending `at`: in how many seconds (at least one) the
-/// oldest of the last `limit` leaves it.
+/// When `limit` failures (or attempts still being checked) that `key`
+/// counts fall within the window ending `at`: in how many seconds (at least
+/// one) the oldest of the last `limit` leaves it.
 async fn wait_for(
     tx: &mut Tx,
-    key: Key,
-    value: &str,
+    key: Key<'_>,
     at: NaiveDateTime,
     limit: i64,
 ) -> Result<Option<i64>, StoreError> {
-    let sql = match key {
-        Key::Name => {
-            "SELECT at FROM sign_in_attempts WHERE name = $1 AND at > $2 \
-             AND (succeeded IS NULL OR succeeded = 0) ORDER BY at DESC LIMIT 1 OFFSET $3"
-        }
-        Key::Network => {
-            "SELECT at FROM sign_in_attempts WHERE network = $1 AND at > $2 \
-             AND (succeeded IS NULL OR succeeded = 0) ORDER BY at DESC LIMIT 1 OFFSET $3"
-        }
+    let (condition, value, network) = match key {
+        Key::Name(name) => ("name = $1", name, None),
+        Key::NameFrom(name, network) => ("name = $1 AND network = $4", name, Some(network)),
+        Key::Network(network) => ("network = $1", network, None),
     };
-    let row = sqlx::query(sql)
-        .bind(value)
-        .bind(timestamp(at - window()))
-        .bind(limit - 1)
-        .fetch_optional(&mut **tx)
-        .await?;
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT at FROM sign_in_attempts WHERE {condition} AND at > $2 \
+         AND (succeeded IS NULL OR succeeded = 0) ORDER BY at DESC LIMIT 1 OFFSET $3"
+    )))
+    .bind(value)
+    .bind(timestamp(at - window()))
+    .bind(limit - 1);
+    if let Some(network) = network {
+        query = query.bind(network);
+    }
+    let row = query.fetch_optional(&mut **tx).await?;
     let Some(row) = row else {
         return Ok(None);
     };
@@ -147,16 +158,13 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
             }
-            let by_name = wait_for(&mut tx, Key::Name, name, at, FAILURES_PER_NAME).await?;
-            let by_client = wait_for(
-                &mut tx,
-                Key::Network,
-                &network(client),
-                at,
-                FAILURES_PER_CLIENT,
-            )
-            .await?;
-            if let Some(seconds) = by_name.max(by_client) {
+            let from = network(client);
+            let by_name =
+                wait_for(&mut tx, Key::NameFrom(name, &from), at, FAILURES_PER_NAME).await?;
+            let by_client = wait_for(&mut tx, Key::Network(&from), at, FAILURES_PER_CLIENT).await?;
+            let everywhere =
+                wait_for(&mut tx, Key::Name(name), at, FAILURES_PER_NAME_EVERYWHERE).await?;
+            if let Some(seconds) = by_name.max(by_client).max(everywhere) {
                 return Ok(SignIn::TooMany { seconds });
             }
             sqlx::query(

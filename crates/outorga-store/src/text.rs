@@ -42,6 +42,40 @@ fn reorders(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
+/// The first character of `value` (its position from 1, and itself) that
+/// hides or reorders text: a control character (but a line break or tab
+/// when `lines`), a line or paragraph separator, or a bidirectional
+/// control. Shared with the web layer, which refuses them in paths, queries
+/// and bodies before anything reads them.
+pub fn hidden_character(value: &str, lines: bool) -> Option<(usize, char)> {
+    value
+        .chars()
+        .enumerate()
+        .find(|(_, c)| {
+            (c.is_control() && !(lines && matches!(c, '\n' | '\r' | '\t')))
+                || matches!(c, '\u{2028}' | '\u{2029}')
+                || reorders(*c)
+        })
+        .map(|(i, c)| (i + 1, c))
+}
+
+/// What a refused hidden character is, for people.
+pub fn hidden_reason(at: usize, c: char) -> String {
+    if reorders(c) {
+        format!(
+            "tem um caractere invisível que inverte a direção do texto (U+{:04X}) na posição \
+             {at}: apague-o",
+            u32::from(c)
+        )
+    } else {
+        format!(
+            "tem um caractere de controle (U+{:04X}) na posição {at}: apague-o e digite o texto \
+             de novo",
+            u32::from(c)
+        )
+    }
+}
+
 /// `value` trimmed, if it is text of `kind` a person could have typed: at
 /// most `kind.max_chars()` characters, no control character (a line break
 /// or tab only in [`TextKind::Long`]) and nothing that reorders the text.
@@ -60,25 +94,8 @@ pub fn checked<'a>(
             kind.max_chars()
         )));
     }
-    let allowed = |c: char| kind == TextKind::Long && matches!(c, '\n' | '\r' | '\t');
-    if let Some((at, c)) = value
-        .chars()
-        .enumerate()
-        .find(|(_, c)| (c.is_control() && !allowed(*c)) || matches!(c, '\u{2028}' | '\u{2029}'))
-    {
-        return Err(invalid(format!(
-            "tem um caractere de controle (U+{:04X}) na posição {}: apague-o e digite o texto de novo",
-            u32::from(c),
-            at + 1
-        )));
-    }
-    if let Some((at, c)) = value.chars().enumerate().find(|(_, c)| reorders(*c)) {
-        return Err(invalid(format!(
-            "tem um caractere invisível que inverte a direção do texto (U+{:04X}) na posição {}: \
-             apague-o",
-            u32::from(c),
-            at + 1
-        )));
+    if let Some((at, c)) = hidden_character(value, kind == TextKind::Long) {
+        return Err(invalid(hidden_reason(at, c)));
     }
     Ok(value)
 }

@@ -230,6 +230,9 @@ fn checked_name(name: &str) -> Result<&str, StoreError> {
     if name.is_empty() {
         return Err(invalid("o nome do usuário não pode ficar em branco"));
     }
+    if let Some((at, c)) = crate::text::hidden_character(name, false) {
+        return Err(invalid(&crate::text::hidden_reason(at, c)));
+    }
     if name.chars().count() > MAX_USER_NAME_CHARS
         || name.chars().any(|c| c.is_control() || c.is_whitespace())
     {
@@ -602,6 +605,12 @@ impl Store {
         expires_at: Option<NaiveDateTime>,
     ) -> Result<String, StoreError> {
         let label = label.trim();
+        if let Some((at, c)) = crate::text::hidden_character(label, false) {
+            return Err(StoreError::Invalid {
+                field: "rótulo",
+                reason: crate::text::hidden_reason(at, c),
+            });
+        }
         if label.is_empty() || label.chars().count() > MAX_LABEL_CHARS {
             return Err(StoreError::Invalid {
                 field: "rótulo",

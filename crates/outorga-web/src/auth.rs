@@ -54,6 +54,13 @@ fn reason(parts: &Parts) -> Result<Option<String>, ApiError> {
                 "o motivo não é texto UTF-8",
             )
         })?;
+    if let Some((at, c)) = outorga_store::hidden_character(text, false) {
+        return Err(ApiError::field(
+            StatusCode::BAD_REQUEST,
+            "X-Motivo",
+            outorga_store::hidden_reason(at, c),
+        ));
+    }
     match text.chars().count() {
         0 => Ok(None),
         1..=500 => Ok(Some(text.to_string())),
@@ -93,12 +100,20 @@ async fn path_jurisdiction(
     parts: &mut Parts,
     state: &AppState,
 ) -> Result<Option<String>, ApiError> {
-    let Ok(params) = RawPathParams::from_request_parts(parts, state).await else {
-        return Ok(None);
-    };
+    // A path that does not decode names no jurisdiction one may check:
+    // refused, never let past the scope.
+    let params = RawPathParams::from_request_parts(parts, state)
+        .await
+        .map_err(|rejection| {
+            // axum names the parameter: "Invalid UTF-8 in `placa`".
+            let text = rejection.body_text();
+            let name = text.split('`').nth(1).unwrap_or("rota").to_string();
+            ApiError::field(StatusCode::BAD_REQUEST, name, crate::extract::NOT_UTF8)
+        })?;
     let Some((_, j)) = params.iter().find(|(name, _)| *name == "j") else {
         return Ok(None);
     };
+    crate::extract::hidden("j", j)?;
     if state.store.has_jurisdiction(j).await? {
         Ok(Some(j.to_string()))
     } else {

@@ -25,6 +25,11 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        if let Ok(params) = RawPathParams::from_request_parts(parts, state).await {
+            for (name, value) in params.iter() {
+                hidden(name, value)?;
+            }
+        }
         match axum::extract::Path::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Path(value)) => Ok(Path(value)),
             Err(rejection) => {
@@ -56,6 +61,13 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        if let Ok(axum::extract::Query(pairs)) =
+            axum::extract::Query::<Vec<(String, String)>>::try_from_uri(&parts.uri)
+        {
+            for (name, value) in &pairs {
+                hidden(name, value)?;
+            }
+        }
         match axum::extract::Query::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Query(value)) => Ok(Query(value)),
             Err(rejection) => {
@@ -66,6 +78,18 @@ where
                 Err(query_refusal(&sent, rejection))
             }
         }
+    }
+}
+
+/// Why a parameter that is not UTF-8 is refused.
+pub(crate) const NOT_UTF8: &str = "o valor não é texto UTF-8 válido (confira os %XX do endereço)";
+
+/// Refuses (400) a parameter holding a control or bidirectional character:
+/// no database stores a NUL in text, and none is in a code, name or date.
+pub(crate) fn hidden(name: &str, value: &str) -> Result<(), ApiError> {
+    match outorga_store::hidden_character(value, false) {
+        Some((at, c)) => Err(bad(name, outorga_store::hidden_reason(at, c))),
+        None => Ok(()),
     }
 }
 
@@ -111,10 +135,7 @@ fn path_refusal(params: &[(String, String)], rejection: PathRejection) -> ApiErr
                 .map_or_else(|| name_at(0), |(name, _)| name.clone());
             bad(campo, not_a(value, expected_type))
         }
-        ErrorKind::InvalidUtf8InPathParam { key } => bad(
-            key.clone(),
-            "o valor não é texto UTF-8 válido (confira os %XX do endereço)",
-        ),
+        ErrorKind::InvalidUtf8InPathParam { key } => bad(key.clone(), NOT_UTF8),
         ErrorKind::DeserializeError {
             key,
             value,

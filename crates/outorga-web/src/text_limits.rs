@@ -28,8 +28,10 @@ pub(crate) fn max_chars(schema: &str, property: &str) -> usize {
     }
 }
 
-/// Refuses (422, naming the field) a text longer than its field takes,
-/// anywhere in `body` (a request of `schema`), before the body is read.
+/// Refuses (422, naming the field) a text longer than its field takes, or
+/// holding a control or bidirectional character (a line break or tab only
+/// in free texts), anywhere in `body` (a request of `schema`), before the
+/// body is read.
 pub(crate) fn check(schema: &str, body: &Value) -> Result<(), ApiError> {
     walk(schema, body, None, "")
 }
@@ -37,7 +39,16 @@ pub(crate) fn check(schema: &str, body: &Value) -> Result<(), ApiError> {
 fn walk(schema: &str, value: &Value, key: Option<&str>, path: &str) -> Result<(), ApiError> {
     match value {
         Value::String(text) => {
-            let max = max_chars(schema, key.unwrap_or_default());
+            let property = key.unwrap_or_default();
+            let lines = max_chars(schema, property) == TextKind::Long.max_chars();
+            if let Some((at, c)) = outorga_store::hidden_character(text, lines) {
+                return Err(ApiError::field(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    path.to_string(),
+                    outorga_store::hidden_reason(at, c),
+                ));
+            }
+            let max = max_chars(schema, property);
             let count = text.chars().count();
             if count > max {
                 return Err(ApiError::field(

@@ -10,6 +10,7 @@
 use super::key::Purpose;
 use super::{Change, Entry, append};
 use crate::{Store, StoreError};
+use chrono::NaiveDateTime;
 use sqlx::Row;
 
 const TITLE: &str = "outorga — ponto de verificação do registro de auditoria";
@@ -146,19 +147,48 @@ impl Store {
             },
         )
         .await?;
+        let checkpoint = self.signed_head(&mut *tx, change.at).await?;
+        tx.commit().await?;
+        Ok(checkpoint)
+    }
+
+    /// A short name of this database's log: the start of its first entry's
+    /// hash (every copy of the log shares it), or `nova` before any entry.
+    pub async fn log_id(&self) -> Result<String, StoreError> {
+        let first = sqlx::query("SELECT hash FROM audit_log WHERE seq = 1")
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match first {
+            Some(row) => row.try_get::<String, _>("hash")?.chars().take(16).collect(),
+            None => "nova".to_string(),
+        })
+    }
+
+    /// The head as it is, signed, without recording an entry: what an
+    /// installation keeps of the last head it saw (`outorga` keeps it in the
+    /// data folder, and refuses a log that falls behind it).
+    pub async fn head_checkpoint(&self, at: NaiveDateTime) -> Result<Checkpoint, StoreError> {
+        self.signed_head(&self.pool, at).await
+    }
+
+    async fn signed_head<'c>(
+        &self,
+        executor: impl sqlx::Executor<'c, Database = sqlx::Any>,
+        at: NaiveDateTime,
+    ) -> Result<Checkpoint, StoreError> {
+        let key = self.audit.keys.current();
         let head = sqlx::query("SELECT seq, hash FROM audit_head WHERE id = 1")
-            .fetch_one(&mut *tx)
+            .fetch_one(executor)
             .await?;
         let mut checkpoint = Checkpoint {
             key_id: key.id(),
             seq: head.try_get("seq")?,
             hash: head.try_get("hash")?,
-            at: super::timestamp(change.at),
+            at: super::timestamp(at),
             signature: String::new(),
         };
         let parts = checkpoint.signed_parts();
         checkpoint.signature = key.mac(Purpose::Checkpoint, &parts.each_ref().map(String::as_str));
-        tx.commit().await?;
         Ok(checkpoint)
     }
 

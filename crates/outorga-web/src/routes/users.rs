@@ -119,12 +119,14 @@ impl From<TokenInfo> for TokenSaida {
 async fn named(parts: &mut Parts, state: &AppState) -> Result<String, ApiError> {
     let params = RawPathParams::from_request_parts(parts, state)
         .await
-        .map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "erro interno"))?;
-    params
+        .map_err(|_| ApiError::field(StatusCode::BAD_REQUEST, "nome", crate::extract::NOT_UTF8))?;
+    let name = params
         .iter()
         .find(|(name, _)| *name == "nome")
         .map(|(_, value)| value.trim().to_string())
-        .ok_or_else(|| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "erro interno"))
+        .ok_or_else(|| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "erro interno"))?;
+    crate::extract::hidden("nome", &name)?;
+    Ok(name)
 }
 
 fn scope_text(scope: &Scope) -> String {
@@ -158,15 +160,19 @@ async fn existing(state: &AppState, name: &str) -> Result<User, ApiError> {
 }
 
 /// The user of the path, if the administrator asking manages them: 404
-/// when there is no such active user, 403 when they are out of reach.
+/// both when there is no such active user and when they are out of reach,
+/// so a limited administrator does not learn which names exist elsewhere.
 async fn managed_by(state: &AppState, who: &Principal, name: &str) -> Result<User, ApiError> {
-    let user = existing(state, name).await?;
-    within_reach(
-        &who.user,
-        &format!("gerenciar `{}`", user.name),
-        user.role,
-        &user.scope,
-    )?;
+    let out_of_reach = || {
+        ApiError::not_found(format!(
+            "não há usuário ativo `{name}` entre os que {} gerencia",
+            who.user.name
+        ))
+    };
+    let user = state.store.user(name).await?.ok_or_else(out_of_reach)?;
+    if !who.user.may_manage(user.role, &user.scope) {
+        return Err(out_of_reach());
+    }
     Ok(user)
 }
 
