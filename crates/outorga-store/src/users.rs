@@ -281,13 +281,14 @@ impl Store {
         .execute(&mut *tx)
         .await
         .map_err(|e| refused_if_taken(e, "nome", format!("o usuário `{name}` já existe")))?;
+        let owner = scope_of(&mut tx, name).await?;
         append(
             &mut tx,
             &self.audit,
             change,
             Entry {
                 action: "user.create",
-                jurisdiction: None,
+                jurisdiction: home(&owner),
                 subject: &format!("user:{name}"),
                 detail: serde_json::json!({ "role": role.code(), "jurisdictions": scope.to_column() }),
                 rows: vec![RowRef::new("users", [name.into()])],
@@ -354,13 +355,14 @@ impl Store {
             let label: String = row.try_get("label")?;
             rows.push(RowRef::new("api_tokens", [name.into(), label.into()]));
         }
+        let owner = scope_of(&mut tx, name).await?;
         append(
             &mut tx,
             &self.audit,
             change,
             Entry {
                 action: "user.disable",
-                jurisdiction: None,
+                jurisdiction: home(&owner),
                 subject: &format!("user:{name}"),
                 detail: serde_json::json!({}),
                 rows,
@@ -403,13 +405,14 @@ impl Store {
         }
         let mut rows = end_sessions(&mut tx, "user_name = $1", name, None).await?;
         rows.push(RowRef::new("users", [name.into()]));
+        let owner = scope_of(&mut tx, name).await?;
         append(
             &mut tx,
             &self.audit,
             change,
             Entry {
                 action: "user.password",
-                jurisdiction: None,
+                jurisdiction: home(&owner),
                 subject: &format!("user:{name}"),
                 detail: serde_json::json!({}),
                 rows,
@@ -495,7 +498,7 @@ impl Store {
             &change,
             Entry {
                 action: "session.open",
-                jurisdiction: None,
+                jurisdiction: home(&user.scope),
                 subject: &format!("user:{}", user.name),
                 detail: serde_json::json!({ "expires_at": timestamp(expires_at) }),
                 rows,
@@ -520,13 +523,14 @@ impl Store {
         if closed.is_empty() {
             return Ok(false);
         }
+        let owner = scope_of(&mut tx, change.by).await?;
         append(
             &mut tx,
             &self.audit,
             change,
             Entry {
                 action: "session.close",
-                jurisdiction: None,
+                jurisdiction: home(&owner),
                 subject: &format!("user:{}", change.by),
                 detail: serde_json::json!({}),
                 rows: closed,
@@ -653,13 +657,14 @@ impl Store {
                 format!("o usuário `{user}` já tem um token chamado `{label}`"),
             )
         })?;
+        let owner = scope_of(&mut tx, user).await?;
         append(
             &mut tx,
             &self.audit,
             change,
             Entry {
                 action: "token.create",
-                jurisdiction: None,
+                jurisdiction: home(&owner),
                 subject: &format!("user:{user}"),
                 detail: serde_json::json!({ "label": label }),
                 rows: vec![RowRef::new("api_tokens", [user.into(), label.into()])],
@@ -719,13 +724,14 @@ impl Store {
         if revoked == 0 {
             return Ok(false);
         }
+        let owner = scope_of(&mut tx, user).await?;
         append(
             &mut tx,
             &self.audit,
             change,
             Entry {
                 action: "token.revoke",
-                jurisdiction: None,
+                jurisdiction: home(&owner),
                 subject: &format!("user:{user}"),
                 detail: serde_json::json!({ "label": label }),
                 rows: vec![RowRef::new("api_tokens", [user.into(), label.into()])],
@@ -735,6 +741,28 @@ impl Store {
         tx.commit().await?;
         Ok(true)
     }
+}
+
+/// The jurisdiction an entry about a user belongs to: the one of a user
+/// limited to exactly one (so that jurisdiction's staff read it in the log);
+/// none for a user of several or of all.
+fn home(scope: &Scope) -> Option<&str> {
+    match scope {
+        Scope::Only(list) if list.len() == 1 => Some(list[0].as_str()),
+        _ => None,
+    }
+}
+
+/// The scope of user `name`, as recorded (all, when there is no such user).
+async fn scope_of(tx: &mut Tx, name: &str) -> Result<Scope, StoreError> {
+    let row = sqlx::query("SELECT jurisdictions FROM users WHERE name = $1")
+        .bind(name)
+        .fetch_optional(&mut **tx)
+        .await?;
+    Ok(match row {
+        Some(row) => Scope::from_column(&row.try_get::<String, _>("jurisdictions")?),
+        None => Scope::All,
+    })
 }
 
 /// Ends the sessions `condition` selects (`$1` the user's name, `$2` when

@@ -290,4 +290,27 @@ on_both_backends!(
     tokens_are_made_by_their_owner,
     role_before_body,
     jurisdictions_seen_and_unknown,
+    user_entries_carry_their_jurisdiction,
 );
+
+/// Entries about a user limited to one jurisdiction carry it, so that
+/// jurisdiction's administrator reads them in the log; entries about an
+/// unlimited user stay out of their sight.
+async fn user_entries_carry_their_jurisdiction(app: &App) {
+    let chefe = people(app).await;
+    let about_ana = app.get("/api/audit?assunto=user:ana", &chefe).await;
+    assert_eq!(about_ana.status, StatusCode::OK, "{:?}", about_ana.body);
+    let entries = about_ana.body["itens"].as_array().expect("a page");
+    assert!(!entries.is_empty(), "{:?}", about_ana.body);
+    assert!(
+        entries.iter().all(|e| e["jurisdicao"] == "cangucu"),
+        "{entries:?}"
+    );
+    let about_admin = app.get("/api/audit?assunto=user:admin", &chefe).await;
+    assert_eq!(
+        about_admin.body["itens"],
+        json!([]),
+        "{:?}",
+        about_admin.body
+    );
+}
