@@ -16,7 +16,11 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
         title = "outorga",
         description = "API do outorga: cadastros, permissões e infrações do transporte \
                        público regulado. Envie Authorization: Bearer <token> (obtenha um em \
-                       POST /api/session). Erros: { erro, campo, motivo }."
+                       POST /api/session). Erros: { erro, campo, motivo }. Limites (padrão; \
+                       `outorga serve` os ajusta): corpo da requisição até 256 KiB (413 além), \
+                       30 s por requisição (503), cada texto até o `maxLength` do seu campo; \
+                       consultas públicas: 30 de uma vez e 5 por segundo por cliente (429 com \
+                       Retry-After)."
     ),
     modifiers(&Bearer),
     components(schemas(ErrorBody))
