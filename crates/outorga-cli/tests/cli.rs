@@ -668,15 +668,16 @@ fn a_deadline_in_hours_with_days_is_a_rulebook_error() {
     }
     let mut taxi = std::fs::read_to_string(folder.join("taxi.toml")).expect("read");
     taxi.push_str(
-        "\n[[deadlines]]\nkind = \"notice\"\nhours = 24\ndays = 1\ncitation = \"Art. 1\"\n",
+        "\n[[deadlines]]\nkind = \"accident_report\"\nhours = 24\ndays = 1\ncitation = \"Art. 1\"\n",
     );
+    taxi.push_str("\n[[deadlines]]\nkind = \"apeal\"\ndays = 5\ncounting = \"calendar_days\"\ncitation = \"Art. 1\"\n");
     taxi.push_str("\n[[sanction_rules]]\ngroups = [\"grave\"]\ncitation = \"Art. 1\"\nsanctions = [{ kind = \"vehicle_retention\", places = [\"garage\"] }]\n");
     std::fs::write(folder.join("taxi.toml"), taxi).expect("write");
     let run = outorga(&["rulebook", "check", dir.path().to_str().expect("utf-8")]);
     assert_eq!(run.code, 2, "{}", run.stdout);
     assert!(
         run.stderr.contains(
-            "deadline `notice` in `hours` takes no `days`, `months`, `years` or `counting`"
+            "deadline `accident_report` in `hours` takes no `days`, `months`, `years` or `counting`"
         ),
         "{}",
         run.stderr
@@ -684,6 +685,14 @@ fn a_deadline_in_hours_with_days_is_a_rulebook_error() {
     assert!(
         run.stderr
             .contains("place: expected before_departure, support_points or en_route"),
+        "{}",
+        run.stderr
+    );
+    // A misspelt deadline kind does not load (the procedure would otherwise
+    // miss its limit); the message lists the known ones.
+    assert!(
+        run.stderr
+            .contains("unknown deadline kind `apeal`; known: notification, defense"),
         "{}",
         run.stderr
     );

@@ -9,5 +9,6 @@ pub mod context;
 pub mod engine;
 pub mod facts;
 pub mod model;
+mod vocab;
 
 pub use context::{Context, EngineError, Overrides};

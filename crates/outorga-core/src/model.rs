@@ -42,6 +42,8 @@ pub struct Rulebook {
     pub points: Option<PointRule>,
     pub thresholds: Vec<Threshold>,
     pub process: Option<ProcessRule>,
+    /// The procedure of an auto: who judges, which appeals lie.
+    pub procedure: Option<Procedure>,
     pub deadlines: Vec<DeadlineRule>,
     /// A fine multiplied by the number of fined incidences of its code.
     pub fine_multiplier: Option<FineMultiplier>,
@@ -72,6 +74,11 @@ impl Rulebook {
 
     pub fn group(&self, id: GroupId) -> &Group {
         &self.groups[id.0 as usize]
+    }
+
+    /// The law's limit of `kind`, when it sets one.
+    pub fn deadline(&self, kind: DeadlineKind) -> Option<&DeadlineRule> {
+        self.deadlines.iter().find(|rule| rule.kind == kind)
     }
 
     pub fn infraction_by_code(&self, code: &str) -> Option<InfractionId> {
@@ -413,6 +420,17 @@ impl SanctionKind {
         SanctionKind::ALL.into_iter().find(|k| k.name() == text)
     }
 
+    /// Whether the law may apply it on the spot, before any decision.
+    pub fn applies_at_once(self) -> bool {
+        matches!(
+            self,
+            SanctionKind::VehicleSeizure
+                | SanctionKind::VehicleRetention
+                | SanctionKind::DocumentSeizure
+                | SanctionKind::VehicleImpediment
+        )
+    }
+
     /// Whether the sanction falls on a person (and so has a `target`).
     pub fn has_target(self) -> bool {
         !matches!(
@@ -488,6 +506,9 @@ pub struct SanctionSpec {
     pub scale: Scale,
     /// A citation of its own, added to the rule's.
     pub citation: Option<Citation>,
+    /// The deciding authority may impose it or not (Canguçu art. 19:
+    /// "alternativamente"); the others stand when the auto is upheld.
+    pub optional: bool,
 }
 
 /// Where a measure on a vehicle may be carried out.
@@ -577,10 +598,116 @@ pub struct ProcessRule {
     pub citation: Citation,
 }
 
+crate::vocab::vocabulary! {
+    /// What a time limit of the law is for.
+    pub enum DeadlineKind {
+        /// To notify the offender of an auto, or it is archived.
+        Notification = "notification",
+        /// To file a defense (impugnação) after the notification.
+        Defense = "defense",
+        /// For the authority to judge (a limit on the administration).
+        Judgement = "judgement",
+        /// To appeal after the notice of the decision.
+        Appeal = "appeal",
+        /// To appeal to a second instance after the notice of the decision
+        /// on the first appeal.
+        SecondAppeal = "second_appeal",
+        /// To correct what a notice of irregularity names.
+        Cure = "cure",
+        /// The notice of a verification inspection, in hours.
+        VerificationInspectionNotice = "verification_inspection_notice",
+        /// To pay a fine.
+        Payment = "payment",
+        /// How long a permit lasts.
+        PermitTerm = "permit_term",
+        /// How long a delegation lasts, and its extension.
+        DelegationTerm = "delegation_term",
+        DelegationTermExtended = "delegation_term_extended",
+        /// For holders licensed before the law to sign their term.
+        DelegationFormalization = "delegation_formalization",
+        /// To correct failures before a caducity process; the bar after caducity.
+        CaducityCure = "caducity_cure",
+        CaducityBar = "caducity_bar",
+        /// To answer a notice that a stand will move.
+        StandRelocationResponse = "stand_relocation_response",
+        /// To tell the department of a vehicle seized by court order.
+        CourtSeizureNotice = "court_seizure_notice",
+        /// To report an accident.
+        AccidentReport = "accident_report",
+        /// A continuous charter's term.
+        ContinuousCharter = "continuous_charter",
+        /// An emergency authorization's term.
+        EmergencyAuthorization = "emergency_authorization",
+        /// The earliest next fare readjustment after the last.
+        FareReadjustment = "fare_readjustment",
+        /// To pay an indemnity.
+        IndemnityPayment = "indemnity_payment",
+        /// How long an open ticket keeps its price.
+        OpenTicketPrice = "open_ticket_price",
+        /// To tender lines run precariously.
+        PrecariousLinesTender = "precarious_lines_tender",
+        /// To refund a ticket.
+        Refund = "refund",
+        /// The latest day ticket sales may open before a trip.
+        SalesOpening = "sales_opening",
+        /// A temporary vehicle's term and its extensions.
+        TemporaryVehicle = "temporary_vehicle",
+        TemporaryVehicleExtension = "temporary_vehicle_extension",
+        TemporaryVehicleTotalLossExtension = "temporary_vehicle_total_loss_extension",
+        /// To publish the tender notice after an emergency authorization.
+        TenderNotice = "tender_notice",
+    }
+}
+
+/// The procedure of an auto de infração; its time limits are the rulebook's
+/// deadlines (notification, defense, judgement, appeals, cure, payment).
+#[derive(Debug, Clone)]
+pub struct Procedure {
+    /// The article that gives the offender the right to a defense.
+    pub citation: Citation,
+    /// Who judges in the first instance.
+    pub judge: Cited<String>,
+    /// The appeals, in order, each to the next instance.
+    pub appeals: Vec<AppealRule>,
+    /// An article that asks for a deposit to appeal: recorded, never
+    /// demanded (STF Súmula Vinculante 21).
+    pub deposit: Option<Citation>,
+    /// Measures the law applies on the spot, from the auto on, before any
+    /// decision (seizure or retention of a vehicle or a document), each
+    /// with the article that says so.
+    pub at_once: Vec<Cited<SanctionKind>>,
+    /// Where the deciding authority chooses the penalty among the law's.
+    pub choices: Vec<Choice>,
+}
+
+/// "Where the penalty is one of `instead_of`, the authority decides among
+/// these options" (Teófilo Otoni art. 85): the proposal is one option, each
+/// of `options` another.
+#[derive(Debug, Clone)]
+pub struct Choice {
+    pub instead_of: Vec<SanctionKind>,
+    pub options: Vec<ChoiceOption>,
+    pub citation: Citation,
+}
+
+#[derive(Debug, Clone)]
+pub struct ChoiceOption {
+    pub sanctions: Vec<SanctionSpec>,
+    pub citation: Citation,
+}
+
+/// An appeal: to whom, within which limit (counted from the notice of the
+/// decision appealed against).
+#[derive(Debug, Clone)]
+pub struct AppealRule {
+    pub to: String,
+    pub limit: DeadlineKind,
+    pub citation: Citation,
+}
+
 #[derive(Debug, Clone)]
 pub struct DeadlineRule {
-    /// notification, defense, appeal, payment, judgement, …
-    pub kind: String,
+    pub kind: DeadlineKind,
     pub length: Quantity,
     pub unit: LimitUnit,
     pub citation: Citation,

@@ -181,6 +181,10 @@ pub fn rulebook(
         citation: c.citation(&p.get_ref().citation),
     });
     let deadlines = c.deadlines(&raw.deadlines);
+    let procedure = raw
+        .procedure
+        .as_ref()
+        .map(|p| c.procedure(p, &deadlines, &sanction_rules));
     let fine_multiplier = raw.fine_multiplier.as_ref().map(|m| FineMultiplier {
         window: c.period(&m.get_ref().window, m.span()),
         citation: c.citation(&m.get_ref().citation),
@@ -346,6 +350,7 @@ pub fn rulebook(
         points,
         thresholds,
         process,
+        procedure,
         deadlines,
         fine_multiplier,
         late_payment,
@@ -957,6 +962,7 @@ impl Converter<'_, '_> {
             places,
             scale,
             citation,
+            optional: raw.optional,
         })
     }
 
@@ -1104,14 +1110,134 @@ impl Converter<'_, '_> {
         }
     }
 
+    /// `[procedure]`: each appeal's limit, and the cure of a notice of
+    /// irregularity, must be deadlines of the rulebook.
+    fn procedure(
+        &mut self,
+        spanned: &Spanned<RawProcedure>,
+        deadlines: &[DeadlineRule],
+        rules: &[SanctionRule],
+    ) -> Procedure {
+        let raw = spanned.get_ref();
+        let has = |kind: DeadlineKind| deadlines.iter().any(|d| d.kind == kind);
+        if !has(DeadlineKind::Defense) {
+            self.diag.error(
+                spanned.span(),
+                "the procedure needs a `defense` deadline (the right to a defense)",
+            );
+        }
+        let notice = rules.iter().any(|r| {
+            r.sanctions
+                .iter()
+                .any(|s| s.kind == SanctionKind::NoticeOfIrregularity)
+        });
+        if notice && !has(DeadlineKind::Cure) {
+            self.diag.error(
+                spanned.span(),
+                "a notice of irregularity needs a `cure` deadline (the time to correct it)",
+            );
+        }
+        let mut appeals = Vec::new();
+        for appeal in &raw.appeals {
+            let a = appeal.get_ref();
+            let Some(limit) = self.deadline_kind(&a.limit) else {
+                continue;
+            };
+            if !has(limit) {
+                self.diag.error(
+                    a.limit.span(),
+                    format!("appeal limit `{limit}` is not among the rulebook's deadlines"),
+                );
+            }
+            appeals.push(AppealRule {
+                to: a.to.clone(),
+                limit,
+                citation: self.citation(&a.citation),
+            });
+        }
+        let mut at_once = Vec::new();
+        for measure in &raw.at_once {
+            let Some(kind) = self.sanction_kind(&measure.kind) else {
+                continue;
+            };
+            if !kind.applies_at_once() {
+                self.diag.error(
+                    measure.kind.span(),
+                    format!(
+                        "a {} is not applied on the spot: `at_once` is for the seizure or retention of a vehicle or a document",
+                        kind.name()
+                    ),
+                );
+            }
+            at_once.push(Cited {
+                value: kind,
+                citation: self.citation(&measure.citation),
+            });
+        }
+        let mut choices = Vec::new();
+        for choice in &raw.choices {
+            let c = choice.get_ref();
+            let instead_of = c
+                .instead_of
+                .iter()
+                .filter_map(|k| self.sanction_kind(k))
+                .collect();
+            let options = c
+                .options
+                .iter()
+                .map(|o| ChoiceOption {
+                    sanctions: o
+                        .sanctions
+                        .iter()
+                        .filter_map(|s| self.sanction(s, false))
+                        .collect(),
+                    citation: self.citation(&o.citation),
+                })
+                .collect();
+            choices.push(Choice {
+                instead_of,
+                options,
+                citation: self.citation(&c.citation),
+            });
+        }
+        Procedure {
+            at_once,
+            choices,
+            citation: self.citation(&raw.citation),
+            judge: Cited {
+                value: raw.judge.by.clone(),
+                citation: self.citation(&raw.judge.citation),
+            },
+            appeals,
+            deposit: raw.deposit.as_ref().map(|d| self.citation(d)),
+        }
+    }
+
+    fn deadline_kind(&mut self, raw: &Spanned<String>) -> Option<DeadlineKind> {
+        let kind = DeadlineKind::parse(raw.get_ref());
+        if kind.is_none() {
+            self.diag.error(
+                raw.span(),
+                format!(
+                    "unknown deadline kind `{}`; known: {}",
+                    raw.get_ref(),
+                    DeadlineKind::known()
+                ),
+            );
+        }
+        kind
+    }
+
     fn deadlines(&mut self, raw: &[Spanned<RawDeadline>]) -> Vec<DeadlineRule> {
         let mut seen = HashSet::new();
         let mut rules = Vec::new();
         for spanned in raw {
             let d = spanned.get_ref();
             let span = spanned.span();
-            let kind = d.kind.get_ref();
-            if !seen.insert(kind.clone()) {
+            let Some(kind) = self.deadline_kind(&d.kind) else {
+                continue;
+            };
+            if !seen.insert(kind) {
                 self.diag.error(
                     d.kind.span(),
                     format!("deadline `{kind}` is declared twice"),
@@ -1178,7 +1304,7 @@ impl Converter<'_, '_> {
                     .error(span.clone(), format!("deadline `{kind}` has length 0"));
             }
             rules.push(DeadlineRule {
-                kind: kind.clone(),
+                kind,
                 length,
                 unit,
                 citation: self.citation(&d.citation),

@@ -74,6 +74,7 @@ pub struct RulebookFile {
     #[serde(default)]
     pub thresholds: Vec<Spanned<RawThreshold>>,
     pub process: Option<Spanned<RawProcess>>,
+    pub procedure: Option<Spanned<RawProcedure>>,
     #[serde(default)]
     pub deadlines: Vec<Spanned<RawDeadline>>,
     pub fine_multiplier: Option<Spanned<RawFineMultiplier>>,
@@ -283,6 +284,9 @@ pub struct RawSanction {
     pub factor: Option<RawQuantity>,
     pub scale: Option<RawScale>,
     pub citation: Option<Spanned<String>>,
+    /// The deciding authority may impose it or not.
+    #[serde(default)]
+    pub optional: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -324,6 +328,66 @@ pub struct RawThreshold {
 #[serde(deny_unknown_fields)]
 pub struct RawProcess {
     pub kinds: Vec<Spanned<String>>,
+    pub citation: Spanned<String>,
+}
+
+/// `[procedure]`: the procedure of an auto.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawProcedure {
+    /// The article that gives the right to a defense.
+    pub citation: Spanned<String>,
+    /// Who judges in the first instance.
+    pub judge: RawInstance,
+    /// The appeals, in order.
+    #[serde(default)]
+    pub appeals: Vec<Spanned<RawAppeal>>,
+    /// An article that asks for a deposit to appeal (never demanded).
+    pub deposit: Option<Spanned<String>>,
+    /// Measures applied on the spot, from the auto on.
+    #[serde(default)]
+    pub at_once: Vec<RawMeasure>,
+    #[serde(default)]
+    pub choices: Vec<Spanned<RawChoice>>,
+}
+
+/// Where the penalty is one of `instead_of`, the authority decides among
+/// `options` (the proposal is one of them).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawChoice {
+    pub instead_of: Vec<Spanned<String>>,
+    pub options: Vec<RawOption>,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOption {
+    pub sanctions: Vec<Spanned<RawSanction>>,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMeasure {
+    pub kind: Spanned<String>,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawInstance {
+    pub by: String,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAppeal {
+    pub to: String,
+    /// The deadline kind that bounds it, from the notice of the decision.
+    pub limit: Spanned<String>,
     pub citation: Spanned<String>,
 }
 

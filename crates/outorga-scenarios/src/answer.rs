@@ -12,7 +12,7 @@ use outorga_core::engine::{
     penalty, registration, standing, stands, suspension, vehicle,
 };
 use outorga_core::facts::{Event, PermitId, PersonId, VehicleId};
-use outorga_core::model::{Amount, Applicant};
+use outorga_core::model::{Amount, Applicant, DeadlineKind};
 use rust_decimal::Decimal;
 use serde_json::{Map, Value, json};
 
@@ -32,11 +32,11 @@ fn brl(value: Decimal) -> Value {
     Value::String(format!("{value:.2}"))
 }
 
-fn date(value: NaiveDate) -> Value {
+pub(crate) fn date(value: NaiveDate) -> Value {
     Value::String(value.format("%Y-%m-%d").to_string())
 }
 
-fn citations(list: &[&str]) -> Value {
+pub(crate) fn citations(list: &[&str]) -> Value {
     Value::Array(
         list.iter()
             .map(|c| Value::String((*c).to_string()))
@@ -44,7 +44,7 @@ fn citations(list: &[&str]) -> Value {
     )
 }
 
-fn sanction_value(world: &World, sanction: &Sanction<'_>) -> Value {
+pub(crate) fn sanction_value(world: &World, sanction: &Sanction<'_>) -> Value {
     let mut map = Map::new();
     map.insert("kind".into(), json!(sanction.kind.name()));
     let person = |id: PersonId| json!(world.people.name(id.0));
@@ -108,6 +108,44 @@ fn person(world: &World, name: &str, place: &str) -> Result<PersonId, Failure> {
         .map_err(Failure::Input)
 }
 
+/// A deadline kind named in a query.
+fn deadline_kind(text: &str) -> Result<DeadlineKind, Failure> {
+    DeadlineKind::parse(text).ok_or_else(|| {
+        Failure::Input(format!(
+            "query.deadline.kind: unknown deadline kind `{text}`; known: {}",
+            DeadlineKind::known()
+        ))
+    })
+}
+
+/// The infraction a `penalty` query (or a `process` query's `auto`) names.
+pub(crate) fn offence(
+    ctx: &Context<'_>,
+    world: &World,
+    q: &dto::PenaltyQuery,
+    place: &str,
+) -> Result<Event, Failure> {
+    Ok(Event {
+        infraction: world::infraction(ctx.rulebook, &q.infraction, place)
+            .map_err(Failure::Input)?,
+        by: person(world, &q.by, &format!("{place}.by"))?,
+        permit: q
+            .permit
+            .as_deref()
+            .map(|p| {
+                world
+                    .permits
+                    .resolve(p, &format!("{place}.permit"))
+                    .map(PermitId)
+            })
+            .transpose()
+            .map_err(Failure::Input)?,
+        at: q.at.0,
+        is_final: false,
+        uncured: q.uncured,
+    })
+}
+
 /// Answers `query` on `today` in `ctx` with the case's `world`.
 pub fn answer(
     ctx: &Context<'_>,
@@ -118,25 +156,7 @@ pub fn answer(
     let facts = &world.facts;
     Ok(match query {
         Query::Penalty(q) => {
-            let offence = Event {
-                infraction: world::infraction(ctx.rulebook, &q.infraction, "query.penalty")
-                    .map_err(Failure::Input)?,
-                by: person(world, &q.by, "query.penalty.by")?,
-                permit: q
-                    .permit
-                    .as_deref()
-                    .map(|p| {
-                        world
-                            .permits
-                            .resolve(p, "query.penalty.permit")
-                            .map(PermitId)
-                    })
-                    .transpose()
-                    .map_err(Failure::Input)?,
-                at: q.at.0,
-                is_final: false,
-                uncured: q.uncured,
-            };
+            let offence = offence(ctx, world, q, "query.penalty")?;
             let result = penalty::penalty(ctx, facts, &offence).map_err(engine)?;
             let mut points = Map::new();
             for (who, value) in &result.points {
@@ -163,11 +183,13 @@ pub fn answer(
         }
         Query::Deadline(q) => match (&q.from, &q.at) {
             (Some(from), None) => {
-                let result = deadline::deadline(ctx, &q.kind, from.0).map_err(engine)?;
+                let result =
+                    deadline::deadline(ctx, deadline_kind(&q.kind)?, from.0).map_err(engine)?;
                 json!({ "due": date(result.due), "citations": citations(&result.citations) })
             }
             (None, Some(at)) => {
-                let result = deadline::moment(ctx, &q.kind, at.0).map_err(engine)?;
+                let result =
+                    deadline::moment(ctx, deadline_kind(&q.kind)?, at.0).map_err(engine)?;
                 json!({
                     "due": result.due.format("%Y-%m-%dT%H:%M").to_string(),
                     "citations": citations(&result.citations),
@@ -404,6 +426,7 @@ pub fn answer(
             let (max, cited) = bus::indemnity(ctx, &q.kind, today).map_err(engine)?;
             json!({ "max_brl": brl(max), "citations": citations(&[cited]) })
         }
+        Query::Process(q) => crate::process::process(ctx, world, q, today)?,
         Query::Grounds(q) => {
             let (applies, cited) = grounds::grounds(ctx, &q.set, &q.found).map_err(engine)?;
             json!({ "applies": applies, "citations": citations(&cited) })
@@ -450,7 +473,7 @@ fn stand_of(world: &World, id: u32) -> stands::Stand<'_> {
 }
 
 /// An engine refusal, as the case's failure.
-fn engine(e: outorga_core::EngineError) -> Failure {
+pub(crate) fn engine(e: outorga_core::EngineError) -> Failure {
     Failure::Engine(e.to_string())
 }
 
@@ -694,5 +717,15 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
         Query::PermitAct(_) => &["allowed", "citations"],
         Query::SupervisionShare(_) => &["share", "citations"],
         Query::Grounds(_) => &["applies", "citations"],
+        Query::Process(_) => &[
+            "status",
+            "open",
+            "allowed",
+            "refusal",
+            "refusal_citations",
+            "effects",
+            "citations",
+            "absent",
+        ],
     }
 }

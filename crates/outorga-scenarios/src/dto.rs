@@ -247,6 +247,7 @@ pub enum Query {
     PermitAct(PermitActQuery),
     SupervisionShare(SupervisionShareQuery),
     Grounds(GroundsQuery),
+    Process(ProcessQuery),
 }
 
 impl Query {
@@ -276,6 +277,7 @@ impl Query {
             Query::PermitAct(_) => "permit_act",
             Query::SupervisionShare(_) => "supervision_share",
             Query::Grounds(_) => "grounds",
+            Query::Process(_) => "process",
         }
     }
 }
@@ -290,6 +292,32 @@ pub struct PenaltyQuery {
     /// Extension: the deadline of the notice to cure passed without the cure.
     #[serde(default)]
     pub uncured: bool,
+}
+
+/// Where an auto's procedure stands after `steps`, and whether `next` may
+/// be taken.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProcessQuery {
+    pub auto: PenaltyQuery,
+    #[serde(default)]
+    pub steps: Vec<ProcessStep>,
+    pub next: Option<ProcessStep>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProcessStep {
+    pub step: String,
+    pub day: Date,
+    /// `judge`, `decide_appeal`: the auto stands.
+    pub upheld: Option<bool>,
+    /// `judge`, `decide_appeal`: days fixed within the law's range.
+    pub days: Option<u32>,
+    /// `judge`, `decide_appeal`: penalties chosen among the law's.
+    pub sanctions: Option<Vec<String>>,
+    /// `appeal`: a deposit was made.
+    pub deposit: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]

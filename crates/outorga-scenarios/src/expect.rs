@@ -39,10 +39,12 @@ pub fn compare(expect: &Node, actual: &Value, known: &[&str]) -> Result<Vec<Mism
             ));
         }
         match key_text {
-            "sanctions" | "triggers" => match_entries(expected, actual, key_text, &mut out)?,
+            "sanctions" | "triggers" | "effects" => {
+                match_entries(expected, actual, key_text, &mut out)?
+            }
             "absent" => absent(expected, actual, &mut out)?,
-            "citations" => {
-                match_citations(expected, actual.get("citations"), "citations", &mut out)?
+            "citations" | "refusal_citations" => {
+                match_citations(expected, actual.get(key_text), key_text, &mut out)?
             }
             "unmet_citations" => {
                 let unmet: Vec<Value> = actual
@@ -125,6 +127,9 @@ const SANCTION_FIELDS: &[&str] = &[
     "document",
     "places",
     "citations",
+    // `process` effects: in force from, and the last day.
+    "from",
+    "until",
 ];
 const AMOUNT_FIELDS: &[&str] = &["unit", "quantity"];
 const FINDING_FIELDS: &[&str] = &["requirement", "description", "citations"];
@@ -133,7 +138,8 @@ const PARCEL_FIELDS: &[&str] = &["due", "quantity"];
 /// The shape of what a top-level result field holds (or of its elements).
 fn shape_of(field: &str) -> Shape {
     match field {
-        "sanctions" | "triggers" => Shape::Fields(SANCTION_FIELDS),
+        "sanctions" | "triggers" | "effects" => Shape::Fields(SANCTION_FIELDS),
+        "open" => Shape::Fields(outorga_core::model::DeadlineKind::NAMES),
         "unmet" | "unknown" => Shape::Fields(FINDING_FIELDS),
         "installments" => Shape::Fields(PARCEL_FIELDS),
         "points" | "reserved" | "inspections" => Shape::Keys,
@@ -421,7 +427,7 @@ fn match_entries(
     Ok(())
 }
 
-/// `absent`: no sanction or trigger of these kinds.
+/// `absent`: no sanction, trigger or effect of these kinds.
 fn absent(expected: &Node, actual: &Value, out: &mut Vec<Mismatch>) -> Result<(), String> {
     let Some(items) = expected.as_sequence() else {
         return Err(format!(
@@ -437,7 +443,7 @@ fn absent(expected: &Node, actual: &Value, out: &mut Vec<Mismatch>) -> Result<()
                 line_of(item)
             ));
         }
-        for key in ["sanctions", "triggers"] {
+        for key in ["sanctions", "triggers", "effects"] {
             let present: Vec<&Value> = actual
                 .get(key)
                 .and_then(Value::as_array)

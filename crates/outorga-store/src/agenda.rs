@@ -20,7 +20,7 @@ use chrono::{Days, NaiveDate};
 use outorga_core::Context;
 use outorga_core::engine::standing::standing;
 use outorga_core::engine::vehicle::deadlines;
-use outorga_core::model::Rulebook;
+use outorga_core::model::{DeadlineKind, Rulebook};
 use sqlx::Row;
 
 /// One thing that falls due.
@@ -339,7 +339,12 @@ impl Store {
                 let expires: String = row.try_get("expires_on")?;
                 let rulebook: String = row.try_get("rulebook")?;
                 let cited = by_id(&rulebook)
-                    .map(|r| deadline_article(r, &["permit_term", "delegation_term"]))
+                    .map(|r| {
+                        deadline_article(
+                            r,
+                            &[DeadlineKind::PermitTerm, DeadlineKind::DelegationTerm],
+                        )
+                    })
                     .unwrap_or_default();
                 Ok(span.item(
                     "permit_expiry",
@@ -371,20 +376,28 @@ impl Store {
             })
             .await?,
         );
-        for (kind, column, what) in [
+        for (kind, limit, column, what) in [
             (
                 &NOTIFICATION,
+                DeadlineKind::Notification,
                 "notify_by",
                 "notificar o autuado (ou arquivar, vencido o prazo)",
             ),
-            (&DEFENSE, "defense_by", "prazo de defesa: após ele, julgar"),
+            (
+                &DEFENSE,
+                DeadlineKind::Defense,
+                "defense_by",
+                "prazo de defesa: após ele, julgar",
+            ),
             (
                 &DECISION_NOTIFICATION,
+                DeadlineKind::Appeal,
                 "judged_on",
                 "notificar o autuado da decisão (abre o prazo de recurso)",
             ),
             (
                 &APPEAL,
+                DeadlineKind::Appeal,
                 "appeal_by",
                 "prazo de recurso: após ele, a decisão se torna definitiva",
             ),
@@ -397,7 +410,7 @@ impl Store {
                     // The article of the deadline, from the auto's rulebook.
                     let rulebook: String = row.try_get("rulebook")?;
                     let cited = by_id(&rulebook)
-                        .map(|r| deadline_article(r, &[name]))
+                        .map(|r| deadline_article(r, &[limit]))
                         .unwrap_or_default();
                     Ok(span.item(
                         name,

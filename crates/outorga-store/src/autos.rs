@@ -14,7 +14,7 @@ use crate::{Store, StoreError, Tx};
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use outorga_core::engine::penalty::penalty;
 use outorga_core::facts::Event;
-use outorga_core::model::{Rulebook, SanctionKind};
+use outorga_core::model::{DeadlineKind, Rulebook, SanctionKind};
 use sqlx::Row;
 
 /// What an inspector writes on an auto.
@@ -327,7 +327,7 @@ impl Store {
                 .collect(),
             articles: articles(&decided.citations()),
         };
-        let notify = optional_deadline(&ctx, "notification", issued_on)?;
+        let notify = optional_deadline(&ctx, DeadlineKind::Notification, issued_on)?;
         tx.commit().await?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let year = issued_on.year();

@@ -8,7 +8,7 @@ use crate::permits::engine_error;
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
 use outorga_core::engine::deadline::deadline;
-use outorga_core::model::Rulebook;
+use outorga_core::model::{DeadlineKind, Rulebook};
 use outorga_core::{Context, Overrides};
 use rust_decimal::Decimal;
 use sqlx::Row;
@@ -48,11 +48,11 @@ pub fn settable(rulebook: &Rulebook, name: &str) -> bool {
 }
 
 /// The article of the rulebook's deadline of one of these kinds, if any.
-pub(crate) fn deadline_article(rulebook: &Rulebook, kinds: &[&str]) -> Vec<String> {
+pub(crate) fn deadline_article(rulebook: &Rulebook, kinds: &[DeadlineKind]) -> Vec<String> {
     rulebook
         .deadlines
         .iter()
-        .find(|d| kinds.contains(&d.kind.as_str()))
+        .find(|d| kinds.contains(&d.kind))
         .map(|d| vec![d.citation.to_string()])
         .unwrap_or_default()
 }
@@ -61,10 +61,10 @@ pub(crate) fn deadline_article(rulebook: &Rulebook, kinds: &[&str]) -> Vec<Strin
 /// article, when the rulebook sets one.
 pub(crate) fn optional_deadline(
     ctx: &Context<'_>,
-    kind: &str,
+    kind: DeadlineKind,
     from: NaiveDate,
 ) -> Result<Option<(NaiveDate, String)>, StoreError> {
-    if !ctx.rulebook.deadlines.iter().any(|d| d.kind == kind) {
+    if ctx.rulebook.deadline(kind).is_none() {
         return Ok(None);
     }
     let d = deadline(ctx, kind, from).map_err(engine_error)?;

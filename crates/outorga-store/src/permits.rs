@@ -14,7 +14,7 @@ use outorga_core::engine::assessment::{Assessment, Finding};
 use outorga_core::engine::cap::permit_cap;
 use outorga_core::engine::eligibility::{Request, eligibility};
 use outorga_core::engine::suspension::suspension_request;
-use outorga_core::model::{Applicant, Rulebook, Service};
+use outorga_core::model::{Applicant, DeadlineKind, Rulebook, Service};
 use sqlx::Row;
 
 /// A requirement the clerk must still check (the facts it reads are not
@@ -181,7 +181,7 @@ pub(crate) async fn bound(
 
 /// The last day of the permit's term starting `from`, when the law sets one.
 fn term_end(ctx: &Context<'_>, from: NaiveDate) -> Result<Option<(NaiveDate, String)>, StoreError> {
-    for kind in ["permit_term", "delegation_term"] {
+    for kind in [DeadlineKind::PermitTerm, DeadlineKind::DelegationTerm] {
         if let Some(end) = crate::parameters::optional_deadline(ctx, kind, from)? {
             return Ok(Some(end));
         }

@@ -13,7 +13,7 @@ use crate::parameters::{deadline_article, optional_deadline};
 use crate::permits::{PermitStep, end_links, step};
 use crate::{Store, StoreError, Tx};
 use chrono::{Days, Months, NaiveDate};
-use outorga_core::model::Rulebook;
+use outorga_core::model::{DeadlineKind, Rulebook};
 use sqlx::Row;
 
 /// A step of the process asked for.
@@ -58,7 +58,7 @@ fn refused(reason: String) -> StoreError {
 /// naming the article that sets it.
 fn in_time(
     rulebook: &Rulebook,
-    (kind, by): (&str, Option<NaiveDate>),
+    (kind, by): (DeadlineKind, Option<NaiveDate>),
     on: NaiveDate,
     late: impl FnOnce(NaiveDate) -> String,
 ) -> Result<(), StoreError> {
@@ -194,10 +194,17 @@ impl Store {
                 if auto.status != "issued" {
                     return Err(wrong_status(&auto, "só um auto lavrado é notificado"));
                 }
-                in_time(rulebook, ("notification", auto.notify_by), on, |by| {
-                    format!("o prazo para notificar terminou em {by}: o auto deve ser arquivado")
-                })?;
-                let defense = optional_deadline(&ctx, "defense", on)?;
+                in_time(
+                    rulebook,
+                    (DeadlineKind::Notification, auto.notify_by),
+                    on,
+                    |by| {
+                        format!(
+                            "o prazo para notificar terminou em {by}: o auto deve ser arquivado"
+                        )
+                    },
+                )?;
+                let defense = optional_deadline(&ctx, DeadlineKind::Defense, on)?;
                 set(
                     &mut tx,
                     jurisdiction,
@@ -228,9 +235,12 @@ impl Store {
                         "a defesa cabe uma vez, após a notificação",
                     ));
                 }
-                in_time(rulebook, ("defense", auto.defense_by), on, |by| {
-                    format!("defesa fora do prazo, que terminou em {by}")
-                })?;
+                in_time(
+                    rulebook,
+                    (DeadlineKind::Defense, auto.defense_by),
+                    on,
+                    |by| format!("defesa fora do prazo, que terminou em {by}"),
+                )?;
                 set(&mut tx, jurisdiction, &auto, &[("defense_on", day.clone())]).await?;
                 auto_step(
                     &mut tx,
@@ -276,7 +286,7 @@ impl Store {
                         (grounds, &[]),
                     )
                     .await?;
-                    if !ctx.rulebook.deadlines.iter().any(|d| d.kind == "appeal") {
+                    if ctx.rulebook.deadline(DeadlineKind::Appeal).is_none() {
                         // The law gives no appeal: the judgement is final.
                         finalize(
                             &mut tx,
@@ -321,7 +331,7 @@ impl Store {
                 }
                 // The appeal's time runs from the notice of the decision
                 // (SMJ art. 60; Canguçu Anexo I art. 29).
-                let appeal = optional_deadline(&ctx, "appeal", on)?;
+                let appeal = optional_deadline(&ctx, DeadlineKind::Appeal, on)?;
                 set(
                     &mut tx,
                     jurisdiction,
@@ -348,7 +358,7 @@ impl Store {
                         "recorre-se de um auto julgado, depois de notificada a decisão",
                     ));
                 }
-                in_time(rulebook, ("appeal", auto.appeal_by), on, |by| {
+                in_time(rulebook, (DeadlineKind::Appeal, auto.appeal_by), on, |by| {
                     format!("recurso fora do prazo, que terminou em {by}")
                 })?;
                 set(
@@ -454,7 +464,7 @@ impl Store {
                         )));
                     }
                 }
-                let article = deadline_article(rulebook, &["notification"]);
+                let article = deadline_article(rulebook, &[DeadlineKind::Notification]);
                 set(
                     &mut tx,
                     jurisdiction,
@@ -501,7 +511,7 @@ async fn finalize(
         ],
     )
     .await?;
-    let payment = optional_deadline(&ctx, "payment", on)?;
+    let payment = optional_deadline(&ctx, DeadlineKind::Payment, on)?;
     let process = from_process(&auto.proposal);
     for (seq, sanction) in auto.proposal.sanctions.iter().enumerate() {
         let seq = seq as i64 + 1;

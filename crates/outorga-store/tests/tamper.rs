@@ -118,10 +118,30 @@ async fn fined(store: &Store, library: &outorga_rulebook::Library) {
         upheld: true,
         grounds: "mantido".into(),
     };
-    let last = store
+    store
         .process_auto(&on(judged_on), rb, TO, key, &judge, judged_on)
         .await
         .expect("judged");
+    let noticed = store
+        .process_auto(
+            &on(judged_on),
+            rb,
+            TO,
+            key,
+            &ProcessStep::NotifyDecision,
+            judged_on,
+        )
+        .await
+        .expect("decision notified");
+    let final_on = noticed
+        .appeal_by
+        .expect("appeal limit")
+        .succ_opt()
+        .expect("day");
+    let last = store
+        .process_auto(&on(final_on), rb, TO, key, &ProcessStep::Finalize, final_on)
+        .await
+        .expect("final");
     assert_eq!(last.status, "final");
     let of_edu = DebtFilter {
         debtor: Some(EDU.into()),
@@ -135,11 +155,11 @@ async fn fined(store: &Store, library: &outorga_rulebook::Library) {
         .remove(0);
     let debt_key = (debt.year, debt.number, debt.seq);
     store
-        .split_debt(&on(judged_on), rb, TO, debt_key, (2, judged_on))
+        .split_debt(&on(final_on), rb, TO, debt_key, (2, final_on))
         .await
         .expect("two parcels");
     store
-        .pay_debt(&on(judged_on), rb, TO, debt_key, judged_on)
+        .pay_debt(&on(final_on), rb, TO, debt_key, final_on)
         .await
         .expect("first parcel");
 }

@@ -117,7 +117,7 @@ async fn late_parcel(store: &Store) {
         .expect("deadline")
         .succ_opt()
         .expect("day");
-    let last = step(
+    step(
         ProcessStep::Judge {
             upheld: true,
             grounds: "mantido".into(),
@@ -126,10 +126,16 @@ async fn late_parcel(store: &Store) {
     )
     .await
     .expect("judged");
-    assert_eq!(
-        last.status, "final",
-        "no appeal in this law: the judgement is final"
-    );
+    // An appeal lies to a second instance (TO art. 96, § 2º): final once
+    // its limit runs out.
+    let noticed = step(ProcessStep::NotifyDecision, judged_on)
+        .await
+        .expect("decision notified");
+    // Finalized on a day whose 30th day after is a Saturday.
+    let final_on = d(2027, 3, 4);
+    assert!(noticed.appeal_by.expect("appeal limit") < final_on);
+    let last = step(ProcessStep::Finalize, final_on).await.expect("final");
+    assert_eq!(last.status, "final");
     let debt = store
         .debts(TO, &of_debtor(EDU), Window::first(200))
         .await
@@ -137,8 +143,9 @@ async fn late_parcel(store: &Store) {
         .items
         .remove(0);
     let debt_key = (debt.year, debt.number, debt.seq);
+    let split_on = final_on;
     store
-        .split_debt(&on(judged_on), &rb, TO, debt_key, (4, judged_on))
+        .split_debt(&on(split_on), &rb, TO, debt_key, (4, split_on))
         .await
         .expect("four parcels");
     let grant_on = |day: NaiveDate| GrantRequest {
@@ -153,7 +160,7 @@ async fn late_parcel(store: &Store) {
         _ => false,
     };
     // The first parcel is due 30 days after the notice (art. 97).
-    let first_due = judged_on
+    let first_due = split_on
         .checked_add_days(chrono::Days::new(30))
         .expect("day");
     assert!(!blocked_by_debt(
@@ -161,15 +168,15 @@ async fn late_parcel(store: &Store) {
             .grant_permit(&on(first_due), &rb, TO, &grant_on(first_due))
             .await
     ));
-    // 20 Mar 2027 is a Saturday: the parcel is due on Monday the 22nd
-    // (art. 93); on the 23rd it is late.
-    assert_eq!(first_due, d(2027, 3, 20));
+    // 3 Apr 2027 is a Saturday: the parcel is due on Monday the 5th
+    // (art. 93); on the 6th it is late.
+    assert_eq!(first_due, d(2027, 4, 3));
     assert!(!blocked_by_debt(
         store
-            .grant_permit(&on(d(2027, 3, 22)), &rb, TO, &grant_on(d(2027, 3, 22)))
+            .grant_permit(&on(d(2027, 4, 5)), &rb, TO, &grant_on(d(2027, 4, 5)))
             .await
     ));
-    let late = d(2027, 3, 23);
+    let late = d(2027, 4, 6);
     assert!(blocked_by_debt(
         store
             .grant_permit(&on(late), &rb, TO, &grant_on(late))

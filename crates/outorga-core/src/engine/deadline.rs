@@ -1,7 +1,7 @@
 //! When a time limit of the procedure ends.
 
 use crate::context::{Context, EngineError};
-use crate::model::{DeadlineRule, LimitUnit};
+use crate::model::{DeadlineKind, DeadlineRule, LimitUnit};
 use chrono::{NaiveDate, NaiveDateTime, TimeDelta};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,11 +11,9 @@ pub struct Deadline<'r> {
 }
 
 /// The rulebook's limit of `kind`.
-fn rule<'r>(ctx: &Context<'r>, kind: &str) -> Result<&'r DeadlineRule, EngineError> {
+fn rule<'r>(ctx: &Context<'r>, kind: DeadlineKind) -> Result<&'r DeadlineRule, EngineError> {
     ctx.rulebook
-        .deadlines
-        .iter()
-        .find(|rule| rule.kind == kind)
+        .deadline(kind)
         .ok_or_else(|| EngineError::NotInRulebook(format!("a `{kind}` deadline")))
 }
 
@@ -23,7 +21,7 @@ fn rule<'r>(ctx: &Context<'r>, kind: &str) -> Result<&'r DeadlineRule, EngineErr
 /// judgement, …) that starts on `from`, counted as the rulebook says.
 pub fn deadline<'r>(
     ctx: &Context<'r>,
-    kind: &str,
+    kind: DeadlineKind,
     from: NaiveDate,
 ) -> Result<Deadline<'r>, EngineError> {
     let rule = rule(ctx, kind)?;
@@ -50,7 +48,7 @@ pub struct Moment<'r> {
 /// clock, whatever the day.
 pub fn moment<'r>(
     ctx: &Context<'r>,
-    kind: &str,
+    kind: DeadlineKind,
     at: NaiveDateTime,
 ) -> Result<Moment<'r>, EngineError> {
     let rule = rule(ctx, kind)?;

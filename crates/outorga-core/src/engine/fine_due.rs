@@ -2,7 +2,7 @@
 
 use crate::calendar::Counting;
 use crate::context::{Context, EngineError, exact, round_brl};
-use crate::model::Amount;
+use crate::model::{Amount, DeadlineKind};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
@@ -81,7 +81,7 @@ pub fn fine_due<'r>(
                 rulebook
                     .deadlines
                     .iter()
-                    .filter(|d| d.kind == "payment")
+                    .filter(|d| d.kind == DeadlineKind::Payment)
                     .map(|d| d.citation.as_str()),
             ),
         },

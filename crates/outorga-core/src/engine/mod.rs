@@ -16,6 +16,7 @@ pub mod grounds;
 pub mod interdependence;
 pub mod penalty;
 pub mod points;
+pub mod process;
 pub mod registration;
 pub mod sanctions;
 pub mod standing;

@@ -23,6 +23,9 @@ pub struct Penalty<'r> {
     pub point_citations: Citations<'r>,
     /// The article the infraction is defined in.
     pub infraction_citation: &'r str,
+    /// What the deciding authority may decide instead (Teófilo Otoni
+    /// art. 85), each option with its article.
+    pub options: Vec<(Vec<Sanction<'r>>, &'r str)>,
 }
 
 impl<'r> Penalty<'r> {
@@ -168,12 +171,56 @@ pub fn penalty<'r>(
         }
     }
     add_process(ctx, &mut sanctions);
+    let options = options(ctx, &sanctions, &parties, offence, infraction.group)?;
     Ok(Penalty {
         sanctions,
         points,
         point_citations,
         infraction_citation: &infraction.citation,
+        options,
     })
+}
+
+/// The options the procedure's choices give instead of `sanctions`, for
+/// these parties.
+fn options<'r>(
+    ctx: &Context<'r>,
+    sanctions: &[Sanction<'r>],
+    parties: &Parties,
+    offence: &Event,
+    group: Option<crate::model::GroupId>,
+) -> Result<Vec<(Vec<Sanction<'r>>, &'r str)>, EngineError> {
+    let mut options = Vec::new();
+    let Some(procedure) = &ctx.rulebook.procedure else {
+        return Ok(options);
+    };
+    let occasion = Occasion {
+        on: offence.date(),
+        group,
+        multiplier: Decimal::ONE,
+        fine_factor: Decimal::ONE,
+    };
+    for choice in &procedure.choices {
+        if !sanctions
+            .iter()
+            .any(|s| choice.instead_of.contains(&s.kind))
+        {
+            continue;
+        }
+        for option in &choice.options {
+            let mut set = Vec::with_capacity(option.sanctions.len());
+            for spec in &option.sanctions {
+                if let Some(mut sanction) =
+                    instantiate(ctx, spec, &option.citation, parties, &occasion)?
+                {
+                    sanction.cite(&choice.citation);
+                    set.push(sanction);
+                }
+            }
+            options.push((set, choice.citation.as_str()));
+        }
+    }
+    Ok(options)
 }
 
 /// The factor a fine is multiplied by: 1 + the offender's final priors of the

@@ -40,6 +40,10 @@ pub struct Sanction<'r> {
     pub document: Option<DocumentKind>,
     /// Where the measure may be carried out.
     pub places: &'r [Place],
+    /// The article that applies it on the spot, from the auto on.
+    pub at_once: Option<&'r str>,
+    /// The deciding authority may impose it or not.
+    pub optional: bool,
     pub citations: Citations<'r>,
 }
 
@@ -59,6 +63,8 @@ impl<'r> Sanction<'r> {
             min_hours: None,
             document: None,
             places: &[],
+            at_once: None,
+            optional: false,
             citations: smallvec![citation],
         }
     }
@@ -83,6 +89,8 @@ impl<'r> Sanction<'r> {
             && self.min_hours == other.min_hours
             && self.document == other.document
             && self.places == other.places
+            && self.at_once == other.at_once
+            && self.optional == other.optional
     }
 }
 
@@ -177,6 +185,17 @@ pub fn instantiate<'r>(
     sanction.months = plain(&spec.months)?;
     sanction.document = spec.document;
     sanction.places = &spec.places;
+    sanction.optional = spec.optional;
+    if let Some(at_once) = ctx
+        .rulebook
+        .procedure
+        .iter()
+        .flat_map(|p| &p.at_once)
+        .find(|m| m.value == spec.kind)
+    {
+        sanction.at_once = Some(&at_once.citation);
+        sanction.cite(&at_once.citation);
+    }
     if let Some(fine) = &spec.fine {
         let cited = match fine {
             FineSpec::Fixed(cited) => cited,

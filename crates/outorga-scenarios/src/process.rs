@@ -1,0 +1,221 @@
+//! The `process` query: the auto's penalty from the engine, its steps taken
+//! through the procedure's state machine, and where it stands on `today`.
+
+use crate::answer::{Failure, citations, date, engine, offence, sanction_value};
+use crate::dto::{ProcessQuery, ProcessStep};
+use crate::world::World;
+use chrono::NaiveDate;
+use outorga_core::Context;
+use outorga_core::engine::penalty::{Penalty, penalty};
+use outorga_core::engine::process::{Decision, Machine, Stake, Stakes, State, Step, StepKind};
+use outorga_core::engine::sanctions::Sanction;
+use outorga_core::model::SanctionKind;
+use serde_json::{Map, Value, json};
+
+/// A step as written in the case, checked: the fields it may carry and no others.
+fn step_of(raw: &ProcessStep, place: &str, today: NaiveDate) -> Result<Step, Failure> {
+    let bad = |message: String| Failure::Input(format!("{place}: {message}"));
+    let kind = StepKind::parse(&raw.step).ok_or_else(|| {
+        bad(format!(
+            "unknown step `{}`; known: {}",
+            raw.step,
+            StepKind::known()
+        ))
+    })?;
+    if raw.day.0 > today {
+        return Err(bad(format!(
+            "the step is dated {}, after `today` ({today}): a step cannot be taken in the future",
+            raw.day.0
+        )));
+    }
+    let decides = kind.decides();
+    if !decides && (raw.upheld.is_some() || raw.days.is_some() || raw.sanctions.is_some()) {
+        return Err(bad(format!(
+            "`upheld`, `days` and `sanctions` belong to `judge` and `decide_appeal`, not to `{kind}`"
+        )));
+    }
+    if raw.deposit.is_some() && kind != StepKind::Appeal {
+        return Err(bad(format!(
+            "`deposit` belongs to `appeal`, not to `{kind}`"
+        )));
+    }
+    let decision = || -> Result<Decision, Failure> {
+        let upheld = raw
+            .upheld
+            .ok_or_else(|| bad(format!("`{kind}` needs `upheld: true` or `upheld: false`")))?;
+        let sanctions = raw
+            .sanctions
+            .as_ref()
+            .map(|list| {
+                list.iter()
+                    .map(|k| {
+                        SanctionKind::parse(k).ok_or_else(|| {
+                            bad(format!(
+                                "`{k}` is not a sanction kind; known: {}",
+                                SanctionKind::ALL.map(SanctionKind::name).join(", ")
+                            ))
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?;
+        Ok(Decision {
+            upheld,
+            days: raw.days,
+            sanctions,
+        })
+    };
+    Ok(match kind {
+        StepKind::Notify => Step::Notify,
+        StepKind::Defend => Step::Defend,
+        StepKind::Judge => Step::Judge(decision()?),
+        StepKind::NotifyDecision => Step::NotifyDecision,
+        StepKind::Appeal => Step::Appeal {
+            deposit: raw.deposit.unwrap_or(false),
+        },
+        StepKind::DecideAppeal => Step::DecideAppeal(decision()?),
+        StepKind::Finalize => Step::Finalize,
+        StepKind::Archive => Step::Archive,
+        StepKind::Cure => Step::Cure,
+        StepKind::NotCured => Step::NotCured,
+    })
+}
+
+fn stakes<'a>(penalty: Option<&Penalty<'a>>) -> Vec<Stake<'a>> {
+    penalty
+        .map(|p| p.sanctions.iter().map(Stake::of).collect())
+        .unwrap_or_default()
+}
+
+/// Answers a `process` query.
+pub fn process(
+    ctx: &Context<'_>,
+    world: &World,
+    q: &ProcessQuery,
+    today: NaiveDate,
+) -> Result<Value, Failure> {
+    let mut auto = offence(ctx, world, &q.auto, "query.process.auto")?;
+    auto.uncured = false;
+    let found = penalty(ctx, &world.facts, &auto).map_err(engine)?;
+    let notice = found
+        .sanctions
+        .iter()
+        .any(|s| s.kind == SanctionKind::NoticeOfIrregularity);
+    let uncured = if notice {
+        auto.uncured = true;
+        Some(penalty(ctx, &world.facts, &auto).map_err(engine)?)
+    } else {
+        None
+    };
+    let stakes = Stakes {
+        found: stakes(Some(&found)),
+        uncured: stakes(uncured.as_ref()),
+        options: found
+            .options
+            .iter()
+            .map(|(set, cited)| (set.iter().map(Stake::of).collect(), *cited))
+            .collect(),
+    };
+    let machine = Machine::of(ctx).map_err(engine)?;
+    if auto.date() > today {
+        return Err(Failure::Input(format!(
+            "query.process.auto: the auto is dated {}, after `today` ({today})",
+            auto.date()
+        )));
+    }
+    let mut state = machine.start(auto.date());
+    for (i, raw) in q.steps.iter().enumerate() {
+        let place = format!("query.process.steps[{i}] ({} on {})", raw.step, raw.day.0);
+        let step = step_of(raw, &place, today)?;
+        state = machine
+            .take(&stakes, &state, &step, raw.day.0)
+            .map_err(engine)?
+            .map_err(|refusal| {
+                Failure::Input(format!(
+                    "{place}: the law does not allow this step: {} ({})",
+                    refusal.reason,
+                    refusal.citations.join("; ")
+                ))
+            })?;
+    }
+    let mut result = Map::new();
+    result.insert("status".into(), json!(state.status.name()));
+    let open = machine.open(&stakes, &state, today).map_err(engine)?;
+    let mut cited: Vec<&str> = found.citations();
+    if let Some(uncured) = uncured.as_ref().filter(|_| state.uncured) {
+        cited.extend(uncured.citations());
+    }
+    cited.push(&machine.procedure.citation);
+    let mut limits = Map::new();
+    for limit in &open {
+        limits.insert(limit.kind.name().into(), date(limit.due));
+        cited.push(limit.citation);
+    }
+    result.insert("open".into(), Value::Object(limits));
+    if let Some(raw) = &q.next {
+        let step = step_of(raw, "query.process.next", today)?;
+        match machine
+            .take(&stakes, &state, &step, raw.day.0)
+            .map_err(engine)?
+        {
+            Ok(_) => {
+                result.insert("allowed".into(), json!(true));
+            }
+            Err(refusal) => {
+                result.insert("allowed".into(), json!(false));
+                result.insert("refusal".into(), json!(refusal.reason));
+                result.insert("refusal_citations".into(), json!(refusal.citations));
+            }
+        }
+    }
+    let in_play = if state.uncured {
+        uncured.as_ref().unwrap_or(&found)
+    } else {
+        &found
+    };
+    result.insert(
+        "effects".into(),
+        Value::Array(effects(&machine, world, &stakes, &state, in_play, today)),
+    );
+    let mut unique: Vec<&str> = Vec::with_capacity(cited.len());
+    for c in cited {
+        if !unique.contains(&c) {
+            unique.push(c);
+        }
+    }
+    result.insert("citations".into(), citations(&unique));
+    Ok(Value::Object(result))
+}
+
+/// The sanctions in force on `today`, shaped as the `penalty` query's, with
+/// the days decided.
+fn effects(
+    machine: &Machine<'_, '_>,
+    world: &World,
+    stakes: &Stakes<'_>,
+    state: &State,
+    in_play: &Penalty<'_>,
+    today: NaiveDate,
+) -> Vec<Value> {
+    machine
+        .effects(stakes, state, today)
+        .into_iter()
+        .map(|effect| {
+            let set = effect
+                .option
+                .map_or(&in_play.sanctions, |i| &in_play.options[i].0);
+            let mut sanction: Sanction<'_> = set[effect.stake].clone();
+            if effect.days.is_some() {
+                sanction.days = effect.days;
+            }
+            let mut value = sanction_value(world, &sanction);
+            if let Some(map) = value.as_object_mut() {
+                map.insert("from".into(), date(effect.from));
+                if let Some(until) = effect.until {
+                    map.insert("until".into(), date(until));
+                }
+            }
+            value
+        })
+        .collect()
+}
