@@ -219,3 +219,64 @@ fn a_fine_needs_a_group_fine_or_an_amount() {
 fn syntax_error_points_at_the_line() {
     check("[liability]", "[liability", "[liability", "unclosed table");
 }
+
+/// The procedure's vocabulary is closed: a misspelt deadline kind, an appeal
+/// bounded by a limit the rulebook lacks, a measure that is no measure, a
+/// procedure without the right to a defense — none loads.
+#[test]
+fn procedure_errors() {
+    const PROCEDURE: &str = r#"
+[[deadlines]]
+kind = "defense"
+days = 15
+counting = "calendar_days"
+citation = "Art. 8º"
+
+[procedure]
+citation = "Art. 8º"
+judge = { by = "Secretaria", citation = "Art. 9º" }
+appeals = [{ to = "Prefeito", limit = "appeal", citation = "Art. 10" }]
+at_once = [{ kind = "vehicle_seizure", citation = "Art. 11" }]
+"#;
+    let with_appeal = PROCEDURE.replacen(
+        "[procedure]",
+        "[[deadlines]]\nkind = \"appeal\"\ndays = 15\ncounting = \"calendar_days\"\ncitation = \"Art. 10\"\n\n[procedure]",
+        1,
+    );
+    let valid = format!("{VALID}{with_appeal}");
+    assert_eq!(load(&valid), Ok(()));
+    let broken = |from: &str, to: &str, anchor: &str, reason: &str| {
+        assert!(valid.contains(from), "test edits text that exists: {from}");
+        let text = valid.replacen(from, to, 1);
+        let line = line_of(&text, anchor);
+        let errors = load(&text).expect_err("the broken rulebook must not load");
+        assert!(
+            errors.iter().any(|(l, m)| *l == line && m.contains(reason)),
+            "expected line {line} with `{reason}`, got {errors:?}"
+        );
+    };
+    broken(
+        "kind = \"appeal\"",
+        "kind = \"apeal\"",
+        "\"apeal\"",
+        "unknown deadline kind `apeal`; known: notification, defense",
+    );
+    broken(
+        "limit = \"appeal\"",
+        "limit = \"second_appeal\"",
+        "\"second_appeal\"",
+        "appeal limit `second_appeal` is not among the rulebook's deadlines",
+    );
+    broken(
+        "at_once = [{ kind = \"vehicle_seizure\"",
+        "at_once = [{ kind = \"fine\"",
+        "at_once",
+        "a fine is not applied on the spot",
+    );
+    broken(
+        "kind = \"defense\"",
+        "kind = \"judgement\"",
+        "[procedure]",
+        "the procedure needs a `defense` deadline",
+    );
+}

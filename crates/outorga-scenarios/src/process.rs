@@ -94,8 +94,13 @@ pub fn process(
     q: &ProcessQuery,
     today: NaiveDate,
 ) -> Result<Value, Failure> {
+    if q.auto.uncured {
+        return Err(Failure::Input(
+            "query.process.auto: `uncured` does not belong here: the steps say it (`not_cured`)"
+                .into(),
+        ));
+    }
     let mut auto = offence(ctx, world, &q.auto, "query.process.auto")?;
-    auto.uncured = false;
     let found = penalty(ctx, &world.facts, &auto).map_err(engine)?;
     let notice = found
         .sanctions

@@ -27,7 +27,7 @@ use sqlx::Row;
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct AgendaItem {
     /// permit_expiry, document_expiry, inspection, vehicle_replacement,
-    /// notification, defense, decision_notification, appeal, threshold,
+    /// notification, cure, defense, decision_notification, appeal, threshold,
     /// suspension_end, debt.
     pub kind: String,
     pub due: NaiveDate,
@@ -164,15 +164,20 @@ const DEFENSE: Due = auto_deadline!(
     "defense_by",
     "status = 'notified' AND defense_by IS NOT NULL"
 );
+const CURE: Due = auto_deadline!(
+    "cure",
+    "cure_by",
+    "status = 'awaiting_cure' AND cure_by IS NOT NULL"
+);
 const DECISION_NOTIFICATION: Due = auto_deadline!(
     "decision_notification",
     "judged_on",
-    "status = 'judged' AND appeal_by IS NULL AND judged_on IS NOT NULL"
+    "status = 'judged' AND judged_on IS NOT NULL"
 );
 const APPEAL: Due = auto_deadline!(
     "appeal",
     "appeal_by",
-    "status = 'judged' AND appeal_by IS NOT NULL"
+    "status = 'decision_notified' AND appeal_by IS NOT NULL"
 );
 
 const SUSPENSION_END: Due = Due {
@@ -227,6 +232,7 @@ const KINDS: &[&str] = &[
     PERMIT_EXPIRY.list.name,
     DOCUMENT_EXPIRY.list.name,
     NOTIFICATION.list.name,
+    CURE.list.name,
     DEFENSE.list.name,
     DECISION_NOTIFICATION.list.name,
     APPEAL.list.name,
@@ -382,6 +388,12 @@ impl Store {
                 DeadlineKind::Notification,
                 "notify_by",
                 "notificar o autuado (ou arquivar, vencido o prazo)",
+            ),
+            (
+                &CURE,
+                DeadlineKind::Cure,
+                "cure_by",
+                "prazo para sanar a irregularidade: após ele, vistoria de verificação (avisada com 24 horas)",
             ),
             (
                 &DEFENSE,

@@ -9,10 +9,12 @@ use crate::audit::{Audit, Change, Entry, append, next_number};
 use crate::listing::{self, Filter, Kind, List, Page, Window, day_range, one_of, renamed, text};
 use crate::parameters::optional_deadline;
 use crate::permits::{articles, bound, engine_error, read_permit};
-use crate::world::{self, Scope, day, moment};
+use crate::world::{self, Scope, World, day, moment};
 use crate::{Store, StoreError, Tx};
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use outorga_core::engine::penalty::penalty;
+use outorga_core::engine::process::{Decision, Stake, Stakes, Status};
+use outorga_core::engine::sanctions::Sanction;
 use outorga_core::facts::Event;
 use outorga_core::model::{DeadlineKind, Rulebook, SanctionKind};
 use sqlx::Row;
@@ -43,22 +45,107 @@ pub struct ProposedSanction {
     pub quantity: Option<String>,
     pub brl: Option<String>,
     pub days: Option<u32>,
+    #[serde(default)]
+    pub min_days: Option<u32>,
     pub max_days: Option<u32>,
     pub years: Option<u32>,
     pub months: Option<u32>,
+    /// The article that applies it on the spot, from the auto on.
+    #[serde(default)]
+    pub at_once: Option<String>,
+    /// The deciding authority may impose it or not.
+    #[serde(default)]
+    pub optional: bool,
     pub articles: Vec<String>,
 }
 
-/// The engine's proposal: sanctions, points added per document, articles.
+/// What the deciding authority may decide instead of the proposal, and
+/// the article that lets it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ProposedOption {
+    pub sanctions: Vec<ProposedSanction>,
+    pub article: String,
+}
+
+/// The engine's proposal: sanctions, points added per document, articles;
+/// for a notice of irregularity, the penalty if it is not cured; the options
+/// the procedure gives the deciding authority.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Proposal {
     pub sanctions: Vec<ProposedSanction>,
     pub points: Vec<(String, String)>,
     pub articles: Vec<String>,
+    #[serde(default)]
+    pub uncured: Vec<ProposedSanction>,
+    #[serde(default)]
+    pub options: Vec<ProposedOption>,
+}
+
+impl Proposal {
+    /// What the procedure's machine weighs: the sanctions at stake, their
+    /// kinds parsed (a stored kind the core does not know is a corrupt row).
+    pub(crate) fn stakes(&self) -> Result<Stakes<'_>, StoreError> {
+        fn all(list: &[ProposedSanction]) -> Result<Vec<Stake<'_>>, StoreError> {
+            list.iter().map(ProposedSanction::stake).collect()
+        }
+        Ok(Stakes {
+            found: all(&self.sanctions)?,
+            uncured: all(&self.uncured)?,
+            options: self
+                .options
+                .iter()
+                .map(|o| Ok((all(&o.sanctions)?, o.article.as_str())))
+                .collect::<Result<_, StoreError>>()?,
+        })
+    }
+}
+
+impl ProposedSanction {
+    /// The engine's sanction, in documents and plain numbers.
+    fn of(world: &World, s: &Sanction<'_>) -> Self {
+        ProposedSanction {
+            kind: s.kind.name().to_string(),
+            target: s.target.map(|p| world.document(p).to_string()),
+            payer: s.payer.map(|p| world.document(p).to_string()),
+            unit: s.amount.as_ref().map(|a| a.unit.to_string()),
+            quantity: s
+                .amount
+                .as_ref()
+                .map(|a| a.quantity.normalize().to_string()),
+            brl: s.brl.map(|b| b.to_string()),
+            days: s.days,
+            min_days: s.min_days,
+            max_days: s.max_days,
+            years: s.years,
+            months: s.months,
+            at_once: s.at_once.map(str::to_string),
+            optional: s.optional,
+            articles: articles(&s.citations),
+        }
+    }
+
+    pub(crate) fn sanction_kind(&self) -> Result<SanctionKind, StoreError> {
+        SanctionKind::parse(&self.kind)
+            .ok_or_else(|| StoreError::Corrupt(format!("proposta: penalidade `{}`", self.kind)))
+    }
+
+    fn stake(&self) -> Result<Stake<'_>, StoreError> {
+        Ok(Stake {
+            kind: self.sanction_kind()?,
+            days: self.days,
+            min_days: self.min_days,
+            max_days: self.max_days,
+            years: self.years,
+            months: self.months,
+            at_once: self.at_once.as_deref(),
+            optional: self.optional,
+            citations: self.articles.iter().map(String::as_str).collect(),
+        })
+    }
 }
 
 /// An auto as recorded.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Auto {
     pub year: i32,
     pub number: i64,
@@ -71,7 +158,7 @@ pub struct Auto {
     pub place: String,
     pub description: String,
     pub inspector: String,
-    pub status: String,
+    pub status: Status,
     pub proposal: Proposal,
     pub notify_by: Option<NaiveDate>,
     pub notified_on: Option<NaiveDate>,
@@ -81,12 +168,26 @@ pub struct Auto {
     pub appeal_by: Option<NaiveDate>,
     pub appealed_on: Option<NaiveDate>,
     pub final_on: Option<NaiveDate>,
+    /// The day it was issued (lavrado), or the day a notice of
+    /// irregularity was found not cured and became the auto; none for an
+    /// auto recorded before migration 0023 (then: the infraction's day).
+    pub issued_on: Option<NaiveDate>,
+    /// A notice of irregularity found not cured: the proposal's `uncured`
+    /// penalty applies.
+    pub uncured: bool,
+    pub cure_by: Option<NaiveDate>,
+    pub decision_notified_on: Option<NaiveDate>,
+    /// Appeals decided so far.
+    pub instance: usize,
+    /// What the authority decided: upheld, days fixed, sanctions chosen.
+    pub decision: Option<Decision>,
 }
 
 /// The deadline of `kind` from `from`, when the rulebook sets one.
 pub(crate) const COLUMNS: &str = "year, number, rulebook, infraction, offender, service, permit_number, plate, \
     committed_at, place, description, inspector, status, proposal, notify_by, notified_on, defense_by, \
-    defense_on, judged_on, appeal_by, appealed_on, final_on";
+    defense_on, judged_on, appeal_by, appealed_on, final_on, issued_on, uncured, cure_by, \
+    decision_notified_on, instance, decision";
 
 fn opt_day(row: &sqlx::any::AnyRow, column: &str) -> Result<Option<NaiveDate>, StoreError> {
     let text: Option<String> = row.try_get(column)?;
@@ -111,7 +212,11 @@ pub(crate) fn auto_of(row: &sqlx::any::AnyRow) -> Result<Auto, StoreError> {
         place: row.try_get("place")?,
         description: row.try_get("description")?,
         inspector: row.try_get("inspector")?,
-        status: row.try_get("status")?,
+        status: {
+            let status: String = row.try_get("status")?;
+            Status::parse(&status)
+                .ok_or_else(|| StoreError::Corrupt(format!("situação do auto `{status}`")))?
+        },
         proposal: serde_json::from_str(&proposal)
             .map_err(|e| StoreError::Corrupt(format!("proposal: {e}")))?,
         notify_by: opt_day(row, "notify_by")?,
@@ -122,6 +227,16 @@ pub(crate) fn auto_of(row: &sqlx::any::AnyRow) -> Result<Auto, StoreError> {
         appeal_by: opt_day(row, "appeal_by")?,
         appealed_on: opt_day(row, "appealed_on")?,
         final_on: opt_day(row, "final_on")?,
+        issued_on: opt_day(row, "issued_on")?,
+        uncured: row.try_get::<i32, _>("uncured")? != 0,
+        cure_by: opt_day(row, "cure_by")?,
+        decision_notified_on: opt_day(row, "decision_notified_on")?,
+        instance: usize::try_from(row.try_get::<i32, _>("instance")?).unwrap_or_default(),
+        decision: row
+            .try_get::<Option<String>, _>("decision")?
+            .as_deref()
+            .map(crate::process::decision_of)
+            .transpose()?,
     })
 }
 
@@ -299,25 +414,40 @@ impl Store {
             uncured: false,
         };
         let decided = penalty(&ctx, &world.facts, &event).map_err(engine_error)?;
+        let uncured = if decided
+            .sanctions
+            .iter()
+            .any(|s| s.kind == SanctionKind::NoticeOfIrregularity)
+        {
+            let event = Event {
+                uncured: true,
+                ..event
+            };
+            penalty(&ctx, &world.facts, &event)
+                .map_err(engine_error)?
+                .sanctions
+        } else {
+            Vec::new()
+        };
         let proposal = Proposal {
             sanctions: decided
                 .sanctions
                 .iter()
-                .map(|s| ProposedSanction {
-                    kind: s.kind.name().to_string(),
-                    target: s.target.map(|p| world.document(p).to_string()),
-                    payer: s.payer.map(|p| world.document(p).to_string()),
-                    unit: s.amount.as_ref().map(|a| a.unit.to_string()),
-                    quantity: s
-                        .amount
-                        .as_ref()
-                        .map(|a| a.quantity.normalize().to_string()),
-                    brl: s.brl.map(|b| b.to_string()),
-                    days: s.days,
-                    max_days: s.max_days,
-                    years: s.years,
-                    months: s.months,
-                    articles: articles(&s.citations),
+                .map(|s| ProposedSanction::of(&world, s))
+                .collect(),
+            uncured: uncured
+                .iter()
+                .map(|s| ProposedSanction::of(&world, s))
+                .collect(),
+            options: decided
+                .options
+                .iter()
+                .map(|(set, article)| ProposedOption {
+                    sanctions: set
+                        .iter()
+                        .map(|s| ProposedSanction::of(&world, s))
+                        .collect(),
+                    article: article.to_string(),
                 })
                 .collect(),
             points: decided
@@ -343,8 +473,8 @@ impl Store {
         sqlx::query(
             "INSERT INTO autos (jurisdiction, year, number, rulebook, infraction, offender, service, permit_number, \
              plate, committed_at, place, description, inspector, status, proposal, notify_by, points_offender, \
-             points_holder, holder) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'issued', $14, $15, $16, $17, $18)",
+             points_holder, holder, issued_on) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'issued', $14, $15, $16, $17, $18, $19)",
         )
         .bind(jurisdiction)
         .bind(year)
@@ -364,6 +494,7 @@ impl Store {
         .bind(points_of(&offender))
         .bind(holder.as_deref().map_or("0".to_string(), points_of))
         .bind(holder.clone())
+        .bind(issued_on.to_string())
         .execute(&mut *tx)
         .await?;
         let mut cited = proposal.articles.clone();
@@ -378,8 +509,7 @@ impl Store {
             (input.description.trim(), &cited),
         )
         .await?;
-        tx.commit().await?;
-        Ok(Auto {
+        let auto = Auto {
             year,
             number,
             rulebook: rulebook.id.clone(),
@@ -391,7 +521,7 @@ impl Store {
             place: input.place.trim().to_string(),
             description: input.description.trim().to_string(),
             inspector: change.by.to_string(),
-            status: "issued".into(),
+            status: Status::Issued,
             proposal,
             notify_by: notify.map(|(d, _)| d),
             notified_on: None,
@@ -401,7 +531,33 @@ impl Store {
             appeal_by: None,
             appealed_on: None,
             final_on: None,
-        })
+            issued_on: Some(issued_on),
+            uncured: false,
+            cure_by: None,
+            decision_notified_on: None,
+            instance: 0,
+            decision: None,
+        };
+        // What the law applies on the spot is in force from the auto on.
+        for measure in auto
+            .proposal
+            .sanctions
+            .iter()
+            .filter(|s| s.at_once.is_some())
+        {
+            crate::process::apply(
+                &mut tx,
+                &self.audit,
+                change,
+                jurisdiction,
+                &auto,
+                measure,
+                issued_on,
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(auto)
     }
 
     /// An auto by number and year.
@@ -477,9 +633,7 @@ pub struct AutoFilter {
 }
 
 /// The statuses of an auto.
-const STATUSES: &[&str] = &[
-    "issued", "notified", "archived", "judged", "appealed", "final", "annulled",
-];
+const STATUSES: &[&str] = Status::NAMES;
 
 /// Autos, the latest infraction first (the moment, then the number): each
 /// filter has an index ending in this order (migration 0021).

@@ -8,6 +8,7 @@ use crate::{
     AutoInput, Change, Cnh, GrantRequest, ProcessStep, Profile, Store, StoreError, Vehicle,
 };
 use chrono::{Datelike, Days, NaiveDate};
+use outorga_core::engine::process::{Decision, Status, Step};
 use outorga_core::model::{Rulebook, Service, VehicleCheck};
 
 /// Populations the rulebooks leave to the deployment (IBGE, Censo
@@ -329,8 +330,12 @@ impl Store {
         Ok(report)
     }
 
-    /// Takes an auto `steps` steps along its process (notify, judge, finalize),
-    /// each on the first day the law allows, never after `today`.
+    /// Takes an auto `steps` steps along its process, each the next the law
+    /// allows, on the first day it allows it, never after `today`: notified
+    /// three days after the auto; a notice of irregularity found not cured
+    /// the day after its time to cure; judged after the defense's time (the
+    /// days of a penalty the law gives as a range fixed at its maximum);
+    /// the decision notified the next day; final after the appeal's time.
     async fn advance(
         &self,
         rulebook: &Rulebook,
@@ -341,18 +346,49 @@ impl Store {
         change: &Change<'_>,
     ) -> Result<(), StoreError> {
         let mut day = issued.checked_add_days(Days::new(3)).unwrap_or(issued);
-        for step in [
-            ProcessStep::Notify,
-            ProcessStep::Judge {
-                upheld: true,
-                grounds: "Auto mantido: sem defesa no prazo".into(),
-            },
-            ProcessStep::NotifyDecision,
-            ProcessStep::Finalize,
-        ]
-        .into_iter()
-        .take(steps)
-        {
+        let mut auto = self.auto(jurisdiction, key).await?;
+        for _ in 0..steps {
+            let next = |d: Option<NaiveDate>| d.and_then(|d| d.succ_opt()).unwrap_or(day);
+            let (step, on) = match auto.status {
+                Status::Issued => (ProcessStep::new(Step::Notify), day),
+                Status::AwaitingCure => (
+                    ProcessStep::with_text(Step::NotCured, "Vistoria: irregularidade não sanada"),
+                    next(auto.cure_by),
+                ),
+                Status::Notified => {
+                    let in_play = if auto.uncured {
+                        &auto.proposal.uncured
+                    } else {
+                        &auto.proposal.sanctions
+                    };
+                    let days = in_play
+                        .iter()
+                        .find(|s| {
+                            s.days.is_none()
+                                && s.max_days.is_some()
+                                && !s.optional
+                                && s.at_once.is_none()
+                        })
+                        .and_then(|s| s.max_days);
+                    (
+                        ProcessStep::with_text(
+                            Step::Judge(Decision {
+                                upheld: true,
+                                days,
+                                ..Decision::default()
+                            }),
+                            "Auto mantido: sem defesa no prazo",
+                        ),
+                        next(auto.defense_by),
+                    )
+                }
+                Status::Judged => (ProcessStep::new(Step::NotifyDecision), next(Some(day))),
+                Status::DecisionNotified => {
+                    (ProcessStep::new(Step::Finalize), next(auto.appeal_by))
+                }
+                _ => break,
+            };
+            day = on.max(day);
             if day > today {
                 break;
             }
@@ -360,20 +396,9 @@ impl Store {
                 at: day.and_hms_opt(11, 0, 0).unwrap_or(change.at),
                 ..*change
             };
-            let auto = self
+            auto = self
                 .process_auto(&stepped, rulebook, jurisdiction, key, &step, day)
                 .await?;
-            if auto.status == "final" {
-                break;
-            }
-            day = match auto.status.as_str() {
-                "notified" => auto.defense_by.unwrap_or(day),
-                // Without appeal_by: the decision is notified the next day.
-                "judged" => auto.appeal_by.unwrap_or(day),
-                _ => day,
-            }
-            .succ_opt()
-            .unwrap_or(day);
         }
         Ok(())
     }

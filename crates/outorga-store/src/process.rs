@@ -1,130 +1,120 @@
-//! The process of an auto: notification (archived when its deadline lapses),
-//! defense, judgement, appeal and the final decision, each within the law's
-//! deadline. Penalties wait for the final decision (the defense and the
-//! appeal suspend them); then they are applied to the records: points count,
+//! The process of an auto, applied. The store locks the auto, reads the
+//! state it is in, asks the core's procedure (`outorga_core::engine::process`)
+//! whether the step may be taken on that day, and writes the state it
+//! returns, the step and its audit entry; when the decision becomes final,
+//! the penalties it imposed are applied to the records: points count,
 //! suspensions get their start and end, cassations end permits and
-//! credentials, fines become debts.
+//! credentials, fines become debts. The law's order, time limits and choices
+//! are the machine's; none of them is decided here.
 
 use crate::audit::guard::unchanged_where;
 use crate::audit::images::{KeyPart, RowRef};
 use crate::audit::{Audit, Change, Entry};
 use crate::autos::{Auto, ProposedSanction, auto_step, from_process, read_auto};
-use crate::parameters::{deadline_article, optional_deadline};
-use crate::permits::{PermitStep, end_links, step};
+use crate::permits::{PermitStep, end_links, engine_error, step};
 use crate::{Store, StoreError, Tx};
 use chrono::{Days, Months, NaiveDate};
-use outorga_core::model::{DeadlineKind, Rulebook};
+use outorga_core::engine::process::{Decision, Limit, Machine, State, Status, Step, StepKind};
+use outorga_core::model::{DeadlineKind, Rulebook, SanctionKind};
 use sqlx::Row;
 
-/// A step of the process asked for.
+/// A step of the process asked for, with its text: the defense, the appeal,
+/// or the grounds of a decision.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ProcessStep {
-    /// The offender was notified on this day.
-    Notify,
-    /// The offender was notified of the judgement: the appeal's time starts.
-    NotifyDecision,
-    /// The defense was filed.
-    Defend {
-        text: String,
-    },
-    /// The judgement: upheld (penalty stands) or not (the auto is annulled).
-    Judge {
-        upheld: bool,
-        grounds: String,
-    },
-    Appeal {
-        text: String,
-    },
-    /// The decision on the appeal.
-    DecideAppeal {
-        upheld: bool,
-        grounds: String,
-    },
-    /// No appeal was filed within its deadline: the decision becomes final.
-    Finalize,
-    /// Not notified within the deadline: archived.
-    Archive,
+pub struct ProcessStep {
+    pub step: Step,
+    pub text: String,
 }
 
-/// A refusal that rests on the process's own order, not on an article.
-fn refused(reason: String) -> StoreError {
-    StoreError::Refused {
-        reason,
-        articles: Vec::new(),
+impl ProcessStep {
+    pub fn new(step: Step) -> Self {
+        ProcessStep {
+            step,
+            text: String::new(),
+        }
     }
-}
 
-/// Refuses a step taken after `by`, the last day of the law's `kind` limit,
-/// naming the article that sets it.
-fn in_time(
-    rulebook: &Rulebook,
-    (kind, by): (DeadlineKind, Option<NaiveDate>),
-    on: NaiveDate,
-    late: impl FnOnce(NaiveDate) -> String,
-) -> Result<(), StoreError> {
-    match by {
-        Some(by) if on > by => Err(StoreError::Refused {
-            reason: late(by),
-            articles: deadline_article(rulebook, &[kind]),
-        }),
-        _ => Ok(()),
-    }
-}
-
-fn wrong_status(auto: &Auto, wanted: &str) -> StoreError {
-    StoreError::Invalid {
-        field: "situação",
-        reason: format!(
-            "o auto nº {}/{} está {}: {wanted}",
-            auto.number,
-            auto.year,
-            status_pt(&auto.status)
-        ),
+    pub fn with_text(step: Step, text: impl Into<String>) -> Self {
+        ProcessStep {
+            step,
+            text: text.into(),
+        }
     }
 }
 
 /// An auto's status in Portuguese.
-pub fn status_pt(status: &str) -> &'static str {
-    match status {
-        "issued" => "lavrado, aguardando notificação",
-        "notified" => "notificado, aguardando defesa e julgamento",
-        "archived" => "arquivado",
-        "judged" => "julgado, no prazo de recurso",
-        "appealed" => "em recurso",
-        "final" => "com decisão definitiva",
-        "annulled" => "anulado",
-        _ => "em situação desconhecida",
+pub fn status_pt(status: Status) -> &'static str {
+    status.portuguese()
+}
+
+/// The decision as the `decision` column keeps it.
+fn decision_text(decision: &Decision) -> String {
+    serde_json::json!({
+        "upheld": decision.upheld,
+        "days": decision.days,
+        "sanctions": decision.sanctions.as_ref().map(|k| k.iter().map(|k| k.name()).collect::<Vec<_>>()),
+    })
+    .to_string()
+}
+
+pub(crate) fn decision_of(text: &str) -> Result<Decision, StoreError> {
+    #[derive(serde::Deserialize)]
+    struct Stored {
+        upheld: bool,
+        days: Option<u32>,
+        sanctions: Option<Vec<String>>,
+    }
+    let corrupt = |why: String| StoreError::Corrupt(format!("decisão do auto: {why}"));
+    let stored: Stored = serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?;
+    let sanctions = stored
+        .sanctions
+        .map(|list| {
+            list.iter()
+                .map(|k| SanctionKind::parse(k).ok_or_else(|| corrupt(format!("penalidade `{k}`"))))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?;
+    Ok(Decision {
+        upheld: stored.upheld,
+        days: stored.days,
+        sanctions,
+    })
+}
+
+/// The machine's state of an auto as recorded; `last` is the day of its
+/// last step.
+fn state_of(auto: &Auto, last: NaiveDate) -> State {
+    let day = auto.committed_at.date();
+    State {
+        status: auto.status,
+        issued: auto.issued_on.unwrap_or(day),
+        last,
+        notified: auto.notified_on,
+        defended: auto.defense_on,
+        decision_notified: auto.decision_notified_on,
+        appealed: auto.appealed_on,
+        instance: auto.instance,
+        decision: auto.decision.clone(),
+        closed: auto
+            .status
+            .is_closed()
+            .then(|| auto.final_on.unwrap_or(last)),
+        uncured: auto.uncured,
     }
 }
 
-async fn set(
-    tx: &mut Tx,
-    jurisdiction: &str,
-    auto: &Auto,
-    assignments: &[(&str, Option<String>)],
-) -> Result<(), StoreError> {
-    let sets: Vec<String> = assignments
-        .iter()
-        .enumerate()
-        .map(|(i, (column, _))| format!("{column} = ${}", i + 4))
-        .collect();
-    let sql = format!(
-        "UPDATE autos SET {} WHERE jurisdiction = $1 AND year = $2 AND number = $3",
-        sets.join(", ")
-    );
-    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(jurisdiction)
-        .bind(auto.year)
-        .bind(auto.number);
-    for (_, value) in assignments {
-        query = query.bind(value.clone());
+/// The field a step's text is checked as.
+fn text_field(step: StepKind) -> &'static str {
+    if step.decides() {
+        "fundamentos"
+    } else {
+        "texto"
     }
-    query.execute(&mut **tx).await?;
-    Ok(())
 }
 
 impl Store {
-    /// Takes one step of an auto's process on `on`, within the law's deadline.
+    /// Takes one step of an auto's process on `on`, as the law's procedure
+    /// allows it.
     pub async fn process_auto(
         &self,
         change: &Change<'_>,
@@ -135,15 +125,8 @@ impl Store {
         on: NaiveDate,
     ) -> Result<Auto, StoreError> {
         crate::under_law("data", on, change, rulebook)?;
-        match process {
-            ProcessStep::Defend { text } | ProcessStep::Appeal { text } => {
-                crate::text::checked("texto", text, crate::TextKind::Long)?;
-            }
-            ProcessStep::Judge { grounds, .. } | ProcessStep::DecideAppeal { grounds, .. } => {
-                crate::text::checked("fundamentos", grounds, crate::TextKind::Long)?;
-            }
-            _ => {}
-        }
+        let kind = process.step.kind();
+        crate::text::checked(text_field(kind), &process.text, crate::TextKind::Long)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         // The auto's row lock (PostgreSQL): concurrent steps on one auto are
@@ -164,6 +147,12 @@ impl Store {
         )
         .await?;
         let auto = read_auto(&mut tx, jurisdiction, (year, number)).await?;
+        if auto.rulebook != rulebook.id {
+            return Err(StoreError::Invalid {
+                field: "regulamento",
+                reason: format!("o auto foi lavrado sob {}", auto.rulebook),
+            });
+        }
         let last = sqlx::query(
             "SELECT MAX(on_date) AS last FROM auto_steps WHERE jurisdiction = $1 AND year = $2 AND number = $3",
         )
@@ -173,316 +162,96 @@ impl Store {
         .fetch_one(&mut *tx)
         .await?;
         let last: Option<String> = last.try_get("last")?;
-        if let Some(last) = last.as_deref().map(crate::world::day).transpose()?
-            && on < last
-        {
+        let last = last
+            .as_deref()
+            .map(crate::world::day)
+            .transpose()?
+            .unwrap_or(auto.committed_at.date());
+        if on < last {
             return Err(StoreError::Invalid {
                 field: "data",
                 reason: format!("{on} é antes do último ato do processo ({last})"),
             });
         }
-        if auto.rulebook != rulebook.id {
-            return Err(StoreError::Invalid {
-                field: "regulamento",
-                reason: format!("o auto foi lavrado sob {}", auto.rulebook),
-            });
-        }
+        let machine = Machine::of(&ctx).map_err(engine_error)?;
+        let stakes = auto.proposal.stakes()?;
+        let state = state_of(&auto, last);
+        let next = match machine
+            .take(&stakes, &state, &process.step, on)
+            .map_err(engine_error)?
+        {
+            Ok(next) => next,
+            Err(refusal) => {
+                return Err(StoreError::Refused {
+                    reason: refusal.reason,
+                    articles: refusal.citations,
+                });
+            }
+        };
+        let limits = machine.limits(&stakes, &next).map_err(engine_error)?;
         let key = (year, number);
-        let day = Some(on.to_string());
-        match process {
-            ProcessStep::Notify => {
-                if auto.status != "issued" {
-                    return Err(wrong_status(&auto, "só um auto lavrado é notificado"));
-                }
-                in_time(
-                    rulebook,
-                    (DeadlineKind::Notification, auto.notify_by),
-                    on,
-                    |by| {
-                        format!(
-                            "o prazo para notificar terminou em {by}: o auto deve ser arquivado"
-                        )
-                    },
-                )?;
-                let defense = optional_deadline(&ctx, DeadlineKind::Defense, on)?;
-                set(
-                    &mut tx,
-                    jurisdiction,
-                    &auto,
-                    &[
-                        ("status", Some("notified".into())),
-                        ("notified_on", day.clone()),
-                        ("defense_by", defense.as_ref().map(|(d, _)| d.to_string())),
-                    ],
-                )
-                .await?;
-                let cited: Vec<String> = defense.into_iter().map(|(_, a)| a).collect();
-                auto_step(
-                    &mut tx,
-                    &self.audit,
-                    change,
-                    jurisdiction,
-                    key,
-                    ("notified", on),
-                    ("", &cited),
-                )
-                .await?;
-            }
-            ProcessStep::Defend { text } => {
-                if auto.status != "notified" || auto.defense_on.is_some() {
-                    return Err(wrong_status(
-                        &auto,
-                        "a defesa cabe uma vez, após a notificação",
-                    ));
-                }
-                in_time(
-                    rulebook,
-                    (DeadlineKind::Defense, auto.defense_by),
-                    on,
-                    |by| format!("defesa fora do prazo, que terminou em {by}"),
-                )?;
-                set(&mut tx, jurisdiction, &auto, &[("defense_on", day.clone())]).await?;
-                auto_step(
-                    &mut tx,
-                    &self.audit,
-                    change,
-                    jurisdiction,
-                    key,
-                    ("defense", on),
-                    (text, &[]),
-                )
-                .await?;
-            }
-            ProcessStep::Judge { upheld, grounds } => {
-                if auto.status != "notified" {
-                    return Err(wrong_status(&auto, "julga-se um auto notificado"));
-                }
-                if let Some(by) = auto.defense_by
-                    && on <= by
-                    && auto.defense_on.is_none()
-                {
-                    return Err(refused(format!(
-                        "o prazo de defesa corre até {by}: julgue depois dele ou da defesa"
-                    )));
-                }
-                if *upheld {
-                    set(
-                        &mut tx,
-                        jurisdiction,
-                        &auto,
-                        &[
-                            ("status", Some("judged".into())),
-                            ("judged_on", day.clone()),
-                        ],
-                    )
-                    .await?;
-                    auto_step(
-                        &mut tx,
-                        &self.audit,
-                        change,
-                        jurisdiction,
-                        key,
-                        ("judged", on),
-                        (grounds, &[]),
-                    )
-                    .await?;
-                    if ctx.rulebook.deadline(DeadlineKind::Appeal).is_none() {
-                        // The law gives no appeal: the judgement is final.
-                        finalize(
-                            &mut tx,
-                            &self.audit,
-                            change,
-                            rulebook,
-                            jurisdiction,
-                            &auto,
-                            on,
-                        )
-                        .await?;
-                    }
-                } else {
-                    set(
-                        &mut tx,
-                        jurisdiction,
-                        &auto,
-                        &[
-                            ("status", Some("annulled".into())),
-                            ("judged_on", day.clone()),
-                        ],
-                    )
-                    .await?;
-                    auto_step(
-                        &mut tx,
-                        &self.audit,
-                        change,
-                        jurisdiction,
-                        key,
-                        ("annulled", on),
-                        (grounds, &[]),
-                    )
-                    .await?;
-                }
-            }
-            ProcessStep::NotifyDecision => {
-                if auto.status != "judged" || auto.appeal_by.is_some() {
-                    return Err(wrong_status(
-                        &auto,
-                        "notifica-se uma vez a decisão de um auto julgado",
-                    ));
-                }
-                // The appeal's time runs from the notice of the decision
-                // (SMJ art. 60; Canguçu Anexo I art. 29).
-                let appeal = optional_deadline(&ctx, DeadlineKind::Appeal, on)?;
-                set(
-                    &mut tx,
-                    jurisdiction,
-                    &auto,
-                    &[("appeal_by", appeal.as_ref().map(|(d, _)| d.to_string()))],
-                )
-                .await?;
-                let cited: Vec<String> = appeal.into_iter().map(|(_, a)| a).collect();
-                auto_step(
-                    &mut tx,
-                    &self.audit,
-                    change,
-                    jurisdiction,
-                    key,
-                    ("decision_notified", on),
-                    ("", &cited),
-                )
-                .await?;
-            }
-            ProcessStep::Appeal { text } => {
-                if auto.status != "judged" || auto.appeal_by.is_none() {
-                    return Err(wrong_status(
-                        &auto,
-                        "recorre-se de um auto julgado, depois de notificada a decisão",
-                    ));
-                }
-                in_time(rulebook, (DeadlineKind::Appeal, auto.appeal_by), on, |by| {
-                    format!("recurso fora do prazo, que terminou em {by}")
+        write_state(&mut tx, jurisdiction, &auto, &next, &limits, (kind, on)).await?;
+        let cited: Vec<String> = limits.iter().map(|l| l.citation.to_string()).collect();
+        auto_step(
+            &mut tx,
+            &self.audit,
+            change,
+            jurisdiction,
+            key,
+            (kind.name(), on),
+            (&process.text, &cited),
+        )
+        .await?;
+        if matches!(
+            next.status,
+            Status::Archived | Status::Annulled | Status::Cured
+        ) {
+            end_measures(&mut tx, jurisdiction, key, on).await?;
+        }
+        if next.status == Status::Final {
+            let selection = next
+                .decision
+                .as_ref()
+                .map(|d| machine.selection(&stakes, &next, d))
+                .transpose()
+                .map_err(|refusal| StoreError::Refused {
+                    reason: refusal.reason,
+                    articles: refusal.citations,
                 })?;
-                set(
-                    &mut tx,
-                    jurisdiction,
-                    &auto,
-                    &[
-                        ("status", Some("appealed".into())),
-                        ("appealed_on", day.clone()),
-                    ],
-                )
-                .await?;
-                auto_step(
-                    &mut tx,
-                    &self.audit,
-                    change,
-                    jurisdiction,
-                    key,
-                    ("appeal", on),
-                    (text, &[]),
-                )
-                .await?;
-            }
-            ProcessStep::DecideAppeal { upheld, grounds } => {
-                if auto.status != "appealed" {
-                    return Err(wrong_status(&auto, "decide-se um recurso interposto"));
-                }
-                if *upheld {
-                    auto_step(
-                        &mut tx,
-                        &self.audit,
-                        change,
-                        jurisdiction,
-                        key,
-                        ("appeal_denied", on),
-                        (grounds, &[]),
-                    )
-                    .await?;
-                    finalize(
-                        &mut tx,
-                        &self.audit,
-                        change,
-                        rulebook,
-                        jurisdiction,
-                        &auto,
-                        on,
-                    )
-                    .await?;
-                } else {
-                    set(
-                        &mut tx,
-                        jurisdiction,
-                        &auto,
-                        &[("status", Some("annulled".into()))],
-                    )
-                    .await?;
-                    auto_step(
-                        &mut tx,
-                        &self.audit,
-                        change,
-                        jurisdiction,
-                        key,
-                        ("annulled", on),
-                        (grounds, &[]),
-                    )
-                    .await?;
-                }
-            }
-            ProcessStep::Finalize => {
-                let Some(by) = auto.appeal_by.filter(|_| auto.status == "judged") else {
-                    return Err(wrong_status(
-                        &auto,
-                        "só um auto julgado, com a decisão notificada, se torna definitivo",
-                    ));
-                };
-                if on <= by {
-                    return Err(refused(format!("o prazo de recurso corre até {by}")));
-                }
-                finalize(
-                    &mut tx,
-                    &self.audit,
-                    change,
-                    rulebook,
-                    jurisdiction,
-                    &auto,
-                    on,
-                )
-                .await?;
-            }
-            ProcessStep::Archive => {
-                if auto.status != "issued" {
-                    return Err(wrong_status(&auto, "arquiva-se um auto não notificado"));
-                }
-                match auto.notify_by {
-                    Some(by) if on > by => {}
-                    Some(by) => {
-                        return Err(refused(format!("ainda é possível notificar até {by}")));
+            let set = match selection.as_ref().and_then(|s| s.option) {
+                Some(i) => &auto.proposal.options[i].sanctions,
+                None if next.uncured => &auto.proposal.uncured,
+                None => &auto.proposal.sanctions,
+            };
+            let decided: Vec<ProposedSanction> = selection
+                .map(|s| s.stakes)
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|i| set.get(i))
+                .filter(|p| p.at_once.is_none())
+                .map(|p| {
+                    let mut p = p.clone();
+                    if p.days.is_none() && p.max_days.is_some() {
+                        p.days = next.decision.as_ref().and_then(|d| d.days);
                     }
-                    None => {
-                        return Err(refused(format!(
-                            "{} não fixa prazo de notificação",
-                            rulebook.id
-                        )));
-                    }
-                }
-                let article = deadline_article(rulebook, &[DeadlineKind::Notification]);
-                set(
-                    &mut tx,
-                    jurisdiction,
-                    &auto,
-                    &[("status", Some("archived".into()))],
-                )
-                .await?;
-                auto_step(
-                    &mut tx,
-                    &self.audit,
-                    change,
-                    jurisdiction,
-                    key,
-                    ("archived", on),
-                    ("não notificado no prazo", &article),
-                )
-                .await?;
-            }
+                    p
+                })
+                .collect();
+            let payment = limits
+                .iter()
+                .find(|l| l.kind == DeadlineKind::Payment)
+                .map(|l| l.due);
+            let auto = read_auto(&mut tx, jurisdiction, key).await?;
+            finalize(
+                &mut tx,
+                &self.audit,
+                change,
+                jurisdiction,
+                &auto,
+                (&decided, payment),
+                on,
+            )
+            .await?;
         }
         let auto = read_auto(&mut tx, jurisdiction, key).await?;
         tx.commit().await?;
@@ -490,52 +259,125 @@ impl Store {
     }
 }
 
-/// Makes the decision final on `on` and applies its penalties.
+/// Writes the state the machine returned, with the limits that govern it
+/// (kept for the agenda and the lists).
+async fn write_state(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    auto: &Auto,
+    next: &State,
+    limits: &[Limit<'_>],
+    (kind, on): (StepKind, NaiveDate),
+) -> Result<(), StoreError> {
+    let limit = |wanted: &[DeadlineKind]| {
+        limits
+            .iter()
+            .find(|l| wanted.contains(&l.kind))
+            .map(|l| l.due)
+    };
+    let text = |day: Option<NaiveDate>| day.map(|d| d.to_string());
+    let judged_on = if kind.decides() {
+        Some(on)
+    } else {
+        auto.judged_on
+    };
+    let final_on = if next.status == Status::Final {
+        next.closed
+    } else {
+        auto.final_on
+    };
+    sqlx::query(
+        "UPDATE autos SET status = $4, issued_on = $5, uncured = $6, notify_by = $7, cure_by = $8, \
+         notified_on = $9, defense_by = $10, defense_on = $11, judged_on = $12, \
+         decision_notified_on = $13, appeal_by = $14, appealed_on = $15, instance = $16, \
+         decision = $17, final_on = $18 \
+         WHERE jurisdiction = $1 AND year = $2 AND number = $3",
+    )
+    .bind(jurisdiction)
+    .bind(auto.year)
+    .bind(auto.number)
+    .bind(next.status.name())
+    .bind(next.issued.to_string())
+    .bind(i32::from(next.uncured))
+    .bind(text(
+        limit(&[DeadlineKind::Notification]).or(auto.notify_by),
+    ))
+    .bind(text(limit(&[DeadlineKind::Cure]).or(auto.cure_by)))
+    .bind(text(next.notified))
+    .bind(text(limit(&[DeadlineKind::Defense]).or(auto.defense_by)))
+    .bind(text(next.defended))
+    .bind(text(judged_on))
+    .bind(text(next.decision_notified))
+    .bind(text(
+        limit(&[DeadlineKind::Appeal, DeadlineKind::SecondAppeal]).or(auto.appeal_by),
+    ))
+    .bind(text(next.appealed))
+    .bind(i32::try_from(next.instance).unwrap_or(i32::MAX))
+    .bind(next.decision.as_ref().map(decision_text))
+    .bind(text(final_on))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// The measures applied on the spot end when the auto falls (archived,
+/// annulled, cured): their last day is the day before.
+async fn end_measures(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    (year, number): (i32, i64),
+    on: NaiveDate,
+) -> Result<(), StoreError> {
+    let last = on.pred_opt().unwrap_or(on).to_string();
+    sqlx::query(
+        "UPDATE applied_sanctions SET ends = $4 WHERE jurisdiction = $1 AND year = $2 AND number = $3 \
+         AND (ends IS NULL OR ends > $4)",
+    )
+    .bind(jurisdiction)
+    .bind(year)
+    .bind(number)
+    .bind(last)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Makes the decision final on `on` and applies the penalties decided: fines
+/// become debts due on the law's payment limit (`payment`; none: on `on`),
+/// the others are applied to the records.
 async fn finalize(
     tx: &mut Tx,
     audit: &Audit,
     change: &Change<'_>,
-    rulebook: &Rulebook,
     jurisdiction: &str,
     auto: &Auto,
+    (decided, payment): (&[ProposedSanction], Option<NaiveDate>),
     on: NaiveDate,
 ) -> Result<(), StoreError> {
-    let ctx = crate::parameters::law(tx, jurisdiction, rulebook).await?;
-    set(
-        tx,
-        jurisdiction,
-        auto,
-        &[
-            ("status", Some("final".into())),
-            ("final_on", Some(on.to_string())),
-        ],
-    )
-    .await?;
-    let payment = optional_deadline(&ctx, DeadlineKind::Payment, on)?;
     let process = from_process(&auto.proposal);
-    for (seq, sanction) in auto.proposal.sanctions.iter().enumerate() {
-        let seq = seq as i64 + 1;
-        if sanction.kind == "fine" {
+    for sanction in decided {
+        if sanction.kind == SanctionKind::Fine.name() {
             let debtor = sanction
                 .payer
                 .clone()
                 .unwrap_or_else(|| auto.offender.clone());
-            sqlx::query(
+            let seq: i64 = sqlx::query(
                 "INSERT INTO debts (jurisdiction, year, number, seq, debtor, unit, quantity, issued_on, due_on, from_process) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                 SELECT $1, $2, $3, COALESCE(MAX(seq), 0) + 1, $4, $5, $6, $7, $8, $9 FROM debts \
+                 WHERE jurisdiction = $1 AND year = $2 AND number = $3 RETURNING seq",
             )
             .bind(jurisdiction)
             .bind(auto.year)
             .bind(auto.number)
-            .bind(seq)
             .bind(&debtor)
             .bind(sanction.unit.clone().unwrap_or_else(|| "BRL".into()))
             .bind(sanction.quantity.clone().unwrap_or_else(|| "0".into()))
             .bind(on.to_string())
-            .bind(payment.as_ref().map_or(on, |(d, _)| *d).to_string())
+            .bind(payment.unwrap_or(on).to_string())
             .bind(i32::from(process))
-            .execute(&mut **tx)
-            .await?;
+            .fetch_one(&mut **tx)
+            .await?
+            .try_get("seq")?;
             crate::audit::append(
                 tx,
                 audit,
@@ -555,47 +397,7 @@ async fn finalize(
             .await?;
             continue;
         }
-        let ends = ends(sanction, on);
-        sqlx::query(
-            "INSERT INTO applied_sanctions (jurisdiction, year, number, seq, kind, target, starts, ends, citations) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        )
-        .bind(jurisdiction)
-        .bind(auto.year)
-        .bind(auto.number)
-        .bind(seq)
-        .bind(&sanction.kind)
-        .bind(sanction.target.clone())
-        .bind(on.to_string())
-        .bind(ends.map(|e| e.to_string()))
-        .bind(serde_json::json!(sanction.articles).to_string())
-        .execute(&mut **tx)
-        .await?;
-        let mut rows =
-            on_records(tx, audit, change, jurisdiction, auto, sanction, (on, ends)).await?;
-        rows.push(RowRef::new(
-            "applied_sanctions",
-            [
-                jurisdiction.into(),
-                auto.year.into(),
-                auto.number.into(),
-                seq.into(),
-            ],
-        ));
-        crate::audit::append(
-            tx,
-            audit,
-            change,
-            Entry {
-                action: "sanction.apply",
-                jurisdiction: Some(jurisdiction),
-                subject: &format!("auto:{}:{}", auto.year, auto.number),
-                detail: serde_json::json!({ "kind": sanction.kind, "target": sanction.target, "starts": on,
-                                "ends": ends, "articles": sanction.articles }),
-                rows,
-            },
-        )
-        .await?;
+        apply(tx, audit, change, jurisdiction, auto, sanction, on).await?;
     }
     auto_step(
         tx,
@@ -609,10 +411,65 @@ async fn finalize(
     .await
 }
 
+/// Records a sanction in force from `on` (a penalty decided, or a measure
+/// applied on the spot) and what it does to the records.
+pub(crate) async fn apply(
+    tx: &mut Tx,
+    audit: &Audit,
+    change: &Change<'_>,
+    jurisdiction: &str,
+    auto: &Auto,
+    sanction: &ProposedSanction,
+    on: NaiveDate,
+) -> Result<(), StoreError> {
+    let ends = ends(sanction, on);
+    let seq: i64 = sqlx::query(
+        "INSERT INTO applied_sanctions (jurisdiction, year, number, seq, kind, target, starts, ends, citations) \
+         SELECT $1, $2, $3, COALESCE(MAX(seq), 0) + 1, $4, $5, $6, $7, $8 FROM applied_sanctions \
+         WHERE jurisdiction = $1 AND year = $2 AND number = $3 RETURNING seq",
+    )
+    .bind(jurisdiction)
+    .bind(auto.year)
+    .bind(auto.number)
+    .bind(&sanction.kind)
+    .bind(sanction.target.clone())
+    .bind(on.to_string())
+    .bind(ends.map(|e| e.to_string()))
+    .bind(serde_json::json!(sanction.articles).to_string())
+    .fetch_one(&mut **tx)
+    .await?
+    .try_get("seq")?;
+    let mut rows = on_records(tx, audit, change, jurisdiction, auto, sanction, (on, ends)).await?;
+    rows.push(RowRef::new(
+        "applied_sanctions",
+        [
+            jurisdiction.into(),
+            auto.year.into(),
+            auto.number.into(),
+            seq.into(),
+        ],
+    ));
+    crate::audit::append(
+        tx,
+        audit,
+        change,
+        Entry {
+            action: "sanction.apply",
+            jurisdiction: Some(jurisdiction),
+            subject: &format!("auto:{}:{}", auto.year, auto.number),
+            detail: serde_json::json!({ "kind": sanction.kind, "target": sanction.target, "starts": on,
+                            "ends": ends, "articles": sanction.articles }),
+            rows,
+        },
+    )
+    .await?;
+    Ok(())
+}
+
 /// The last day of a sanction that lasts N days (or months, or years)
 /// starting on `on`, its first day: 15 days from 1 February end on 15 February.
 fn ends(sanction: &ProposedSanction, on: NaiveDate) -> Option<NaiveDate> {
-    let after = if let Some(days) = sanction.days.or(sanction.max_days) {
+    let after = if let Some(days) = sanction.days {
         on.checked_add_days(Days::new(u64::from(days)))
     } else if let Some(months) = sanction.months {
         on.checked_add_months(Months::new(months))

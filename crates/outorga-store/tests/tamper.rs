@@ -10,6 +10,7 @@ mod common;
 
 use chrono::NaiveDate;
 use common::{admin, by, drop_schema, keys, open, pg_schema};
+use outorga_core::engine::process::{Decision, Status, Step};
 use outorga_store::{
     AuditKey, AuditKeys, AuditReport, AutoInput, Change, Checkpoint, CheckpointCheck, DebtFilter,
     Jurisdiction, ProcessStep, Profile, Store, Window, sqlite_url,
@@ -104,7 +105,7 @@ async fn fined(store: &Store, library: &outorga_rulebook::Library) {
             rb,
             TO,
             key,
-            &ProcessStep::Notify,
+            &ProcessStep::new(Step::Notify),
             d(2029, 10, 2),
         )
         .await
@@ -114,10 +115,13 @@ async fn fined(store: &Store, library: &outorga_rulebook::Library) {
         .expect("deadline")
         .succ_opt()
         .expect("day");
-    let judge = ProcessStep::Judge {
-        upheld: true,
-        grounds: "mantido".into(),
-    };
+    let judge = ProcessStep::with_text(
+        Step::Judge(Decision {
+            upheld: true,
+            ..Decision::default()
+        }),
+        "mantido",
+    );
     store
         .process_auto(&on(judged_on), rb, TO, key, &judge, judged_on)
         .await
@@ -128,7 +132,7 @@ async fn fined(store: &Store, library: &outorga_rulebook::Library) {
             rb,
             TO,
             key,
-            &ProcessStep::NotifyDecision,
+            &ProcessStep::new(Step::NotifyDecision),
             judged_on,
         )
         .await
@@ -139,10 +143,17 @@ async fn fined(store: &Store, library: &outorga_rulebook::Library) {
         .succ_opt()
         .expect("day");
     let last = store
-        .process_auto(&on(final_on), rb, TO, key, &ProcessStep::Finalize, final_on)
+        .process_auto(
+            &on(final_on),
+            rb,
+            TO,
+            key,
+            &ProcessStep::new(Step::Finalize),
+            final_on,
+        )
         .await
         .expect("final");
-    assert_eq!(last.status, "final");
+    assert_eq!(last.status, Status::Final);
     let of_edu = DebtFilter {
         debtor: Some(EDU.into()),
         ..DebtFilter::default()

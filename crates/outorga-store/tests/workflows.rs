@@ -7,6 +7,7 @@ mod common;
 
 use chrono::NaiveDate;
 use common::{by, drop_schema, pg_schema};
+use outorga_core::engine::process::{Decision, Status, Step};
 use outorga_core::model::Rulebook;
 use outorga_store::{
     AutoInput, Change, Cnh, DebtFilter, DocumentFilter, GrantRequest, Jurisdiction, PermitFilter,
@@ -109,7 +110,7 @@ async fn late_parcel(store: &Store) {
         let rb = rb.clone();
         async move { store.process_auto(&on(day), &rb, TO, key, &s, day).await }
     };
-    let notified = step(ProcessStep::Notify, d(2027, 1, 6))
+    let notified = step(ProcessStep::new(Step::Notify), d(2027, 1, 6))
         .await
         .expect("notify");
     let judged_on = notified
@@ -118,24 +119,29 @@ async fn late_parcel(store: &Store) {
         .succ_opt()
         .expect("day");
     step(
-        ProcessStep::Judge {
-            upheld: true,
-            grounds: "mantido".into(),
-        },
+        ProcessStep::with_text(
+            Step::Judge(Decision {
+                upheld: true,
+                ..Decision::default()
+            }),
+            "mantido",
+        ),
         judged_on,
     )
     .await
     .expect("judged");
     // An appeal lies to a second instance (TO art. 96, § 2º): final once
     // its limit runs out.
-    let noticed = step(ProcessStep::NotifyDecision, judged_on)
+    let noticed = step(ProcessStep::new(Step::NotifyDecision), judged_on)
         .await
         .expect("decision notified");
     // Finalized on a day whose 30th day after is a Saturday.
     let final_on = d(2027, 3, 4);
     assert!(noticed.appeal_by.expect("appeal limit") < final_on);
-    let last = step(ProcessStep::Finalize, final_on).await.expect("final");
-    assert_eq!(last.status, "final");
+    let last = step(ProcessStep::new(Step::Finalize), final_on)
+        .await
+        .expect("final");
+    assert_eq!(last.status, Status::Final);
     let debt = store
         .debts(TO, &of_debtor(EDU), Window::first(200))
         .await
@@ -686,37 +692,41 @@ async fn autos(store: &Store, rb: &Rulebook) {
     let step = |s: ProcessStep, day: NaiveDate, key: (i32, i64)| async move {
         store.process_auto(&on(day), rb, SMJ, key, &s, day).await
     };
-    let notified = step(ProcessStep::Notify, d(2026, 12, 2), (2026, 1))
+    let notified = step(ProcessStep::new(Step::Notify), d(2026, 12, 2), (2026, 1))
         .await
         .expect("notify");
-    assert_eq!(notified.status, "notified");
+    assert_eq!(notified.status, Status::Notified);
     let defense_by = notified.defense_by.expect("defense deadline");
     // Judging before the defense or its deadline is refused.
     refusal(
         step(
-            ProcessStep::Judge {
-                upheld: true,
-                grounds: "x".into(),
-            },
+            ProcessStep::with_text(
+                Step::Judge(Decision {
+                    upheld: true,
+                    ..Decision::default()
+                }),
+                "x",
+            ),
             d(2026, 12, 3),
             (2026, 1),
         )
         .await,
     );
     step(
-        ProcessStep::Defend {
-            text: "Não fumava".into(),
-        },
+        ProcessStep::with_text(Step::Defend, "Não fumava"),
         defense_by,
         (2026, 1),
     )
     .await
     .expect("defense on the last day");
     let judged = step(
-        ProcessStep::Judge {
-            upheld: true,
-            grounds: "Auto mantido".into(),
-        },
+        ProcessStep::with_text(
+            Step::Judge(Decision {
+                upheld: true,
+                ..Decision::default()
+            }),
+            "Auto mantido",
+        ),
         defense_by,
         (2026, 1),
     )
@@ -725,23 +735,20 @@ async fn autos(store: &Store, rb: &Rulebook) {
     // The appeal's time runs from the notice of the decision (art. 60).
     assert_eq!(judged.appeal_by, None);
     assert!(matches!(
-        step(ProcessStep::Finalize, defense_by, (2026, 1)).await,
-        Err(StoreError::Invalid {
-            field: "situação",
-            ..
-        })
+        step(ProcessStep::new(Step::Finalize), defense_by, (2026, 1)).await,
+        Err(StoreError::Refused { .. })
     ));
     let notice = defense_by.succ_opt().expect("day");
-    let noticed = step(ProcessStep::NotifyDecision, notice, (2026, 1))
+    let noticed = step(ProcessStep::new(Step::NotifyDecision), notice, (2026, 1))
         .await
         .expect("notice");
     let appeal_by = noticed.appeal_by.expect("appeal deadline");
-    refusal(step(ProcessStep::Finalize, appeal_by, (2026, 1)).await);
+    refusal(step(ProcessStep::new(Step::Finalize), appeal_by, (2026, 1)).await);
     let next_day = appeal_by.succ_opt().expect("day");
-    let last = step(ProcessStep::Finalize, next_day, (2026, 1))
+    let last = step(ProcessStep::new(Step::Finalize), next_day, (2026, 1))
         .await
         .expect("final");
-    assert_eq!(last.status, "final");
+    assert_eq!(last.status, Status::Final);
     // A first offence of group 1 is a warning (art. 52, I): nothing owed.
     assert_eq!(last.proposal.sanctions[0].kind, "warning");
     assert!(
@@ -775,7 +782,7 @@ async fn autos(store: &Store, rb: &Rulebook) {
     assert_eq!(repeat.proposal.sanctions[0].kind, "fine");
     assert!(repeat.proposal.articles.iter().any(|a| a == "Art. 52, II"));
     let key = (2027, 1);
-    let notified = step(ProcessStep::Notify, issued, key)
+    let notified = step(ProcessStep::new(Step::Notify), issued, key)
         .await
         .expect("notify");
     let after_defense = notified
@@ -784,17 +791,20 @@ async fn autos(store: &Store, rb: &Rulebook) {
         .succ_opt()
         .expect("day");
     let judged = step(
-        ProcessStep::Judge {
-            upheld: true,
-            grounds: "revelia".into(),
-        },
+        ProcessStep::with_text(
+            Step::Judge(Decision {
+                upheld: true,
+                ..Decision::default()
+            }),
+            "revelia",
+        ),
         after_defense,
         key,
     )
     .await
     .expect("judged without a defense");
-    assert_eq!(judged.status, "judged");
-    let noticed = step(ProcessStep::NotifyDecision, after_defense, key)
+    assert_eq!(judged.status, Status::Judged);
+    let noticed = step(ProcessStep::new(Step::NotifyDecision), after_defense, key)
         .await
         .expect("notice");
     let final_day = noticed
@@ -802,7 +812,7 @@ async fn autos(store: &Store, rb: &Rulebook) {
         .expect("deadline")
         .succ_opt()
         .expect("day");
-    step(ProcessStep::Finalize, final_day, key)
+    step(ProcessStep::new(Step::Finalize), final_day, key)
         .await
         .expect("final");
     let debts = store
@@ -839,12 +849,12 @@ async fn autos(store: &Store, rb: &Rulebook) {
             .any(|i| i.kind == "notification" && i.subject == "auto:2026:2" && !i.overdue),
         "{early:?}"
     );
-    refusal(step(ProcessStep::Notify, d(2027, 2, 2), (2026, 2)).await);
-    refusal(step(ProcessStep::Archive, d(2027, 2, 1), (2026, 2)).await);
-    let archived = step(ProcessStep::Archive, d(2027, 2, 2), (2026, 2))
+    refusal(step(ProcessStep::new(Step::Notify), d(2027, 2, 2), (2026, 2)).await);
+    refusal(step(ProcessStep::new(Step::Archive), d(2027, 2, 1), (2026, 2)).await);
+    let archived = step(ProcessStep::new(Step::Archive), d(2027, 2, 2), (2026, 2))
         .await
         .expect("archive");
-    assert_eq!(archived.status, "archived");
+    assert_eq!(archived.status, Status::Archived);
 
     // The agenda of 1 Dec 2027: the inspection due that day, the permit's
     // documents, and nothing of the archived auto.
@@ -989,7 +999,7 @@ async fn penalties_on_records(store: &Store, rb: &Rulebook) {
     };
     // Before the auto was issued, or after today: refused.
     assert!(matches!(
-        step(ProcessStep::Notify, d(2028, 1, 5)).await,
+        step(ProcessStep::new(Step::Notify), d(2028, 1, 5)).await,
         Err(StoreError::Invalid { field: "data", .. })
     ));
     assert!(matches!(
@@ -999,7 +1009,7 @@ async fn penalties_on_records(store: &Store, rb: &Rulebook) {
                 rb,
                 SMJ,
                 key,
-                &ProcessStep::Notify,
+                &ProcessStep::new(Step::Notify),
                 d(2028, 1, 20)
             )
             .await,
@@ -1007,8 +1017,8 @@ async fn penalties_on_records(store: &Store, rb: &Rulebook) {
     ));
     // Two clerks notifying at once: one notice.
     let (a, b) = tokio::join!(
-        step(ProcessStep::Notify, d(2028, 1, 12)),
-        step(ProcessStep::Notify, d(2028, 1, 12))
+        step(ProcessStep::new(Step::Notify), d(2028, 1, 12)),
+        step(ProcessStep::new(Step::Notify), d(2028, 1, 12))
     );
     assert!(a.is_ok() != b.is_ok(), "{a:?} {b:?}");
     let notified = a.or(b).expect("notified");
@@ -1020,23 +1030,29 @@ async fn penalties_on_records(store: &Store, rb: &Rulebook) {
     // The board upholding and annulling at once: one decision stands.
     let (up, down) = tokio::join!(
         step(
-            ProcessStep::Judge {
-                upheld: true,
-                grounds: "mantido".into()
-            },
+            ProcessStep::with_text(
+                Step::Judge(Decision {
+                    upheld: true,
+                    ..Decision::default()
+                }),
+                "mantido"
+            ),
             judge_day
         ),
         step(
-            ProcessStep::Judge {
-                upheld: false,
-                grounds: "anulado".into()
-            },
+            ProcessStep::with_text(
+                Step::Judge(Decision {
+                    upheld: false,
+                    ..Decision::default()
+                }),
+                "anulado"
+            ),
             judge_day
         )
     );
     assert!(up.is_ok() != down.is_ok(), "{up:?} {down:?}");
     if up.is_ok() {
-        step(ProcessStep::NotifyDecision, judge_day)
+        step(ProcessStep::new(Step::NotifyDecision), judge_day)
             .await
             .expect("notice");
         let appeal_by = store
@@ -1046,7 +1062,9 @@ async fn penalties_on_records(store: &Store, rb: &Rulebook) {
             .appeal_by
             .expect("deadline");
         let final_day = appeal_by.succ_opt().expect("day");
-        step(ProcessStep::Finalize, final_day).await.expect("final");
+        step(ProcessStep::new(Step::Finalize), final_day)
+            .await
+            .expect("final");
         // Impediment of at most 60 days (art. 52, IV, a) from the final day,
         // that day the first.
         let check = store
@@ -1112,27 +1130,33 @@ async fn auxiliary_suspension(store: &Store, rb: &Rulebook) {
                     .await
                     .expect("step")
             };
-            let notified = step(ProcessStep::Notify, issued).await;
+            let notified = step(ProcessStep::new(Step::Notify), issued).await;
             let judge_day = notified
                 .defense_by
                 .expect("deadline")
                 .succ_opt()
                 .expect("day");
             step(
-                ProcessStep::Judge {
-                    upheld: true,
-                    grounds: "mantido".into(),
-                },
+                ProcessStep::with_text(
+                    Step::Judge(Decision {
+                        upheld: true,
+                        ..Decision::default()
+                    }),
+                    "mantido",
+                ),
                 judge_day,
             )
             .await;
-            let noticed = step(ProcessStep::NotifyDecision, judge_day).await;
+            let noticed = step(ProcessStep::new(Step::NotifyDecision), judge_day).await;
             let final_day = noticed
                 .appeal_by
                 .expect("deadline")
                 .succ_opt()
                 .expect("day");
-            (step(ProcessStep::Finalize, final_day).await, final_day)
+            (
+                step(ProcessStep::new(Step::Finalize), final_day).await,
+                final_day,
+            )
         }
     };
     let (first, first_final) = to_final(d(2028, 8, 1)).await;

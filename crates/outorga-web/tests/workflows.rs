@@ -367,14 +367,26 @@ async fn workflow(app: &App) {
         StatusCode::OK,
         "defense",
     );
-    let judged = app
+    // The impediment of the vehicle is "up to 60 days" (art. 52, IV, a):
+    // the board fixes the days, and a judgement that does not is refused.
+    let unfixed = app
         .post(
             &steps,
             &team.board,
             json!({ "passo": "judge", "mantido": true, "fundamentos": "Auto mantido", "data": defense_by }),
         )
         .await;
+    ok(&unfixed, StatusCode::UNPROCESSABLE_ENTITY, "days not fixed");
+    assert_eq!(unfixed.body["artigos"][0], "Art. 52, IV, a");
+    let judged = app
+        .post(
+            &steps,
+            &team.board,
+            json!({ "passo": "judge", "mantido": true, "dias": 20, "fundamentos": "Auto mantido", "data": defense_by }),
+        )
+        .await;
     ok(&judged, StatusCode::OK, "judgement");
+    assert_eq!(judged.body["dias_decididos"], 20);
     // The appeal's time runs from the notice of the decision (art. 60).
     let noticed = app
         .post(

@@ -213,10 +213,8 @@ pub struct Stakes<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct State {
     pub status: Status,
-    /// The day of the auto.
-    pub auto_day: NaiveDate,
-    /// The day the auto was issued: the auto's, or the day a notice of
-    /// irregularity was found not cured.
+    /// The day the auto was issued, or the day a notice of irregularity
+    /// was found not cured (and became the auto).
     pub issued: NaiveDate,
     /// The day of the last step.
     pub last: NaiveDate,
@@ -293,7 +291,6 @@ impl<'c, 'r> Machine<'c, 'r> {
     pub fn start(&self, day: NaiveDate) -> State {
         State {
             status: Status::Issued,
-            auto_day: day,
             issued: day,
             last: day,
             notified: None,
@@ -347,7 +344,7 @@ impl<'c, 'r> Machine<'c, 'r> {
                     }
                     add(self.limit(DeadlineKind::Defense, notified)?);
                 }
-                if let Some(defended) = state.defended {
+                if let (Status::Notified, Some(defended)) = (state.status, state.defended) {
                     add(self.limit(DeadlineKind::Judgement, defended)?);
                 }
             }
@@ -601,12 +598,26 @@ impl<'c, 'r> Machine<'c, 'r> {
                 next.closed = Some(day);
             }
             (Status::Appealed, Step::DecideAppeal(decision)) => {
-                if let Err(refusal) = self.check(stakes, state, decision) {
+                // An appeal denied without a word on the penalty keeps the
+                // one decided below.
+                let decision = match (&state.decision, decision) {
+                    (
+                        Some(below),
+                        Decision {
+                            upheld: true,
+                            days: None,
+                            sanctions: None,
+                        },
+                    ) => below.clone(),
+                    _ => decision.clone(),
+                };
+                if let Err(refusal) = self.check(stakes, state, &decision) {
                     return Ok(Err(refusal));
                 }
-                next.decision = Some(decision.clone());
+                let upheld = decision.upheld;
+                next.decision = Some(decision);
                 next.instance = state.instance + 1;
-                next.status = match (decision.upheld, next.instance < appeals.len()) {
+                next.status = match (upheld, next.instance < appeals.len()) {
                     (false, _) => Status::Annulled,
                     (true, true) => Status::Judged,
                     (true, false) => Status::Final,

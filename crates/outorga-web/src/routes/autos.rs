@@ -14,6 +14,8 @@ use crate::routes::{optional_day, text};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
+use outorga_core::engine::process::{Decision, Step, StepKind};
+use outorga_core::model::SanctionKind;
 use outorga_store::{Auto, AutoFilter, AutoInput, ProcessStep, Proposal, ProposedSanction};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -56,9 +58,14 @@ pub struct SancaoProposta {
     pub quantidade: Option<String>,
     pub reais: Option<String>,
     pub dias: Option<u32>,
+    pub dias_min: Option<u32>,
     pub dias_max: Option<u32>,
     pub anos: Option<u32>,
     pub meses: Option<u32>,
+    /// Aplicada no ato (retenção, apreensão): o artigo que o manda.
+    pub no_ato: Option<String>,
+    /// A autoridade pode aplicá-la ou não.
+    pub facultativa: bool,
     pub artigos: Vec<String>,
 }
 
@@ -72,7 +79,10 @@ impl From<ProposedSanction> for SancaoProposta {
             quantidade: s.quantity,
             reais: s.brl,
             dias: s.days,
+            dias_min: s.min_days,
             dias_max: s.max_days,
+            no_ato: s.at_once,
+            facultativa: s.optional,
             anos: s.years,
             meses: s.months,
             artigos: s.articles,
@@ -121,9 +131,17 @@ pub struct AutoSaida {
     pub local: String,
     pub descricao: String,
     pub fiscal: String,
-    /// issued, notified, archived, judged, appealed, final ou annulled.
+    /// issued, awaiting_cure, cured, notified, judged, decision_notified,
+    /// appealed, final, archived ou annulled.
     pub situacao: String,
     pub situacao_nome: String,
+    /// Notificação de irregularidade: o prazo para saná-la.
+    pub sanar_ate: Option<String>,
+    pub decisao_notificada_em: Option<String>,
+    /// Os dias fixados pela decisão, onde a lei dá um intervalo.
+    pub dias_decididos: Option<u32>,
+    /// As penalidades escolhidas pela decisão, onde a lei deixa escolher.
+    pub penalidades_decididas: Option<Vec<String>>,
     pub proposta: Proposta,
     pub notificar_ate: Option<String>,
     pub notificado_em: Option<String>,
@@ -138,7 +156,7 @@ pub struct AutoSaida {
 impl From<Auto> for AutoSaida {
     fn from(a: Auto) -> AutoSaida {
         AutoSaida {
-            situacao_nome: outorga_store::auto_status_pt(&a.status).into(),
+            situacao_nome: outorga_store::auto_status_pt(a.status).into(),
             ano: a.year,
             numero: a.number,
             regulamento: a.rulebook,
@@ -152,7 +170,15 @@ impl From<Auto> for AutoSaida {
             local: a.place,
             descricao: a.description,
             fiscal: a.inspector,
-            situacao: a.status,
+            situacao: a.status.name().into(),
+            sanar_ate: text(a.cure_by),
+            decisao_notificada_em: text(a.decision_notified_on),
+            dias_decididos: a.decision.as_ref().and_then(|d| d.days),
+            penalidades_decididas: a
+                .decision
+                .as_ref()
+                .and_then(|d| d.sanctions.as_ref())
+                .map(|k| k.iter().map(|k| k.name().to_string()).collect()),
             proposta: a.proposal.into(),
             notificar_ate: text(a.notify_by),
             notificado_em: text(a.notified_on),
@@ -169,8 +195,8 @@ impl From<Auto> for AutoSaida {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PassoEntrada {
-    /// notify, defend, archive, notify_decision, finalize, appeal
-    /// (atendente); judge, decide_appeal (junta/comissão).
+    /// notify, defend, archive, notify_decision, finalize, appeal, cure,
+    /// not_cured (atendente); judge, decide_appeal (junta/comissão).
     pub passo: String,
     /// AAAA-MM-DD; hoje quando omitida.
     pub data: Option<String>,
@@ -179,6 +205,13 @@ pub struct PassoEntrada {
     pub texto: String,
     /// No julgamento e na decisão do recurso: o auto é mantido?
     pub mantido: Option<bool>,
+    /// Onde a lei dá um intervalo (suspensão de 5 a 30 dias): os dias fixados.
+    pub dias: Option<u32>,
+    /// Onde a lei deixa escolher: as penalidades decididas (fine,
+    /// permit_suspension…); sem elas, as da proposta.
+    pub penalidades: Option<Vec<String>>,
+    /// No recurso: houve depósito (nunca exigido: Súmula Vinculante 21).
+    pub deposito: Option<bool>,
     #[serde(default)]
     pub fundamentos: String,
 }
@@ -189,7 +222,8 @@ pub struct FiltroAutos {
     pub autuado: Option<String>,
     /// A placa do veículo.
     pub placa: Option<String>,
-    /// issued, notified, archived, judged, appealed, final ou annulled.
+    /// issued, awaiting_cure, cured, notified, judged, decision_notified,
+    /// appealed, final, archived ou annulled.
     pub situacao: Option<String>,
     /// O código da infração, como `51-I-a`.
     pub infracao: Option<String>,
@@ -201,56 +235,83 @@ pub struct FiltroAutos {
 
 /// The step asked for, and whether the board (not a clerk) takes it.
 fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
-    let upheld = || {
-        input.mantido.ok_or_else(|| {
-            ApiError::field(
-                StatusCode::UNPROCESSABLE_ENTITY,
+    let bad = |field: &'static str, reason: String| {
+        ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, field, reason)
+    };
+    let kind = StepKind::parse(input.passo.trim()).ok_or_else(|| {
+        bad(
+            "passo",
+            format!("`{}`: use {}", input.passo.trim(), StepKind::known()),
+        )
+    })?;
+    if !kind.decides()
+        && (input.mantido.is_some() || input.dias.is_some() || input.penalidades.is_some())
+    {
+        return Err(bad(
+            "mantido",
+            format!(
+                "`mantido`, `dias` e `penalidades` são do julgamento e da decisão do recurso, não de `{kind}`"
+            ),
+        ));
+    }
+    if input.deposito.is_some() && kind != StepKind::Appeal {
+        return Err(bad(
+            "deposito",
+            format!("`deposito` é do recurso, não de `{kind}`"),
+        ));
+    }
+    let decision = || -> Result<Decision, ApiError> {
+        let upheld = input.mantido.ok_or_else(|| {
+            bad(
                 "mantido",
-                "diga se o auto é mantido (true) ou não (false)",
+                "diga se o auto é mantido (true) ou não (false)".into(),
             )
+        })?;
+        let sanctions = input
+            .penalidades
+            .as_ref()
+            .map(|list| {
+                list.iter()
+                    .map(|k| {
+                        SanctionKind::parse(k.trim()).ok_or_else(|| {
+                            bad(
+                                "penalidades",
+                                format!(
+                                    "`{k}` não é uma penalidade; use {}",
+                                    SanctionKind::ALL.map(SanctionKind::name).join(", ")
+                                ),
+                            )
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?;
+        Ok(Decision {
+            upheld,
+            days: input.dias,
+            sanctions,
         })
     };
-    Ok(match input.passo.trim() {
-        "notify" => (ProcessStep::Notify, false),
-        "notify_decision" => (ProcessStep::NotifyDecision, false),
-        "defend" => (
-            ProcessStep::Defend {
-                text: input.texto.clone(),
-            },
-            false,
-        ),
-        "archive" => (ProcessStep::Archive, false),
-        "finalize" => (ProcessStep::Finalize, false),
-        "appeal" => (
-            ProcessStep::Appeal {
-                text: input.texto.clone(),
-            },
-            false,
-        ),
-        "judge" => (
-            ProcessStep::Judge {
-                upheld: upheld()?,
-                grounds: input.fundamentos.clone(),
-            },
-            true,
-        ),
-        "decide_appeal" => (
-            ProcessStep::DecideAppeal {
-                upheld: upheld()?,
-                grounds: input.fundamentos.clone(),
-            },
-            true,
-        ),
-        other => {
-            return Err(ApiError::field(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "passo",
-                format!(
-                    "`{other}`: use notify, defend, archive, finalize, appeal, judge ou decide_appeal"
-                ),
-            ));
-        }
-    })
+    let step = match kind {
+        StepKind::Notify => Step::Notify,
+        StepKind::Defend => Step::Defend,
+        StepKind::Judge => Step::Judge(decision()?),
+        StepKind::NotifyDecision => Step::NotifyDecision,
+        StepKind::Appeal => Step::Appeal {
+            deposit: input.deposito.unwrap_or(false),
+        },
+        StepKind::DecideAppeal => Step::DecideAppeal(decision()?),
+        StepKind::Finalize => Step::Finalize,
+        StepKind::Archive => Step::Archive,
+        StepKind::Cure => Step::Cure,
+        StepKind::NotCured => Step::NotCured,
+    };
+    let text = if kind.decides() {
+        &input.fundamentos
+    } else {
+        &input.texto
+    };
+    Ok((ProcessStep::with_text(step, text.clone()), kind.decides()))
 }
 
 /// Issues an auto de infração with the engine's penalty proposal; the
