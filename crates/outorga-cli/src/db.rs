@@ -129,6 +129,16 @@ async fn open_and_seal(
             sealed.sealed
         );
     }
+    let upgraded = store
+        .upgrade_records(&Change {
+            by,
+            at: now(),
+            why: "registros ajustados à versão do banco",
+        })
+        .await?;
+    if upgraded > 0 {
+        eprintln!("{upgraded} autos com a decisão notificada passam à situação decision_notified");
+    }
     if !sealed.tables.is_empty() && sealed.described > 0 {
         eprintln!(
             "registro de auditoria: {} registros descritos ({})",

@@ -4,8 +4,10 @@
 --
 -- `status` takes the machine's ten statuses: added as a new column (with
 -- the new CHECK), filled, the old one dropped with the indexes that read it,
--- and renamed, so both backends run the same statements. An auto judged
--- whose decision was notified (appeal_by set) is `decision_notified`.
+-- and renamed, so both backends run the same statements. The values stay
+-- what the audit log recorded: an auto judged whose decision was notified
+-- (appeal_by set) becomes `decision_notified` through an audited write when
+-- a command opens the database (`Store::upgrade_records`), not here.
 DROP INDEX autos_final;
 DROP INDEX autos_by_status;
 DROP INDEX autos_to_notify;
@@ -15,9 +17,7 @@ DROP INDEX autos_to_appeal;
 ALTER TABLE autos ADD COLUMN stage TEXT NOT NULL DEFAULT 'issued'
     CHECK (stage IN ('issued', 'awaiting_cure', 'cured', 'notified', 'judged',
                      'decision_notified', 'appealed', 'final', 'archived', 'annulled'));
-UPDATE autos SET stage = CASE
-    WHEN status = 'judged' AND appeal_by IS NOT NULL THEN 'decision_notified'
-    ELSE status END;
+UPDATE autos SET stage = status;
 ALTER TABLE autos DROP COLUMN status;
 ALTER TABLE autos RENAME COLUMN stage TO status;
 

@@ -636,3 +636,58 @@ async fn on_records(
     .await?;
     Ok(rows)
 }
+
+impl Store {
+    /// What migration 0023 leaves to an audited write: an auto judged whose
+    /// decision was notified (the day its `decision_notified` step records)
+    /// is `decision_notified`. Returns how many autos it moved.
+    pub async fn upgrade_records(&self, change: &Change<'_>) -> Result<usize, StoreError> {
+        let (mut tx, _writer) = self.write_transaction().await?;
+        let rows = sqlx::query(
+            "SELECT a.jurisdiction, a.year, a.number, MAX(s.on_date) AS noticed FROM autos a \
+             JOIN auto_steps s ON s.jurisdiction = a.jurisdiction AND s.year = a.year AND s.number = a.number \
+             AND s.step = 'decision_notified' \
+             WHERE a.status = 'judged' AND a.appeal_by IS NOT NULL AND a.decision_notified_on IS NULL \
+             GROUP BY a.jurisdiction, a.year, a.number",
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        for row in &rows {
+            let jurisdiction: String = row.try_get("jurisdiction")?;
+            let year: i64 = row.try_get("year")?;
+            let number: i64 = row.try_get("number")?;
+            let noticed: String = row.try_get("noticed")?;
+            let auto = RowRef::new(
+                "autos",
+                [jurisdiction.as_str().into(), year.into(), number.into()],
+            );
+            crate::audit::guard::unchanged(&mut tx, &self.audit.schema, &[auto.clone()]).await?;
+            sqlx::query(
+                "UPDATE autos SET status = 'decision_notified', decision_notified_on = $4 \
+                 WHERE jurisdiction = $1 AND year = $2 AND number = $3",
+            )
+            .bind(&jurisdiction)
+            .bind(year)
+            .bind(number)
+            .bind(&noticed)
+            .execute(&mut *tx)
+            .await?;
+            crate::audit::append(
+                &mut tx,
+                &self.audit,
+                change,
+                Entry {
+                    action: "auto.upgrade",
+                    jurisdiction: Some(&jurisdiction),
+                    subject: &format!("auto:{year}:{number}"),
+                    detail: serde_json::json!({ "status": "decision_notified", "decision_notified_on": noticed,
+                                                "why": "migração 0023: a situação do auto com a decisão notificada" }),
+                    rows: vec![auto],
+                },
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(rows.len())
+    }
+}
