@@ -661,7 +661,12 @@ impl Store {
                 "autos",
                 [jurisdiction.as_str().into(), year.into(), number.into()],
             );
-            crate::audit::guard::unchanged(&mut tx, &self.audit.schema, &[auto.clone()]).await?;
+            crate::audit::guard::unchanged(
+                &mut tx,
+                &self.audit.schema,
+                std::slice::from_ref(&auto),
+            )
+            .await?;
             sqlx::query(
                 "UPDATE autos SET status = 'decision_notified', decision_notified_on = $4 \
                  WHERE jurisdiction = $1 AND year = $2 AND number = $3",
