@@ -39,7 +39,7 @@ fn step_of(raw: &ProcessStep, place: &str, today: NaiveDate) -> Result<Step, Fai
             "`deposit` belongs to `appeal`, not to `{kind}`"
         )));
     }
-    let decision = || -> Result<Decision, Failure> {
+    let decision = if kind.decides() {
         let upheld = raw
             .upheld
             .ok_or_else(|| bad(format!("`{kind}` needs `upheld: true` or `upheld: false`")))?;
@@ -59,26 +59,15 @@ fn step_of(raw: &ProcessStep, place: &str, today: NaiveDate) -> Result<Step, Fai
                     .collect::<Result<Vec<_>, _>>()
             })
             .transpose()?;
-        Ok(Decision {
+        Some(Decision {
             upheld,
             days: raw.days,
             sanctions,
         })
+    } else {
+        None
     };
-    Ok(match kind {
-        StepKind::Notify => Step::Notify,
-        StepKind::Defend => Step::Defend,
-        StepKind::Judge => Step::Judge(decision()?),
-        StepKind::NotifyDecision => Step::NotifyDecision,
-        StepKind::Appeal => Step::Appeal {
-            deposit: raw.deposit.unwrap_or(false),
-        },
-        StepKind::DecideAppeal => Step::DecideAppeal(decision()?),
-        StepKind::Finalize => Step::Finalize,
-        StepKind::Archive => Step::Archive,
-        StepKind::Cure => Step::Cure,
-        StepKind::NotCured => Step::NotCured,
-    })
+    Ok(Step::of(kind, decision, raw.deposit.unwrap_or(false)))
 }
 
 fn stakes<'a>(penalty: Option<&Penalty<'a>>) -> Vec<Stake<'a>> {

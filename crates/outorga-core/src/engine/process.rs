@@ -134,6 +134,25 @@ pub enum Step {
 }
 
 impl Step {
+    /// The step of `kind`: `decision` is what a judgement or the decision
+    /// of an appeal decided (`None` for the others, whose caller checks it
+    /// was given where needed), `deposit` whether an appeal's was made.
+    pub fn of(kind: StepKind, decision: Option<Decision>, deposit: bool) -> Step {
+        let decision = || decision.clone().unwrap_or_default();
+        match kind {
+            StepKind::Notify => Step::Notify,
+            StepKind::Defend => Step::Defend,
+            StepKind::Judge => Step::Judge(decision()),
+            StepKind::NotifyDecision => Step::NotifyDecision,
+            StepKind::Appeal => Step::Appeal { deposit },
+            StepKind::DecideAppeal => Step::DecideAppeal(decision()),
+            StepKind::Finalize => Step::Finalize,
+            StepKind::Archive => Step::Archive,
+            StepKind::Cure => Step::Cure,
+            StepKind::NotCured => Step::NotCured,
+        }
+    }
+
     pub fn kind(&self) -> StepKind {
         match self {
             Step::Notify => StepKind::Notify,

@@ -260,7 +260,7 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
             format!("`deposito` é do recurso, não de `{kind}`"),
         ));
     }
-    let decision = || -> Result<Decision, ApiError> {
+    let decision = if kind.decides() {
         let upheld = input.mantido.ok_or_else(|| {
             bad(
                 "mantido",
@@ -286,26 +286,15 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
                     .collect::<Result<Vec<_>, _>>()
             })
             .transpose()?;
-        Ok(Decision {
+        Some(Decision {
             upheld,
             days: input.dias,
             sanctions,
         })
+    } else {
+        None
     };
-    let step = match kind {
-        StepKind::Notify => Step::Notify,
-        StepKind::Defend => Step::Defend,
-        StepKind::Judge => Step::Judge(decision()?),
-        StepKind::NotifyDecision => Step::NotifyDecision,
-        StepKind::Appeal => Step::Appeal {
-            deposit: input.deposito.unwrap_or(false),
-        },
-        StepKind::DecideAppeal => Step::DecideAppeal(decision()?),
-        StepKind::Finalize => Step::Finalize,
-        StepKind::Archive => Step::Archive,
-        StepKind::Cure => Step::Cure,
-        StepKind::NotCured => Step::NotCured,
-    };
+    let step = Step::of(kind, decision, input.deposito.unwrap_or(false));
     let text = if kind.decides() {
         &input.fundamentos
     } else {
