@@ -206,7 +206,7 @@ impl Store {
             next.status,
             Status::Archived | Status::Annulled | Status::Cured
         ) {
-            end_measures(&mut tx, jurisdiction, key, on).await?;
+            end_measures(&mut tx, (&self.audit, change), jurisdiction, key, on).await?;
         }
         if next.status == Status::Final {
             let selection = next
@@ -324,20 +324,55 @@ async fn write_state(
 /// annulled, cured): their last day is the day before.
 async fn end_measures(
     tx: &mut Tx,
+    (audit, change): (&Audit, &Change<'_>),
     jurisdiction: &str,
     (year, number): (i32, i64),
     on: NaiveDate,
 ) -> Result<(), StoreError> {
     let last = on.pred_opt().unwrap_or(on).to_string();
-    sqlx::query(
+    unchanged_where(
+        tx,
+        &audit.schema,
+        "applied_sanctions",
+        "jurisdiction = $1 AND year = $2 AND number = $3",
+        &[jurisdiction.into(), year.into(), number.into()],
+    )
+    .await?;
+    let ended = sqlx::query(
         "UPDATE applied_sanctions SET ends = $4 WHERE jurisdiction = $1 AND year = $2 AND number = $3 \
-         AND (ends IS NULL OR ends > $4)",
+         AND (ends IS NULL OR ends > $4) RETURNING seq",
     )
     .bind(jurisdiction)
     .bind(year)
     .bind(number)
-    .bind(last)
-    .execute(&mut **tx)
+    .bind(&last)
+    .fetch_all(&mut **tx)
+    .await?;
+    if ended.is_empty() {
+        return Ok(());
+    }
+    let rows = ended
+        .iter()
+        .map(|row| {
+            let seq: i64 = row.try_get("seq")?;
+            Ok(RowRef::new(
+                "applied_sanctions",
+                [jurisdiction.into(), year.into(), number.into(), seq.into()],
+            ))
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    crate::audit::append(
+        tx,
+        audit,
+        change,
+        Entry {
+            action: "sanction.end",
+            jurisdiction: Some(jurisdiction),
+            subject: &format!("auto:{year}:{number}"),
+            detail: serde_json::json!({ "ends": last, "why": "o auto não subsiste" }),
+            rows,
+        },
+    )
     .await?;
     Ok(())
 }

@@ -1,0 +1,329 @@
+//! The procedure applied by the record, on both backends: Canguçu's notice
+//! of irregularity (cured, or found not cured and fined: Anexo I art. 7º–9º),
+//! the board's choice within the law's range and among its penalties (art.
+//! 19, III), and Santa Maria de Jetibá's seizure of a clandestine vehicle at
+//! once, which ends when the auto is annulled (art. 54, § 2º; 55).
+
+mod common;
+
+use chrono::NaiveDate;
+use common::{by, drop_schema, pg_schema};
+use outorga_core::engine::process::{Decision, Status, Step};
+use outorga_core::model::{Rulebook, SanctionKind};
+use outorga_store::{
+    AutoInput, Change, DebtFilter, Jurisdiction, ProcessStep, Store, StoreError, Window, sqlite_url,
+};
+use std::path::Path;
+
+const CG: &str = "cangucu";
+const SMJ: &str = "santa-maria-de-jetiba";
+const ANA: &str = "52601815906";
+const BETO: &str = "08301661305";
+
+fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(y, m, day).expect("date")
+}
+
+fn on(date: NaiveDate) -> Change<'static> {
+    Change {
+        at: date.and_hms_opt(10, 0, 0).expect("time"),
+        ..by()
+    }
+}
+
+fn rulebook(id: &str) -> Rulebook {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks");
+    let library = outorga_rulebook::load(&root).expect("rulebooks load");
+    library.get(id).expect("rulebook").clone()
+}
+
+fn auto(infraction: &str, offender: &str, rulebook: &Rulebook, day: NaiveDate) -> AutoInput {
+    AutoInput {
+        infraction: infraction.into(),
+        offender: offender.into(),
+        permit: None,
+        plate: Some("MTX1A22".into()),
+        committed_at: day.and_hms_opt(9, 0, 0).expect("time"),
+        place: format!("fiscalização de {}", rulebook.id),
+        description: "constatado pelo fiscal".into(),
+    }
+}
+
+fn refused(result: Result<outorga_store::Auto, StoreError>) -> Vec<String> {
+    match result {
+        Err(StoreError::Refused { articles, .. }) => articles,
+        other => panic!("expected a refusal by the law, got {other:?}"),
+    }
+}
+
+async fn setup(store: &Store) {
+    store
+        .sync_jurisdictions(
+            &by(),
+            &[
+                Jurisdiction {
+                    id: CG.into(),
+                    name: "Canguçu".into(),
+                    state: "RS".into(),
+                    rulebooks: vec!["cangucu/taxi".into()],
+                },
+                Jurisdiction {
+                    id: SMJ.into(),
+                    name: "Santa Maria de Jetibá".into(),
+                    state: "ES".into(),
+                    rulebooks: vec!["santa-maria-de-jetiba/taxi".into()],
+                },
+            ],
+        )
+        .await
+        .expect("sync");
+    for j in [CG, SMJ] {
+        for doc in [ANA, BETO] {
+            store
+                .register(&by(), j, doc, "Pessoa")
+                .await
+                .expect("person");
+        }
+    }
+}
+
+/// A first leve infraction is a notice of irregularity: notified, it waits
+/// for the cure (15 days, the product's default for what the notice sets);
+/// cured in time it ends; found not cured after that, it becomes the auto
+/// with the fine of art. 9º, notified anew, final without a defense.
+async fn notice_of_irregularity(store: &Store) {
+    let rb = rulebook("cangucu/taxi");
+    let step = |key: (i32, i64), step: Step, day: NaiveDate| {
+        let rb = rb.clone();
+        async move {
+            store
+                .process_auto(&on(day), &rb, CG, key, &ProcessStep::new(step), day)
+                .await
+        }
+    };
+    let first = store
+        .issue_auto(
+            &on(d(2026, 6, 8)),
+            &rb,
+            CG,
+            &auto("A16-I", ANA, &rb, d(2026, 6, 8)),
+        )
+        .await
+        .expect("notice");
+    assert_eq!(first.status, Status::Issued);
+    assert_eq!(first.proposal.sanctions[0].kind, "notice_of_irregularity");
+    assert_eq!(first.proposal.uncured[0].kind, "fine");
+    let key = (first.year, first.number);
+    let notified = step(key, Step::Notify, d(2026, 6, 9))
+        .await
+        .expect("notified");
+    assert_eq!(notified.status, Status::AwaitingCure);
+    // 15 calendar days from Tue 9 June: Wed 24 June.
+    assert_eq!(notified.cure_by, Some(d(2026, 6, 24)));
+    // The verification comes after the time to cure, never before.
+    let articles = refused(step(key, Step::NotCured, d(2026, 6, 24)).await);
+    assert_eq!(articles, ["Anexo I, Art. 7º, § 1º"]);
+    let cured = step(key, Step::Cure, d(2026, 6, 24)).await.expect("cured");
+    assert_eq!(cured.status, Status::Cured);
+
+    let second = store
+        .issue_auto(
+            &on(d(2026, 6, 8)),
+            &rb,
+            CG,
+            &auto("A16-I", BETO, &rb, d(2026, 6, 8)),
+        )
+        .await
+        .expect("notice");
+    let key = (second.year, second.number);
+    step(key, Step::Notify, d(2026, 6, 9))
+        .await
+        .expect("notified");
+    let articles = refused(step(key, Step::Cure, d(2026, 6, 25)).await);
+    assert_eq!(articles, ["Anexo I, Art. 7º, § 1º"]);
+    let found = step(key, Step::NotCured, d(2026, 6, 25))
+        .await
+        .expect("not cured");
+    assert_eq!((found.status, found.uncured), (Status::Issued, true));
+    assert_eq!(found.issued_on, Some(d(2026, 6, 25)));
+    let noticed = step(key, Step::Notify, d(2026, 6, 26))
+        .await
+        .expect("auto notified");
+    assert_eq!(noticed.status, Status::Notified);
+    let after = noticed
+        .defense_by
+        .expect("defense")
+        .succ_opt()
+        .expect("day");
+    let last = step(key, Step::Finalize, after).await.expect("final");
+    assert_eq!(last.status, Status::Final);
+    let debts = store
+        .debts(
+            CG,
+            &DebtFilter {
+                debtor: Some(BETO.into()),
+                ..DebtFilter::default()
+            },
+            Window::first(10),
+        )
+        .await
+        .expect("debts")
+        .items;
+    assert_eq!(debts.len(), 1);
+    assert_eq!(
+        (debts[0].unit.as_str(), debts[0].quantity.as_str()),
+        ("BRL", "150")
+    );
+}
+
+/// A grave infraction: the board fixes the suspension within 5–30 days and
+/// may leave it out (art. 19: "alternativamente"); a cassation is not among
+/// the penalties of a grave one.
+async fn the_boards_choice(store: &Store) {
+    let rb = rulebook("cangucu/taxi");
+    let grave = store
+        .issue_auto(
+            &on(d(2026, 7, 1)),
+            &rb,
+            CG,
+            &auto("A18-V", ANA, &rb, d(2026, 7, 1)),
+        )
+        .await
+        .expect("auto");
+    let key = (grave.year, grave.number);
+    let take = |step: ProcessStep, day: NaiveDate| {
+        let rb = rb.clone();
+        async move { store.process_auto(&on(day), &rb, CG, key, &step, day).await }
+    };
+    take(ProcessStep::new(Step::Notify), d(2026, 7, 2))
+        .await
+        .expect("notified");
+    take(
+        ProcessStep::with_text(Step::Defend, "não houve"),
+        d(2026, 7, 3),
+    )
+    .await
+    .expect("defense");
+    let judge = |days: Option<u32>, sanctions: &[SanctionKind]| {
+        ProcessStep::with_text(
+            Step::Judge(Decision {
+                upheld: true,
+                days,
+                sanctions: Some(sanctions.to_vec()),
+            }),
+            "mantido",
+        )
+    };
+    let both = [SanctionKind::Fine, SanctionKind::PermitSuspension];
+    let articles = refused(take(judge(Some(31), &both), d(2026, 7, 10)).await);
+    assert!(
+        articles.contains(&"Art. 19, III".to_string()),
+        "{articles:?}"
+    );
+    let articles = refused(
+        take(
+            judge(None, &[SanctionKind::PermitCassation]),
+            d(2026, 7, 10),
+        )
+        .await,
+    );
+    assert_eq!(articles, ["Anexo I, Art. 5º, § 5º"]);
+    let judged = take(judge(Some(12), &both), d(2026, 7, 10))
+        .await
+        .expect("judged");
+    assert_eq!(judged.status, Status::Judged);
+    assert_eq!(judged.decision.as_ref().and_then(|d| d.days), Some(12));
+}
+
+/// Clandestine transport: the vehicle is seized at once for 30 days and may
+/// be kept until all is paid (art. 54, § 2º; 55, I and § 3º), before any
+/// decision; annulled, the measures end the day before.
+async fn seized_at_once(store: &Store) {
+    let rb = rulebook("santa-maria-de-jetiba/taxi");
+    let issued = store
+        .issue_auto(
+            &on(d(2026, 8, 3)),
+            &rb,
+            SMJ,
+            &auto("55", BETO, &rb, d(2026, 8, 3)),
+        )
+        .await
+        .expect("auto");
+    let measures = |agenda: Vec<outorga_store::AgendaItem>| -> Vec<NaiveDate> {
+        agenda
+            .into_iter()
+            .filter(|i| i.subject == format!("auto:{}:{}", issued.year, issued.number))
+            .map(|i| i.due)
+            .collect()
+    };
+    let agenda = store
+        .agenda(SMJ, &[&rb], (d(2026, 8, 1), 60), Window::first(200))
+        .await
+        .expect("agenda")
+        .items;
+    // The seizure's 30 days from 3 August end on 1 September.
+    assert!(measures(agenda).contains(&d(2026, 9, 1)));
+    let key = (issued.year, issued.number);
+    let take = |step: ProcessStep, day: NaiveDate| {
+        let rb = rb.clone();
+        async move {
+            store
+                .process_auto(&on(day), &rb, SMJ, key, &step, day)
+                .await
+        }
+    };
+    take(ProcessStep::new(Step::Notify), d(2026, 8, 4))
+        .await
+        .expect("notified");
+    take(
+        ProcessStep::with_text(Step::Defend, "não era clandestino"),
+        d(2026, 8, 5),
+    )
+    .await
+    .expect("defense");
+    let annulled = take(
+        ProcessStep::with_text(
+            Step::Judge(Decision {
+                upheld: false,
+                ..Decision::default()
+            }),
+            "inconsistente",
+        ),
+        d(2026, 8, 10),
+    )
+    .await
+    .expect("annulled");
+    assert_eq!(annulled.status, Status::Annulled);
+    let agenda = store
+        .agenda(SMJ, &[&rb], (d(2026, 8, 1), 60), Window::first(200))
+        .await
+        .expect("agenda")
+        .items;
+    let ends = measures(agenda);
+    assert!(!ends.contains(&d(2026, 9, 1)), "{ends:?}");
+    assert!(ends.contains(&d(2026, 8, 9)), "{ends:?}");
+}
+
+async fn exercise(url: &str) {
+    let store = common::open(url).await;
+    setup(&store).await;
+    notice_of_irregularity(&store).await;
+    the_boards_choice(&store).await;
+    seized_at_once(&store).await;
+    let report = store.verify_audit().await.expect("verify");
+    assert!(report.intact(), "{:#?}", report.problems);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn procedure_on_sqlite() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = sqlite_url(dir.path()).expect("url");
+    exercise(&url).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn procedure_on_postgresql() {
+    let (schema, url) = pg_schema("procedure").await;
+    exercise(&url).await;
+    drop_schema(&schema).await;
+}
