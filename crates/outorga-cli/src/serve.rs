@@ -179,7 +179,14 @@ async fn demo(store: &Store, library: &Library) -> anyhow::Result<()> {
         }
     }
     let rulebooks: Vec<_> = library.rulebooks().collect();
-    let report = store.load_demo(&rulebooks, now.date(), now).await?;
+    // The demo's "today": the earliest local date among the jurisdictions
+    // (never a day the law would call the future in one of them).
+    let today = rulebooks
+        .iter()
+        .map(|r| r.jurisdiction.today(now))
+        .min()
+        .unwrap_or(now.date());
+    let report = store.load_demo(&rulebooks, today, now).await?;
     println!(
         "demo: {} people, {} permits, {} autos; users {} (password `{DEMO_PASSWORD}`)",
         report.people,

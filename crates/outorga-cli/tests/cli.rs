@@ -198,7 +198,7 @@ fn rulebook_check_summarises_and_rejects_bad_rulebooks() {
     std::fs::create_dir(&folder).expect("dir");
     std::fs::write(
         folder.join("jurisdiction.toml"),
-        "[jurisdiction]\nid = \"x\"\nname = \"X\"\nstate = \"ES\"\n",
+        "[jurisdiction]\nid = \"x\"\nname = \"X\"\nstate = \"ES\"\ntime_zone = \"America/Sao_Paulo\"\n",
     )
     .expect("write");
     std::fs::write(

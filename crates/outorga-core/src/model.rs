@@ -2,7 +2,7 @@
 //! read by the engine. Every rule carries the citation it rests on.
 
 use crate::calendar::{Counting, HolidayRule};
-use chrono::NaiveDate;
+use chrono::{NaiveDate, NaiveDateTime};
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, HashMap};
 
@@ -103,6 +103,22 @@ pub struct Jurisdiction {
     pub name: String,
     /// Two-letter state code (ES, MG, RS, AP).
     pub state: String,
+    /// Where "today" is reckoned (IANA name in `jurisdiction.toml`).
+    pub time_zone: chrono_tz::Tz,
+}
+
+impl Jurisdiction {
+    /// The jurisdiction's local date and time at the UTC moment `utc`.
+    pub fn local(&self, utc: NaiveDateTime) -> NaiveDateTime {
+        use chrono::TimeZone;
+        self.time_zone.from_utc_datetime(&utc).naive_local()
+    }
+
+    /// The jurisdiction's "today" at the UTC moment `utc`: after 21:00 in
+    /// Brasília the UTC date is already tomorrow's.
+    pub fn today(&self, utc: NaiveDateTime) -> NaiveDate {
+        self.local(utc).date()
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -37,6 +37,19 @@ pub fn jurisdiction(
             format!("state `{state}` must be a two-letter code such as ES"),
         );
     }
+    let zone = raw.jurisdiction.time_zone.get_ref();
+    let time_zone = match zone.parse::<chrono_tz::Tz>() {
+        Ok(tz) => tz,
+        Err(_) => {
+            diag.error(
+                raw.jurisdiction.time_zone.span(),
+                format!(
+                    "time zone `{zone}` is not an IANA name; Brazil's are America/Sao_Paulo, America/Belem, America/Manaus, America/Cuiaba, America/Fortaleza, America/Recife, America/Rio_Branco…"
+                ),
+            );
+            chrono_tz::UTC
+        }
+    };
     let mut holidays = Vec::new();
     for spanned in &raw.holidays {
         let span = spanned.span();
@@ -80,6 +93,7 @@ pub fn jurisdiction(
             id: id.clone(),
             name: raw.jurisdiction.name,
             state: state.clone(),
+            time_zone,
         },
         holidays,
     })

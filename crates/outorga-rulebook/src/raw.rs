@@ -24,6 +24,8 @@ pub struct RawJurisdiction {
     pub id: Spanned<String>,
     pub name: String,
     pub state: Spanned<String>,
+    /// IANA name, e.g. `America/Sao_Paulo`.
+    pub time_zone: Spanned<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -9,6 +9,7 @@ const JURISDICTION: &str = r#"
 id = "testville"
 name = "Testville"
 state = "ES"
+time_zone = "America/Sao_Paulo"
 "#;
 
 /// A small valid rulebook; each test breaks one thing in it.
@@ -278,5 +279,30 @@ at_once = [{ kind = "vehicle_seizure", citation = "Art. 11" }]
         "kind = \"judgement\"",
         "[procedure]",
         "the procedure needs a `defense` deadline",
+    );
+}
+
+/// A jurisdiction reckons "today" in its time zone: a name that is not an
+/// IANA zone does not load, and the error points at it.
+#[test]
+fn unknown_time_zone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("testville");
+    fs::create_dir(&folder).expect("folder");
+    let broken = JURISDICTION.replace("America/Sao_Paulo", "Brasil/Brasilia");
+    fs::write(folder.join("jurisdiction.toml"), &broken).expect("write");
+    fs::write(folder.join("taxi.toml"), VALID).expect("write");
+    let errors = outorga_rulebook::load(dir.path())
+        .expect_err("must not load")
+        .0;
+    let line = line_of(&broken, "Brasil/Brasilia");
+    assert!(
+        errors.iter().any(
+            |e| e.file.ends_with(Path::new("testville/jurisdiction.toml"))
+                && e.line == line
+                && e.message
+                    .contains("time zone `Brasil/Brasilia` is not an IANA name")
+        ),
+        "{errors:?}"
     );
 }

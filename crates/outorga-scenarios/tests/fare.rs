@@ -6,8 +6,7 @@
 use outorga_scenarios::{Report, run_text};
 use std::fs;
 
-const JURISDICTION: &str =
-    "[jurisdiction]\nid = \"testville\"\nname = \"Testville\"\nstate = \"MG\"\n";
+const JURISDICTION: &str = "[jurisdiction]\nid = \"testville\"\nname = \"Testville\"\nstate = \"MG\"\ntime_zone = \"America/Sao_Paulo\"\n";
 
 const COMMON: &str = r#"
 [act]

@@ -344,7 +344,8 @@ impl Store {
         jurisdiction: &str,
         input: &AutoInput,
     ) -> Result<Auto, StoreError> {
-        let issued_on = change.at.date();
+        // The day the auto is issued, in the jurisdiction's time.
+        let issued_on = rulebook.jurisdiction.today(change.at);
         check_input(input, change, rulebook)?;
         let (offender, _) = crate::parse_document(&input.offender)?;
         let plate = input

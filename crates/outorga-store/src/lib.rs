@@ -487,14 +487,12 @@ fn refused_if_taken(error: sqlx::Error, field: &'static str, reason: String) -> 
     }
 }
 
-/// A day on which something was done: not after today (the day of the
-/// change) and not before 1950.
+/// A day on which something was done: not after `today` and not before 1950.
 pub(crate) fn done_on(
     field: &'static str,
     on: chrono::NaiveDate,
-    change: &Change<'_>,
+    today: chrono::NaiveDate,
 ) -> Result<(), StoreError> {
-    let today = change.at.date();
     if on > today {
         return Err(StoreError::Invalid {
             field,
@@ -538,7 +536,7 @@ pub(crate) fn under_law(
             ),
         });
     }
-    done_on(field, on, change)
+    done_on(field, on, rulebook.jurisdiction.today(change.at))
 }
 
 impl Store {

@@ -584,3 +584,59 @@ mod concurrency {
         app.finish().await;
     }
 }
+
+/// "Today" is the jurisdiction's: at 01:00 UTC on 2 December it is still
+/// 1 December in Santa Maria de Jetibá (America/Sao_Paulo, UTC−3), so an
+/// auto issued then is dated the 1st and a step without a date is taken on
+/// the 1st; the day after, at 09:00 local, it is the 2nd.
+async fn local_time(app: &App) {
+    let team = prepare(app, &[ANA]).await;
+    app.clock.to_day("2026-12-01");
+    app.clock.advance(16); // 2026-12-02T01:00 UTC = 2026-12-01T22:00 in Brasília
+    let issued = app
+        .post(
+            &format!("{SMJ}/autos"),
+            &team.inspector,
+            json!({
+                "infracao": "51-I-a", "autuado": ANA, "regulamento": "santa-maria-de-jetiba/taxi",
+                "cometida_em": "2026-12-01T21:40", "local": "Centro",
+                "descricao": "Condutor fumando no interior do veículo"
+            }),
+        )
+        .await;
+    ok(&issued, StatusCode::CREATED, "auto at night");
+    let number = issued.body["numero"].as_i64().expect("number");
+    let steps = format!("{SMJ}/autos/2026/{number}/steps");
+    let notified = app
+        .post(&steps, &team.clerk, json!({ "passo": "notify" }))
+        .await;
+    ok(&notified, StatusCode::OK, "notified tonight");
+    assert_eq!(notified.body["notificado_em"], "2026-12-01");
+    // Tomorrow morning, local time: the 2nd.
+    app.clock.advance(11);
+    let tomorrow = app
+        .post(
+            &steps,
+            &team.clerk,
+            json!({ "passo": "defend", "texto": "não fumava" }),
+        )
+        .await;
+    ok(&tomorrow, StatusCode::OK, "defense the next morning");
+    assert_eq!(tomorrow.body["defesa_em"], "2026-12-02");
+}
+
+mod local_time {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sqlite() {
+        let app = crate::common::App::sqlite().await;
+        super::local_time(&app).await;
+        app.finish().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn postgres() {
+        let app = crate::common::App::postgres("local_time").await;
+        super::local_time(&app).await;
+        app.finish().await;
+    }
+}

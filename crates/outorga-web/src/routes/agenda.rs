@@ -72,7 +72,7 @@ async fn agenda(
     Query(page): Query<Pagina>,
 ) -> Result<Json<Lista<ItemAgenda>>, ApiError> {
     let asked = page.asked()?;
-    let today = day_or_today(&state, horizon.data.as_deref(), "data")?;
+    let today = day_or_today(&state, &j, horizon.data.as_deref(), "data")?;
     let days = horizon.dias.unwrap_or(DEFAULT_DAYS);
     if days > MAX_DAYS {
         return Err(ApiError::field(

@@ -413,7 +413,7 @@ async fn step(
     } else {
         require(&who.user, Clerk::admits, "atendente")?;
     }
-    let on = day_or_today(&state, input.data.as_deref(), "data")?;
+    let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let rulebook = rulebook_of_auto(&state, &j, (ano, numero)).await?;
     let change = change!(state, who, "processo do auto pela API");
     let auto = state

@@ -168,7 +168,7 @@ async fn due(
     Path((j, ano, numero, seq)): Path<(String, i32, i64, i64)>,
     Query(when): Query<NaData>,
 ) -> Result<Json<DevidoSaida>, ApiError> {
-    let on = day_or_today(&state, when.data.as_deref(), "data")?;
+    let on = day_or_today(&state, &j, when.data.as_deref(), "data")?;
     let rulebook = rulebook_of_auto(&state, &j, (ano, numero)).await?;
     let due = state
         .store
@@ -194,7 +194,7 @@ async fn pay(
     Path((j, ano, numero, seq)): Path<(String, i32, i64, i64)>,
     Json(input): Json<PagamentoEntrada>,
 ) -> Result<(StatusCode, Json<DevidoSaida>), ApiError> {
-    let on = day_or_today(&state, input.data.as_deref(), "data")?;
+    let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let rulebook = rulebook_of_auto(&state, &j, (ano, numero)).await?;
     let change = change!(state, who, "pagamento pela API");
     let paid = state
@@ -221,7 +221,7 @@ async fn split(
     Path((j, ano, numero, seq)): Path<(String, i32, i64, i64)>,
     Json(input): Json<ParcelamentoEntrada>,
 ) -> Result<Json<DebitoSaida>, ApiError> {
-    let on = day_or_today(&state, input.data.as_deref(), "data")?;
+    let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let rulebook = rulebook_of_auto(&state, &j, (ano, numero)).await?;
     let change = change!(state, who, "parcelamento pela API");
     let debt = state

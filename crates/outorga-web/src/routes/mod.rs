@@ -84,13 +84,25 @@ pub(crate) fn optional_day(text: Option<&str>, campo: &str) -> Result<Option<Nai
         .transpose()
 }
 
-/// The day sent, or today by the state's clock when none was.
+/// The day sent, or today in jurisdiction `j`'s time when none was.
 pub(crate) fn day_or_today(
     state: &AppState,
+    j: &str,
     text: Option<&str>,
     campo: &str,
 ) -> Result<NaiveDate, ApiError> {
-    text.map_or_else(|| Ok(state.clock.now().date()), |t| parse_day(t, campo))
+    text.map_or_else(|| Ok(today_in(state, j)), |t| parse_day(t, campo))
+}
+
+/// Today in jurisdiction `j`'s time zone (its rulebooks' `jurisdiction.toml`),
+/// by the state's clock; a jurisdiction without a rulebook reckons in UTC.
+pub(crate) fn today_in(state: &AppState, j: &str) -> NaiveDate {
+    let now = state.clock.now();
+    state
+        .library
+        .rulebooks()
+        .find(|r| r.jurisdiction.id == j)
+        .map_or(now.date(), |r| r.jurisdiction.today(now))
 }
 
 /// A moment sent as `AAAA-MM-DDTHH:MM[:SS]` (a space also separates them).

@@ -373,7 +373,7 @@ async fn grant(
     let request = GrantRequest {
         service: input.servico.trim().to_string(),
         holder: input.titular,
-        on: day_or_today(&state, input.data.as_deref(), "data")?,
+        on: day_or_today(&state, &j, input.data.as_deref(), "data")?,
         quota: input.cota.filter(|q| !q.trim().is_empty()),
         line: input.linha.filter(|l| !l.trim().is_empty()),
     };
@@ -460,7 +460,7 @@ async fn change_status(
         require(&who.user, Clerk::admits, "atendente")?;
     }
     let rulebook = rulebook_for_service(&state, &j, &servico).await?;
-    let on = day_or_today(&state, input.data.as_deref(), "data")?;
+    let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let change = change!(state, who, "mudança de situação pela API");
     let permit = state
         .store
@@ -486,7 +486,7 @@ async fn add_driver(
     Json(input): Json<CondutorEntrada>,
 ) -> Result<(StatusCode, Json<CondutorIncluido>), ApiError> {
     let rulebook = rulebook_for_service(&state, &j, &servico).await?;
-    let on = day_or_today(&state, input.data.as_deref(), "data")?;
+    let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let change = change!(state, who, "condutor incluído pela API");
     let added = state
         .store
@@ -560,7 +560,7 @@ async fn renew_driver(
     Path((j, servico, numero, matricula)): Path<(String, String, i64, String)>,
     Query(when): Query<Data>,
 ) -> Result<(StatusCode, Json<CondutorIncluido>), ApiError> {
-    let on = day_or_today(&state, when.data.as_deref(), "data")?;
+    let on = day_or_today(&state, &j, when.data.as_deref(), "data")?;
     let rulebook = rulebook_for_service(&state, &j, &servico).await?;
     serves(&state, &j, (&servico, numero), &matricula).await?;
     let change = change!(state, who, "matrícula renovada pela API");
@@ -587,7 +587,7 @@ async fn remove_driver(
     Path((j, servico, numero, matricula)): Path<(String, String, i64, String)>,
     Query(when): Query<Data>,
 ) -> Result<Json<CondutorSaida>, ApiError> {
-    let on = day_or_today(&state, when.data.as_deref(), "data")?;
+    let on = day_or_today(&state, &j, when.data.as_deref(), "data")?;
     serves(&state, &j, (&servico, numero), &matricula).await?;
     let change = change!(state, who, "condutor desligado pela API");
     let driver = state
@@ -615,7 +615,7 @@ async fn put_vehicle(
     Json(input): Json<VeiculoEmServicoEntrada>,
 ) -> Result<(StatusCode, Json<VeiculoEmServico>), ApiError> {
     let rulebook = rulebook_for_service(&state, &j, &servico).await?;
-    let on = day_or_today(&state, input.data.as_deref(), "data")?;
+    let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let change = change!(state, who, "veículo em serviço pela API");
     let included = state
         .store
@@ -648,7 +648,7 @@ async fn inspect(
     Json(input): Json<VistoriaEntrada>,
 ) -> Result<(StatusCode, Json<VistoriaSaida>), ApiError> {
     let rulebook = rulebook_for_service(&state, &j, &input.servico).await?;
-    let on = day_or_today(&state, input.data.as_deref(), "data")?;
+    let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let change = change!(state, who, "vistoria pela API");
     let inspection = state
         .store

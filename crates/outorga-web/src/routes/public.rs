@@ -78,7 +78,7 @@ async fn vehicle(
     _: Public,
     Path((j, placa)): Path<(String, String)>,
 ) -> Result<Json<VeiculoPublico>, ApiError> {
-    let today = state.clock.now().date();
+    let today = crate::routes::today_in(&state, &j);
     let Some(check) = state.store.plate_check(&j, &placa).await? else {
         return Err(ApiError::not_found(format!(
             "a placa {placa} não está cadastrada em {j}"
@@ -120,7 +120,7 @@ async fn driver(
     _: Public,
     Path((j, matricula)): Path<(String, String)>,
 ) -> Result<Json<CondutorPublico>, ApiError> {
-    let today = state.clock.now().date();
+    let today = crate::routes::today_in(&state, &j);
     let Some(d) = state.store.driver(&j, &matricula).await? else {
         return Err(ApiError::not_found(format!(
             "não há condutor com a matrícula {matricula} em {j}"
@@ -149,12 +149,12 @@ async fn document(
     State(state): State<AppState>,
     Path(codigo): Path<String>,
 ) -> Result<Json<DocumentoPublico>, ApiError> {
-    let today = state.clock.now().date();
     let Some(doc) = state.store.document(&codigo).await? else {
         return Err(ApiError::not_found(format!(
             "não há documento com o código {codigo}"
         )));
     };
+    let today = crate::routes::today_in(&state, &doc.jurisdiction);
     let valid = doc.valid_on(today);
     Ok(Json(DocumentoPublico {
         documento: DocumentoSaida::public(doc),
