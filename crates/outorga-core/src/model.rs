@@ -615,6 +615,33 @@ pub struct ProcessRule {
 }
 
 crate::vocab::vocabulary! {
+    /// Where a permit (permissão, autorização, delegação) stands.
+    pub enum PermitStatus {
+        Granted = "granted",
+        Suspended = "suspended",
+        Reserved = "reserved",
+        Renounced = "renounced",
+        /// Cassated or revoked.
+        Revoked = "revoked",
+        Extinct = "extinct",
+    }
+}
+
+impl PermitStatus {
+    /// The status as staff and the public read it.
+    pub fn portuguese(self) -> &'static str {
+        match self {
+            PermitStatus::Granted => "em vigor",
+            PermitStatus::Suspended => "suspensa",
+            PermitStatus::Reserved => "em reserva",
+            PermitStatus::Renounced => "renunciada",
+            PermitStatus::Revoked => "cassada ou revogada",
+            PermitStatus::Extinct => "extinta",
+        }
+    }
+}
+
+crate::vocab::vocabulary! {
     /// What a time limit of the law is for.
     pub enum DeadlineKind {
         /// To notify the offender of an auto, or it is archived.

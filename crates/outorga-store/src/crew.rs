@@ -13,8 +13,9 @@ use crate::{PermitRecord, Store, StoreError, Tx};
 use chrono::{Datelike, NaiveDate};
 use outorga_core::Context;
 use outorga_core::engine::eligibility::{Request, eligibility};
+use outorga_core::engine::in_service::DriverRecord;
 use outorga_core::engine::registration::validity;
-use outorga_core::model::{Applicant, Rulebook, Service};
+use outorga_core::model::{Applicant, PermitStatus, Rulebook, Service};
 use sqlx::Row;
 
 /// The roles a driver serves a permit in.
@@ -107,13 +108,16 @@ pub struct Driver {
 }
 
 impl Driver {
-    /// May drive under the permit on `day`: linked, the registration in its
-    /// validity, not suspended.
-    pub fn valid_on(&self, day: NaiveDate) -> bool {
-        self.since <= day
-            && self.until.is_none_or(|until| until > day)
-            && self.valid_until.is_none_or(|v| v >= day)
-            && self.suspended_until.is_none_or(|s| s < day)
+    /// The link as the core's rule of what is in service reads it, with the
+    /// status of the permit it serves.
+    pub fn record(&self, permit: Option<PermitStatus>) -> DriverRecord {
+        DriverRecord {
+            since: self.since,
+            until: self.until,
+            valid_until: self.valid_until,
+            suspended_until: self.suspended_until,
+            permit,
+        }
     }
 }
 

@@ -8,6 +8,8 @@ use crate::listing::{self, Filter, Kind, List, Page, Window, day_range, one_of, 
 use crate::world::day;
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
+use outorga_core::engine::in_service::{self, DocumentRecord, Hold, VehicleRecord};
+use outorga_core::model::{PermitStatus, SanctionKind};
 use sqlx::Row;
 
 /// A document as issued.
@@ -26,11 +28,19 @@ pub struct Document {
 }
 
 impl Document {
-    /// Valid on `day`: issued, not cancelled, not expired.
+    /// The document as the core's rule of what is in service reads it.
+    pub fn record(&self) -> DocumentRecord {
+        DocumentRecord {
+            issued: self.issued_on,
+            cancelled: self.cancelled_on,
+            valid_until: self.valid_until,
+        }
+    }
+
+    /// Valid in itself on `day`: issued, not cancelled, not expired (what
+    /// it certifies aside: see `in_service::document`).
     pub fn valid_on(&self, day: NaiveDate) -> bool {
-        self.issued_on <= day
-            && self.cancelled_on.is_none_or(|c| c > day)
-            && self.valid_until.is_none_or(|v| v >= day)
+        in_service::document(&self.record(), &[], day).is_empty()
     }
 }
 
@@ -248,9 +258,27 @@ pub struct PlateCheck {
     pub authorization: Option<Option<NaiveDate>>,
     /// The inspection seal in force, valid until.
     pub seal: Option<Option<NaiveDate>>,
-    /// The last day of the latest impediment of the vehicle imposed by a
-    /// final auto, if any.
-    pub impeded_until: Option<NaiveDate>,
+    /// The latest inspection: its day and whether it passed.
+    pub inspection: Option<(NaiveDate, bool)>,
+    /// Impediments, seizures and retentions from its autos that had not
+    /// ended before the day asked about.
+    pub holds: Vec<Hold>,
+}
+
+impl PlateCheck {
+    /// The vehicle as the core's rule of what is in service reads it.
+    pub fn record(&self) -> VehicleRecord {
+        VehicleRecord {
+            permit: self
+                .permit
+                .as_ref()
+                .map(|(_, _, status)| PermitStatus::parse(status).unwrap_or(PermitStatus::Extinct)),
+            authorization: self.authorization,
+            seal: self.seal,
+            inspection: self.inspection,
+            holds: self.holds.clone(),
+        }
+    }
 }
 
 impl Store {
@@ -263,6 +291,7 @@ impl Store {
         &self,
         jurisdiction: &str,
         plate: &str,
+        on: NaiveDate,
     ) -> Result<Option<PlateCheck>, StoreError> {
         let plate = crate::parse_plate(plate)?;
         let row = sqlx::query(
@@ -275,9 +304,10 @@ impl Store {
               WHERE d.jurisdiction = $1 AND d.subject = $3 AND d.cancelled_on IS NULL) AS seals, \
              (SELECT MAX(CASE WHEN d.kind = 'inspection_seal' THEN d.valid_until END) FROM documents d \
               WHERE d.jurisdiction = $1 AND d.subject = $3 AND d.cancelled_on IS NULL) AS seal_until, \
-             (SELECT MAX(s.ends) FROM autos a CROSS JOIN applied_sanctions s WHERE a.jurisdiction = $1 \
-              AND a.plate = $2 AND s.jurisdiction = a.jurisdiction AND s.year = a.year \
-              AND s.number = a.number AND s.kind = 'vehicle_impediment') AS impeded_until \
+             (SELECT i.done_on FROM inspections i WHERE i.jurisdiction = $1 AND i.plate = $2 \
+              ORDER BY i.done_on DESC, i.year DESC, i.number DESC LIMIT 1) AS inspected_on, \
+             (SELECT i.approved FROM inspections i WHERE i.jurisdiction = $1 AND i.plate = $2 \
+              ORDER BY i.done_on DESC, i.year DESC, i.number DESC LIMIT 1) AS approved \
              FROM vehicles v \
              LEFT JOIN permit_vehicles pv ON pv.jurisdiction = v.jurisdiction AND pv.plate = v.plate AND pv.until IS NULL \
              LEFT JOIN permits p ON p.jurisdiction = pv.jurisdiction AND p.service = pv.service AND p.number = pv.number \
@@ -299,6 +329,37 @@ impl Store {
             let until: Option<String> = row.try_get(until)?;
             Ok((n > 0).then(|| until.as_deref().and_then(|u| day(u).ok())))
         };
+        let inspected: Option<String> = row.try_get("inspected_on")?;
+        let approved: Option<i32> = row.try_get("approved")?;
+        let inspection = match (inspected.as_deref(), approved) {
+            (Some(on), Some(approved)) => Some((day(on)?, approved != 0)),
+            _ => None,
+        };
+        let holds = sqlx::query(
+            "SELECT s.kind, s.starts, s.ends FROM autos a CROSS JOIN applied_sanctions s \
+             WHERE a.jurisdiction = $1 AND a.plate = $2 AND s.jurisdiction = a.jurisdiction \
+             AND s.year = a.year AND s.number = a.number \
+             AND s.kind IN ('vehicle_impediment', 'vehicle_seizure', 'vehicle_retention') \
+             AND (s.ends IS NULL OR s.ends >= $3)",
+        )
+        .bind(jurisdiction)
+        .bind(&plate)
+        .bind(on.to_string())
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(|row| {
+            let kind: String = row.try_get("kind")?;
+            let starts: String = row.try_get("starts")?;
+            let ends: Option<String> = row.try_get("ends")?;
+            Ok(Hold {
+                kind: SanctionKind::parse(&kind)
+                    .ok_or_else(|| StoreError::Corrupt(format!("sanção `{kind}`")))?,
+                from: day(&starts)?,
+                until: ends.as_deref().map(day).transpose()?,
+            })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
         Ok(Some(PlateCheck {
             permit: match (service, number, status) {
                 (Some(s), Some(n), Some(st)) => Some((s, n, st)),
@@ -306,10 +367,8 @@ impl Store {
             },
             authorization: valid("authorizations", "authorization_until")?,
             seal: valid("seals", "seal_until")?,
-            impeded_until: row
-                .try_get::<Option<String>, _>("impeded_until")?
-                .as_deref()
-                .and_then(|u| day(u).ok()),
+            inspection,
+            holds,
             plate,
         }))
     }

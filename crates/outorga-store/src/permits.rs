@@ -14,7 +14,7 @@ use outorga_core::engine::assessment::{Assessment, Finding};
 use outorga_core::engine::cap::permit_cap;
 use outorga_core::engine::eligibility::{Request, eligibility};
 use outorga_core::engine::suspension::suspension_request;
-use outorga_core::model::{Applicant, DeadlineKind, Rulebook, Service};
+use outorga_core::model::{Applicant, DeadlineKind, PermitStatus, Rulebook, Service};
 use sqlx::Row;
 
 /// A requirement the clerk must still check (the facts it reads are not
@@ -969,6 +969,28 @@ impl Store {
         Ok(permit)
     }
 
+    /// The status of a permit, if it exists.
+    pub async fn permit_status(
+        &self,
+        jurisdiction: &str,
+        (service, number): (&str, i64),
+    ) -> Result<Option<PermitStatus>, StoreError> {
+        let row = sqlx::query(
+            "SELECT status FROM permits WHERE jurisdiction = $1 AND service = $2 AND number = $3",
+        )
+        .bind(jurisdiction)
+        .bind(service)
+        .bind(number)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|row| {
+            let status: String = row.try_get("status")?;
+            PermitStatus::parse(&status)
+                .ok_or_else(|| StoreError::Corrupt(format!("situação da permissão `{status}`")))
+        })
+        .transpose()
+    }
+
     /// A permit and its history, oldest step first.
     pub async fn permit(
         &self,
@@ -1060,14 +1082,7 @@ pub struct PermitFilter {
 }
 
 /// The statuses of a permit.
-const STATUSES: &[&str] = &[
-    "granted",
-    "suspended",
-    "reserved",
-    "renounced",
-    "revoked",
-    "extinct",
-];
+const STATUSES: &[&str] = PermitStatus::NAMES;
 
 /// Permits by service and number (the primary key; the filters by status
 /// and holder have indexes ending in it, migration 0021).
@@ -1081,13 +1096,5 @@ const PERMITS: List = List {
 
 /// A status in Portuguese, for messages.
 pub fn status_pt(status: &str) -> &'static str {
-    match status {
-        "granted" => "em vigor",
-        "suspended" => "suspensa",
-        "reserved" => "em reserva",
-        "renounced" => "renunciada",
-        "revoked" => "cassada ou revogada",
-        "extinct" => "extinta",
-        _ => "em situação desconhecida",
-    }
+    PermitStatus::parse(status).map_or("em situação desconhecida", PermitStatus::portuguese)
 }

@@ -2,16 +2,19 @@
 //! of irregularity (cured, or found not cured and fined: Anexo I art. 7º–9º),
 //! the board's choice within the law's range and among its penalties (art.
 //! 19, III), and Santa Maria de Jetibá's seizure of a clandestine vehicle at
-//! once, which ends when the auto is annulled (art. 54, § 2º; 55).
+//! once, which ends when the auto is annulled (art. 54, § 2º; 55), as the
+//! public check sees it (with a failed inspection).
 
 mod common;
 
 use chrono::NaiveDate;
 use common::{by, drop_schema, pg_schema};
+use outorga_core::engine::in_service::{self, Bar};
 use outorga_core::engine::process::{Decision, Status, Step};
 use outorga_core::model::{Rulebook, SanctionKind};
 use outorga_store::{
-    AutoInput, Change, DebtFilter, Jurisdiction, ProcessStep, Store, StoreError, Window, sqlite_url,
+    AutoInput, Change, DebtFilter, Jurisdiction, ProcessStep, Store, StoreError, Vehicle, Window,
+    sqlite_url,
 };
 use std::path::Path;
 
@@ -240,6 +243,46 @@ async fn the_boards_choice(store: &Store) {
 /// decision; annulled, the measures end the day before.
 async fn seized_at_once(store: &Store) {
     let rb = rulebook("santa-maria-de-jetiba/taxi");
+    let car = Vehicle {
+        plate: "MTX1A22".into(),
+        renavam: "29485839707".into(),
+        manufactured: 2022,
+        colour: "branca".into(),
+        doors: Some(4),
+        capacity: Some(4),
+        equipment: vec!["taximetro".into()],
+        ..Vehicle::default()
+    };
+    store
+        .register_vehicle(&by(), SMJ, &car, 2026)
+        .await
+        .expect("vehicle");
+    // Its only inspection failed: not in service, whatever else it has.
+    store
+        .record_inspection(
+            &on(d(2026, 8, 1)),
+            &rb,
+            SMJ,
+            ("MTX1A22", "periodic"),
+            d(2026, 8, 1),
+            (false, "pneus carecas"),
+        )
+        .await
+        .expect("inspection");
+    let bars = |check: Option<outorga_store::PlateCheck>, day: NaiveDate| {
+        in_service::vehicle(&check.expect("plate").record(), day)
+    };
+    let before = bars(
+        store
+            .plate_check(SMJ, "MTX1A22", d(2026, 8, 2))
+            .await
+            .expect("check"),
+        d(2026, 8, 2),
+    );
+    assert!(
+        before.contains(&Bar::InspectionFailed(d(2026, 8, 1))),
+        "{before:?}"
+    );
     let issued = store
         .issue_auto(
             &on(d(2026, 8, 3)),
@@ -263,6 +306,21 @@ async fn seized_at_once(store: &Store) {
         .items;
     // The seizure's 30 days from 3 August end on 1 September.
     assert!(measures(agenda).contains(&d(2026, 9, 1)));
+    // The public check sees it seized, and retained until released.
+    let seized = bars(
+        store
+            .plate_check(SMJ, "MTX1A22", d(2026, 8, 3))
+            .await
+            .expect("check"),
+        d(2026, 8, 3),
+    );
+    assert!(
+        seized.contains(&Bar::Held(
+            SanctionKind::VehicleSeizure,
+            Some(d(2026, 9, 1))
+        )) && seized.contains(&Bar::Held(SanctionKind::VehicleRetention, None)),
+        "{seized:?}"
+    );
     let key = (issued.year, issued.number);
     let take = |step: ProcessStep, day: NaiveDate| {
         let rb = rb.clone();
@@ -302,6 +360,17 @@ async fn seized_at_once(store: &Store) {
     let ends = measures(agenda);
     assert!(!ends.contains(&d(2026, 9, 1)), "{ends:?}");
     assert!(ends.contains(&d(2026, 8, 9)), "{ends:?}");
+    let released = bars(
+        store
+            .plate_check(SMJ, "MTX1A22", d(2026, 8, 10))
+            .await
+            .expect("check"),
+        d(2026, 8, 10),
+    );
+    assert!(
+        !released.iter().any(|b| matches!(b, Bar::Held(..))),
+        "{released:?}"
+    );
 }
 
 async fn exercise(url: &str) {

@@ -7,8 +7,9 @@ mod common;
 
 use chrono::NaiveDate;
 use common::{by, drop_schema, pg_schema};
+use outorga_core::engine::in_service;
 use outorga_core::engine::process::{Decision, Status, Step};
-use outorga_core::model::Rulebook;
+use outorga_core::model::{Rulebook, SanctionKind};
 use outorga_store::{
     AutoInput, Change, Cnh, DebtFilter, DocumentFilter, GrantRequest, Jurisdiction, PermitFilter,
     ProcessStep, Profile, Store, StoreError, Transition, Vehicle, Window, sqlite_url,
@@ -1033,6 +1034,9 @@ async fn penalties_on_records(store: &Store, rb: &Rulebook) {
             ProcessStep::with_text(
                 Step::Judge(Decision {
                     upheld: true,
+                    // The impediment is "up to 60 days" (art. 52, IV, a):
+                    // the board fixes them.
+                    days: Some(60),
                     ..Decision::default()
                 }),
                 "mantido"
@@ -1068,13 +1072,26 @@ async fn penalties_on_records(store: &Store, rb: &Rulebook) {
         // Impediment of at most 60 days (art. 52, IV, a) from the final day,
         // that day the first.
         let check = store
-            .plate_check(SMJ, "MTX2B25")
+            .plate_check(SMJ, "MTX2B25", final_day)
             .await
             .expect("check")
             .expect("plate");
+        let impediment = check
+            .holds
+            .iter()
+            .find(|h| h.kind == SanctionKind::VehicleImpediment)
+            .expect("impediment");
         assert_eq!(
-            check.impeded_until,
-            final_day.checked_add_days(chrono::Days::new(59))
+            (impediment.from, impediment.until),
+            (final_day, final_day.checked_add_days(chrono::Days::new(59)))
+        );
+        let bars = in_service::vehicle(&check.record(), final_day);
+        assert!(
+            bars.contains(&in_service::Bar::Held(
+                SanctionKind::VehicleImpediment,
+                impediment.until
+            )),
+            "{bars:?}"
         );
     }
     assert!(matches!(
@@ -1185,15 +1202,18 @@ async fn auxiliary_suspension(store: &Store, rb: &Rulebook) {
         now.suspended_until,
         final_day.checked_add_days(chrono::Days::new(14))
     );
-    assert!(!now.valid_on(final_day));
+    let permit = store
+        .permit_status(SMJ, (&now.service, now.number))
+        .await
+        .expect("permit");
+    let valid_on = |day: NaiveDate| in_service::driver(&now.record(permit), day).is_empty();
+    assert!(!valid_on(final_day));
     // The day after its last day the credential is valid again.
-    assert!(
-        now.valid_on(
-            final_day
-                .checked_add_days(chrono::Days::new(15))
-                .expect("day")
-        )
-    );
+    assert!(valid_on(
+        final_day
+            .checked_add_days(chrono::Days::new(15))
+            .expect("day")
+    ));
 }
 
 /// Parallel autos keep their numbers gap-free; parallel grants never exceed

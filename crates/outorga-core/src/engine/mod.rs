@@ -13,6 +13,7 @@ pub mod fare;
 pub mod fee;
 pub mod fine_due;
 pub mod grounds;
+pub mod in_service;
 pub mod interdependence;
 pub mod penalty;
 pub mod points;

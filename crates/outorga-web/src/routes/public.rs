@@ -16,7 +16,9 @@ use crate::routes::text;
 use crate::state::AppState;
 use axum::extract::State;
 use chrono::NaiveDate;
-use outorga_store::status_pt;
+use outorga_core::engine::in_service::{self, Bar};
+use outorga_core::model::PermitStatus;
+use outorga_store::{Document, status_pt};
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -25,8 +27,12 @@ use utoipa_axum::routes;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct VeiculoPublico {
     pub placa: String,
-    /// Com autorização de tráfego válida hoje.
+    /// Pode prestar o serviço hoje: permissão em vigor, autorização de
+    /// tráfego e vistoria aprovada em vigor, sem impedimento, apreensão ou
+    /// retenção.
     pub licenciado: bool,
+    /// O que o impede hoje, quando não está licenciado.
+    pub motivos: Vec<String>,
     pub servico: Option<String>,
     pub permissao: Option<i64>,
     /// A situação da permissão: granted, suspended, reserved…
@@ -37,7 +43,7 @@ pub struct VeiculoPublico {
     /// Validade do selo da última vistoria aprovada.
     pub vistoria_valida_ate: Option<String>,
     pub vistoria_valida: bool,
-    /// Impedido de circular por penalidade definitiva até este dia.
+    /// Impedido, apreendido ou retido até este dia (o último em vigor).
     pub impedido_ate: Option<String>,
 }
 
@@ -48,8 +54,11 @@ pub struct CondutorPublico {
     pub permissao: i64,
     /// auxiliary, collaborator ou preposto.
     pub funcao: String,
-    /// Em atividade, com a matrícula no prazo e sem suspensão hoje.
+    /// Em atividade, com a matrícula no prazo, sem suspensão e com a
+    /// permissão em vigor hoje.
     pub valido: bool,
+    /// O que o impede hoje, quando não é válido.
+    pub motivos: Vec<String>,
     pub valida_ate: Option<String>,
     /// Quando deixou a permissão, se deixou.
     pub desligado_em: Option<String>,
@@ -61,8 +70,16 @@ pub struct CondutorPublico {
 pub struct DocumentoPublico {
     #[serde(flatten)]
     pub documento: DocumentoSaida,
-    /// Válido hoje: emitido, não cancelado e no prazo.
+    /// Válido hoje: emitido, não cancelado, no prazo, e o que ele atesta
+    /// (o veículo da autorização de tráfego, o condutor da matrícula, a
+    /// permissão do termo) em serviço.
     pub valido: bool,
+    /// O que o impede hoje, quando não é válido.
+    pub motivos: Vec<String>,
+}
+
+fn reasons(bars: &[Bar]) -> Vec<String> {
+    bars.iter().map(Bar::portuguese).collect()
 }
 
 /// Whether a vehicle is licensed, for what service and permit, and until when
@@ -79,26 +96,27 @@ async fn vehicle(
     Path((j, placa)): Path<(String, String)>,
 ) -> Result<Json<VeiculoPublico>, ApiError> {
     let today = crate::routes::today_in(&state, &j);
-    let Some(check) = state.store.plate_check(&j, &placa).await? else {
+    let Some(check) = state.store.plate_check(&j, &placa, today).await? else {
         return Err(ApiError::not_found(format!(
             "a placa {placa} não está cadastrada em {j}"
         )));
     };
-    let in_force = |validity: Option<Option<NaiveDate>>| {
-        validity.is_some_and(|until| until.is_none_or(|u| u >= today))
-    };
-    let impeded = check.impeded_until.filter(|until| *until >= today);
-    let licensed = in_force(check.authorization)
-        && impeded.is_none()
-        && check
-            .permit
-            .as_ref()
-            .is_some_and(|(_, _, status)| status == "granted");
+    let bars = in_service::vehicle(&check.record(), today);
+    let held = bars.iter().find_map(|b| match b {
+        Bar::Held(_, until) => Some(*until),
+        _ => None,
+    });
     Ok(Json(VeiculoPublico {
-        placa: check.plate,
-        licenciado: licensed,
-        vistoria_valida: in_force(check.seal),
-        impedido_ate: text(impeded),
+        placa: check.plate.clone(),
+        licenciado: bars.is_empty(),
+        motivos: reasons(&bars),
+        vistoria_valida: !bars.iter().any(|b| {
+            matches!(
+                b,
+                Bar::NoSeal | Bar::SealExpired(_) | Bar::InspectionFailed(_)
+            )
+        }),
+        impedido_ate: text(held.flatten()),
         autorizacao_valida_ate: text(check.authorization.flatten()),
         vistoria_valida_ate: text(check.seal.flatten()),
         servico: check.permit.as_ref().map(|p| p.0.clone()),
@@ -126,13 +144,18 @@ async fn driver(
             "não há condutor com a matrícula {matricula} em {j}"
         )));
     };
-    let valid = d.valid_on(today);
+    let permit = state
+        .store
+        .permit_status(&j, (&d.service, d.number))
+        .await?;
+    let bars = in_service::driver(&d.record(permit), today);
     Ok(Json(CondutorPublico {
+        motivos: reasons(&bars),
         matricula: d.registration,
         servico: d.service,
         permissao: d.number,
         funcao: d.role,
-        valido: valid,
+        valido: bars.is_empty(),
         valida_ate: text(d.valid_until),
         suspenso_ate: text(d.suspended_until.filter(|s| *s >= today)),
         desligado_em: text(d.until),
@@ -155,11 +178,56 @@ async fn document(
         )));
     };
     let today = crate::routes::today_in(&state, &doc.jurisdiction);
-    let valid = doc.valid_on(today);
+    let subject = subject_bars(&state, &doc, today).await?;
+    let bars = in_service::document(&doc.record(), &subject, today);
     Ok(Json(DocumentoPublico {
         documento: DocumentoSaida::public(doc),
-        valido: valid,
+        valido: bars.is_empty(),
+        motivos: reasons(&bars),
     }))
+}
+
+/// What bars the record a document certifies, the document itself aside:
+/// the vehicle of a traffic authorization, the driver of a registration,
+/// the permit of a term. A seal certifies an inspection, nothing in service.
+async fn subject_bars(
+    state: &AppState,
+    doc: &Document,
+    today: NaiveDate,
+) -> Result<Vec<Bar>, ApiError> {
+    let j = &doc.jurisdiction;
+    let mut parts = doc.subject.split(':');
+    Ok(match (parts.next(), parts.next(), parts.next()) {
+        (Some("vehicle"), Some(plate), None) if doc.kind == "traffic_authorization" => {
+            match state.store.plate_check(j, plate, today).await? {
+                Some(check) => in_service::vehicle(&check.record(), today)
+                    .into_iter()
+                    .filter(|b| !matches!(b, Bar::NoAuthorization | Bar::AuthorizationExpired(_)))
+                    .collect(),
+                None => Vec::new(),
+            }
+        }
+        (Some("driver"), Some(registration), None) => {
+            match state.store.driver(j, registration).await? {
+                Some(d) => {
+                    let permit = state.store.permit_status(j, (&d.service, d.number)).await?;
+                    in_service::driver(&d.record(permit), today)
+                        .into_iter()
+                        .filter(|b| !matches!(b, Bar::RegistrationExpired(_)))
+                        .collect()
+                }
+                None => Vec::new(),
+            }
+        }
+        (Some("permit"), Some(service), Some(number)) => {
+            let number = number.parse::<i64>().unwrap_or_default();
+            match state.store.permit_status(j, (service, number)).await? {
+                Some(PermitStatus::Granted) | None => Vec::new(),
+                Some(status) => vec![Bar::Permit(status)],
+            }
+        }
+        _ => Vec::new(),
+    })
 }
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {
