@@ -50,6 +50,9 @@ pub struct ProposedSanction {
     pub max_days: Option<u32>,
     pub years: Option<u32>,
     pub months: Option<u32>,
+    /// At least this many hours (a measure's minimum).
+    #[serde(default)]
+    pub min_hours: Option<u32>,
     /// The article that applies it on the spot, from the auto on.
     #[serde(default)]
     pub at_once: Option<String>,
@@ -118,6 +121,7 @@ impl ProposedSanction {
             max_days: s.max_days,
             years: s.years,
             months: s.months,
+            min_hours: s.min_hours,
             at_once: s.at_once.map(str::to_string),
             optional: s.optional,
             articles: articles(&s.citations),
@@ -137,6 +141,7 @@ impl ProposedSanction {
             max_days: self.max_days,
             years: self.years,
             months: self.months,
+            min_hours: self.min_hours,
             at_once: self.at_once.as_deref(),
             optional: self.optional,
             citations: self.articles.iter().map(String::as_str).collect(),
@@ -181,13 +186,15 @@ pub struct Auto {
     pub instance: usize,
     /// What the authority decided: upheld, days fixed, sanctions chosen.
     pub decision: Option<Decision>,
+    /// The day what was held on the spot was released.
+    pub released_on: Option<NaiveDate>,
 }
 
 /// The deadline of `kind` from `from`, when the rulebook sets one.
 pub(crate) const COLUMNS: &str = "year, number, rulebook, infraction, offender, service, permit_number, plate, \
     committed_at, place, description, inspector, status, proposal, notify_by, notified_on, defense_by, \
     defense_on, judged_on, appeal_by, appealed_on, final_on, issued_on, uncured, cure_by, \
-    decision_notified_on, instance, decision";
+    decision_notified_on, instance, decision, released_on";
 
 fn opt_day(row: &sqlx::any::AnyRow, column: &str) -> Result<Option<NaiveDate>, StoreError> {
     let text: Option<String> = row.try_get(column)?;
@@ -237,6 +244,7 @@ pub(crate) fn auto_of(row: &sqlx::any::AnyRow) -> Result<Auto, StoreError> {
             .as_deref()
             .map(crate::process::decision_of)
             .transpose()?,
+        released_on: opt_day(row, "released_on")?,
     })
 }
 
@@ -538,6 +546,7 @@ impl Store {
             decision_notified_on: None,
             instance: 0,
             decision: None,
+            released_on: None,
         };
         // What the law applies on the spot is in force from the auto on.
         for measure in auto

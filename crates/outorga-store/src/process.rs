@@ -100,6 +100,7 @@ fn state_of(auto: &Auto, last: NaiveDate) -> State {
             .is_closed()
             .then(|| auto.final_on.unwrap_or(last)),
         uncured: auto.uncured,
+        released: auto.released_on,
     }
 }
 
@@ -202,11 +203,18 @@ impl Store {
             (&process.text, &cited),
         )
         .await?;
-        if matches!(
-            next.status,
-            Status::Archived | Status::Annulled | Status::Cured
-        ) {
-            end_measures(&mut tx, (&self.audit, change), jurisdiction, key, on).await?;
+        if kind == StepKind::Release
+            || matches!(
+                next.status,
+                Status::Archived | Status::Annulled | Status::Cured
+            )
+        {
+            let why = if kind == StepKind::Release {
+                "liberado"
+            } else {
+                "o auto não subsiste"
+            };
+            end_measures(&mut tx, (&self.audit, change, why), jurisdiction, key, on).await?;
         }
         if next.status == Status::Final {
             let selection = next
@@ -290,7 +298,7 @@ async fn write_state(
         "UPDATE autos SET status = $4, issued_on = $5, uncured = $6, notify_by = $7, cure_by = $8, \
          notified_on = $9, defense_by = $10, defense_on = $11, judged_on = $12, \
          decision_notified_on = $13, appeal_by = $14, appealed_on = $15, instance = $16, \
-         decision = $17, final_on = $18 \
+         decision = $17, final_on = $18, released_on = $19 \
          WHERE jurisdiction = $1 AND year = $2 AND number = $3",
     )
     .bind(jurisdiction)
@@ -315,16 +323,18 @@ async fn write_state(
     .bind(i32::try_from(next.instance).unwrap_or(i32::MAX))
     .bind(next.decision.as_ref().map(decision_text))
     .bind(text(final_on))
+    .bind(text(next.released))
     .execute(&mut **tx)
     .await?;
     Ok(())
 }
 
 /// The measures applied on the spot end when the auto falls (archived,
-/// annulled, cured): their last day is the day before.
+/// annulled, cured) or what they hold is released: their last day is the
+/// day before.
 async fn end_measures(
     tx: &mut Tx,
-    (audit, change): (&Audit, &Change<'_>),
+    (audit, change, why): (&Audit, &Change<'_>, &str),
     jurisdiction: &str,
     (year, number): (i32, i64),
     on: NaiveDate,
@@ -369,7 +379,7 @@ async fn end_measures(
             action: "sanction.end",
             jurisdiction: Some(jurisdiction),
             subject: &format!("auto:{year}:{number}"),
-            detail: serde_json::json!({ "ends": last, "why": "o auto não subsiste" }),
+            detail: serde_json::json!({ "ends": last, "why": why }),
             rows,
         },
     )

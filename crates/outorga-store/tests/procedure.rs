@@ -371,6 +371,49 @@ async fn seized_at_once(store: &Store) {
         !released.iter().any(|b| matches!(b, Bar::Held(..))),
         "{released:?}"
     );
+
+    // Seized again: released only once its 30 days from 11 August have run
+    // (the first free day, 10 September), and then nothing holds it.
+    let again = store
+        .issue_auto(
+            &on(d(2026, 8, 11)),
+            &rb,
+            SMJ,
+            &auto("55", BETO, &rb, d(2026, 8, 11)),
+        )
+        .await
+        .expect("auto");
+    let key = (again.year, again.number);
+    let release = |day: NaiveDate| {
+        let rb = rb.clone();
+        async move {
+            store
+                .process_auto(
+                    &on(day),
+                    &rb,
+                    SMJ,
+                    key,
+                    &ProcessStep::new(Step::Release),
+                    day,
+                )
+                .await
+        }
+    };
+    let articles = refused(release(d(2026, 9, 9)).await);
+    assert!(articles.contains(&"Art. 55, I".to_string()), "{articles:?}");
+    let freed = release(d(2026, 9, 10)).await.expect("released");
+    assert_eq!(freed.released_on, Some(d(2026, 9, 10)));
+    let after = bars(
+        store
+            .plate_check(SMJ, "MTX1A22", d(2026, 9, 10))
+            .await
+            .expect("check"),
+        d(2026, 9, 10),
+    );
+    assert!(
+        !after.iter().any(|b| matches!(b, Bar::Held(..))),
+        "{after:?}"
+    );
 }
 
 async fn exercise(url: &str) {

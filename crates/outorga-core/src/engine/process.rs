@@ -76,6 +76,8 @@ crate::vocab::vocabulary! {
         Archive = "archive",
         Cure = "cure",
         NotCured = "not_cured",
+        /// The vehicle (or document) held on the spot is released.
+        Release = "release",
     }
 }
 
@@ -93,6 +95,7 @@ impl StepKind {
             StepKind::Archive => "arquivamento",
             StepKind::Cure => "irregularidade sanada",
             StepKind::NotCured => "irregularidade não sanada",
+            StepKind::Release => "liberação do veículo ou documento retido",
         }
     }
 
@@ -131,6 +134,9 @@ pub enum Step {
     Archive,
     Cure,
     NotCured,
+    /// What was seized or retained on the spot is released (once each
+    /// measure's minimum has run).
+    Release,
 }
 
 impl Step {
@@ -150,6 +156,7 @@ impl Step {
             StepKind::Archive => Step::Archive,
             StepKind::Cure => Step::Cure,
             StepKind::NotCured => Step::NotCured,
+            StepKind::Release => Step::Release,
         }
     }
 
@@ -165,6 +172,7 @@ impl Step {
             Step::Archive => StepKind::Archive,
             Step::Cure => StepKind::Cure,
             Step::NotCured => StepKind::NotCured,
+            Step::Release => StepKind::Release,
         }
     }
 }
@@ -178,6 +186,8 @@ pub struct Stake<'a> {
     pub max_days: Option<u32>,
     pub years: Option<u32>,
     pub months: Option<u32>,
+    /// At least this many hours (a measure's minimum).
+    pub min_hours: Option<u32>,
     /// The article that applies it on the spot, from the auto on.
     pub at_once: Option<&'a str>,
     /// The deciding authority may impose it or not.
@@ -194,6 +204,7 @@ impl<'a> Stake<'a> {
             max_days: sanction.max_days,
             years: sanction.years,
             months: sanction.months,
+            min_hours: sanction.min_hours,
             at_once: sanction.at_once,
             optional: sanction.optional,
             citations: sanction.citations.to_vec(),
@@ -249,6 +260,8 @@ pub struct State {
     pub closed: Option<NaiveDate>,
     /// A notice of irregularity found not cured: the uncured stakes apply.
     pub uncured: bool,
+    /// The day what was held on the spot was released.
+    pub released: Option<NaiveDate>,
 }
 
 /// A time limit of the procedure and its last day.
@@ -320,6 +333,7 @@ impl<'c, 'r> Machine<'c, 'r> {
             decision: None,
             closed: None,
             uncured: false,
+            released: None,
         }
     }
 
@@ -645,6 +659,42 @@ impl<'c, 'r> Machine<'c, 'r> {
                     next.closed = Some(day);
                 }
             }
+            (_, Step::Release) => {
+                let held: Vec<&Stake<'_>> = self
+                    .in_play(stakes, state)
+                    .iter()
+                    .filter(|s| s.at_once.is_some() && !s.is_procedural())
+                    .collect();
+                if held.is_empty() || state.released.is_some() {
+                    return refuse(
+                        "nada foi retido ou apreendido no ato por este auto, ou já foi liberado"
+                            .into(),
+                        vec![procedure],
+                    );
+                }
+                // Each measure's minimum runs from the auto: its days, or
+                // its hours (whole days of them).
+                for stake in held {
+                    let days = stake
+                        .days
+                        .or(stake.min_hours.map(|h| h.div_ceil(24)))
+                        .unwrap_or(0);
+                    let free_from = state
+                        .issued
+                        .checked_add_days(Days::new(u64::from(days)))
+                        .unwrap_or(NaiveDate::MAX);
+                    if day < free_from {
+                        return refuse(
+                            format!(
+                                "a medida vale até {}: libera-se a partir de {free_from}",
+                                free_from.pred_opt().unwrap_or(free_from)
+                            ),
+                            stake.citations.clone(),
+                        );
+                    }
+                }
+                next.released = Some(day);
+            }
             (status, step) => {
                 let (reason, citation) = self.out_of_order(status, step.kind());
                 // A cure asked of what is no notice of irregularity: the
@@ -689,6 +739,7 @@ impl<'c, 'r> Machine<'c, 'r> {
             StepKind::Cure | StepKind::NotCured => {
                 "só uma notificação de irregularidade se sana ou se verifica"
             }
+            StepKind::Release => "libera-se o que foi retido no ato",
             StepKind::Defend => "a defesa cabe depois da notificação, antes do julgamento",
             StepKind::Judge => "julga-se um auto notificado",
             StepKind::NotifyDecision => "notifica-se a decisão de um auto julgado",
@@ -882,6 +933,9 @@ impl<'c, 'r> Machine<'c, 'r> {
         if !ended {
             for (index, stake) in proposal.iter().enumerate() {
                 if stake.at_once.is_some() && !stake.is_procedural() {
+                    if state.released.is_some_and(|r| today >= r) {
+                        continue;
+                    }
                     push(None, index, state.issued, stake, stake.days);
                 }
             }
