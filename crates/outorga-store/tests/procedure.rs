@@ -8,37 +8,19 @@
 mod common;
 
 use chrono::NaiveDate;
-use common::{by, drop_schema, pg_schema};
+use common::{by, d, drop_schema, on, pg_schema, rulebook_named as rulebook};
 use outorga_core::engine::in_service::{self, Bar};
 use outorga_core::engine::process::{Decision, Status, Step};
 use outorga_core::model::{Rulebook, SanctionKind};
 use outorga_store::{
-    AutoInput, Change, DebtFilter, Jurisdiction, ProcessStep, Store, StoreError, Vehicle, Window,
+    AutoInput, DebtFilter, Jurisdiction, ProcessStep, Store, StoreError, Vehicle, Window,
     sqlite_url,
 };
-use std::path::Path;
 
 const CG: &str = "cangucu";
 const SMJ: &str = "santa-maria-de-jetiba";
 const ANA: &str = "52601815906";
 const BETO: &str = "08301661305";
-
-fn d(y: i32, m: u32, day: u32) -> NaiveDate {
-    NaiveDate::from_ymd_opt(y, m, day).expect("date")
-}
-
-fn on(date: NaiveDate) -> Change<'static> {
-    Change {
-        at: date.and_hms_opt(10, 0, 0).expect("time"),
-        ..by()
-    }
-}
-
-fn rulebook(id: &str) -> Rulebook {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks");
-    let library = outorga_rulebook::load(&root).expect("rulebooks load");
-    library.get(id).expect("rulebook").clone()
-}
 
 fn auto(infraction: &str, offender: &str, rulebook: &Rulebook, day: NaiveDate) -> AutoInput {
     AutoInput {

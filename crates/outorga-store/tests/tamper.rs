@@ -8,11 +8,10 @@
 
 mod common;
 
-use chrono::NaiveDate;
-use common::{admin, by, drop_schema, keys, open, pg_schema};
+use common::{admin, by, d, drop_schema, keys, on, open, pg_schema};
 use outorga_core::engine::process::{Decision, Status, Step};
 use outorga_store::{
-    AuditKey, AuditKeys, AuditReport, AutoInput, Change, Checkpoint, CheckpointCheck, DebtFilter,
+    AuditKey, AuditKeys, AuditReport, AutoInput, Checkpoint, CheckpointCheck, DebtFilter,
     Jurisdiction, ProcessStep, Profile, Store, Window, sqlite_url,
 };
 use sha2::{Digest, Sha256};
@@ -52,17 +51,6 @@ async fn with_demo(url: &str) -> Store {
         .expect("demo");
     fined(&store, &library).await;
     store
-}
-
-fn d(y: i32, m: u32, day: u32) -> NaiveDate {
-    NaiveDate::from_ymd_opt(y, m, day).expect("date")
-}
-
-fn on(date: NaiveDate) -> Change<'static> {
-    Change {
-        at: date.and_hms_opt(10, 0, 0).expect("time"),
-        ..by()
-    }
 }
 
 /// What the demo lacks: a fine made final (Teófilo Otoni, art. 96: no

@@ -6,16 +6,15 @@
 mod common;
 
 use chrono::NaiveDate;
-use common::{by, drop_schema, pg_schema};
+use common::{by, d, drop_schema, on, pg_schema, rulebook_named};
 use outorga_core::engine::in_service;
 use outorga_core::engine::process::{Decision, Status, Step};
 use outorga_core::model::{Rulebook, SanctionKind};
 use outorga_store::{
-    AutoInput, Change, Cnh, DebtFilter, DocumentFilter, GrantRequest, Jurisdiction, PermitFilter,
+    AutoInput, Cnh, DebtFilter, DocumentFilter, GrantRequest, Jurisdiction, PermitFilter,
     ProcessStep, Profile, Store, StoreError, Transition, Vehicle, Window, sqlite_url,
 };
 use rust_decimal::Decimal;
-use std::path::Path;
 
 const SMJ: &str = "santa-maria-de-jetiba";
 const ANA: &str = "52601815906";
@@ -49,23 +48,6 @@ fn about(subject: &str) -> DocumentFilter {
         subject: Some(subject.into()),
         ..DocumentFilter::default()
     }
-}
-
-fn d(y: i32, m: u32, day: u32) -> NaiveDate {
-    NaiveDate::from_ymd_opt(y, m, day).expect("date")
-}
-
-fn on(date: NaiveDate) -> Change<'static> {
-    Change {
-        at: date.and_hms_opt(10, 0, 0).expect("time"),
-        ..by()
-    }
-}
-
-fn rulebook_named(id: &str) -> Rulebook {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks");
-    let library = outorga_rulebook::load(&root).expect("rulebooks load");
-    library.get(id).expect("rulebook").clone()
 }
 
 fn rulebook() -> Rulebook {

@@ -65,3 +65,23 @@ pub async fn open(url: &str) -> Store {
     store.seal(&by()).await.expect("seal");
     store
 }
+
+/// A calendar day.
+pub fn d(y: i32, m: u32, day: u32) -> chrono::NaiveDate {
+    chrono::NaiveDate::from_ymd_opt(y, m, day).expect("date")
+}
+
+/// The clerk's change at 10:00 (UTC) of `date`.
+pub fn on(date: chrono::NaiveDate) -> Change<'static> {
+    Change {
+        at: date.and_hms_opt(10, 0, 0).expect("time"),
+        ..by()
+    }
+}
+
+/// The rulebook `id` of the repository's `rulebooks/`.
+pub fn rulebook_named(id: &str) -> outorga_core::model::Rulebook {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks");
+    let library = outorga_rulebook::load(&root).expect("rulebooks load");
+    library.get(id).expect("rulebook").clone()
+}
