@@ -119,7 +119,7 @@ async fn late_parcel(store: &Store) {
         .await
         .expect("decision notified");
     // Finalized on a day whose 30th day after is a Saturday.
-    let final_on = d(2027, 3, 4);
+    let final_on = d(2027, 4, 8);
     assert!(noticed.appeal_by.expect("appeal limit") < final_on);
     let last = step(ProcessStep::new(Step::Finalize), final_on)
         .await
@@ -157,15 +157,15 @@ async fn late_parcel(store: &Store) {
             .grant_permit(&on(first_due), &rb, TO, &grant_on(first_due))
             .await
     ));
-    // 3 Apr 2027 is a Saturday: the parcel is due on Monday the 5th
-    // (art. 93); on the 6th it is late.
-    assert_eq!(first_due, d(2027, 4, 3));
+    // 8 May 2027 is a Saturday: the parcel is due on Monday the 10th
+    // (art. 93); on the 11th it is late.
+    assert_eq!(first_due, d(2027, 5, 8));
     assert!(!blocked_by_debt(
         store
-            .grant_permit(&on(d(2027, 4, 5)), &rb, TO, &grant_on(d(2027, 4, 5)))
+            .grant_permit(&on(d(2027, 5, 10)), &rb, TO, &grant_on(d(2027, 5, 10)))
             .await
     ));
-    let late = d(2027, 4, 6);
+    let late = d(2027, 5, 11);
     assert!(blocked_by_debt(
         store
             .grant_permit(&on(late), &rb, TO, &grant_on(late))
