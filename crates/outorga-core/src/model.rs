@@ -800,7 +800,10 @@ pub struct InstallmentRule {
 /// "One permit per N inhabitants", with reserved shares.
 #[derive(Debug, Clone)]
 pub struct CapRule {
-    pub service: Service,
+    /// The services whose permits count together against the cap (the
+    /// first is the one the rulebook names; Canguçu: taxi with taxi
+    /// acessível, one fleet).
+    pub services: Vec<Service>,
     pub inhabitants_per_permit: Quantity,
     /// When the permits already granted are more, they stay (no one loses one).
     pub keep_current: bool,
@@ -813,6 +816,9 @@ pub struct CapRule {
 pub struct Quota {
     pub key: String,
     pub percent: Quantity,
+    /// The share is the permits of this service (the accessible taxis of
+    /// Canguçu art. 3º, § 1º); none: the permits granted under the key.
+    pub service: Option<Service>,
     pub citation: Citation,
 }
 

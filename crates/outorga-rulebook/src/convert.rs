@@ -1348,10 +1348,26 @@ impl Converter<'_, '_> {
                     ),
                 );
             }
-            if caps.iter().any(|c| c.service == service) {
+            let mut counted = vec![service];
+            for other in &cap.with {
+                match Service::parse(other.get_ref()) {
+                    Some(s) if services.contains(&s) && !counted.contains(&s) => counted.push(s),
+                    _ => self.diag.error(
+                        other.span(),
+                        format!(
+                            "`with`: `{}` is not another of the [act] services",
+                            other.get_ref()
+                        ),
+                    ),
+                }
+            }
+            if let Some(twice) = counted
+                .iter()
+                .find(|s| caps.iter().any(|c| c.services.contains(s)))
+            {
                 self.diag.error(
                     cap.service.span(),
-                    format!("two caps for `{}`", service.name()),
+                    format!("two caps for `{}`", twice.name()),
                 );
             }
             let per = self.quantity(&cap.inhabitants_per_permit, spanned.span());
@@ -1362,14 +1378,31 @@ impl Converter<'_, '_> {
             let reserved = cap
                 .reserved
                 .iter()
-                .map(|q| Quota {
-                    key: q.get_ref().key.clone(),
-                    percent: self.percent(&q.get_ref().percent, q.span()),
-                    citation: self.citation(&q.get_ref().citation),
+                .map(|q| {
+                    let raw = q.get_ref();
+                    let of = raw.service.as_ref().and_then(|s| {
+                        let parsed = Service::parse(s.get_ref()).filter(|p| counted.contains(p));
+                        if parsed.is_none() {
+                            self.diag.error(
+                                s.span(),
+                                format!(
+                                    "reserved share of `{}`, which this cap does not count",
+                                    s.get_ref()
+                                ),
+                            );
+                        }
+                        parsed
+                    });
+                    Quota {
+                        key: raw.key.clone(),
+                        percent: self.percent(&raw.percent, q.span()),
+                        service: of,
+                        citation: self.citation(&raw.citation),
+                    }
                 })
                 .collect();
             caps.push(CapRule {
-                service,
+                services: counted,
                 inhabitants_per_permit: per,
                 keep_current: cap.keep_current,
                 citation: self.citation(&cap.citation),

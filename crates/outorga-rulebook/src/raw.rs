@@ -442,6 +442,9 @@ pub struct RawInstallments {
 #[serde(deny_unknown_fields)]
 pub struct RawCap {
     pub service: Spanned<String>,
+    /// Services whose permits count with `service`'s against the cap.
+    #[serde(default)]
+    pub with: Vec<Spanned<String>>,
     pub inhabitants_per_permit: RawQuantity,
     #[serde(default)]
     pub keep_current: bool,
@@ -455,6 +458,8 @@ pub struct RawCap {
 pub struct RawQuota {
     pub key: String,
     pub percent: RawQuantity,
+    /// The share is the permits of this service (one of the cap's).
+    pub service: Option<Spanned<String>>,
     pub citation: Spanned<String>,
 }
 

@@ -246,10 +246,17 @@ pub fn answer(
         Query::PermitCap(q) => {
             let service =
                 world::service(&q.service, "query.permit_cap.service").map_err(Failure::Input)?;
+            let alone = [service];
+            let counted = ctx
+                .rulebook
+                .caps
+                .iter()
+                .find(|c| c.services.contains(&service))
+                .map_or(&alone[..], |c| c.services.as_slice());
             let current = facts
                 .permits()
                 .iter()
-                .filter(|p| p.service == service)
+                .filter(|p| counted.contains(&p.service))
                 .count();
             let result = cap::permit_cap(ctx, service, current as u64, today).map_err(engine)?;
             let mut reserved = Map::new();

@@ -578,8 +578,10 @@ pub(crate) async fn end_links(
     Ok(rows)
 }
 
-/// Whether a grant fits within the cap: a grant under a quota within the
-/// quota's share; any other within the cap less the shares reserved.
+/// Whether a grant fits within the cap: a grant under a quota (asked for,
+/// or the share its service fills: Canguçu's accessible taxis) within the
+/// share; any other within the cap less the shares reserved; always within
+/// the cap, counted over every service it counts together.
 async fn within_cap(
     tx: &mut Tx,
     ctx: &Context<'_>,
@@ -588,38 +590,71 @@ async fn within_cap(
     quota: Option<&str>,
     on: NaiveDate,
 ) -> Result<Vec<String>, StoreError> {
-    if !ctx
+    let Some(rule) = ctx
         .rulebook
         .caps
         .iter()
-        .any(|c| c.service == engine_service)
-    {
+        .find(|c| c.services.contains(&engine_service))
+    else {
         return Ok(Vec::new());
+    };
+    if let [first, _, ..] = rule.services.as_slice() {
+        // Grants of the services one cap counts take turns on one row
+        // (PostgreSQL's row lock; SQLite's write lock is already held).
+        crate::audit::lock_series(tx, jurisdiction, &format!("cap:{}", first.name())).await?;
     }
-    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-        "SELECT quota FROM permits WHERE jurisdiction = $1 AND service = $2 AND status IN {ACTIVE}"
-    )))
-    .bind(jurisdiction)
-    .bind(service)
-    .fetch_all(&mut **tx)
-    .await?;
-    let quotas: Vec<Option<String>> = rows
-        .iter()
-        .map(|r| r.try_get("quota"))
-        .collect::<Result<_, _>>()?;
-    let cap = permit_cap(ctx, engine_service, quotas.len() as u64, on).map_err(engine_error)?;
+    let mut permits: Vec<(String, Option<String>)> = Vec::new();
+    for counted in &rule.services {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT quota FROM permits WHERE jurisdiction = $1 AND service = $2 AND status IN {ACTIVE}"
+        )))
+        .bind(jurisdiction)
+        .bind(counted.name())
+        .fetch_all(&mut **tx)
+        .await?;
+        for row in rows {
+            permits.push((counted.name().to_string(), row.try_get("quota")?));
+        }
+    }
+    let cap = permit_cap(ctx, engine_service, permits.len() as u64, on).map_err(engine_error)?;
     let cited = articles(&cap.citations);
     let full = |reason: String| StoreError::Refused {
         reason,
         articles: cited.clone(),
     };
-    if quotas.len() as u64 >= cap.max_permits {
+    if permits.len() as u64 >= cap.max_permits {
         return Err(full(format!(
-            "o limite de {} permissões de {service} foi atingido",
-            cap.max_permits
+            "o limite de {} permissões de {} foi atingido",
+            cap.max_permits,
+            rule.services
+                .iter()
+                .map(|s| s.name())
+                .collect::<Vec<_>>()
+                .join(" e ")
         )));
     }
-    match quota {
+    // The share a permit fills: its quota, or the one its service fills.
+    let share_of = |of: &str, key: Option<&str>| -> Option<String> {
+        key.map(str::to_string).or_else(|| {
+            rule.reserved
+                .iter()
+                .find(|q| q.service.is_some_and(|s| s.name() == of))
+                .map(|q| q.key.clone())
+        })
+    };
+    let reserved: u64 = cap.reserved.iter().map(|(_, n)| n).sum();
+    let general = permits
+        .iter()
+        .filter(|(of, key)| share_of(of, key.as_deref()).is_none())
+        .count() as u64;
+    let general_full = general >= cap.max_permits.saturating_sub(reserved);
+    let general_refusal = || {
+        full(format!(
+            "as {} vagas de livre concorrência estão ocupadas ({reserved} reservadas)",
+            cap.max_permits.saturating_sub(reserved)
+        ))
+    };
+    match share_of(service, quota) {
         Some(key) => {
             let Some((_, share)) = cap.reserved.iter().find(|(k, _)| *k == key) else {
                 return Err(StoreError::Invalid {
@@ -634,23 +669,20 @@ async fn within_cap(
                     ),
                 });
             };
-            let used = quotas.iter().filter(|q| q.as_deref() == Some(key)).count() as u64;
-            if used >= *share {
+            let used = permits
+                .iter()
+                .filter(|(of, k)| share_of(of, k.as_deref()).as_deref() == Some(key.as_str()))
+                .count() as u64;
+            // A service's share is a floor: past it, its grants compete for
+            // the free places.
+            if used >= *share && (quota.is_some() || general_full) {
                 return Err(full(format!(
                     "as {share} vagas reservadas a {key} estão ocupadas"
                 )));
             }
         }
-        None => {
-            let reserved: u64 = cap.reserved.iter().map(|(_, n)| n).sum();
-            let general = quotas.iter().filter(|q| q.is_none()).count() as u64;
-            if general >= cap.max_permits.saturating_sub(reserved) {
-                return Err(full(format!(
-                    "as {} vagas de livre concorrência estão ocupadas ({reserved} reservadas)",
-                    cap.max_permits.saturating_sub(reserved)
-                )));
-            }
-        }
+        None if general_full => return Err(general_refusal()),
+        None => {}
     }
     Ok(cited)
 }

@@ -15,8 +15,8 @@ pub struct PermitCap<'r> {
 
 /// One permit per N inhabitants, rounded down; each reserved share rounded up.
 ///
-/// `current` is the number of permits of the service already granted; where the
-/// law keeps them, the cap is never below it.
+/// `current` is the number of permits already granted of the services the cap
+/// counts together; where the law keeps them, the cap is never below it.
 pub fn permit_cap<'r>(
     ctx: &Context<'r>,
     service: Service,
@@ -27,7 +27,7 @@ pub fn permit_cap<'r>(
         .rulebook
         .caps
         .iter()
-        .find(|cap| cap.service == service)
+        .find(|cap| cap.services.contains(&service))
         .ok_or_else(|| EngineError::NotInRulebook(format!("a cap for `{}`", service.name())))?;
     let population = ctx.parameter("population", on)?;
     let per = ctx.quantity(&rule.inhabitants_per_permit, on)?;

@@ -241,6 +241,24 @@ impl crate::Store {
 
 /// The next number of `series` for `jurisdiction` in `year`, taken in `tx`:
 /// it is given back if the transaction rolls back, so numbers have no gaps.
+/// Takes the row lock of a counter without moving it (PostgreSQL; SQLite's
+/// write lock is already held): writes that weigh one limit take turns.
+pub(crate) async fn lock_series(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    series: &str,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO counters (jurisdiction, series, year, last) VALUES ($1, $2, 0, 0) \
+         ON CONFLICT (jurisdiction, series, year) DO UPDATE SET last = counters.last",
+    )
+    .bind(jurisdiction)
+    .bind(series)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
 pub(crate) async fn next_number(
     tx: &mut Tx,
     jurisdiction: &str,
