@@ -1075,9 +1075,9 @@ pub struct TransitionRule {
 #[derive(Debug, Clone)]
 pub struct InspectionRule {
     pub every: Period,
-    /// A later interval: from `after` the vehicle's inclusion on, inspections
-    /// come every `every` (Teófilo Otoni art. 60: yearly for two years, then
-    /// every six months).
+    /// A later interval: from `after` the vehicle's inclusion on (or from
+    /// `from_age`), inspections come every `every` (Teófilo Otoni art. 60:
+    /// yearly for two years, then every six months).
     pub then: Option<LaterInspections>,
     pub citation: Citation,
     /// Other articles the schedule rests on.
@@ -1087,6 +1087,10 @@ pub struct InspectionRule {
 #[derive(Debug, Clone)]
 pub struct LaterInspections {
     pub after: Period,
+    /// Also once the vehicle is this many years old by its year of
+    /// manufacture, however recently it was included (Teófilo Otoni
+    /// art. 60, parágrafo único: vehicles of 2 to 5 years, every six months).
+    pub from_age: Option<u32>,
     pub every: Period,
     pub citation: Citation,
 }

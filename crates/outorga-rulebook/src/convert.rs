@@ -1656,6 +1656,7 @@ impl Converter<'_, '_> {
             every: self.period(&s.get_ref().every, s.span()),
             then: s.get_ref().then.as_ref().map(|t| LaterInspections {
                 after: self.period(&t.after, s.span()),
+                from_age: t.from_age,
                 every: self.period(&t.every, s.span()),
                 citation: self.citation(&t.citation),
             }),

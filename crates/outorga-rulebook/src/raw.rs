@@ -648,6 +648,8 @@ pub struct RawInspection {
 pub struct RawLaterInspections {
     /// Counted from the vehicle's inclusion.
     pub after: RawPeriod,
+    /// Or from this age, by the year of manufacture.
+    pub from_age: Option<u32>,
     pub every: RawPeriod,
     pub citation: Spanned<String>,
 }

@@ -286,13 +286,24 @@ pub fn deadlines<'r>(
     if let Some(rule) = &rules.inspection {
         if let Some(last) = vehicle.last_inspection.or(vehicle.included) {
             // The later interval applies once the vehicle has served `after`
-            // since its inclusion (when the inclusion is known).
+            // since its inclusion (when the inclusion is known), or has
+            // reached `from_age` by its year of manufacture.
             let mut every = &rule.every;
-            if let (Some(later), Some(included)) = (&rule.then, vehicle.included)
-                && last >= ctx.period_end(&later.after, included)?
-            {
-                every = &later.every;
-                answer.citations.push(&later.citation);
+            if let Some(later) = &rule.then {
+                let served = match vehicle.included {
+                    Some(included) => last >= ctx.period_end(&later.after, included)?,
+                    None => false,
+                };
+                let aged = match (later.from_age, vehicle.manufactured) {
+                    (Some(age), Some(made)) => {
+                        last.year() - made >= i32::try_from(age).unwrap_or(i32::MAX)
+                    }
+                    _ => false,
+                };
+                if served || aged {
+                    every = &later.every;
+                    answer.citations.push(&later.citation);
+                }
             }
             if let Some(extension) = extension {
                 every = &extension.inspect_every;
