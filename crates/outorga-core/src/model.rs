@@ -663,6 +663,8 @@ crate::vocab::vocabulary! {
         Payment = "payment",
         /// How long a permit lasts.
         PermitTerm = "permit_term",
+        /// How long a traffic authorization lasts before it is renewed.
+        TrafficAuthorizationTerm = "traffic_authorization_term",
         /// How long a delegation lasts, and its extension.
         DelegationTerm = "delegation_term",
         DelegationTermExtended = "delegation_term_extended",

@@ -9,7 +9,7 @@ use crate::{
 };
 use chrono::{Datelike, Days, NaiveDate};
 use outorga_core::engine::process::{Decision, Status, Step};
-use outorga_core::model::{Rulebook, Service, VehicleCheck};
+use outorga_core::model::{DeadlineKind, Rulebook, Service, VehicleCheck};
 
 /// Populations the rulebooks leave to the deployment (IBGE, Censo
 /// Demográfico 2022).
@@ -261,6 +261,26 @@ impl Store {
                                 {
                                     note(format!("vistoria de {}", vehicle.plate), e);
                                 }
+                            }
+                            // Where the law renews the traffic authorization
+                            // yearly (SMJ art. 15), it was renewed with the
+                            // inspection a year after the inclusion.
+                            if rulebook
+                                .deadline(DeadlineKind::TrafficAuthorizationTerm)
+                                .is_some()
+                                && let Some(renewed) = granted_on.checked_add_days(Days::new(370))
+                                && renewed <= today
+                                && let Err(e) = self
+                                    .renew_authorization(
+                                        &change,
+                                        rulebook,
+                                        jurisdiction,
+                                        &vehicle.plate,
+                                        renewed,
+                                    )
+                                    .await
+                            {
+                                note(format!("renovação do DIV de {}", vehicle.plate), e);
                             }
                         }
                         Err(e) => note(format!("inclusão de {}", vehicle.plate), e),

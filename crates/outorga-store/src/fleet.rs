@@ -13,9 +13,10 @@ use crate::text::{TextKind, checked};
 use crate::world::day;
 use crate::{Store, StoreError, ToCheck, Tx, Vehicle};
 use chrono::{Datelike, NaiveDate};
+use outorga_core::Context;
 use outorga_core::engine::vehicle::{deadlines, inclusion, substitution};
 use outorga_core::facts::Vehicle as EngineVehicle;
-use outorga_core::model::Rulebook;
+use outorga_core::model::{DeadlineKind, Rulebook};
 use sqlx::Row;
 
 /// A vehicle put in service under a permit.
@@ -307,7 +308,7 @@ impl Store {
                 &permit.holder,
             ),
             on,
-            permit.expires_on,
+            authorization_until(&ctx, on, permit.expires_on)?,
         )
         .await?;
         tx.commit().await?;
@@ -469,5 +470,109 @@ impl Store {
             seal,
             articles: cited,
         })
+    }
+}
+
+/// The last day of a traffic authorization issued on `on`: the law's term
+/// for it where it sets one (Santa Maria de Jetibá art. 15: renewed every
+/// year), never past the permit's end.
+pub(crate) fn authorization_until(
+    ctx: &Context<'_>,
+    on: NaiveDate,
+    permit_end: Option<NaiveDate>,
+) -> Result<Option<NaiveDate>, StoreError> {
+    let term =
+        crate::parameters::optional_deadline(ctx, DeadlineKind::TrafficAuthorizationTerm, on)?
+            .map(|(day, _)| day);
+    Ok(match (term, permit_end) {
+        (Some(term), Some(end)) => Some(term.min(end)),
+        (term, end) => term.or(end),
+    })
+}
+
+impl Store {
+    /// The service of the permit the vehicle `plate` serves now.
+    pub async fn serving_service(
+        &self,
+        jurisdiction: &str,
+        plate: &str,
+    ) -> Result<String, StoreError> {
+        let plate = crate::parse_plate(plate)?;
+        let row = sqlx::query(
+            "SELECT service FROM permit_vehicles WHERE jurisdiction = $1 AND plate = $2 AND until IS NULL",
+        )
+        .bind(jurisdiction)
+        .bind(&plate)
+        .fetch_optional(&self.pool)
+        .await?;
+        match row {
+            Some(row) => Ok(row.try_get("service")?),
+            None => Err(StoreError::NotFound(format!(
+                "o veículo {plate} não está a serviço de uma permissão em {jurisdiction}"
+            ))),
+        }
+    }
+
+    /// Renews the traffic authorization of the vehicle `plate` on `on`
+    /// (Santa Maria de Jetibá art. 15–16: yearly, the clerk seeing the DIV,
+    /// the CRLV and the CNH): a new one, for the law's term, replaces the
+    /// one in force. The vehicle must serve a permit in force.
+    pub async fn renew_authorization(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        plate: &str,
+        on: NaiveDate,
+    ) -> Result<Document, StoreError> {
+        crate::under_law("data", on, change, rulebook)?;
+        let plate = crate::parse_plate(plate)?;
+        let (mut tx, _writer) = self.write_transaction().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let link = sqlx::query(
+            "SELECT service, number FROM permit_vehicles WHERE jurisdiction = $1 AND plate = $2 AND until IS NULL",
+        )
+        .bind(jurisdiction)
+        .bind(&plate)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(link) = link else {
+            return Err(StoreError::Invalid {
+                field: "placa",
+                reason: format!(
+                    "o veículo {plate} não está a serviço de uma permissão em {jurisdiction}"
+                ),
+            });
+        };
+        let service: String = link.try_get("service")?;
+        let number: i64 = link.try_get("number")?;
+        bound(&mut tx, jurisdiction, rulebook, &service).await?;
+        let permit = lock_permit(&mut tx, &self.audit, jurisdiction, (&service, number)).await?;
+        if permit.status != "granted" {
+            return Err(StoreError::Invalid {
+                field: "situação",
+                reason: format!(
+                    "a permissão {service} nº {number} está {}: a autorização de tráfego não se renova",
+                    crate::status_pt(&permit.status)
+                ),
+            });
+        }
+        let until = authorization_until(&ctx, on, permit.expires_on)?;
+        let document = issue(
+            &mut tx,
+            &self.audit,
+            change,
+            jurisdiction,
+            (
+                "traffic_authorization",
+                &format!("vehicle:{plate}"),
+                &permit.holder,
+            ),
+            on,
+            until,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(document)
     }
 }

@@ -396,7 +396,7 @@ pub(crate) async fn counted_changes(
 /// term (each replaces the one in force).
 async fn renew_documents(
     tx: &mut Tx,
-    audit: &Audit,
+    (audit, ctx): (&Audit, &Context<'_>),
     change: &Change<'_>,
     jurisdiction: &str,
     (permit, on): (&PermitRecord, NaiveDate),
@@ -423,7 +423,7 @@ async fn renew_documents(
                 &permit.holder,
             ),
             on,
-            Some(end),
+            crate::fleet::authorization_until(ctx, on, Some(end))?,
         )
         .await?;
     }
@@ -965,7 +965,7 @@ impl Store {
                 .await?;
                 renew_documents(
                     &mut tx,
-                    &self.audit,
+                    (&self.audit, &ctx),
                     change,
                     jurisdiction,
                     (&permit, on),

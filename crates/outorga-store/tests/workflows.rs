@@ -513,7 +513,27 @@ async fn permits(store: &Store, rb: &Rulebook) {
         .filter(|a| a.cancelled_on.is_none())
         .collect();
     assert_eq!(in_force.len(), 1);
-    assert_eq!(in_force[0].valid_until, renewed.expires_on);
+    // The DIV lasts a year (art. 15), within the credential's term.
+    assert_eq!(in_force[0].valid_until, Some(d(2027, 12, 10)));
+    assert!(renewed.expires_on > in_force[0].valid_until);
+    // Its yearly renewal (art. 16) replaces it with another year.
+    let div = store
+        .renew_authorization(&on(d(2027, 12, 9)), rb, SMJ, "MTX1A22", d(2027, 12, 9))
+        .await
+        .expect("DIV renewed");
+    assert_eq!(div.valid_until, Some(d(2028, 12, 11)));
+    let authorizations = store
+        .documents(SMJ, &about("vehicle:MTX1A22"), Window::first(200))
+        .await
+        .expect("documents")
+        .items;
+    assert_eq!(
+        authorizations
+            .iter()
+            .filter(|a| a.kind == "traffic_authorization" && a.cancelled_on.is_none())
+            .count(),
+        1
+    );
     // Yearly inspection (art. 15): approved on 1 Dec 2026, next a year on.
     let inspection = store
         .record_inspection(

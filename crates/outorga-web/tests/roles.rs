@@ -340,6 +340,13 @@ fn table() -> Vec<Row> {
         ),
         row(
             M::POST,
+            "/api/jurisdictions/{j}/vehicles/{placa}/authorization",
+            "/api/jurisdictions/cangucu/vehicles/ABC1D23/authorization",
+            None,
+            "AAFFF",
+        ),
+        row(
+            M::POST,
             "/api/jurisdictions/{j}/vehicles/{placa}/inspections",
             "/api/jurisdictions/cangucu/vehicles/ABC1D23/inspections",
             Some(json!({ "servico": "taxi", "tipo": "periodic", "aprovada": true })),

@@ -664,8 +664,36 @@ async fn inspect(
     Ok((StatusCode::CREATED, Json(inspection.into())))
 }
 
+/// Renews the traffic authorization of a vehicle in service (Santa Maria de
+/// Jetibá art. 15–16: every year, on the DIV, the CRLV and the CNH): a new
+/// one, for the law's term, replaces the one in force.
+#[utoipa::path(post, path = "/api/jurisdictions/{j}/vehicles/{placa}/authorization", tag = "permissões",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("placa" = String, Path, description = "a placa"), Data),
+    responses((status = 201, body = DocumentoSaida), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn renew_authorization(
+    State(state): State<AppState>,
+    who: Clerk,
+    Path((j, placa)): Path<(String, String)>,
+    Query(when): Query<Data>,
+) -> Result<(StatusCode, Json<DocumentoSaida>), ApiError> {
+    let on = day_or_today(&state, &j, when.data.as_deref(), "data")?;
+    let service = state.store.serving_service(&j, &placa).await?;
+    let rulebook = rulebook_for_service(&state, &j, &service).await?;
+    let change = change!(state, who, "autorização de tráfego renovada pela API");
+    let renewed = state
+        .store
+        .renew_authorization(&change, rulebook, &j, &placa, on)
+        .await?;
+    Ok((StatusCode::CREATED, Json(renewed.into())))
+}
+
 pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(renew_authorization))
         .routes(routes!(grant, list))
         .routes(routes!(get))
         .routes(routes!(change_status))
