@@ -2,7 +2,9 @@
 //!
 //! Argon2id is slow and takes 19 MiB of memory per hash on purpose, so at
 //! most [`HashingLimits::workers`] hashes or verifications run at once (on
-//! blocking threads, off the async workers) and at most
+//! as many threads of their own, off the async workers: the same threads
+//! every time, so the allocator keeps one 19 MiB block per thread instead of
+//! one per blocking thread that ever hashed) and at most
 //! [`HashingLimits::waiting`] more wait for a turn. Past that the caller is
 //! refused at once with [`StoreError::Busy`]: under a storm of sign-ins
 //! memory stays flat and the answer is quick.
@@ -12,8 +14,9 @@ use crate::users::system;
 use argon2::Argon2;
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, Mutex, mpsc};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// How many password hashes may run at once, and how many may wait.
@@ -76,23 +79,51 @@ impl Gauge {
     }
 }
 
-/// The queue: admission (workers + waiting places) and the workers.
+/// A hash to run on one of the queue's threads.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// The queue: admission (workers + waiting places), the workers, and their
+/// threads (which end when the queue is dropped).
 #[derive(Debug)]
 pub(crate) struct Hashing {
     places: Arc<Semaphore>,
     workers: Arc<Semaphore>,
     admitted: Gauge,
     running: Gauge,
+    jobs: mpsc::Sender<Job>,
 }
 
 impl Hashing {
     pub(crate) fn new(limits: HashingLimits) -> Arc<Hashing> {
         let workers = limits.workers.max(1);
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        for n in 0..workers {
+            let queue = queue.clone();
+            // A thread that cannot start leaves the others; with none, a
+            // hash is refused (`run`).
+            let _ = std::thread::Builder::new()
+                .name(format!("outorga-senhas-{n}"))
+                .spawn(move || {
+                    loop {
+                        let job = match queue.lock() {
+                            Ok(queue) => queue.recv(),
+                            Err(_) => return,
+                        };
+                        match job {
+                            // A panic in one hash fails that caller alone.
+                            Ok(job) => drop(std::panic::catch_unwind(AssertUnwindSafe(job))),
+                            Err(_) => return,
+                        }
+                    }
+                });
+        }
         Arc::new(Hashing {
             places: Arc::new(Semaphore::new(workers + limits.waiting)),
             workers: Arc::new(Semaphore::new(workers)),
             admitted: Gauge::default(),
             running: Gauge::default(),
+            jobs,
         })
     }
 
@@ -151,9 +182,9 @@ static DECOY: LazyLock<Option<String>> = LazyLock::new(|| {
 });
 
 impl Ticket {
-    /// Waits for a worker and runs `work` on a blocking thread. The place
-    /// and the worker are held until `work` ends, even if the caller stops
-    /// waiting, so no more than `workers` ever run.
+    /// Waits for a worker and runs `work` on one of the queue's threads.
+    /// The place and the worker are held until `work` ends, even if the
+    /// caller stops waiting, so no more than `workers` ever run.
     async fn run<T: Send + 'static>(
         self,
         work: impl FnOnce() -> T + Send + 'static,
@@ -165,17 +196,23 @@ impl Ticket {
             .acquire_owned()
             .await
             .map_err(|_| system("a fila de senhas foi fechada"))?;
-        tokio::task::spawn_blocking(move || {
+        let jobs = self.hashing.jobs.clone();
+        let (done, answer) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move || {
             let hashing = self.hashing.clone();
             // Dropped last (locals drop in reverse): the worker is given
             // back only after the count of running hashes went down.
             let _held = (self, worker);
             hashing.running.enter();
             let _running = Running(hashing);
-            work()
-        })
-        .await
-        .map_err(|_| system("o cálculo da senha foi interrompido"))
+            // The caller may have stopped waiting: nothing to tell then.
+            let _ = done.send(work());
+        });
+        jobs.send(job)
+            .map_err(|_| system("não há quem calcule a senha"))?;
+        answer
+            .await
+            .map_err(|_| system("o cálculo da senha foi interrompido"))
     }
 
     /// The Argon2id PHC string of `password`.
