@@ -7,7 +7,9 @@ use crate::world::World;
 use chrono::NaiveDate;
 use outorga_core::Context;
 use outorga_core::engine::penalty::{Penalty, penalty};
-use outorga_core::engine::process::{Decision, Machine, Stake, Stakes, State, Step, StepKind};
+use outorga_core::engine::process::{
+    Machine, Misfit, Stake, Stakes, State, Step, StepFields, StepKind,
+};
 use outorga_core::engine::sanctions::Sanction;
 use outorga_core::model::SanctionKind;
 use serde_json::{Map, Value, json};
@@ -28,46 +30,42 @@ fn step_of(raw: &ProcessStep, place: &str, today: NaiveDate) -> Result<Step, Fai
             raw.day.0
         )));
     }
-    let decides = kind.decides();
-    if !decides && (raw.upheld.is_some() || raw.days.is_some() || raw.sanctions.is_some()) {
-        return Err(bad(format!(
-            "`upheld`, `days` and `sanctions` belong to `judge` and `decide_appeal`, not to `{kind}`"
-        )));
-    }
-    if raw.deposit.is_some() && kind != StepKind::Appeal {
-        return Err(bad(format!(
-            "`deposit` belongs to `appeal`, not to `{kind}`"
-        )));
-    }
-    let decision = if kind.decides() {
-        let upheld = raw
-            .upheld
-            .ok_or_else(|| bad(format!("`{kind}` needs `upheld: true` or `upheld: false`")))?;
-        let sanctions = raw
-            .sanctions
-            .as_ref()
-            .map(|list| {
-                list.iter()
-                    .map(|k| {
-                        SanctionKind::parse(k).ok_or_else(|| {
-                            bad(format!(
-                                "`{k}` is not a sanction kind; known: {}",
-                                SanctionKind::ALL.map(SanctionKind::name).join(", ")
-                            ))
-                        })
+    // Kinds are read only where a step decides; elsewhere their presence is
+    // what the step refuses.
+    let sanctions = raw
+        .sanctions
+        .as_ref()
+        .map(|list| {
+            list.iter()
+                .filter(|_| kind.decides())
+                .map(|k| {
+                    SanctionKind::parse(k).ok_or_else(|| {
+                        bad(format!(
+                            "`{k}` is not a sanction kind; known: {}",
+                            SanctionKind::ALL.map(SanctionKind::name).join(", ")
+                        ))
                     })
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .transpose()?;
-        Some(Decision {
-            upheld,
-            days: raw.days,
-            sanctions,
+                })
+                .collect::<Result<Vec<_>, _>>()
         })
-    } else {
-        None
+        .transpose()?;
+    let fields = StepFields {
+        upheld: raw.upheld,
+        days: raw.days,
+        sanctions,
+        deposit: raw.deposit,
     };
-    Ok(Step::of(kind, decision, raw.deposit.unwrap_or(false)))
+    Step::build(kind, fields).map_err(|misfit| {
+        bad(match misfit {
+            Misfit::DecisionOutsideDecision => format!(
+                "`upheld`, `days` and `sanctions` belong to `judge` and `decide_appeal`, not to `{kind}`"
+            ),
+            Misfit::DepositOutsideAppeal => {
+                format!("`deposit` belongs to `appeal`, not to `{kind}`")
+            }
+            Misfit::UpheldMissing => format!("`{kind}` needs `upheld: true` or `upheld: false`"),
+        })
+    })
 }
 
 fn stakes<'a>(penalty: Option<&Penalty<'a>>) -> Vec<Stake<'a>> {

@@ -253,7 +253,7 @@ const DOCUMENTS: List = List {
 pub struct PlateCheck {
     pub plate: String,
     /// The permit it serves now: service, number and status.
-    pub permit: Option<(String, i64, String)>,
+    pub permit: Option<(String, i64, PermitStatus)>,
     /// The traffic authorization in force: `Some(None)` when it has no expiry.
     pub authorization: Option<Option<NaiveDate>>,
     /// The inspection seal in force, valid until.
@@ -269,10 +269,7 @@ impl PlateCheck {
     /// The vehicle as the core's rule of what is in service reads it.
     pub fn record(&self) -> VehicleRecord {
         VehicleRecord {
-            permit: self
-                .permit
-                .as_ref()
-                .map(|(_, _, status)| PermitStatus::parse(status).unwrap_or(PermitStatus::Extinct)),
+            permit: self.permit.as_ref().map(|(_, _, status)| *status),
             authorization: self.authorization,
             seal: self.seal,
             inspection: self.inspection,
@@ -362,7 +359,13 @@ impl Store {
         .collect::<Result<Vec<_>, StoreError>>()?;
         Ok(Some(PlateCheck {
             permit: match (service, number, status) {
-                (Some(s), Some(n), Some(st)) => Some((s, n, st)),
+                (Some(s), Some(n), Some(st)) => Some((
+                    s,
+                    n,
+                    PermitStatus::parse(&st).ok_or_else(|| {
+                        StoreError::Corrupt(format!("situação da permissão `{st}`"))
+                    })?,
+                )),
                 _ => None,
             },
             authorization: valid("authorizations", "authorization_until")?,

@@ -249,7 +249,6 @@ impl Store {
                 .iter()
                 .find(|l| l.kind == DeadlineKind::Payment)
                 .map(|l| l.due);
-            let auto = read_auto(&mut tx, jurisdiction, key).await?;
             finalize(
                 &mut tx,
                 &self.audit,

@@ -140,24 +140,41 @@ pub enum Step {
 }
 
 impl Step {
-    /// The step of `kind`: `decision` is what a judgement or the decision
-    /// of an appeal decided (`None` for the others, whose caller checks it
-    /// was given where needed), `deposit` whether an appeal's was made.
-    pub fn of(kind: StepKind, decision: Option<Decision>, deposit: bool) -> Step {
-        let decision = || decision.clone().unwrap_or_default();
-        match kind {
+    /// The step of `kind` with the fields a caller read for it: `upheld`,
+    /// `days` and `sanctions` belong to the steps that decide (and `upheld`
+    /// is required there), `deposit` to the appeal.
+    pub fn build(kind: StepKind, fields: StepFields) -> Result<Step, Misfit> {
+        let decides = kind.decides();
+        if !decides
+            && (fields.upheld.is_some() || fields.days.is_some() || fields.sanctions.is_some())
+        {
+            return Err(Misfit::DecisionOutsideDecision);
+        }
+        if fields.deposit.is_some() && kind != StepKind::Appeal {
+            return Err(Misfit::DepositOutsideAppeal);
+        }
+        let decision = || -> Result<Decision, Misfit> {
+            Ok(Decision {
+                upheld: fields.upheld.ok_or(Misfit::UpheldMissing)?,
+                days: fields.days,
+                sanctions: fields.sanctions.clone(),
+            })
+        };
+        Ok(match kind {
             StepKind::Notify => Step::Notify,
             StepKind::Defend => Step::Defend,
-            StepKind::Judge => Step::Judge(decision()),
+            StepKind::Judge => Step::Judge(decision()?),
             StepKind::NotifyDecision => Step::NotifyDecision,
-            StepKind::Appeal => Step::Appeal { deposit },
-            StepKind::DecideAppeal => Step::DecideAppeal(decision()),
+            StepKind::Appeal => Step::Appeal {
+                deposit: fields.deposit.unwrap_or(false),
+            },
+            StepKind::DecideAppeal => Step::DecideAppeal(decision()?),
             StepKind::Finalize => Step::Finalize,
             StepKind::Archive => Step::Archive,
             StepKind::Cure => Step::Cure,
             StepKind::NotCured => Step::NotCured,
             StepKind::Release => Step::Release,
-        }
+        })
     }
 
     pub fn kind(&self) -> StepKind {
@@ -175,6 +192,27 @@ impl Step {
             Step::Release => StepKind::Release,
         }
     }
+}
+
+/// The fields a step was given, as its caller read them (the sanction
+/// kinds already parsed).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StepFields {
+    pub upheld: Option<bool>,
+    pub days: Option<u32>,
+    pub sanctions: Option<Vec<SanctionKind>>,
+    pub deposit: Option<bool>,
+}
+
+/// Why the fields given do not fit the step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Misfit {
+    /// `upheld`, `days` or `sanctions` on a step that decides nothing.
+    DecisionOutsideDecision,
+    /// `deposit` on a step other than the appeal.
+    DepositOutsideAppeal,
+    /// A judgement or an appeal's decision without `upheld`.
+    UpheldMissing,
 }
 
 /// What the procedure needs to know of one sanction at stake.

@@ -14,7 +14,7 @@ use crate::routes::{optional_day, text};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
-use outorga_core::engine::process::{Decision, Step, StepKind};
+use outorga_core::engine::process::{Misfit, Step, StepFields, StepKind};
 use outorga_core::model::SanctionKind;
 use outorga_store::{Auto, AutoFilter, AutoInput, ProcessStep, Proposal, ProposedSanction};
 use serde::{Deserialize, Serialize};
@@ -244,57 +244,50 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
             format!("`{}`: use {}", input.passo.trim(), StepKind::known()),
         )
     })?;
-    if !kind.decides()
-        && (input.mantido.is_some() || input.dias.is_some() || input.penalidades.is_some())
-    {
-        return Err(bad(
+    // Kinds are read only where a step decides; elsewhere their presence is
+    // what the step refuses.
+    let sanctions = input
+        .penalidades
+        .as_ref()
+        .map(|list| {
+            list.iter()
+                .filter(|_| kind.decides())
+                .map(|k| {
+                    SanctionKind::parse(k.trim()).ok_or_else(|| {
+                        bad(
+                            "penalidades",
+                            format!(
+                                "`{k}` não é uma penalidade; use {}",
+                                SanctionKind::ALL.map(SanctionKind::name).join(", ")
+                            ),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?;
+    let fields = StepFields {
+        upheld: input.mantido,
+        days: input.dias,
+        sanctions,
+        deposit: input.deposito,
+    };
+    let step = Step::build(kind, fields).map_err(|misfit| match misfit {
+        Misfit::DecisionOutsideDecision => bad(
             "mantido",
             format!(
                 "`mantido`, `dias` e `penalidades` são do julgamento e da decisão do recurso, não de `{kind}`"
             ),
-        ));
-    }
-    if input.deposito.is_some() && kind != StepKind::Appeal {
-        return Err(bad(
+        ),
+        Misfit::DepositOutsideAppeal => bad(
             "deposito",
             format!("`deposito` é do recurso, não de `{kind}`"),
-        ));
-    }
-    let decision = if kind.decides() {
-        let upheld = input.mantido.ok_or_else(|| {
-            bad(
-                "mantido",
-                "diga se o auto é mantido (true) ou não (false)".into(),
-            )
-        })?;
-        let sanctions = input
-            .penalidades
-            .as_ref()
-            .map(|list| {
-                list.iter()
-                    .map(|k| {
-                        SanctionKind::parse(k.trim()).ok_or_else(|| {
-                            bad(
-                                "penalidades",
-                                format!(
-                                    "`{k}` não é uma penalidade; use {}",
-                                    SanctionKind::ALL.map(SanctionKind::name).join(", ")
-                                ),
-                            )
-                        })
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .transpose()?;
-        Some(Decision {
-            upheld,
-            days: input.dias,
-            sanctions,
-        })
-    } else {
-        None
-    };
-    let step = Step::of(kind, decision, input.deposito.unwrap_or(false));
+        ),
+        Misfit::UpheldMissing => bad(
+            "mantido",
+            "diga se o auto é mantido (true) ou não (false)".into(),
+        ),
+    })?;
     let text = if kind.decides() {
         &input.fundamentos
     } else {

@@ -18,7 +18,7 @@ use axum::extract::State;
 use chrono::NaiveDate;
 use outorga_core::engine::in_service::{self, Bar};
 use outorga_core::model::PermitStatus;
-use outorga_store::{Document, status_pt};
+use outorga_store::Document;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -121,8 +121,8 @@ async fn vehicle(
         vistoria_valida_ate: text(check.seal.flatten()),
         servico: check.permit.as_ref().map(|p| p.0.clone()),
         permissao: check.permit.as_ref().map(|p| p.1),
-        situacao_permissao_nome: check.permit.as_ref().map(|p| status_pt(&p.2).to_string()),
-        situacao_permissao: check.permit.map(|p| p.2),
+        situacao_permissao_nome: check.permit.as_ref().map(|p| p.2.portuguese().to_string()),
+        situacao_permissao: check.permit.map(|p| p.2.name().to_string()),
     }))
 }
 
