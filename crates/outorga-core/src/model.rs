@@ -53,6 +53,7 @@ pub struct Rulebook {
     pub requirements: Vec<Requirement>,
     pub vehicles: VehicleRules,
     pub permit_suspension: Option<SuspensionOnRequest>,
+    pub permit_life: Option<PermitLife>,
     pub downtime: Option<DowntimeRule>,
     pub stands: Option<StandRules>,
     pub registrations: Vec<RegistrationRule>,
@@ -842,27 +843,146 @@ pub struct Requirement {
     pub see_also: Vec<Citation>,
 }
 
-/// How a permit ended (`past_permits`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EndedHow {
-    Renounced,
-    Cassated,
-    Revoked,
-    Caducity,
-    Extinct,
+crate::vocab::vocabulary! {
+    /// How a permit ended (`past_permits`, the record's history).
+    pub enum EndedHow {
+        Renounced = "renounced",
+        Cassated = "cassated",
+        Revoked = "revoked",
+        Caducity = "caducity",
+        Extinct = "extinct",
+    }
 }
 
-impl EndedHow {
-    pub fn parse(text: &str) -> Option<EndedHow> {
-        Some(match text {
-            "renounced" => EndedHow::Renounced,
-            "cassated" => EndedHow::Cassated,
-            "revoked" => EndedHow::Revoked,
-            "caducity" => EndedHow::Caducity,
-            "extinct" => EndedHow::Extinct,
-            _ => return None,
-        })
+crate::vocab::vocabulary! {
+    /// A ground on which the law ends a permit (`[[permit_life.ends]]`).
+    pub enum EndGround {
+        /// The term ran out (TO art. 11, a; Canguçu art. 31).
+        Term = "term",
+        Death = "death",
+        /// Permanent invalidity.
+        Disability = "disability",
+        /// Incapacity declared by a court.
+        Incapacity = "incapacity",
+        Renunciation = "renunciation",
+        /// Revocation in the public interest or for breach of the rules.
+        Revocation = "revocation",
+        Annulment = "annulment",
+        Caducity = "caducity",
+        /// A penalty: only through an auto's final decision.
+        Cassation = "cassation",
+        Insolvency = "insolvency",
+        /// Bankruptcy or extinction of the company.
+        Bankruptcy = "bankruptcy",
+        /// A change of partners that takes out the one awarded the service.
+        CorporateChange = "corporate_change",
+        /// The age the law sets for a natural person (TO art. 11, m: 65).
+        AgeLimit = "age_limit",
+        /// The reserve ran out and the holder did not return (TO art. 20, § 5º).
+        Abandonment = "abandonment",
+        /// Rescission of the contract (Amapá art. 17, II).
+        Rescission = "rescission",
+        /// Encampação: taken back by the authority (Amapá art. 17, V).
+        Encampment = "encampment",
     }
+}
+
+impl EndGround {
+    /// How a permit that ends on this ground ended.
+    pub fn ended_how(self) -> EndedHow {
+        match self {
+            EndGround::Renunciation => EndedHow::Renounced,
+            EndGround::Cassation => EndedHow::Cassated,
+            EndGround::Revocation => EndedHow::Revoked,
+            EndGround::Caducity => EndedHow::Caducity,
+            _ => EndedHow::Extinct,
+        }
+    }
+
+    /// The record's status after it.
+    pub fn status(self) -> PermitStatus {
+        match self.ended_how() {
+            EndedHow::Renounced => PermitStatus::Renounced,
+            EndedHow::Cassated | EndedHow::Revoked => PermitStatus::Revoked,
+            EndedHow::Caducity | EndedHow::Extinct => PermitStatus::Extinct,
+        }
+    }
+
+    /// The ground as staff read it.
+    pub fn portuguese(self) -> &'static str {
+        match self {
+            EndGround::Term => "advento do termo",
+            EndGround::Death => "falecimento do titular",
+            EndGround::Disability => "invalidez permanente do titular",
+            EndGround::Incapacity => "incapacidade declarada judicialmente",
+            EndGround::Renunciation => "renúncia",
+            EndGround::Revocation => "revogação",
+            EndGround::Annulment => "anulação",
+            EndGround::Caducity => "caducidade",
+            EndGround::Cassation => "cassação",
+            EndGround::Insolvency => "insolvência civil do titular",
+            EndGround::Bankruptcy => "falência ou extinção da empresa",
+            EndGround::CorporateChange => "alteração societária que retira o sócio adjudicatário",
+            EndGround::AgeLimit => "idade-limite do titular",
+            EndGround::Abandonment => "abandono da atividade (reserva vencida)",
+            EndGround::Rescission => "rescisão",
+            EndGround::Encampment => "encampação",
+        }
+    }
+}
+
+/// The life of a permit as the law shapes it (`[permit_life]`): the
+/// grounds on which it ends, whether and how often it is renewed, whether
+/// it may pass to another holder.
+#[derive(Debug, Clone)]
+pub struct PermitLife {
+    /// The article that lists how a permit ends.
+    pub citation: Citation,
+    pub ends: Vec<EndRule>,
+    /// None: the law provides no renewal.
+    pub renewal: Option<RenewalRule>,
+    pub transfer: Cited<Transfer>,
+}
+
+/// A ground of the law's list and when it may be declared.
+#[derive(Debug, Clone)]
+pub struct EndRule {
+    pub ground: EndGround,
+    pub after: EndAfter,
+    /// Where the law offers the vacancy to the runners-up of the
+    /// procurement (TO art. 11, §§ 4º, 6º): its article.
+    pub vacancy: Option<Citation>,
+    pub citation: Citation,
+}
+
+/// What must have happened before a ground may be declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndAfter {
+    /// At any time while the permit is in force.
+    Any,
+    /// Once the term has run out.
+    Term,
+    /// Once a notice to correct (its `caducity_cure` limit) ran out uncured.
+    Notice,
+    /// Once a reserve ran out without the holder's return.
+    Reserve,
+    /// From the holder's birthday of this age.
+    Age(u32),
+}
+
+#[derive(Debug, Clone)]
+pub struct RenewalRule {
+    /// How many times (none: as often as the requirements are met).
+    pub max: Option<u32>,
+    pub citation: Citation,
+}
+
+/// Whether a permit may pass to another holder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transfer {
+    Forbidden,
+    /// Only with the authority's prior consent (Amapá art. 16).
+    WithConsent,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -230,6 +230,10 @@ pub fn rulebook(
     let requirements = c.requirements(&raw.requirements);
     let vehicles = c.vehicles(&raw.vehicles);
     let permit_suspension = raw.permit_suspension.as_ref().map(|s| c.suspension(s));
+    let permit_life = raw
+        .permit_life
+        .as_ref()
+        .map(|l| c.permit_life(l, &deadlines, permit_suspension.is_some()));
     let change_limits = raw
         .change_limits
         .iter()
@@ -373,6 +377,7 @@ pub fn rulebook(
         requirements,
         vehicles,
         permit_suspension,
+        permit_life,
         downtime,
         stands,
         registrations,
@@ -1952,6 +1957,112 @@ impl Converter<'_, '_> {
             excuses: self.reasons(&raw.excuses, spanned.span(), "excuse"),
             citation: self.citation(&raw.citation),
             decree_default: raw.decree_default,
+        }
+    }
+
+    /// `[permit_life]`: every ground known and declared once, with when it
+    /// may be declared; `after = "notice"` needs the `caducity_cure` limit,
+    /// `after = "reserve"` the reserve (`[permit_suspension]`), and a term
+    /// ground a term.
+    fn permit_life(
+        &mut self,
+        spanned: &Spanned<RawPermitLife>,
+        deadlines: &[DeadlineRule],
+        has_reserve: bool,
+    ) -> PermitLife {
+        let raw = spanned.get_ref();
+        let has = |kind: DeadlineKind| deadlines.iter().any(|d| d.kind == kind);
+        let mut ends: Vec<EndRule> = Vec::new();
+        for end in &raw.ends {
+            let e = end.get_ref();
+            let Some(ground) = EndGround::parse(e.ground.get_ref()) else {
+                self.diag.error(
+                    e.ground.span(),
+                    format!(
+                        "unknown ground `{}`; known: {}",
+                        e.ground.get_ref(),
+                        EndGround::known()
+                    ),
+                );
+                continue;
+            };
+            if ends.iter().any(|known| known.ground == ground) {
+                self.diag.error(e.ground.span(), format!("ground `{ground}` listed twice"));
+            }
+            let after = match (e.after.as_ref().map(|a| a.get_ref().as_str()), e.age) {
+                (None, None) => EndAfter::Any,
+                (None, Some(age)) => EndAfter::Age(age),
+                (Some("term"), None) => EndAfter::Term,
+                (Some("notice"), None) => EndAfter::Notice,
+                (Some("reserve"), None) => EndAfter::Reserve,
+                (Some(other), _) => {
+                    self.diag.error(
+                        end.span(),
+                        format!(
+                            "`after = \"{other}\"` with `age`, or unknown: use term, notice or reserve, or `age` alone"
+                        ),
+                    );
+                    EndAfter::Any
+                }
+            };
+            let term = has(DeadlineKind::PermitTerm) || has(DeadlineKind::DelegationTerm);
+            let misfit = match (ground, after) {
+                (EndGround::Term, a) if a != EndAfter::Term => {
+                    Some("the ground `term` needs `after = \"term\"`")
+                }
+                (EndGround::AgeLimit, a) if !matches!(a, EndAfter::Age(_)) => {
+                    Some("the ground `age_limit` needs `age`")
+                }
+                (EndGround::Abandonment, a) if a != EndAfter::Reserve => {
+                    Some("the ground `abandonment` needs `after = \"reserve\"`")
+                }
+                (EndGround::Cassation, a) if a != EndAfter::Any => {
+                    Some("a cassation follows an auto's final decision: no `after`")
+                }
+                (_, EndAfter::Term) if !term => {
+                    Some("`after = \"term\"` needs a `permit_term` or `delegation_term` deadline")
+                }
+                (_, EndAfter::Notice) if !has(DeadlineKind::CaducityCure) => {
+                    Some("`after = \"notice\"` needs a `caducity_cure` deadline (the time to correct)")
+                }
+                (_, EndAfter::Reserve) if !has_reserve => {
+                    Some("`after = \"reserve\"` needs the reserve (`[permit_suspension]`)")
+                }
+                _ => None,
+            };
+            if let Some(message) = misfit {
+                self.diag.error(end.span(), message);
+            }
+            ends.push(EndRule {
+                ground,
+                after,
+                vacancy: e.vacancy.as_ref().map(|v| self.citation(v)),
+                citation: self.citation(&e.citation),
+            });
+        }
+        let renewal = raw.renewal.as_ref().map(|r| RenewalRule {
+            max: r.max,
+            citation: self.citation(&r.citation),
+        });
+        let transfer = match raw.transfer.rule.get_ref().as_str() {
+            "forbidden" => Transfer::Forbidden,
+            "with_consent" => Transfer::WithConsent,
+            other => {
+                self.diag.error(
+                    raw.transfer.rule.span(),
+                    format!("unknown transfer rule `{other}`: use forbidden or with_consent"),
+                );
+                Transfer::Forbidden
+            }
+        };
+        PermitLife {
+            citation: self.citation(&raw.citation),
+            ends,
+            renewal,
+            transfer: Cited {
+                value: transfer,
+                citation: self.citation(&raw.transfer.citation),
+            },
         }
     }
 

@@ -90,6 +90,7 @@ pub struct RulebookFile {
     #[serde(default)]
     pub vehicles: RawVehicles,
     pub permit_suspension: Option<Spanned<RawSuspension>>,
+    pub permit_life: Option<Spanned<RawPermitLife>>,
     #[serde(default)]
     pub change_limits: Vec<Spanned<RawChangeLimit>>,
     pub downtime: Option<Spanned<RawDowntime>>,
@@ -782,6 +783,44 @@ pub struct RawSuspension {
     pub extension_days: RawQuantity,
     pub citation: Spanned<String>,
     pub reasons: Vec<RawReason>,
+}
+
+/// `[permit_life]`: how a permit ends, is renewed and may change hands.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPermitLife {
+    pub citation: Spanned<String>,
+    pub ends: Vec<Spanned<RawEnd>>,
+    pub renewal: Option<RawRenewal>,
+    pub transfer: RawTransfer,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEnd {
+    pub ground: Spanned<String>,
+    /// `term`, `notice` or `reserve`: what must have run out first.
+    pub after: Option<Spanned<String>>,
+    /// For `age_limit`: the age.
+    pub age: Option<u32>,
+    /// The article that offers the vacancy to the runners-up.
+    pub vacancy: Option<Spanned<String>>,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRenewal {
+    pub max: Option<u32>,
+    pub citation: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTransfer {
+    /// `forbidden` or `with_consent`.
+    pub rule: Spanned<String>,
+    pub citation: Spanned<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -434,6 +434,7 @@ pub fn answer(
             json!({ "max_brl": brl(max), "citations": citations(&[cited]) })
         }
         Query::Process(q) => crate::process::process(ctx, world, q, today)?,
+        Query::PermitLife(q) => crate::permit_life::permit_life(ctx, world, q, today)?,
         Query::Grounds(q) => {
             let (applies, cited) = grounds::grounds(ctx, &q.set, &q.found).map_err(engine)?;
             json!({ "applies": applies, "citations": citations(&cited) })
@@ -731,6 +732,19 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
             "refusal",
             "refusal_citations",
             "effects",
+            "citations",
+            "absent",
+        ],
+        Query::PermitLife(_) => &[
+            "status",
+            "ended_how",
+            "expires",
+            "renewals",
+            "open",
+            "allowed",
+            "refusal",
+            "refusal_citations",
+            "vacancy",
             "citations",
             "absent",
         ],

@@ -248,6 +248,7 @@ pub enum Query {
     SupervisionShare(SupervisionShareQuery),
     Grounds(GroundsQuery),
     Process(ProcessQuery),
+    PermitLife(PermitLifeQuery),
 }
 
 impl Query {
@@ -278,6 +279,7 @@ impl Query {
             Query::SupervisionShare(_) => "supervision_share",
             Query::Grounds(_) => "grounds",
             Query::Process(_) => "process",
+            Query::PermitLife(_) => "permit_life",
         }
     }
 }
@@ -318,6 +320,32 @@ pub struct ProcessStep {
     pub sanctions: Option<Vec<String>>,
     /// `appeal`: a deposit was made.
     pub deposit: Option<bool>,
+}
+
+/// Where a permit's life stands after `steps`, and whether `next` may be taken.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PermitLifeQuery {
+    pub permit: String,
+    #[serde(default)]
+    pub steps: Vec<LifeStepInput>,
+    pub next: Option<LifeStepInput>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LifeStepInput {
+    pub step: String,
+    pub day: Date,
+    /// `reserve`: the reason; `caducity_notice`: the caducity ground;
+    /// `end`: the ground of extinction.
+    pub ground: Option<String>,
+    /// `reserve`, `extend_reserve`.
+    pub days: Option<u32>,
+    /// `suspend`: the penalty's last day.
+    pub until: Option<Date>,
+    /// `transfer`: the authority consented beforehand.
+    pub consent: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -7,6 +7,7 @@
 mod answer;
 mod dto;
 mod expect;
+mod permit_life;
 mod process;
 mod scalar;
 mod world;

@@ -16,6 +16,7 @@ pub mod grounds;
 pub mod in_service;
 pub mod interdependence;
 pub mod penalty;
+pub mod permit_life;
 pub mod points;
 pub mod process;
 pub mod registration;

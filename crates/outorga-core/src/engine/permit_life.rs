@@ -1,0 +1,736 @@
+//! The life of a permit as a pure state machine: `Life::take(state, step,
+//! day)` → the next state, or a `Refusal` naming the articles. Reserve (a
+//! stop on the holder's request, with its grounds and limits), the penalty
+//! suspension an auto's final decision imposes, renewal within the law's
+//! limits, transfer where the law allows it, the notice that precedes a
+//! caducity and its cure, and the end of the permit on a ground the law
+//! lists — each ground when it may be declared.
+//!
+//! The rules come from the rulebook: `[permit_life]` (grounds, renewal,
+//! transfer), `[permit_suspension]` (the reserve: grounds, days, extension)
+//! and the deadlines `permit_term`/`delegation_term` and `caducity_cure`.
+
+use crate::context::{Context, EngineError};
+use crate::engine::deadline::deadline;
+use crate::engine::process::{Outcome, Refusal};
+use crate::model::{
+    DeadlineKind, EndAfter, EndGround, EndRule, PermitLife, PermitStatus, SuspensionOnRequest,
+    Transfer,
+};
+use chrono::{Datelike, NaiveDate};
+
+crate::vocab::vocabulary! {
+    /// The steps of a permit's life.
+    pub enum LifeStepKind {
+        /// The holder stops for a time, on a ground the law admits.
+        Reserve = "reserve",
+        /// The reserve is extended, within the law's maximum.
+        ExtendReserve = "extend_reserve",
+        /// Back to operating after a reserve or a suspension.
+        Reinstate = "reinstate",
+        /// Suspended as a penalty (an auto's final decision).
+        Suspend = "suspend",
+        Renew = "renew",
+        /// To another holder.
+        Transfer = "transfer",
+        /// Notice to correct failures before a caducity (Amapá art. 18, § 3º).
+        CaducityNotice = "caducity_notice",
+        /// The failures were corrected within the notice's time.
+        Cure = "cure",
+        /// The permit ends on a ground of the law's list.
+        End = "end",
+    }
+}
+
+impl LifeStepKind {
+    /// The step as staff read it.
+    pub fn portuguese(self) -> &'static str {
+        match self {
+            LifeStepKind::Reserve => "reserva (suspensão a pedido)",
+            LifeStepKind::ExtendReserve => "prorrogação da reserva",
+            LifeStepKind::Reinstate => "retorno à operação",
+            LifeStepKind::Suspend => "suspensão como penalidade",
+            LifeStepKind::Renew => "renovação",
+            LifeStepKind::Transfer => "transferência",
+            LifeStepKind::CaducityNotice => "notificação para correção (caducidade)",
+            LifeStepKind::Cure => "correção das falhas notificadas",
+            LifeStepKind::End => "extinção",
+        }
+    }
+}
+
+/// A step with what it carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LifeStep {
+    /// `ground`: a reason key of `[permit_suspension]`.
+    Reserve { ground: String, days: u32 },
+    ExtendReserve { days: u32 },
+    Reinstate,
+    /// The last day of the penalty.
+    Suspend { until: NaiveDate },
+    Renew,
+    /// `consent`: the authority consented beforehand.
+    Transfer { consent: bool },
+    /// `ground`: a key of the rulebook's `caducity` grounds, when it lists them.
+    CaducityNotice { ground: String },
+    Cure,
+    End { ground: EndGround },
+}
+
+impl LifeStep {
+    pub fn kind(&self) -> LifeStepKind {
+        match self {
+            LifeStep::Reserve { .. } => LifeStepKind::Reserve,
+            LifeStep::ExtendReserve { .. } => LifeStepKind::ExtendReserve,
+            LifeStep::Reinstate => LifeStepKind::Reinstate,
+            LifeStep::Suspend { .. } => LifeStepKind::Suspend,
+            LifeStep::Renew => LifeStepKind::Renew,
+            LifeStep::Transfer { .. } => LifeStepKind::Transfer,
+            LifeStep::CaducityNotice { .. } => LifeStepKind::CaducityNotice,
+            LifeStep::Cure => LifeStepKind::Cure,
+            LifeStep::End { .. } => LifeStepKind::End,
+        }
+    }
+}
+
+/// The fields a step may carry, as written by a clerk or a scenario.
+#[derive(Debug, Clone, Default)]
+pub struct LifeFields {
+    pub ground: Option<String>,
+    pub days: Option<u32>,
+    pub until: Option<NaiveDate>,
+    pub consent: Option<bool>,
+}
+
+/// Why the fields do not make the step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LifeMisfit {
+    /// The step needs this field.
+    Missing(&'static str),
+    /// The step takes no such field.
+    NotHere(&'static str),
+    /// `end` names a ground outside the vocabulary.
+    UnknownGround(String),
+}
+
+impl LifeStep {
+    /// The step of `kind` with `fields`: each field only where it belongs.
+    pub fn build(kind: LifeStepKind, fields: LifeFields) -> Result<LifeStep, LifeMisfit> {
+        let LifeFields {
+            ground,
+            days,
+            until,
+            consent,
+        } = fields;
+        let takes_ground = matches!(
+            kind,
+            LifeStepKind::Reserve | LifeStepKind::CaducityNotice | LifeStepKind::End
+        );
+        let takes_days = matches!(kind, LifeStepKind::Reserve | LifeStepKind::ExtendReserve);
+        if ground.is_some() && !takes_ground {
+            return Err(LifeMisfit::NotHere("ground"));
+        }
+        if days.is_some() && !takes_days {
+            return Err(LifeMisfit::NotHere("days"));
+        }
+        if until.is_some() && kind != LifeStepKind::Suspend {
+            return Err(LifeMisfit::NotHere("until"));
+        }
+        if consent.is_some() && kind != LifeStepKind::Transfer {
+            return Err(LifeMisfit::NotHere("consent"));
+        }
+        let ground = || ground.clone().ok_or(LifeMisfit::Missing("ground"));
+        let days = || days.ok_or(LifeMisfit::Missing("days"));
+        Ok(match kind {
+            LifeStepKind::Reserve => LifeStep::Reserve {
+                ground: ground()?,
+                days: days()?,
+            },
+            LifeStepKind::ExtendReserve => LifeStep::ExtendReserve { days: days()? },
+            LifeStepKind::Reinstate => LifeStep::Reinstate,
+            LifeStepKind::Suspend => LifeStep::Suspend {
+                until: until.ok_or(LifeMisfit::Missing("until"))?,
+            },
+            LifeStepKind::Renew => LifeStep::Renew,
+            LifeStepKind::Transfer => LifeStep::Transfer {
+                consent: consent.unwrap_or(false),
+            },
+            LifeStepKind::CaducityNotice => LifeStep::CaducityNotice { ground: ground()? },
+            LifeStepKind::Cure => LifeStep::Cure,
+            LifeStepKind::End => {
+                let text = ground()?;
+                LifeStep::End {
+                    ground: EndGround::parse(&text).ok_or(LifeMisfit::UnknownGround(text))?,
+                }
+            }
+        })
+    }
+}
+
+/// A reserve running: its ground, first day and last day.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reserve {
+    pub ground: String,
+    pub since: NaiveDate,
+    pub until: NaiveDate,
+}
+
+/// A notice to correct before a caducity: its ground and the last day to cure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub ground: String,
+    pub on: NaiveDate,
+    pub cure_by: NaiveDate,
+}
+
+/// Where a permit's life stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LifeState {
+    /// `Granted`, `Reserved`, `Suspended`, or the status its end left.
+    pub status: PermitStatus,
+    pub granted: NaiveDate,
+    /// The last day of its term (none: the law sets no term).
+    pub expires: Option<NaiveDate>,
+    /// The day of the last step.
+    pub last: NaiveDate,
+    pub renewals: u32,
+    pub reserve: Option<Reserve>,
+    /// The last day of a penalty suspension.
+    pub suspended_until: Option<NaiveDate>,
+    pub notice: Option<Notice>,
+    /// The ground it ended on.
+    pub ended: Option<EndGround>,
+    /// Transfers to another holder so far.
+    pub transfers: u32,
+}
+
+/// What the machine needs to know of the holder.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Holder {
+    pub born: Option<NaiveDate>,
+}
+
+/// A time limit running in a permit's life and its last day.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LifeLimit<'r> {
+    /// `reserve`, `suspension`, `caducity_cure`, or the term's deadline kind.
+    pub key: &'static str,
+    pub due: NaiveDate,
+    pub citation: &'r str,
+}
+
+/// The permit life of a rulebook, with the context its limits are counted in.
+#[derive(Debug, Clone, Copy)]
+pub struct Life<'c, 'r> {
+    pub ctx: &'c Context<'r>,
+    pub rules: &'r PermitLife,
+}
+
+fn refuse<T>(reason: String, citations: &[&str]) -> Outcome<T> {
+    Ok(Err(Refusal {
+        reason,
+        citations: citations.iter().map(|c| c.to_string()).collect(),
+    }))
+}
+
+/// The term's deadline kinds, in the order they are looked for.
+const TERMS: [DeadlineKind; 2] = [DeadlineKind::PermitTerm, DeadlineKind::DelegationTerm];
+
+impl<'c, 'r> Life<'c, 'r> {
+    /// The machine of the rulebook's permit life, when it has one.
+    pub fn of(ctx: &'c Context<'r>) -> Result<Self, EngineError> {
+        let rules = ctx.rulebook.permit_life.as_ref().ok_or_else(|| {
+            EngineError::NotInRulebook("the life of a permit (`[permit_life]`)".into())
+        })?;
+        Ok(Life { ctx, rules })
+    }
+
+    /// The last day of a term that starts on `from`, with its article, when
+    /// the law sets one.
+    pub fn term(&self, from: NaiveDate) -> Result<Option<(NaiveDate, &'r str)>, EngineError> {
+        for kind in TERMS {
+            if self.ctx.rulebook.deadlines.iter().any(|d| d.kind == kind) {
+                let d = deadline(self.ctx, kind, from)?;
+                return Ok(Some((d.due, d.citations[0])));
+            }
+        }
+        Ok(None)
+    }
+
+    fn term_citation(&self) -> Option<&'r str> {
+        TERMS.iter().find_map(|kind| {
+            self.ctx
+                .rulebook
+                .deadlines
+                .iter()
+                .find(|d| d.kind == *kind)
+                .map(|d| d.citation.as_str())
+        })
+    }
+
+    /// A permit granted on `day`, with its term.
+    pub fn start(&self, day: NaiveDate) -> Result<LifeState, EngineError> {
+        Ok(LifeState {
+            status: PermitStatus::Granted,
+            granted: day,
+            expires: self.term(day)?.map(|(end, _)| end),
+            last: day,
+            renewals: 0,
+            reserve: None,
+            suspended_until: None,
+            notice: None,
+            ended: None,
+            transfers: 0,
+        })
+    }
+
+    fn reserve_rule(&self) -> Option<&'r SuspensionOnRequest> {
+        self.ctx.rulebook.permit_suspension.as_ref()
+    }
+
+    fn end_rule(&self, ground: EndGround) -> Option<&'r EndRule> {
+        self.rules.ends.iter().find(|e| e.ground == ground)
+    }
+
+    /// The limits running on `today`.
+    pub fn open(&self, state: &LifeState, today: NaiveDate) -> Vec<LifeLimit<'r>> {
+        let mut open = Vec::new();
+        if state.ended.is_some() {
+            return open;
+        }
+        if let (Some(reserve), Some(rule)) = (&state.reserve, self.reserve_rule())
+            && today <= reserve.until
+        {
+            open.push(LifeLimit {
+                key: "reserve",
+                due: reserve.until,
+                citation: &rule.citation,
+            });
+        }
+        if let Some(until) = state.suspended_until
+            && today <= until
+        {
+            open.push(LifeLimit {
+                key: "suspension",
+                due: until,
+                citation: &self.rules.citation,
+            });
+        }
+        if let Some(notice) = &state.notice
+            && today <= notice.cure_by
+            && let Some(rule) = self
+                .ctx
+                .rulebook
+                .deadlines
+                .iter()
+                .find(|d| d.kind == DeadlineKind::CaducityCure)
+        {
+            open.push(LifeLimit {
+                key: "caducity_cure",
+                due: notice.cure_by,
+                citation: &rule.citation,
+            });
+        }
+        if let (Some(expires), Some(citation)) = (state.expires, self.term_citation())
+            && today <= expires
+        {
+            let key = TERMS
+                .into_iter()
+                .find(|k| self.ctx.rulebook.deadlines.iter().any(|d| d.kind == *k))
+                .map_or("permit_term", DeadlineKind::name);
+            open.push(LifeLimit {
+                key,
+                due: expires,
+                citation,
+            });
+        }
+        open
+    }
+
+    /// The status on `today`: a penalty suspension lapses after its last day.
+    pub fn status_on(&self, state: &LifeState, today: NaiveDate) -> PermitStatus {
+        match (state.status, state.suspended_until) {
+            (PermitStatus::Suspended, Some(until)) if today > until => PermitStatus::Granted,
+            (status, _) => status,
+        }
+    }
+
+    /// Takes `step` on `day`: the next state, or the law's refusal.
+    pub fn take(
+        &self,
+        state: &LifeState,
+        step: &LifeStep,
+        day: NaiveDate,
+        holder: Holder,
+    ) -> Outcome<LifeState> {
+        let life = self.rules.citation.as_str();
+        if day < state.last {
+            let reason = if day < state.granted {
+                format!(
+                    "{day} é anterior à outorga da permissão ({})",
+                    state.granted
+                )
+            } else {
+                format!("{day} é anterior ao último passo registrado ({})", state.last)
+            };
+            return refuse(reason, &[life]);
+        }
+        if let Some(ground) = state.ended {
+            return refuse(
+                format!(
+                    "a permissão está extinta ({}): nada mais cabe",
+                    ground.portuguese()
+                ),
+                &[life],
+            );
+        }
+        let status = self.status_on(state, day);
+        let mut next = state.clone();
+        next.last = day;
+        match step {
+            LifeStep::Reserve { ground, days } => {
+                let Some(rule) = self.reserve_rule() else {
+                    return refuse(
+                        "o regulamento não prevê reserva nem suspensão a pedido".into(),
+                        &[life],
+                    );
+                };
+                if status != PermitStatus::Granted {
+                    return refuse(
+                        format!(
+                            "a permissão está {}: só a permissão em operação entra em reserva",
+                            status.portuguese()
+                        ),
+                        &[&rule.citation],
+                    );
+                }
+                let Some(known) = rule.reasons.iter().find(|r| r.key == *ground) else {
+                    return refuse(
+                        format!(
+                            "`{ground}` não é motivo que a lei admita (motivos: {})",
+                            rule.reasons
+                                .iter()
+                                .map(|r| format!("{} — {}", r.key, r.description))
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        ),
+                        &[&rule.citation],
+                    );
+                };
+                let max = self.ctx.whole(&rule.max_days, day, "days")?;
+                if *days == 0 || *days > max {
+                    return refuse(
+                        format!("a reserva vai de 1 a {max} dias; pedidos {days}"),
+                        &[&rule.citation],
+                    );
+                }
+                next.status = PermitStatus::Reserved;
+                next.reserve = Some(Reserve {
+                    ground: known.key.clone(),
+                    since: day,
+                    until: last_of(day, *days),
+                });
+            }
+            LifeStep::ExtendReserve { days } => {
+                let (Some(rule), Some(reserve)) = (self.reserve_rule(), &state.reserve) else {
+                    return refuse("não há reserva a prorrogar".into(), &[life]);
+                };
+                if status != PermitStatus::Reserved || day > reserve.until {
+                    return refuse(
+                        format!(
+                            "a prorrogação é pedida durante a reserva, que terminou em {}",
+                            reserve.until
+                        ),
+                        &[&rule.citation],
+                    );
+                }
+                let max = self.ctx.whole(&rule.max_days, day, "days")?
+                    + self.ctx.whole(&rule.extension_days, day, "days")?;
+                let until = reserve.until + chrono::Days::new(u64::from(*days));
+                let total = (until - reserve.since).num_days() + 1;
+                if *days == 0 || total > i64::from(max) {
+                    return refuse(
+                        format!(
+                            "a reserva com a prorrogação vai no máximo a {max} dias; \
+                             com mais {days} seriam {total}"
+                        ),
+                        &[&rule.citation],
+                    );
+                }
+                next.reserve = Some(Reserve {
+                    until,
+                    ..reserve.clone()
+                });
+            }
+            LifeStep::Reinstate => match status {
+                PermitStatus::Reserved => {
+                    next.status = PermitStatus::Granted;
+                    next.reserve = None;
+                }
+                PermitStatus::Suspended => {
+                    let until = state.suspended_until.unwrap_or(day);
+                    return refuse(
+                        format!("a suspensão imposta como penalidade vai até {until}"),
+                        &[life],
+                    );
+                }
+                PermitStatus::Granted if state.status == PermitStatus::Suspended => {
+                    next.status = PermitStatus::Granted;
+                    next.suspended_until = None;
+                }
+                other => {
+                    return refuse(
+                        format!(
+                            "a permissão está {}: não há de que retornar",
+                            other.portuguese()
+                        ),
+                        &[life],
+                    );
+                }
+            },
+            LifeStep::Suspend { until } => {
+                if !matches!(status, PermitStatus::Granted | PermitStatus::Reserved) {
+                    return refuse(
+                        format!("a permissão está {}", status.portuguese()),
+                        &[life],
+                    );
+                }
+                if *until < day {
+                    return refuse(
+                        format!("a suspensão termina ({until}) antes de começar ({day})"),
+                        &[life],
+                    );
+                }
+                next.status = PermitStatus::Suspended;
+                next.suspended_until = Some(*until);
+                next.reserve = None;
+            }
+            LifeStep::Renew => {
+                let Some(rule) = &self.rules.renewal else {
+                    let mut cited = vec![life];
+                    cited.extend(self.term_citation());
+                    return refuse(
+                        "a lei não prevê a renovação da permissão: findo o prazo, a vaga é \
+                         outorgada de novo"
+                            .into(),
+                        &cited,
+                    );
+                };
+                if let Some(max) = rule.max
+                    && state.renewals >= max
+                {
+                    let reason = match max {
+                        0 => "a lei veda a prorrogação da permissão".to_string(),
+                        1 => "a lei admite uma única prorrogação, já concedida".to_string(),
+                        n => format!("a lei admite {n} prorrogações, já concedidas"),
+                    };
+                    return refuse(reason, &[&rule.citation]);
+                }
+                let Some(expires) = state.expires else {
+                    return refuse(
+                        "a permissão não tem prazo a renovar".into(),
+                        &[&rule.citation],
+                    );
+                };
+                if day > expires {
+                    return refuse(
+                        format!(
+                            "o prazo terminou em {expires}: a permissão extingue-se pelo \
+                             advento do termo, não se renova"
+                        ),
+                        &[&rule.citation],
+                    );
+                }
+                next.expires = self.term(expires)?.map(|(end, _)| end);
+                next.renewals += 1;
+            }
+            LifeStep::Transfer { consent } => {
+                let rule = &self.rules.transfer;
+                match rule.value {
+                    Transfer::Forbidden => {
+                        return refuse(
+                            "a lei veda a transferência da permissão".into(),
+                            &[&rule.citation],
+                        );
+                    }
+                    Transfer::WithConsent if !consent => {
+                        return refuse(
+                            "a transferência depende de prévia anuência do poder delegante"
+                                .into(),
+                            &[&rule.citation],
+                        );
+                    }
+                    Transfer::WithConsent => next.transfers += 1,
+                }
+            }
+            LifeStep::CaducityNotice { ground } => {
+                let Some(end) = self
+                    .end_rule(EndGround::Caducity)
+                    .filter(|e| e.after == EndAfter::Notice)
+                else {
+                    return refuse(
+                        "a lei não prevê notificação para correção antes da caducidade".into(),
+                        &[life],
+                    );
+                };
+                let grounds: Vec<_> = self
+                    .ctx
+                    .rulebook
+                    .grounds
+                    .iter()
+                    .filter(|g| g.set == "caducity")
+                    .collect();
+                if !grounds.is_empty() && !grounds.iter().any(|g| g.key == *ground) {
+                    return refuse(
+                        format!(
+                            "`{ground}` não é hipótese de caducidade da lei (hipóteses: {})",
+                            grounds
+                                .iter()
+                                .map(|g| g.key.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        &[&end.citation],
+                    );
+                }
+                if state.notice.as_ref().is_some_and(|n| day <= n.cure_by) {
+                    return refuse(
+                        "já corre o prazo de uma notificação para correção".into(),
+                        &[&end.citation],
+                    );
+                }
+                let cure = deadline(self.ctx, DeadlineKind::CaducityCure, day)?;
+                next.notice = Some(Notice {
+                    ground: ground.clone(),
+                    on: day,
+                    cure_by: cure.due,
+                });
+            }
+            LifeStep::Cure => {
+                let Some(notice) = &state.notice else {
+                    return refuse("não há notificação para correção".into(), &[life]);
+                };
+                if day > notice.cure_by {
+                    let cited = self
+                        .ctx
+                        .rulebook
+                        .deadlines
+                        .iter()
+                        .find(|d| d.kind == DeadlineKind::CaducityCure)
+                        .map_or(life, |d| d.citation.as_str());
+                    return refuse(
+                        format!("o prazo para corrigir terminou em {}", notice.cure_by),
+                        &[cited],
+                    );
+                }
+                next.notice = None;
+            }
+            LifeStep::End { ground } => {
+                let Some(rule) = self.end_rule(*ground) else {
+                    return refuse(
+                        format!(
+                            "{} não é hipótese de extinção que a lei preveja (hipóteses: {})",
+                            ground.portuguese(),
+                            self.rules
+                                .ends
+                                .iter()
+                                .map(|e| e.ground.name())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        &[life],
+                    );
+                };
+                if let Some(reason) = self.not_yet(state, rule, day, holder) {
+                    return refuse(reason, &[&rule.citation]);
+                }
+                next.status = ground.status();
+                next.ended = Some(*ground);
+                next.reserve = None;
+                next.notice = None;
+            }
+        }
+        Ok(Ok(next))
+    }
+
+    /// Why `rule`'s ground may not be declared on `day`, if it may not.
+    fn not_yet(
+        &self,
+        state: &LifeState,
+        rule: &EndRule,
+        day: NaiveDate,
+        holder: Holder,
+    ) -> Option<String> {
+        if rule.ground == EndGround::Cassation {
+            return Some(
+                "a cassação é penalidade: aplica-se quando se torna definitivo o auto que a propõe"
+                    .into(),
+            );
+        }
+        match rule.after {
+            EndAfter::Any => None,
+            EndAfter::Term => match state.expires {
+                Some(expires) if day > expires => None,
+                Some(expires) => Some(format!("o prazo da permissão vai até {expires}")),
+                None => Some("a permissão não tem prazo".into()),
+            },
+            EndAfter::Notice => match &state.notice {
+                Some(n) if day > n.cure_by => None,
+                Some(n) => Some(format!("o prazo para corrigir vai até {}", n.cure_by)),
+                None => Some(
+                    "a caducidade é precedida de notificação com prazo para corrigir as falhas"
+                        .into(),
+                ),
+            },
+            EndAfter::Reserve => match &state.reserve {
+                Some(r) if state.status == PermitStatus::Reserved && day > r.until => None,
+                Some(r) if state.status == PermitStatus::Reserved => {
+                    Some(format!("a reserva vai até {}", r.until))
+                }
+                _ => Some("a permissão não está em reserva".into()),
+            },
+            EndAfter::Age(age) => match holder.born {
+                None => Some("a data de nascimento do titular não está registrada".into()),
+                Some(born) => {
+                    let reached = anniversary(born, age);
+                    if day >= reached {
+                        None
+                    } else {
+                        Some(format!("o titular completa {age} anos em {reached}"))
+                    }
+                }
+            },
+        }
+    }
+}
+
+/// The last day of `days` days from `first`.
+fn last_of(first: NaiveDate, days: u32) -> NaiveDate {
+    first + chrono::Days::new(u64::from(days.saturating_sub(1)))
+}
+
+/// The day someone born on `born` turns `age` (29 February: 1 March).
+fn anniversary(born: NaiveDate, age: u32) -> NaiveDate {
+    let year = born
+        .year()
+        .saturating_add(i32::try_from(age).unwrap_or(i32::MAX));
+    NaiveDate::from_ymd_opt(year, born.month(), born.day())
+        .or_else(|| NaiveDate::from_ymd_opt(year, 3, 1))
+        .unwrap_or(NaiveDate::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::anniversary;
+    use chrono::NaiveDate;
+
+    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    #[test]
+    fn a_birthday_on_29_february_falls_on_1_march() {
+        assert_eq!(anniversary(d(1960, 2, 29), 65), d(2025, 3, 1));
+        assert_eq!(anniversary(d(1960, 5, 10), 65), d(2025, 5, 10));
+    }
+}
