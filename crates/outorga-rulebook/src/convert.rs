@@ -1987,7 +1987,8 @@ impl Converter<'_, '_> {
                 continue;
             };
             if ends.iter().any(|known| known.ground == ground) {
-                self.diag.error(e.ground.span(), format!("ground `{ground}` listed twice"));
+                self.diag
+                    .error(e.ground.span(), format!("ground `{ground}` listed twice"));
             }
             let after = match (e.after.as_ref().map(|a| a.get_ref().as_str()), e.age) {
                 (None, None) => EndAfter::Any,
@@ -2022,9 +2023,9 @@ impl Converter<'_, '_> {
                 (_, EndAfter::Term) if !term => {
                     Some("`after = \"term\"` needs a `permit_term` or `delegation_term` deadline")
                 }
-                (_, EndAfter::Notice) if !has(DeadlineKind::CaducityCure) => {
-                    Some("`after = \"notice\"` needs a `caducity_cure` deadline (the time to correct)")
-                }
+                (_, EndAfter::Notice) if !has(DeadlineKind::CaducityCure) => Some(
+                    "`after = \"notice\"` needs a `caducity_cure` deadline (the time to correct)",
+                ),
                 (_, EndAfter::Reserve) if !has_reserve => {
                     Some("`after = \"reserve\"` needs the reserve (`[permit_suspension]`)")
                 }

@@ -39,10 +39,9 @@ fn step_of(raw: &LifeStepInput, place: &str, today: NaiveDate) -> Result<LifeSte
         bad(match misfit {
             LifeMisfit::Missing(field) => format!("`{kind}` needs `{field}`"),
             LifeMisfit::NotHere(field) => format!("`{field}` does not belong to `{kind}`"),
-            LifeMisfit::UnknownGround(text) => format!(
-                "unknown ground `{text}`; known: {}",
-                EndGround::known()
-            ),
+            LifeMisfit::UnknownGround(text) => {
+                format!("unknown ground `{text}`; known: {}", EndGround::known())
+            }
         })
     })
 }
@@ -94,10 +93,7 @@ pub fn permit_life(
             })?;
     }
     let mut result = Map::new();
-    result.insert(
-        "status".into(),
-        json!(life.status_on(&state, today).name()),
-    );
+    result.insert("status".into(), json!(life.status_on(&state, today).name()));
     let mut cited: Vec<&str> = vec![&life.rules.citation];
     if let Some(ground) = state.ended {
         result.insert("ended_how".into(), json!(ground.ended_how().name()));

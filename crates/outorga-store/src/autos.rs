@@ -557,7 +557,7 @@ impl Store {
         {
             crate::process::apply(
                 &mut tx,
-                &self.audit,
+                (&self.audit, &ctx),
                 change,
                 jurisdiction,
                 &auto,

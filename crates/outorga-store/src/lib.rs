@@ -19,6 +19,7 @@ mod maintenance;
 mod parameters;
 mod password_policy;
 mod people;
+mod permit_life;
 mod permits;
 mod process;
 mod profile;
@@ -49,8 +50,9 @@ pub use listing::{Cursor, KeyValue, Page, Window};
 pub use parameters::settable as settable_parameter;
 pub use password_policy::{MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS, check_password};
 pub use people::{Kind, Registered, parse_document};
+pub use permit_life::PermitChange;
 pub use permits::{
-    GrantRequest, Granted, HistoryStep, PermitFilter, PermitRecord, ToCheck, Transition, status_pt,
+    GrantRequest, Granted, HistoryStep, PermitFilter, PermitRecord, ToCheck, status_pt,
 };
 pub use process::{ProcessStep, status_pt as auto_status_pt};
 pub use profile::{Cnh, Profile, check_profile, parse_cnh_number};

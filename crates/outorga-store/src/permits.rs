@@ -13,7 +13,6 @@ use outorga_core::Context;
 use outorga_core::engine::assessment::{Assessment, Finding};
 use outorga_core::engine::cap::permit_cap;
 use outorga_core::engine::eligibility::{Request, eligibility};
-use outorga_core::engine::suspension::suspension_request;
 use outorga_core::model::{Applicant, DeadlineKind, PermitStatus, Rulebook, Service};
 use sqlx::Row;
 
@@ -73,31 +72,6 @@ pub struct Granted {
     pub document: Option<crate::Document>,
     pub to_check: Vec<ToCheck>,
     pub articles: Vec<String>,
-}
-
-/// A change of status asked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Transition {
-    /// Suspension on the holder's request for `days`, for a reason the law
-    /// admits (with the extension, when asked).
-    SuspendOnRequest {
-        reason: String,
-        days: u32,
-        extension: bool,
-    },
-    /// The permit kept in reserve (the holder stops operating for a time).
-    Reserve,
-    /// Back to operating after a suspension or a reserve.
-    Reinstate,
-    Renounce,
-    /// Cassation (a penalty: applied when an auto becomes final) or
-    /// revocation (public interest).
-    Revoke {
-        cassation: bool,
-    },
-    Extinguish,
-    /// A new term from the day of renewal.
-    Renew,
 }
 
 pub(crate) fn articles(list: &[&str]) -> Vec<String> {
@@ -266,6 +240,8 @@ pub(crate) struct PermitStep<'a> {
     pub status: &'a str,
     pub since: NaiveDate,
     pub until: Option<NaiveDate>,
+    /// The reserve's reason, the notice's or the end's ground.
+    pub ground: Option<&'a str>,
     pub cited: &'a [String],
     pub also: Vec<RowRef>,
 }
@@ -284,12 +260,13 @@ pub(crate) async fn step(
         status,
         since,
         until,
+        ground,
         cited,
         also,
     } = step;
     let seq: i64 = sqlx::query(
-        "INSERT INTO permit_history (jurisdiction, service, number, seq, event, status, since, until, reason, citations) \
-         SELECT $1, $2, $3, COALESCE(MAX(seq), 0) + 1, $4, $5, $6, $7, $8, $9 FROM permit_history \
+        "INSERT INTO permit_history (jurisdiction, service, number, seq, event, status, since, until, reason, citations, ground) \
+         SELECT $1, $2, $3, COALESCE(MAX(seq), 0) + 1, $4, $5, $6, $7, $8, $9, $10 FROM permit_history \
          WHERE jurisdiction = $1 AND service = $2 AND number = $3 RETURNING seq",
     )
     .bind(jurisdiction)
@@ -301,6 +278,7 @@ pub(crate) async fn step(
     .bind(until.map(|u| u.to_string()))
     .bind(change.why)
     .bind(serde_json::json!(cited).to_string())
+    .bind(ground)
     .fetch_one(&mut **tx)
     .await?
     .try_get("seq")?;
@@ -337,7 +315,7 @@ pub(crate) async fn step(
             action: &format!("permit.{event}"),
             jurisdiction: Some(jurisdiction),
             subject: &format!("permit:{service}:{number}"),
-            detail: serde_json::json!({ "status": status, "since": since, "until": until, "articles": cited }),
+            detail: serde_json::json!({ "status": status, "since": since, "until": until, "ground": ground, "articles": cited }),
             rows,
         },
     )
@@ -394,7 +372,7 @@ pub(crate) async fn counted_changes(
 /// A renewed permit's documents are issued again with its new term: the
 /// traffic authorization of the vehicle serving it, a bus line's delegation
 /// term (each replaces the one in force).
-async fn renew_documents(
+pub(crate) async fn renew_documents(
     tx: &mut Tx,
     (audit, ctx): (&Audit, &Context<'_>),
     change: &Change<'_>,
@@ -809,6 +787,7 @@ impl Store {
                 status: "granted",
                 since: request.on,
                 until: None,
+                ground: None,
                 cited: &cited,
                 also: Vec::new(),
             },
@@ -842,163 +821,6 @@ impl Store {
             to_check: to_check(&assessment.unknown),
             articles: cited,
         })
-    }
-
-    /// Changes a permit's status as the law allows, recording the step.
-    pub async fn change_permit(
-        &self,
-        change: &Change<'_>,
-        rulebook: &Rulebook,
-        jurisdiction: &str,
-        (service, number): (&str, i64),
-        transition: &Transition,
-        on: NaiveDate,
-    ) -> Result<PermitRecord, StoreError> {
-        crate::under_law("data", on, change, rulebook)?;
-        let (mut tx, _writer) = self.write_transaction().await?;
-        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
-        bound(&mut tx, jurisdiction, rulebook, service).await?;
-        let permit = lock_permit(&mut tx, &self.audit, jurisdiction, (service, number)).await?;
-        let current = permit.status.as_str();
-        let allowed = |from: &[&str]| -> Result<(), StoreError> {
-            if from.contains(&current) {
-                Ok(())
-            } else {
-                Err(StoreError::Invalid {
-                    field: "situação",
-                    reason: format!(
-                        "a permissão nº {number} está {}: não cabe esta mudança",
-                        status_pt(current)
-                    ),
-                })
-            }
-        };
-        let mut until = None;
-        let mut cited = Vec::new();
-        let (event, status) = match transition {
-            Transition::SuspendOnRequest {
-                reason,
-                days,
-                extension,
-            } => {
-                allowed(&["granted"])?;
-                let answer = suspension_request(&ctx, reason, *days, *extension, on)
-                    .map_err(engine_error)?;
-                cited = articles(&answer.citations);
-                if !answer.allowed {
-                    return Err(StoreError::Refused {
-                        reason: format!("suspensão negada: {}", answer.reasons.join("; ")),
-                        articles: cited,
-                    });
-                }
-                // `days` days with `on` the first: the last is on + days − 1.
-                until = on
-                    .checked_add_days(chrono::Days::new(u64::from(*days)))
-                    .and_then(|d| d.pred_opt());
-                ("suspension", "suspended")
-            }
-            Transition::Reserve => {
-                allowed(&["granted"])?;
-                ("reserve", "reserved")
-            }
-            Transition::Reinstate => {
-                allowed(&["suspended", "reserved"])?;
-                // A suspension imposed as a penalty runs to its last day.
-                let last = sqlx::query(
-                    "SELECT event, until, citations FROM permit_history WHERE jurisdiction = $1 AND service = $2 \
-                     AND number = $3 ORDER BY seq DESC LIMIT 1",
-                )
-                .bind(jurisdiction)
-                .bind(service)
-                .bind(number)
-                .fetch_one(&mut *tx)
-                .await?;
-                let event: String = last.try_get("event")?;
-                let until: Option<String> = last.try_get("until")?;
-                if event == "penalty_suspension"
-                    && let Some(until) = until.as_deref().map(day).transpose()?
-                    && on <= until
-                {
-                    return Err(StoreError::Refused {
-                        reason: format!("a suspensão imposta como penalidade vai até {until}"),
-                        articles: serde_json::from_str(&last.try_get::<String, _>("citations")?)
-                            .unwrap_or_default(),
-                    });
-                }
-                ("reinstatement", "granted")
-            }
-            Transition::Renounce => {
-                allowed(&["granted", "suspended", "reserved"])?;
-                ("renunciation", "renounced")
-            }
-            Transition::Revoke { cassation } => {
-                allowed(&["granted", "suspended", "reserved"])?;
-                if *cassation {
-                    return Err(StoreError::Invalid {
-                        field: "mudança",
-                        reason: "a cassação é penalidade: aplica-se quando se torna definitivo o auto que a propõe".into(),
-                    });
-                }
-                ("revocation", "revoked")
-            }
-            Transition::Extinguish => {
-                allowed(&["granted", "suspended", "reserved"])?;
-                ("extinction", "extinct")
-            }
-            Transition::Renew => {
-                allowed(&["granted", "suspended", "reserved"])?;
-                let Some((end, article)) = term_end(&ctx, on)? else {
-                    return Err(StoreError::Refused {
-                        reason: format!("{} não fixa prazo para a permissão", rulebook.id),
-                        articles: Vec::new(),
-                    });
-                };
-                cited.push(article);
-                sqlx::query(
-                    "UPDATE permits SET expires_on = $4 WHERE jurisdiction = $1 AND service = $2 AND number = $3",
-                )
-                .bind(jurisdiction)
-                .bind(service)
-                .bind(number)
-                .bind(end.to_string())
-                .execute(&mut *tx)
-                .await?;
-                renew_documents(
-                    &mut tx,
-                    (&self.audit, &ctx),
-                    change,
-                    jurisdiction,
-                    (&permit, on),
-                    end,
-                )
-                .await?;
-                ("renewal", current)
-            }
-        };
-        let also = if status != "granted" && status != "suspended" && status != "reserved" {
-            end_links(&mut tx, &self.audit, jurisdiction, (service, number), on).await?
-        } else {
-            Vec::new()
-        };
-        step(
-            &mut tx,
-            &self.audit,
-            change,
-            jurisdiction,
-            (service, number),
-            PermitStep {
-                event,
-                status,
-                since: on,
-                until,
-                cited: &cited,
-                also,
-            },
-        )
-        .await?;
-        let permit = read_permit(&mut tx, jurisdiction, service, number).await?;
-        tx.commit().await?;
-        Ok(permit)
     }
 
     /// The status of a permit, if it exists.

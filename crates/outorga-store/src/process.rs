@@ -11,9 +11,11 @@ use crate::audit::guard::unchanged_where;
 use crate::audit::images::{KeyPart, RowRef};
 use crate::audit::{Audit, Change, Entry};
 use crate::autos::{Auto, ProposedSanction, auto_step, from_process, read_auto};
-use crate::permits::{PermitStep, end_links, engine_error, step};
+use crate::permits::{engine_error, lock_permit};
 use crate::{Store, StoreError, Tx};
 use chrono::{Days, Months, NaiveDate};
+use outorga_core::Context;
+use outorga_core::engine::permit_life::LifeStep;
 use outorga_core::engine::process::{Decision, Limit, Machine, State, Status, Step, StepKind};
 use outorga_core::model::{DeadlineKind, Rulebook, SanctionKind};
 use sqlx::Row;
@@ -251,7 +253,7 @@ impl Store {
                 .map(|l| l.due);
             finalize(
                 &mut tx,
-                &self.audit,
+                (&self.audit, &ctx),
                 change,
                 jurisdiction,
                 &auto,
@@ -391,7 +393,7 @@ async fn end_measures(
 /// the others are applied to the records.
 async fn finalize(
     tx: &mut Tx,
-    audit: &Audit,
+    (audit, ctx): (&Audit, &Context<'_>),
     change: &Change<'_>,
     jurisdiction: &str,
     auto: &Auto,
@@ -441,7 +443,7 @@ async fn finalize(
             .await?;
             continue;
         }
-        apply(tx, audit, change, jurisdiction, auto, sanction, on).await?;
+        apply(tx, (audit, ctx), change, jurisdiction, auto, sanction, on).await?;
     }
     auto_step(
         tx,
@@ -459,7 +461,7 @@ async fn finalize(
 /// applied on the spot) and what it does to the records.
 pub(crate) async fn apply(
     tx: &mut Tx,
-    audit: &Audit,
+    (audit, ctx): (&Audit, &Context<'_>),
     change: &Change<'_>,
     jurisdiction: &str,
     auto: &Auto,
@@ -483,7 +485,16 @@ pub(crate) async fn apply(
     .fetch_one(&mut **tx)
     .await?
     .try_get("seq")?;
-    let mut rows = on_records(tx, audit, change, jurisdiction, auto, sanction, (on, ends)).await?;
+    let mut rows = on_records(
+        tx,
+        (audit, ctx),
+        change,
+        jurisdiction,
+        auto,
+        sanction,
+        (on, ends),
+    )
+    .await?;
     rows.push(RowRef::new(
         "applied_sanctions",
         [
@@ -533,7 +544,7 @@ fn ends(sanction: &ProposedSanction, on: NaiveDate) -> Option<NaiveDate> {
 /// it wrote outside a permit's step, for the sanction's audit entry.
 async fn on_records(
     tx: &mut Tx,
-    audit: &Audit,
+    (audit, ctx): (&Audit, &Context<'_>),
     change: &Change<'_>,
     jurisdiction: &str,
     auto: &Auto,
@@ -629,56 +640,40 @@ async fn on_records(
     let Some((service, number)) = &auto.permit else {
         return Ok(rows);
     };
-    let row = sqlx::query(
-        "SELECT status, holder FROM permits WHERE jurisdiction = $1 AND service = $2 AND number = $3",
+    let holder: String = sqlx::query(
+        "SELECT holder FROM permits WHERE jurisdiction = $1 AND service = $2 AND number = $3",
     )
     .bind(jurisdiction)
     .bind(service)
     .bind(number)
     .fetch_one(&mut **tx)
-    .await?;
-    let status: String = row.try_get("status")?;
-    let holder: String = row.try_get("holder")?;
-    let live = status == "granted" || status == "suspended";
+    .await?
+    .try_get("holder")?;
     let of_holder = sanction.target.as_deref().is_none_or(|t| t == holder);
-    crate::audit::guard::unchanged(
-        tx,
-        &audit.schema,
-        &[RowRef::new(
-            "permits",
-            [jurisdiction.into(), service.into(), (*number).into()],
-        )],
-    )
-    .await?;
-    let (event, status, until, also) = match sanction.kind.as_str() {
-        "permit_suspension" | "suspension" if live && of_holder => {
-            ("penalty_suspension", "suspended", ends, Vec::new())
+    let step = match (sanction.kind.as_str(), ends) {
+        ("permit_suspension" | "suspension", Some(until)) if of_holder => {
+            LifeStep::Suspend { until }
         }
-        "permit_cassation" if live => (
-            "cassation",
-            "revoked",
-            None,
-            end_links(tx, audit, jurisdiction, (service, *number), on).await?,
-        ),
+        ("permit_cassation", _) => LifeStep::Cassate,
         _ => return Ok(rows),
     };
-    step(
+    let permit = lock_permit(tx, audit, jurisdiction, (service, *number)).await?;
+    match crate::permit_life::apply(
         tx,
         audit,
-        change,
+        (change, ctx),
         jurisdiction,
-        (service, *number),
-        PermitStep {
-            event,
-            status,
-            since: on,
-            until,
-            cited: &sanction.articles,
-            also,
-        },
+        &permit,
+        (&step, on),
+        (&sanction.articles, Vec::new()),
     )
-    .await?;
-    Ok(rows)
+    .await
+    {
+        // A permit the law no longer lets the penalty reach (already ended):
+        // the sanction stands in the auto's record, the permit is untouched.
+        Ok(_) | Err(StoreError::Refused { .. }) => Ok(rows),
+        Err(e) => Err(e),
+    }
 }
 
 impl Store {

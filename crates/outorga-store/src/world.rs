@@ -62,18 +62,6 @@ fn status_of(text: &str) -> PermitStatus {
     }
 }
 
-/// How a permit ended, from its last history step.
-fn ended_how(event: &str) -> Option<EndedHow> {
-    Some(match event {
-        "renunciation" => EndedHow::Renounced,
-        "cassation" => EndedHow::Cassated,
-        "revocation" => EndedHow::Revoked,
-        "caducity" => EndedHow::Caducity,
-        "extinction" => EndedHow::Extinct,
-        _ => return None,
-    })
-}
-
 pub(crate) fn day(text: &str) -> Result<NaiveDate, StoreError> {
     text.parse()
         .map_err(|_| StoreError::Corrupt(format!("`{text}` is not a date")))
@@ -275,7 +263,7 @@ async fn person(
     for row in ended {
         let event: String = row.try_get("event")?;
         let since: String = row.try_get("since")?;
-        if let Some(how) = ended_how(&event) {
+        if let Some(how) = crate::permit_life::ended_how(&event) {
             past.push(PastPermit {
                 ended: day(&since)?,
                 how,

@@ -8,15 +8,20 @@ mod common;
 use chrono::NaiveDate;
 use common::{by, d, drop_schema, on, pg_schema, rulebook_named};
 use outorga_core::engine::in_service;
+use outorga_core::engine::permit_life::LifeStep;
 use outorga_core::engine::process::{Decision, Status, Step};
-use outorga_core::model::{Rulebook, SanctionKind};
+use outorga_core::model::{EndGround, Rulebook, SanctionKind};
 use outorga_store::{
-    AutoInput, Cnh, DebtFilter, DocumentFilter, GrantRequest, Jurisdiction, PermitFilter,
-    ProcessStep, Profile, Store, StoreError, Transition, Vehicle, Window, sqlite_url,
+    AutoInput, Cnh, DebtFilter, DocumentFilter, GrantRequest, Jurisdiction, PermitChange,
+    PermitFilter, ProcessStep, Profile, Store, StoreError, Vehicle, Window, sqlite_url,
 };
 use rust_decimal::Decimal;
 
 const SMJ: &str = "santa-maria-de-jetiba";
+
+fn change(step: LifeStep) -> PermitChange {
+    PermitChange { step, to: None }
+}
 const ANA: &str = "52601815906";
 const BETO: &str = "08301661305";
 const CAIO: &str = "18609139034";
@@ -497,7 +502,7 @@ async fn permits(store: &Store, rb: &Rulebook) {
             rb,
             SMJ,
             ("taxi", 1),
-            &Transition::Renew,
+            &change(LifeStep::Renew),
             d(2026, 12, 10),
         )
         .await
@@ -573,11 +578,10 @@ async fn permits(store: &Store, rb: &Rulebook) {
                 rb,
                 SMJ,
                 ("taxi", 2),
-                &Transition::SuspendOnRequest {
-                    reason: "theft".into(),
+                &change(LifeStep::Reserve {
+                    ground: "theft".into(),
                     days: 121,
-                    extension: false,
-                },
+                }),
                 d(2026, 12, 1),
             )
             .await,
@@ -589,23 +593,24 @@ async fn permits(store: &Store, rb: &Rulebook) {
             rb,
             SMJ,
             ("taxi", 2),
-            &Transition::SuspendOnRequest {
-                reason: "theft".into(),
+            &change(LifeStep::Reserve {
+                ground: "theft".into(),
                 days: 120,
-                extension: false,
-            },
+            }),
             d(2026, 12, 1),
         )
         .await
         .expect("suspension");
-    assert_eq!(suspended.status, "suspended");
+    assert_eq!(suspended.status, "reserved");
     let renounced = store
         .change_permit(
             &by(),
             rb,
             SMJ,
             ("taxi", 2),
-            &Transition::Renounce,
+            &change(LifeStep::End {
+                ground: EndGround::Renunciation,
+            }),
             d(2026, 12, 2),
         )
         .await
@@ -618,18 +623,15 @@ async fn permits(store: &Store, rb: &Rulebook) {
                 rb,
                 SMJ,
                 ("taxi", 2),
-                &Transition::Reinstate,
+                &change(LifeStep::Reinstate),
                 d(2026, 12, 3)
             )
             .await,
-        Err(StoreError::Invalid {
-            field: "situação",
-            ..
-        })
+        Err(StoreError::Refused { .. })
     ));
     let (_, history) = store.permit(SMJ, "taxi", 2).await.expect("history");
     let events: Vec<&str> = history.iter().map(|h| h.event.as_str()).collect();
-    assert_eq!(events, ["grant", "suspension", "renunciation"]);
+    assert_eq!(events, ["grant", "reserve", "renunciation"]);
     // 120 days with 1 Dec 2026 the first: the last is 30 Mar 2027.
     assert_eq!(history[1].until, Some(d(2027, 3, 30)));
     // Renouncing bars a new permit for 24 months (decree reading of the law).
@@ -1103,14 +1105,13 @@ async fn penalties_on_records(store: &Store, rb: &Rulebook) {
                 rb,
                 SMJ,
                 ("taxi", 1),
-                &Transition::Revoke { cassation: true },
+                &change(LifeStep::End {
+                    ground: EndGround::Cassation,
+                }),
                 d(2028, 6, 1)
             )
             .await,
-        Err(StoreError::Invalid {
-            field: "mudança",
-            ..
-        })
+        Err(StoreError::Refused { .. })
     ));
 }
 

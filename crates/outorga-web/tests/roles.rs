@@ -285,14 +285,14 @@ fn table() -> Vec<Row> {
             M::POST,
             "/api/jurisdictions/{j}/permits/{servico}/{numero}/status",
             "/api/jurisdictions/cangucu/permits/taxi/1/status",
-            Some(json!({ "mudanca": "reserve" })),
+            Some(json!({ "mudanca": "reserva" })),
             "AAFFF",
         ),
         row(
             M::POST,
             "/api/jurisdictions/{j}/permits/{servico}/{numero}/status",
             "/api/jurisdictions/cangucu/permits/taxi/1/status",
-            Some(json!({ "mudanca": "revoke" })),
+            Some(json!({ "mudanca": "revogacao" })),
             "AFFAF",
         ),
         // Whatever the body, a role that could never pass gets 403.

@@ -234,7 +234,7 @@ async fn role_before_body(app: &App) {
             ),
             (
                 "/api/jurisdictions/cangucu/permits/taxi/1/status",
-                r#"{"mudanca": "revoke""#,
+                r#"{"mudanca": "revogacao""#,
             ),
         ] {
             let answer = app

@@ -285,7 +285,7 @@ async fn workflow(app: &App) {
         .post(
             &status,
             &team.clerk,
-            json!({ "mudanca": "suspend_on_request", "motivo": "theft", "dias": 121, "data": "2026-12-01" }),
+            json!({ "mudanca": "reserva", "motivo": "theft", "dias": 121, "data": "2026-12-01" }),
         )
         .await;
     ok(&long, StatusCode::UNPROCESSABLE_ENTITY, "121 days");
@@ -294,11 +294,11 @@ async fn workflow(app: &App) {
         .post(
             &status,
             &team.clerk,
-            json!({ "mudanca": "suspend_on_request", "motivo": "theft", "dias": 120, "data": "2026-12-01" }),
+            json!({ "mudanca": "reserva", "motivo": "theft", "dias": 120, "data": "2026-12-01" }),
         )
         .await;
     ok(&suspended, StatusCode::OK, "suspension");
-    assert_eq!(suspended.body["situacao"], "suspended");
+    assert_eq!(suspended.body["situacao"], "reserved");
     let history = app
         .get(&format!("{SMJ}/permits/taxi/2"), &team.reader)
         .await;

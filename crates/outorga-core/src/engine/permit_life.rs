@@ -39,6 +39,8 @@ crate::vocab::vocabulary! {
         Cure = "cure",
         /// The permit ends on a ground of the law's list.
         End = "end",
+        /// Cassated by an auto's final decision.
+        Cassate = "cassate",
     }
 }
 
@@ -55,6 +57,7 @@ impl LifeStepKind {
             LifeStepKind::CaducityNotice => "notificação para correção (caducidade)",
             LifeStepKind::Cure => "correção das falhas notificadas",
             LifeStepKind::End => "extinção",
+            LifeStepKind::Cassate => "cassação (decisão definitiva de auto)",
         }
     }
 }
@@ -63,18 +66,32 @@ impl LifeStepKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LifeStep {
     /// `ground`: a reason key of `[permit_suspension]`.
-    Reserve { ground: String, days: u32 },
-    ExtendReserve { days: u32 },
+    Reserve {
+        ground: String,
+        days: u32,
+    },
+    ExtendReserve {
+        days: u32,
+    },
     Reinstate,
     /// The last day of the penalty.
-    Suspend { until: NaiveDate },
+    Suspend {
+        until: NaiveDate,
+    },
     Renew,
     /// `consent`: the authority consented beforehand.
-    Transfer { consent: bool },
+    Transfer {
+        consent: bool,
+    },
     /// `ground`: a key of the rulebook's `caducity` grounds, when it lists them.
-    CaducityNotice { ground: String },
+    CaducityNotice {
+        ground: String,
+    },
     Cure,
-    End { ground: EndGround },
+    End {
+        ground: EndGround,
+    },
+    Cassate,
 }
 
 impl LifeStep {
@@ -89,6 +106,7 @@ impl LifeStep {
             LifeStep::CaducityNotice { .. } => LifeStepKind::CaducityNotice,
             LifeStep::Cure => LifeStepKind::Cure,
             LifeStep::End { .. } => LifeStepKind::End,
+            LifeStep::Cassate => LifeStepKind::Cassate,
         }
     }
 }
@@ -157,6 +175,7 @@ impl LifeStep {
             },
             LifeStepKind::CaducityNotice => LifeStep::CaducityNotice { ground: ground()? },
             LifeStepKind::Cure => LifeStep::Cure,
+            LifeStepKind::Cassate => LifeStep::Cassate,
             LifeStepKind::End => {
                 let text = ground()?;
                 LifeStep::End {
@@ -202,6 +221,16 @@ pub struct LifeState {
     pub ended: Option<EndGround>,
     /// Transfers to another holder so far.
     pub transfers: u32,
+}
+
+impl LifeState {
+    /// Renounced, revoked or extinct: nothing more can happen.
+    pub fn is_ended(&self) -> bool {
+        matches!(
+            self.status,
+            PermitStatus::Renounced | PermitStatus::Revoked | PermitStatus::Extinct
+        )
+    }
 }
 
 /// What the machine needs to know of the holder.
@@ -295,7 +324,7 @@ impl<'c, 'r> Life<'c, 'r> {
     /// The limits running on `today`.
     pub fn open(&self, state: &LifeState, today: NaiveDate) -> Vec<LifeLimit<'r>> {
         let mut open = Vec::new();
-        if state.ended.is_some() {
+        if state.is_ended() {
             return open;
         }
         if let (Some(reserve), Some(rule)) = (&state.reserve, self.reserve_rule())
@@ -371,16 +400,19 @@ impl<'c, 'r> Life<'c, 'r> {
                     state.granted
                 )
             } else {
-                format!("{day} é anterior ao último passo registrado ({})", state.last)
+                format!(
+                    "{day} é anterior ao último passo registrado ({})",
+                    state.last
+                )
             };
             return refuse(reason, &[life]);
         }
-        if let Some(ground) = state.ended {
+        if state.is_ended() {
+            let how = state
+                .ended
+                .map_or(state.status.portuguese(), EndGround::portuguese);
             return refuse(
-                format!(
-                    "a permissão está extinta ({}): nada mais cabe",
-                    ground.portuguese()
-                ),
+                format!("a permissão está extinta ({how}): nada mais cabe"),
                 &[life],
             );
         }
@@ -490,10 +522,7 @@ impl<'c, 'r> Life<'c, 'r> {
             },
             LifeStep::Suspend { until } => {
                 if !matches!(status, PermitStatus::Granted | PermitStatus::Reserved) {
-                    return refuse(
-                        format!("a permissão está {}", status.portuguese()),
-                        &[life],
-                    );
+                    return refuse(format!("a permissão está {}", status.portuguese()), &[life]);
                 }
                 if *until < day {
                     return refuse(
@@ -555,8 +584,7 @@ impl<'c, 'r> Life<'c, 'r> {
                     }
                     Transfer::WithConsent if !consent => {
                         return refuse(
-                            "a transferência depende de prévia anuência do poder delegante"
-                                .into(),
+                            "a transferência depende de prévia anuência do poder delegante".into(),
                             &[&rule.citation],
                         );
                     }
@@ -625,6 +653,12 @@ impl<'c, 'r> Life<'c, 'r> {
                 }
                 next.notice = None;
             }
+            LifeStep::Cassate => {
+                next.status = EndGround::Cassation.status();
+                next.ended = Some(EndGround::Cassation);
+                next.reserve = None;
+                next.notice = None;
+            }
             LifeStep::End { ground } => {
                 let Some(rule) = self.end_rule(*ground) else {
                     return refuse(
@@ -663,7 +697,8 @@ impl<'c, 'r> Life<'c, 'r> {
     ) -> Option<String> {
         if rule.ground == EndGround::Cassation {
             return Some(
-                "a cassação é penalidade: aplica-se quando se torna definitivo o auto que a propõe"
+                "a cassação é penalidade: aplica-se quando se torna definitivo o auto que a \
+                 propõe (passo cassate)"
                     .into(),
             );
         }
@@ -725,7 +760,7 @@ mod tests {
     use chrono::NaiveDate;
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
-        NaiveDate::from_ymd_opt(y, m, day).unwrap()
+        NaiveDate::from_ymd_opt(y, m, day).expect("date")
     }
 
     #[test]

@@ -12,9 +12,11 @@ use crate::routes::{change, day_or_today, rulebook_for_service};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
+use outorga_core::engine::permit_life::{LifeFields, LifeMisfit, LifeStep, LifeStepKind};
+use outorga_core::model::EndGround;
 use outorga_store::{
-    Driver, DriverAdded, GrantRequest, Granted, HistoryStep, Inspection, PermitFilter,
-    PermitRecord, ToCheck, Transition, VehicleIncluded, status_pt,
+    Driver, DriverAdded, GrantRequest, Granted, HistoryStep, Inspection, PermitChange,
+    PermitFilter, PermitRecord, ToCheck, VehicleIncluded, status_pt,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -144,56 +146,161 @@ pub struct PermissaoComHistorico {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MudancaEntrada {
-    /// suspend_on_request (com motivo, dias e prorrogacao), reserve,
-    /// reinstate, renounce, revoke (com cassacao), extinguish ou renew.
+    /// reserva (com motivo e dias), prorrogacao_reserva (com dias), retorno,
+    /// renovacao, transferencia (com para e anuencia), notificacao_caducidade
+    /// (com fundamento), correcao, extincao (com fundamento), renuncia ou
+    /// revogacao.
     pub mudanca: String,
     /// AAAA-MM-DD; hoje quando omitida.
     pub data: Option<String>,
-    /// O motivo da suspensão a pedido, como o regulamento o nomeia (`theft`…).
+    /// O motivo da reserva (suspensão a pedido), como o regulamento o nomeia
+    /// (`theft`…).
     pub motivo: Option<String>,
     pub dias: Option<u32>,
-    #[serde(default)]
-    pub prorrogacao: bool,
-    /// Cassação (penalidade) em vez de revogação (interesse público).
-    #[serde(default)]
-    pub cassacao: bool,
+    /// Na extinção: termo, falecimento, invalidez, incapacidade, renuncia,
+    /// revogacao, anulacao, caducidade, insolvencia, falencia,
+    /// alteracao_societaria, idade_limite, abandono, rescisao ou encampacao.
+    /// Na notificação de caducidade: a hipótese da lei (`breach`…).
+    pub fundamento: Option<String>,
+    /// Na transferência: o CPF ou CNPJ do novo titular, cadastrado.
+    pub para: Option<String>,
+    /// Na transferência: houve prévia anuência do poder delegante.
+    pub anuencia: Option<bool>,
 }
 
-impl TryFrom<&MudancaEntrada> for Transition {
+/// The steps of a permit's life as the API spells them.
+const MUDANCAS: [(&str, LifeStepKind); 8] = [
+    ("reserva", LifeStepKind::Reserve),
+    ("prorrogacao_reserva", LifeStepKind::ExtendReserve),
+    ("retorno", LifeStepKind::Reinstate),
+    ("renovacao", LifeStepKind::Renew),
+    ("transferencia", LifeStepKind::Transfer),
+    ("notificacao_caducidade", LifeStepKind::CaducityNotice),
+    ("correcao", LifeStepKind::Cure),
+    ("extincao", LifeStepKind::End),
+];
+
+/// The grounds of extinction as the API spells them.
+const FUNDAMENTOS: [(&str, EndGround); 16] = [
+    ("termo", EndGround::Term),
+    ("falecimento", EndGround::Death),
+    ("invalidez", EndGround::Disability),
+    ("incapacidade", EndGround::Incapacity),
+    ("renuncia", EndGround::Renunciation),
+    ("revogacao", EndGround::Revocation),
+    ("anulacao", EndGround::Annulment),
+    ("caducidade", EndGround::Caducity),
+    ("cassacao", EndGround::Cassation),
+    ("insolvencia", EndGround::Insolvency),
+    ("falencia", EndGround::Bankruptcy),
+    ("alteracao_societaria", EndGround::CorporateChange),
+    ("idade_limite", EndGround::AgeLimit),
+    ("abandono", EndGround::Abandonment),
+    ("rescisao", EndGround::Rescission),
+    ("encampacao", EndGround::Encampment),
+];
+
+impl MudancaEntrada {
+    /// Whether the change is the authority's decision (read from the names
+    /// alone, before the body is checked).
+    fn by_the_authority(&self) -> bool {
+        match self.mudanca.trim() {
+            "revogacao" | "transferencia" | "notificacao_caducidade" => true,
+            "extincao" => self.fundamento.as_deref().map(str::trim) != Some("renuncia"),
+            _ => false,
+        }
+    }
+}
+
+fn names<T>(table: &[(&str, T)]) -> String {
+    table.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+}
+
+impl TryFrom<&MudancaEntrada> for PermitChange {
     type Error = ApiError;
 
-    fn try_from(m: &MudancaEntrada) -> Result<Transition, ApiError> {
-        let missing = |campo: &str| {
-            ApiError::field(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                campo,
-                "obrigatório na suspensão a pedido",
-            )
+    fn try_from(m: &MudancaEntrada) -> Result<PermitChange, ApiError> {
+        let bad = |campo: &str, motivo: String| {
+            ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, campo, motivo)
         };
-        Ok(match m.mudanca.trim() {
-            "suspend_on_request" | "suspensao" => Transition::SuspendOnRequest {
-                reason: m.motivo.clone().ok_or_else(|| missing("motivo"))?,
-                days: m.dias.ok_or_else(|| missing("dias"))?,
-                extension: m.prorrogacao,
-            },
-            "reserve" | "reserva" => Transition::Reserve,
-            "reinstate" | "retorno" => Transition::Reinstate,
-            "renounce" | "renuncia" => Transition::Renounce,
-            "revoke" | "revogacao" => Transition::Revoke {
-                cassation: m.cassacao,
-            },
-            "extinguish" | "extincao" => Transition::Extinguish,
-            "renew" | "renovacao" => Transition::Renew,
+        let asked = m.mudanca.trim();
+        // `renuncia` and `revogacao` are extinctions on that ground.
+        let (kind, ground) = match asked {
+            "renuncia" => (LifeStepKind::End, Some(EndGround::Renunciation)),
+            "revogacao" => (LifeStepKind::End, Some(EndGround::Revocation)),
             other => {
-                return Err(ApiError::field(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    "mudanca",
-                    format!(
-                        "`{other}`: use suspend_on_request, reserve, reinstate, renounce, \
-                         revoke, extinguish ou renew"
-                    ),
-                ));
+                let kind = MUDANCAS
+                    .iter()
+                    .find(|(n, _)| *n == other)
+                    .map(|(_, k)| *k)
+                    .ok_or_else(|| {
+                        bad(
+                            "mudanca",
+                            format!("`{other}`: use {}, renuncia ou revogacao", names(&MUDANCAS)),
+                        )
+                    })?;
+                (kind, None)
             }
+        };
+        let ground_text = match kind {
+            LifeStepKind::Reserve => m.motivo.clone(),
+            LifeStepKind::End => match (ground, m.fundamento.as_deref().map(str::trim)) {
+                (Some(g), None) => Some(g.name().to_string()),
+                (Some(_), Some(_)) => {
+                    return Err(bad("fundamento", format!("`{asked}` já diz o fundamento")));
+                }
+                (None, Some(f)) => Some(
+                    FUNDAMENTOS
+                        .iter()
+                        .find(|(n, _)| *n == f)
+                        .map(|(_, g)| g.name().to_string())
+                        .ok_or_else(|| {
+                            bad("fundamento", format!("`{f}`: use {}", names(&FUNDAMENTOS)))
+                        })?,
+                ),
+                (None, None) => None,
+            },
+            _ => m.fundamento.clone(),
+        };
+        if kind != LifeStepKind::Reserve && m.motivo.is_some() {
+            return Err(bad("motivo", "só a reserva tem motivo".into()));
+        }
+        if kind == LifeStepKind::Reserve && m.fundamento.is_some() {
+            return Err(bad(
+                "fundamento",
+                "a reserva tem motivo, não fundamento".into(),
+            ));
+        }
+        let fields = LifeFields {
+            ground: ground_text,
+            days: m.dias,
+            until: None,
+            consent: m.anuencia,
+        };
+        let step = LifeStep::build(kind, fields).map_err(|misfit| match misfit {
+            LifeMisfit::Missing(field) => {
+                let campo = match field {
+                    "ground" if kind == LifeStepKind::Reserve => "motivo",
+                    "ground" => "fundamento",
+                    "days" => "dias",
+                    other => other,
+                };
+                bad(campo, format!("obrigatório em {}", kind.portuguese()))
+            }
+            LifeMisfit::NotHere(field) => {
+                let campo = match field {
+                    "ground" => "fundamento",
+                    "days" => "dias",
+                    "consent" => "anuencia",
+                    other => other,
+                };
+                bad(campo, format!("não cabe em {}", kind.portuguese()))
+            }
+            LifeMisfit::UnknownGround(g) => bad("fundamento", format!("`{g}` desconhecido")),
+        })?;
+        Ok(PermitChange {
+            step,
+            to: m.para.clone(),
         })
     }
 }
@@ -431,8 +538,9 @@ async fn get(
     }))
 }
 
-/// Changes a permit's status as the law allows (suspension on request,
-/// reserve, reinstatement, renunciation, revocation, extinction, renewal).
+/// Changes a permit's life as the law allows: reserve (suspension on
+/// request) and its extension, return, renewal, transfer, notice before
+/// caducity and its correction, extinction on a ground of the law.
 #[utoipa::path(post, path = "/api/jurisdictions/{j}/permits/{servico}/{numero}/status", tag = "permissões",
     params(("j" = String, Path, description = "a jurisdição"),
            ("servico" = String, Path, description = "o serviço"),
@@ -448,23 +556,21 @@ async fn change_status(
     Path((j, servico, numero)): Path<(String, String, i64)>,
     Json(input): Json<MudancaEntrada>,
 ) -> Result<Json<PermissaoSaida>, ApiError> {
-    let transition = Transition::try_from(&input)?;
-    // Revoking (public interest) and extinguishing a permit are the
-    // authority's decisions; the rest is a clerk's work.
-    if matches!(
-        transition,
-        Transition::Revoke { .. } | Transition::Extinguish
-    ) {
+    // Ending a permit (but for the holder's renunciation), a notice before
+    // caducity and a transfer are the authority's decisions; the rest is a
+    // clerk's work. The role is weighed before the rest of the body.
+    if input.by_the_authority() {
         require(&who.user, Board::admits, "junta/comissão")?;
     } else {
         require(&who.user, Clerk::admits, "atendente")?;
     }
+    let asked = PermitChange::try_from(&input)?;
     let rulebook = rulebook_for_service(&state, &j, &servico).await?;
     let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let change = change!(state, who, "mudança de situação pela API");
     let permit = state
         .store
-        .change_permit(&change, rulebook, &j, (&servico, numero), &transition, on)
+        .change_permit(&change, rulebook, &j, (&servico, numero), &asked, on)
         .await?;
     Ok(Json(permit.into()))
 }
