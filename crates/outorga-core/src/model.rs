@@ -931,6 +931,37 @@ impl EndGround {
     }
 }
 
+impl Rulebook {
+    /// Every sanction of `kind` a rule, threshold or choice of the law can
+    /// impose, with the article it rests on.
+    pub fn specs_of(&self, kind: SanctionKind) -> Vec<(&SanctionSpec, &str)> {
+        let rules = self
+            .sanction_rules
+            .iter()
+            .map(|r| (r.sanctions.as_slice(), r.citation.as_str()));
+        let thresholds = self
+            .thresholds
+            .iter()
+            .map(|t| (t.sanctions.as_slice(), t.citation.as_str()));
+        let choices = self
+            .procedure
+            .iter()
+            .flat_map(|p| &p.choices)
+            .flat_map(|c| &c.options)
+            .map(|o| (o.sanctions.as_slice(), o.citation.as_str()));
+        rules
+            .chain(thresholds)
+            .chain(choices)
+            .flat_map(|(specs, rule)| {
+                specs
+                    .iter()
+                    .filter(move |s| s.kind == kind)
+                    .map(move |s| (s, s.citation.as_deref().unwrap_or(rule)))
+            })
+            .collect()
+    }
+}
+
 /// The life of a permit as the law shapes it (`[permit_life]`): the
 /// grounds on which it ends, whether and how often it is renewed, whether
 /// it may pass to another holder.
@@ -942,6 +973,9 @@ pub struct PermitLife {
     /// None: the law provides no renewal.
     pub renewal: Option<RenewalRule>,
     pub transfer: Cited<Transfer>,
+    /// A permit granted before the act counts its term from the act's date
+    /// (Santa Maria de Jetibá art. 7º, § 2º): the article.
+    pub earlier_from_act: Option<Citation>,
 }
 
 /// A ground of the law's list and when it may be declared.
@@ -949,6 +983,13 @@ pub struct PermitLife {
 pub struct EndRule {
     pub ground: EndGround,
     pub after: EndAfter,
+    /// Only for a holder of this kind (TO art. 11, m: "quando permissionário
+    /// pessoa física"; k: "falência da empresa permissionária").
+    pub holder: Option<crate::facts::PersonKind>,
+    /// For a caducity after a notice: the keys of the `caducity` grounds
+    /// that bring it without one (Amapá art. 65, § único: through the auto
+    /// of the declaration of inidoneidade), for which no notice is given.
+    pub direct: Vec<String>,
     /// Where the law offers the vacancy to the runners-up of the
     /// procurement (TO art. 11, §§ 4º, 6º): its article.
     pub vacancy: Option<Citation>,
@@ -1223,6 +1264,8 @@ pub struct SuspensionOnRequest {
     pub max_days: Quantity,
     /// How long one extension may be (at the authority's discretion).
     pub extension_days: Quantity,
+    /// The article of the extension, when not the reserve's.
+    pub extension_citation: Option<Citation>,
     pub reasons: Vec<SuspensionReason>,
     pub citation: Citation,
 }

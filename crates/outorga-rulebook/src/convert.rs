@@ -2034,9 +2034,29 @@ impl Converter<'_, '_> {
             if let Some(message) = misfit {
                 self.diag.error(end.span(), message);
             }
+            let holder = match e.holder.as_ref().map(|h| (h, h.get_ref().as_str())) {
+                None => None,
+                Some((_, "person")) => Some(outorga_core::facts::PersonKind::Person),
+                Some((_, "company")) => Some(outorga_core::facts::PersonKind::Company),
+                Some((h, other)) => {
+                    self.diag.error(
+                        h.span(),
+                        format!("unknown holder `{other}`: use person or company"),
+                    );
+                    None
+                }
+            };
+            if !e.direct.is_empty() && after != EndAfter::Notice {
+                self.diag.error(
+                    end.span(),
+                    "`direct` lists the grounds that need no notice: only with `after = \"notice\"`",
+                );
+            }
             ends.push(EndRule {
                 ground,
                 after,
+                holder,
+                direct: e.direct.iter().map(|d| d.get_ref().clone()).collect(),
                 vacancy: e.vacancy.as_ref().map(|v| self.citation(v)),
                 citation: self.citation(&e.citation),
             });
@@ -2058,6 +2078,7 @@ impl Converter<'_, '_> {
         };
         PermitLife {
             citation: self.citation(&raw.citation),
+            earlier_from_act: raw.earlier_from_act.as_ref().map(|c| self.citation(c)),
             ends,
             renewal,
             transfer: Cited {
@@ -2073,6 +2094,7 @@ impl Converter<'_, '_> {
         SuspensionOnRequest {
             max_days: self.quantity(&raw.max_days, spanned.span()),
             extension_days: self.quantity(&raw.extension_days, spanned.span()),
+            extension_citation: raw.extension_citation.as_ref().map(|c| self.citation(c)),
             reasons,
             citation: self.citation(&raw.citation),
         }

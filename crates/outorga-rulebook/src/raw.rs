@@ -781,6 +781,7 @@ pub struct RawDowntimeExcuse {
 pub struct RawSuspension {
     pub max_days: RawQuantity,
     pub extension_days: RawQuantity,
+    pub extension_citation: Option<Spanned<String>>,
     pub citation: Spanned<String>,
     pub reasons: Vec<RawReason>,
 }
@@ -793,6 +794,7 @@ pub struct RawPermitLife {
     pub ends: Vec<Spanned<RawEnd>>,
     pub renewal: Option<RawRenewal>,
     pub transfer: RawTransfer,
+    pub earlier_from_act: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -803,6 +805,11 @@ pub struct RawEnd {
     pub after: Option<Spanned<String>>,
     /// For `age_limit`: the age.
     pub age: Option<u32>,
+    /// `person` or `company`: the only kind of holder the ground reaches.
+    pub holder: Option<Spanned<String>>,
+    /// Caducity grounds that need no notice.
+    #[serde(default)]
+    pub direct: Vec<Spanned<String>>,
     /// The article that offers the vacancy to the runners-up.
     pub vacancy: Option<Spanned<String>>,
     pub citation: Spanned<String>,

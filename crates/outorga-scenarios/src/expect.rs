@@ -135,11 +135,21 @@ const AMOUNT_FIELDS: &[&str] = &["unit", "quantity"];
 const FINDING_FIELDS: &[&str] = &["requirement", "description", "citations"];
 const PARCEL_FIELDS: &[&str] = &["due", "quantity"];
 
+/// The keys of `open`: the deadline kinds, and the limits of a permit's
+/// life that are not deadlines of the law (a reserve, a penalty suspension).
+static OPEN_FIELDS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    outorga_core::model::DeadlineKind::NAMES
+        .iter()
+        .chain(outorga_core::engine::permit_life::LIFE_LIMITS.iter())
+        .copied()
+        .collect()
+});
+
 /// The shape of what a top-level result field holds (or of its elements).
 fn shape_of(field: &str) -> Shape {
     match field {
         "sanctions" | "triggers" | "effects" => Shape::Fields(SANCTION_FIELDS),
-        "open" => Shape::Fields(outorga_core::model::DeadlineKind::NAMES),
+        "open" => Shape::Fields(&OPEN_FIELDS[..]),
         "unmet" | "unknown" => Shape::Fields(FINDING_FIELDS),
         "installments" => Shape::Fields(PARCEL_FIELDS),
         "points" | "reserved" | "inspections" => Shape::Keys,

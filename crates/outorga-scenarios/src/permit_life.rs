@@ -70,8 +70,10 @@ pub fn permit_life(
             q.permit
         )));
     }
+    let person = world.facts.person(permit.holder);
     let holder = Holder {
-        born: world.facts.person(permit.holder).birth_date,
+        born: person.birth_date,
+        kind: person.kind,
     };
     let life = Life::of(ctx).map_err(engine)?;
     let mut state = life.start(granted).map_err(engine)?;
@@ -95,7 +97,7 @@ pub fn permit_life(
     let mut result = Map::new();
     result.insert("status".into(), json!(life.status_on(&state, today).name()));
     let mut cited: Vec<&str> = vec![&life.rules.citation];
-    if let Some(ground) = state.ended {
+    if let Some(ground) = life.ended_on(&state, today) {
         result.insert("ended_how".into(), json!(ground.ended_how().name()));
         if let Some(rule) = life.rules.ends.iter().find(|e| e.ground == ground) {
             cited.push(&rule.citation);

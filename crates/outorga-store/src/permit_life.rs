@@ -158,19 +158,15 @@ pub(crate) async fn load(
     Ok(state)
 }
 
-/// The holder's birth date, when recorded (an age limit reads it).
+/// The holder's kind and birth date, when recorded (an age limit reads it).
 async fn holder(tx: &mut Tx, jurisdiction: &str, document: &str) -> Result<Holder, StoreError> {
-    let born =
-        sqlx::query("SELECT birth_date FROM people WHERE jurisdiction = $1 AND document = $2")
-            .bind(jurisdiction)
-            .bind(document)
-            .fetch_optional(&mut **tx)
-            .await?
-            .map(|row| row.try_get::<Option<String>, _>("birth_date"))
-            .transpose()?
-            .flatten();
+    let (kind, profile) = crate::profile::read_profile(tx, jurisdiction, document)
+        .await?
+        .ok_or_else(|| StoreError::Corrupt(format!("o titular {document} não está cadastrado")))?;
+    let person = crate::profile::engine_person(&kind, &profile);
     Ok(Holder {
-        born: born.as_deref().map(day).transpose()?,
+        born: person.birth_date,
+        kind: person.kind,
     })
 }
 

@@ -13,9 +13,11 @@
 use crate::context::{Context, EngineError};
 use crate::engine::deadline::deadline;
 use crate::engine::process::{Outcome, Refusal};
+use crate::calendar::{Counting, add_months};
+use crate::facts::PersonKind;
 use crate::model::{
-    DeadlineKind, EndAfter, EndGround, EndRule, PermitLife, PermitStatus, SuspensionOnRequest,
-    Transfer,
+    DeadlineKind, DeadlineRule, EndAfter, EndGround, EndRule, LimitUnit, PermitLife, PermitStatus,
+    SanctionKind, SuspensionOnRequest, Transfer,
 };
 use chrono::{Datelike, NaiveDate};
 
@@ -237,7 +239,11 @@ impl LifeState {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Holder {
     pub born: Option<NaiveDate>,
+    pub kind: PersonKind,
 }
+
+/// The limits of a permit's life that are no deadline kind of the law.
+pub const LIFE_LIMITS: [&str; 2] = ["reserve", "suspension"];
 
 /// A time limit running in a permit's life and its last day.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -274,27 +280,87 @@ impl<'c, 'r> Life<'c, 'r> {
         Ok(Life { ctx, rules })
     }
 
-    /// The last day of a term that starts on `from`, with its article, when
-    /// the law sets one.
-    pub fn term(&self, from: NaiveDate) -> Result<Option<(NaiveDate, &'r str)>, EngineError> {
-        for kind in TERMS {
-            if self.ctx.rulebook.deadlines.iter().any(|d| d.kind == kind) {
-                let d = deadline(self.ctx, kind, from)?;
-                return Ok(Some((d.due, d.citations[0])));
-            }
-        }
-        Ok(None)
-    }
-
-    fn term_citation(&self) -> Option<&'r str> {
+    fn term_rule(&self) -> Option<&'r DeadlineRule> {
         TERMS.iter().find_map(|kind| {
             self.ctx
                 .rulebook
                 .deadlines
                 .iter()
                 .find(|d| d.kind == *kind)
-                .map(|d| d.citation.as_str())
         })
+    }
+
+    fn term_citation(&self) -> Option<&'r str> {
+        self.term_rule().map(|d| d.citation.as_str())
+    }
+
+    /// The day a permit granted on `granted` counts its term from: the
+    /// act's date for one granted before it, where the law says so.
+    fn anchor(&self, granted: NaiveDate) -> NaiveDate {
+        match &self.rules.earlier_from_act {
+            Some(_) => granted.max(self.ctx.rulebook.act.date),
+            None => granted,
+        }
+    }
+
+    /// The last day of `periods` terms from the grant, with its article,
+    /// when the law sets a term: each renewal adds an equal period to the
+    /// term as the law counts it, not to a last day moved off a weekend.
+    pub fn term(
+        &self,
+        granted: NaiveDate,
+        periods: u32,
+    ) -> Result<Option<(NaiveDate, &'r str)>, EngineError> {
+        let Some(rule) = self.term_rule() else {
+            return Ok(None);
+        };
+        let from = self.anchor(granted);
+        let length = self.ctx.whole(&rule.length, from, "days")?;
+        let calendar = &self.ctx.calendar;
+        let end = match rule.unit {
+            LimitUnit::Counted(Counting::Months) => {
+                calendar.on_or_next_business_day(add_months(from, length.saturating_mul(periods)))
+            }
+            LimitUnit::Counted(Counting::Years) => calendar.on_or_next_business_day(add_months(
+                from,
+                length.saturating_mul(12).saturating_mul(periods),
+            )),
+            LimitUnit::Counted(counting) => {
+                let mut end = from;
+                for _ in 0..periods {
+                    end = calendar.count(end, length, counting);
+                }
+                end
+            }
+            LimitUnit::Hours => {
+                return Err(EngineError::InvalidQuestion(format!(
+                    "the term `{}` counts hours",
+                    rule.kind
+                )));
+            }
+        };
+        Ok(Some((end, rule.citation.as_str())))
+    }
+
+    /// The ground of the law that ends a permit when its term runs out
+    /// (`term`, or Canguçu's caducity), if the law lists one.
+    fn term_ground(&self) -> Option<&'r EndRule> {
+        self.rules.ends.iter().find(|e| e.after == EndAfter::Term)
+    }
+
+    /// The term ran out before `day`, and the law ends the permit with it.
+    fn lapsed(&self, state: &LifeState, day: NaiveDate) -> Option<&'r EndRule> {
+        match state.expires {
+            Some(expires) if day > expires && !state.is_ended() => self.term_ground(),
+            _ => None,
+        }
+    }
+
+    /// The ground it ended on by `today`: the one recorded, or the term's.
+    pub fn ended_on(&self, state: &LifeState, today: NaiveDate) -> Option<EndGround> {
+        state
+            .ended
+            .or_else(|| self.lapsed(state, today).map(|e| e.ground))
     }
 
     /// A permit granted on `day`, with its term.
@@ -302,7 +368,7 @@ impl<'c, 'r> Life<'c, 'r> {
         Ok(LifeState {
             status: PermitStatus::Granted,
             granted: day,
-            expires: self.term(day)?.map(|(end, _)| end),
+            expires: self.term(day, 1)?.map(|(end, _)| end),
             last: day,
             renewals: 0,
             reserve: None,
@@ -376,11 +442,22 @@ impl<'c, 'r> Life<'c, 'r> {
         open
     }
 
-    /// The status on `today`: a penalty suspension lapses after its last day.
+    /// The status on `today`: a term that ran out ends the permit where the
+    /// law says so; a penalty suspension and a reserve lapse after their
+    /// last day (a reserve not followed by the return may then be
+    /// abandonment, where the law says so).
     pub fn status_on(&self, state: &LifeState, today: NaiveDate) -> PermitStatus {
-        match (state.status, state.suspended_until) {
-            (PermitStatus::Suspended, Some(until)) if today > until => PermitStatus::Granted,
-            (status, _) => status,
+        if let Some(rule) = self.lapsed(state, today) {
+            return rule.ground.status();
+        }
+        match state.status {
+            PermitStatus::Suspended if state.suspended_until.is_some_and(|u| today > u) => {
+                PermitStatus::Granted
+            }
+            PermitStatus::Reserved if state.reserve.as_ref().is_some_and(|r| today > r.until) => {
+                PermitStatus::Granted
+            }
+            status => status,
         }
     }
 
@@ -414,6 +491,18 @@ impl<'c, 'r> Life<'c, 'r> {
             return refuse(
                 format!("a permissão está extinta ({how}): nada mais cabe"),
                 &[life],
+            );
+        }
+        if let Some(rule) = self.lapsed(state, day)
+            && *step != (LifeStep::End { ground: rule.ground })
+        {
+            let expires = state.expires.unwrap_or(day);
+            return refuse(
+                format!(
+                    "o prazo da permissão terminou em {expires}: extinguiu-se ({})",
+                    rule.ground.portuguese()
+                ),
+                &[&rule.citation],
             );
         }
         let status = self.status_on(state, day);
@@ -476,17 +565,24 @@ impl<'c, 'r> Life<'c, 'r> {
                         &[&rule.citation],
                     );
                 }
-                let max = self.ctx.whole(&rule.max_days, day, "days")?
-                    + self.ctx.whole(&rule.extension_days, day, "days")?;
+                let cited = rule.extension_citation.as_ref().unwrap_or(&rule.citation);
+                let extension = self.ctx.whole(&rule.extension_days, day, "days")?;
+                let max = self.ctx.whole(&rule.max_days, day, "days")? + extension;
                 let until = reserve.until + chrono::Days::new(u64::from(*days));
                 let total = (until - reserve.since).num_days() + 1;
-                if *days == 0 || total > i64::from(max) {
+                if *days == 0 || *days > extension {
+                    return refuse(
+                        format!("a prorrogação vai de 1 a {extension} dias; pedidos {days}"),
+                        &[cited],
+                    );
+                }
+                if total > i64::from(max) {
                     return refuse(
                         format!(
                             "a reserva com a prorrogação vai no máximo a {max} dias; \
                              com mais {days} seriam {total}"
                         ),
-                        &[&rule.citation],
+                        &[cited],
                     );
                 }
                 next.reserve = Some(Reserve {
@@ -506,9 +602,15 @@ impl<'c, 'r> Life<'c, 'r> {
                         &[life],
                     );
                 }
-                PermitStatus::Granted if state.status == PermitStatus::Suspended => {
+                PermitStatus::Granted
+                    if matches!(
+                        state.status,
+                        PermitStatus::Suspended | PermitStatus::Reserved
+                    ) =>
+                {
                     next.status = PermitStatus::Granted;
                     next.suspended_until = None;
+                    next.reserve = None;
                 }
                 other => {
                     return refuse(
@@ -521,13 +623,42 @@ impl<'c, 'r> Life<'c, 'r> {
                 }
             },
             LifeStep::Suspend { until } => {
+                let mut specs = self.ctx.rulebook.specs_of(SanctionKind::PermitSuspension);
+                specs.extend(self.ctx.rulebook.specs_of(SanctionKind::Suspension));
+                if specs.is_empty() {
+                    return refuse(
+                        "a lei não pune com a suspensão da permissão".into(),
+                        &[life],
+                    );
+                }
                 if !matches!(status, PermitStatus::Granted | PermitStatus::Reserved) {
-                    return refuse(format!("a permissão está {}", status.portuguese()), &[life]);
+                    return refuse(
+                        format!("a permissão está {}", status.portuguese()),
+                        &[life],
+                    );
                 }
                 if *until < day {
                     return refuse(
                         format!("a suspensão termina ({until}) antes de começar ({day})"),
                         &[life],
+                    );
+                }
+                let days = u32::try_from((*until - day).num_days() + 1).unwrap_or(u32::MAX);
+                let mut fits = false;
+                for (spec, _) in &specs {
+                    if self.lasts(spec, day, *until, days)? {
+                        fits = true;
+                        break;
+                    }
+                }
+                if !fits {
+                    let mut cited: Vec<&str> = specs.iter().map(|(_, c)| *c).collect();
+                    cited.dedup();
+                    return refuse(
+                        format!(
+                            "{days} dias de suspensão ({day} a {until}) não é duração que a lei imponha"
+                        ),
+                        &cited,
                     );
                 }
                 next.status = PermitStatus::Suspended;
@@ -570,8 +701,10 @@ impl<'c, 'r> Life<'c, 'r> {
                         &[&rule.citation],
                     );
                 }
-                next.expires = self.term(expires)?.map(|(end, _)| end);
                 next.renewals += 1;
+                next.expires = self
+                    .term(state.granted, next.renewals + 1)?
+                    .map(|(end, _)| end);
             }
             LifeStep::Transfer { consent } => {
                 let rule = &self.rules.transfer;
@@ -621,10 +754,23 @@ impl<'c, 'r> Life<'c, 'r> {
                         &[&end.citation],
                     );
                 }
+                if end.direct.contains(ground) {
+                    let cited = grounds
+                        .iter()
+                        .find(|g| g.key == *ground)
+                        .map_or(end.citation.as_str(), |g| g.citation.as_str());
+                    return refuse(
+                        format!(
+                            "`{ground}` não se corrige em prazo: a caducidade decorre do auto \
+                             que a declara"
+                        ),
+                        &[cited],
+                    );
+                }
                 if state.notice.as_ref().is_some_and(|n| day <= n.cure_by) {
                     return refuse(
                         "já corre o prazo de uma notificação para correção".into(),
-                        &[&end.citation],
+                        &[self.cure_citation().unwrap_or(&end.citation)],
                     );
                 }
                 let cure = deadline(self.ctx, DeadlineKind::CaducityCure, day)?;
@@ -639,13 +785,7 @@ impl<'c, 'r> Life<'c, 'r> {
                     return refuse("não há notificação para correção".into(), &[life]);
                 };
                 if day > notice.cure_by {
-                    let cited = self
-                        .ctx
-                        .rulebook
-                        .deadlines
-                        .iter()
-                        .find(|d| d.kind == DeadlineKind::CaducityCure)
-                        .map_or(life, |d| d.citation.as_str());
+                    let cited = self.cure_citation().unwrap_or(life);
                     return refuse(
                         format!("o prazo para corrigir terminou em {}", notice.cure_by),
                         &[cited],
@@ -675,8 +815,24 @@ impl<'c, 'r> Life<'c, 'r> {
                         &[life],
                     );
                 };
+                if let Some(kind) = rule.holder
+                    && kind != holder.kind
+                {
+                    let who = match kind {
+                        PersonKind::Person => "a pessoa física",
+                        PersonKind::Company => "a empresa",
+                    };
+                    return refuse(
+                        format!("{} só extingue a permissão de {who}", ground.portuguese()),
+                        &[&rule.citation],
+                    );
+                }
                 if let Some(reason) = self.not_yet(state, rule, day, holder) {
-                    return refuse(reason, &[&rule.citation]);
+                    let mut cited = vec![rule.citation.as_str()];
+                    if rule.after == EndAfter::Notice {
+                        cited.extend(self.cure_citation());
+                    }
+                    return refuse(reason, &cited);
                 }
                 next.status = ground.status();
                 next.ended = Some(*ground);
@@ -685,6 +841,45 @@ impl<'c, 'r> Life<'c, 'r> {
             }
         }
         Ok(Ok(next))
+    }
+
+    /// Whether a suspension of `spec` may run from `day` to `until` (`days`
+    /// days): its fixed days, its range, or its months or years.
+    fn lasts(
+        &self,
+        spec: &crate::model::SanctionSpec,
+        day: NaiveDate,
+        until: NaiveDate,
+        days: u32,
+    ) -> Result<bool, EngineError> {
+        let whole = |q: &Option<crate::model::Quantity>| -> Result<Option<u32>, EngineError> {
+            q.as_ref()
+                .map(|q| self.ctx.whole(q, day, "days"))
+                .transpose()
+        };
+        if let Some(fixed) = whole(&spec.days)? {
+            return Ok(days == fixed);
+        }
+        if let Some(max) = whole(&spec.max_days)? {
+            let min = whole(&spec.min_days)?.unwrap_or(1);
+            return Ok((min..=max).contains(&days));
+        }
+        let months = match (whole(&spec.months)?, whole(&spec.years)?) {
+            (Some(m), _) => m,
+            (None, Some(y)) => y.saturating_mul(12),
+            (None, None) => return Ok(true),
+        };
+        Ok(add_months(day, months).pred_opt() == Some(until))
+    }
+
+    /// The article of the time to correct before a caducity.
+    fn cure_citation(&self) -> Option<&'r str> {
+        self.ctx
+            .rulebook
+            .deadlines
+            .iter()
+            .find(|d| d.kind == DeadlineKind::CaducityCure)
+            .map(|d| d.citation.as_str())
     }
 
     /// Why `rule`'s ground may not be declared on `day`, if it may not.
@@ -718,11 +913,9 @@ impl<'c, 'r> Life<'c, 'r> {
                 ),
             },
             EndAfter::Reserve => match &state.reserve {
-                Some(r) if state.status == PermitStatus::Reserved && day > r.until => None,
-                Some(r) if state.status == PermitStatus::Reserved => {
-                    Some(format!("a reserva vai até {}", r.until))
-                }
-                _ => Some("a permissão não está em reserva".into()),
+                Some(r) if day > r.until => None,
+                Some(r) => Some(format!("a reserva vai até {}", r.until)),
+                None => Some("a permissão não está em reserva vencida sem retorno".into()),
             },
             EndAfter::Age(age) => match holder.born {
                 None => Some("a data de nascimento do titular não está registrada".into()),
