@@ -291,8 +291,8 @@ impl Store {
         on: NaiveDate,
     ) -> Result<Option<PlateCheck>, StoreError> {
         let plate = crate::parse_plate(plate)?;
-        let row = sqlx::query(
-            "SELECT pv.service, pv.number, p.status, \
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT pv.service, pv.number, p.status, p.expires_on, {} AS status_until, \
              (SELECT COUNT(CASE WHEN d.kind = 'traffic_authorization' THEN 1 END) FROM documents d \
               WHERE d.jurisdiction = $1 AND d.subject = $3 AND d.cancelled_on IS NULL) AS authorizations, \
              (SELECT MAX(CASE WHEN d.kind = 'traffic_authorization' THEN d.valid_until END) FROM documents d \
@@ -309,7 +309,8 @@ impl Store {
              LEFT JOIN permit_vehicles pv ON pv.jurisdiction = v.jurisdiction AND pv.plate = v.plate AND pv.until IS NULL \
              LEFT JOIN permits p ON p.jurisdiction = pv.jurisdiction AND p.service = pv.service AND p.number = pv.number \
              WHERE v.jurisdiction = $1 AND v.plate = $2",
-        )
+            crate::permit_life::STATUS_UNTIL
+        )))
         .bind(jurisdiction)
         .bind(&plate)
         .bind(format!("vehicle:{plate}"))
@@ -320,7 +321,10 @@ impl Store {
         };
         let service: Option<String> = row.try_get("service")?;
         let number: Option<i64> = row.try_get("number")?;
-        let status: Option<String> = row.try_get("status")?;
+        let status = match number {
+            Some(_) => Some(crate::permit_life::status_in(&row, on)?),
+            None => None,
+        };
         let valid = |count: &str, until: &str| -> Result<Option<Option<NaiveDate>>, StoreError> {
             let n: i64 = row.try_get(count)?;
             let until: Option<String> = row.try_get(until)?;
@@ -359,13 +363,7 @@ impl Store {
         .collect::<Result<Vec<_>, StoreError>>()?;
         Ok(Some(PlateCheck {
             permit: match (service, number, status) {
-                (Some(s), Some(n), Some(st)) => Some((
-                    s,
-                    n,
-                    PermitStatus::parse(&st).ok_or_else(|| {
-                        StoreError::Corrupt(format!("situação da permissão `{st}`"))
-                    })?,
-                )),
+                (Some(s), Some(n), Some(st)) => Some((s, n, st)),
                 _ => None,
             },
             authorization: valid("authorizations", "authorization_until")?,

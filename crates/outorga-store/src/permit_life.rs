@@ -9,12 +9,15 @@ use crate::permits::{
     PermitRecord, PermitStep, articles, bound, end_links, engine_error, lock_permit, read_permit,
     refuse_unmet, step,
 };
+use crate::world::day as day_of;
 use crate::world::{self, Scope, day};
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
 use outorga_core::Context;
 use outorga_core::engine::eligibility::{Request, eligibility};
-use outorga_core::engine::permit_life::{Holder, Life, LifeState, LifeStep, Notice, Reserve};
+use outorga_core::engine::permit_life::{
+    Holder, Life, LifeState, LifeStep, Notice, Reserve, status_on_day,
+};
 use outorga_core::model::{Applicant, EndGround, EndedHow, PermitStatus, Rulebook};
 use sqlx::Row;
 
@@ -24,6 +27,36 @@ use sqlx::Row;
 pub struct PermitChange {
     pub step: LifeStep,
     pub to: Option<String>,
+}
+
+/// The last day of the reserve or penalty suspension a permit (`p`) is in:
+/// the `until` of its latest such step (a select list expression).
+pub(crate) const STATUS_UNTIL: &str = "(SELECT h.until FROM permit_history h \
+     WHERE h.jurisdiction = p.jurisdiction AND h.service = p.service AND h.number = p.number \
+     AND h.event IN ('reserve', 'reserve_extension', 'suspension', 'penalty_suspension') \
+     ORDER BY h.seq DESC LIMIT 1)";
+
+/// The permit's status on `day` from a row with `status`, `expires_on` and
+/// `status_until` ([`STATUS_UNTIL`]).
+pub(crate) fn status_in(
+    row: &sqlx::any::AnyRow,
+    day: NaiveDate,
+) -> Result<PermitStatus, StoreError> {
+    let status: String = row.try_get("status")?;
+    let recorded = PermitStatus::parse(&status)
+        .ok_or_else(|| StoreError::Corrupt(format!("situação da permissão `{status}`")))?;
+    let date = |column: &str| -> Result<Option<NaiveDate>, StoreError> {
+        row.try_get::<Option<String>, _>(column)?
+            .as_deref()
+            .map(day_of)
+            .transpose()
+    };
+    Ok(status_on_day(
+        recorded,
+        date("status_until")?,
+        date("expires_on")?,
+        day,
+    ))
 }
 
 /// The history event a step records (the record's spelling; an end is

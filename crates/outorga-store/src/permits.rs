@@ -823,26 +823,26 @@ impl Store {
         })
     }
 
-    /// The status of a permit, if it exists.
+    /// The status of a permit on `day`, if it exists (a term run out, a
+    /// reserve or a suspension lapsed: `engine::permit_life::status_on_day`).
     pub async fn permit_status(
         &self,
         jurisdiction: &str,
         (service, number): (&str, i64),
+        day: NaiveDate,
     ) -> Result<Option<PermitStatus>, StoreError> {
-        let row = sqlx::query(
-            "SELECT status FROM permits WHERE jurisdiction = $1 AND service = $2 AND number = $3",
-        )
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT p.status, p.expires_on, {} AS status_until FROM permits p \
+             WHERE p.jurisdiction = $1 AND p.service = $2 AND p.number = $3",
+            crate::permit_life::STATUS_UNTIL
+        )))
         .bind(jurisdiction)
         .bind(service)
         .bind(number)
         .fetch_optional(&self.pool)
         .await?;
-        row.map(|row| {
-            let status: String = row.try_get("status")?;
-            PermitStatus::parse(&status)
-                .ok_or_else(|| StoreError::Corrupt(format!("situação da permissão `{status}`")))
-        })
-        .transpose()
+        row.map(|row| crate::permit_life::status_in(&row, day))
+            .transpose()
     }
 
     /// A permit and its history, oldest step first.

@@ -11,7 +11,7 @@ mod common;
 use chrono::NaiveDate;
 use common::{by, d, drop_schema, on, pg_schema, rulebook_named};
 use outorga_core::engine::permit_life::LifeStep;
-use outorga_core::model::{EndGround, Rulebook};
+use outorga_core::model::{EndGround, PermitStatus, Rulebook};
 use outorga_store::{
     GrantRequest, Jurisdiction, PermitChange, PermitRecord, Profile, Store, StoreError, sqlite_url,
 };
@@ -155,7 +155,7 @@ async fn teofilo_otoni(store: &Store) {
     .await
     .expect("reserve");
     assert_eq!(reserved.status, "reserved");
-    let (reason, _) = refused(
+    let (reason, articles) = refused(
         step(
             store,
             &rb,
@@ -165,7 +165,8 @@ async fn teofilo_otoni(store: &Store) {
         )
         .await,
     );
-    assert!(reason.contains("365"), "{reason}");
+    assert!(reason.contains("275"), "{reason}");
+    assert_eq!(articles, ["Art. 20, § 3º"]);
     step(
         store,
         &rb,
@@ -190,6 +191,18 @@ async fn teofilo_otoni(store: &Store) {
     );
     assert!(reason.contains("2026-01-31"), "{reason}");
     assert_eq!(articles, ["Art. 20, § 5º"]);
+    // Read on a day, the status follows the law: in reserve through its
+    // last day, back in operation after it (until abandonment is declared).
+    for (day, status) in [
+        (d(2026, 1, 31), PermitStatus::Reserved),
+        (d(2026, 2, 1), PermitStatus::Granted),
+    ] {
+        let read = store
+            .permit_status(TO, ("mototaxi", 1), day)
+            .await
+            .expect("status");
+        assert_eq!(read, Some(status), "{day}");
+    }
     // The age limit: 65 on 2026-03-15.
     let (reason, articles) = refused(
         step(
@@ -343,7 +356,7 @@ async fn amapa(store: &Store) {
         .await,
     );
     assert!(reason.contains("2026-04-16"), "{reason}");
-    assert_eq!(articles, ["Art. 18, § 4º"]);
+    assert_eq!(articles, ["Art. 18, § 4º", "Art. 18, § 3º"]);
     let ended = step(
         store,
         &rb,

@@ -1205,18 +1205,21 @@ async fn auxiliary_suspension(store: &Store, rb: &Rulebook) {
         now.suspended_until,
         final_day.checked_add_days(chrono::Days::new(14))
     );
-    let permit = store
-        .permit_status(SMJ, (&now.service, now.number))
-        .await
-        .expect("permit");
-    let valid_on = |day: NaiveDate| in_service::driver(&now.record(permit), day).is_empty();
-    assert!(!valid_on(final_day));
-    // The day after its last day the credential is valid again.
-    assert!(valid_on(
-        final_day
-            .checked_add_days(chrono::Days::new(15))
-            .expect("day")
-    ));
+    let after = final_day
+        .checked_add_days(chrono::Days::new(15))
+        .expect("day");
+    for (day, valid) in [(final_day, false), (after, true)] {
+        let permit = store
+            .permit_status(SMJ, (&now.service, now.number), day)
+            .await
+            .expect("permit");
+        // The day after its last day the credential is valid again.
+        assert_eq!(
+            in_service::driver(&now.record(permit), day).is_empty(),
+            valid,
+            "{day}"
+        );
+    }
 }
 
 /// Parallel autos keep their numbers gap-free; parallel grants never exceed

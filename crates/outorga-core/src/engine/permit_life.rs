@@ -10,10 +10,10 @@
 //! transfer), `[permit_suspension]` (the reserve: grounds, days, extension)
 //! and the deadlines `permit_term`/`delegation_term` and `caducity_cure`.
 
+use crate::calendar::{Counting, add_months};
 use crate::context::{Context, EngineError};
 use crate::engine::deadline::deadline;
 use crate::engine::process::{Outcome, Refusal};
-use crate::calendar::{Counting, add_months};
 use crate::facts::PersonKind;
 use crate::model::{
     DeadlineKind, DeadlineRule, EndAfter, EndGround, EndRule, LimitUnit, PermitLife, PermitStatus,
@@ -242,6 +242,25 @@ pub struct Holder {
     pub kind: PersonKind,
 }
 
+/// What a recorded status means on `day`: a permit whose term ran out is
+/// not in force; a reserve or a penalty suspension lapses after its last
+/// day (`until`). The one rule every reader of a permit's status asks.
+pub fn status_on_day(
+    recorded: PermitStatus,
+    until: Option<NaiveDate>,
+    expires: Option<NaiveDate>,
+    day: NaiveDate,
+) -> PermitStatus {
+    match recorded {
+        PermitStatus::Renounced | PermitStatus::Revoked | PermitStatus::Extinct => recorded,
+        _ if expires.is_some_and(|e| day > e) => PermitStatus::Extinct,
+        PermitStatus::Suspended | PermitStatus::Reserved if until.is_some_and(|u| day > u) => {
+            PermitStatus::Granted
+        }
+        other => other,
+    }
+}
+
 /// The limits of a permit's life that are no deadline kind of the law.
 pub const LIFE_LIMITS: [&str; 2] = ["reserve", "suspension"];
 
@@ -281,13 +300,9 @@ impl<'c, 'r> Life<'c, 'r> {
     }
 
     fn term_rule(&self) -> Option<&'r DeadlineRule> {
-        TERMS.iter().find_map(|kind| {
-            self.ctx
-                .rulebook
-                .deadlines
-                .iter()
-                .find(|d| d.kind == *kind)
-        })
+        TERMS
+            .iter()
+            .find_map(|kind| self.ctx.rulebook.deadlines.iter().find(|d| d.kind == *kind))
     }
 
     fn term_citation(&self) -> Option<&'r str> {
@@ -317,28 +332,27 @@ impl<'c, 'r> Life<'c, 'r> {
         let from = self.anchor(granted);
         let length = self.ctx.whole(&rule.length, from, "days")?;
         let calendar = &self.ctx.calendar;
-        let end = match rule.unit {
-            LimitUnit::Counted(Counting::Months) => {
-                calendar.on_or_next_business_day(add_months(from, length.saturating_mul(periods)))
-            }
-            LimitUnit::Counted(Counting::Years) => calendar.on_or_next_business_day(add_months(
-                from,
-                length.saturating_mul(12).saturating_mul(periods),
-            )),
-            LimitUnit::Counted(counting) => {
-                let mut end = from;
-                for _ in 0..periods {
-                    end = calendar.count(end, length, counting);
+        let end =
+            match rule.unit {
+                LimitUnit::Counted(Counting::Months) => calendar
+                    .on_or_next_business_day(add_months(from, length.saturating_mul(periods))),
+                LimitUnit::Counted(Counting::Years) => calendar.on_or_next_business_day(
+                    add_months(from, length.saturating_mul(12).saturating_mul(periods)),
+                ),
+                LimitUnit::Counted(counting) => {
+                    let mut end = from;
+                    for _ in 0..periods {
+                        end = calendar.count(end, length, counting);
+                    }
+                    end
                 }
-                end
-            }
-            LimitUnit::Hours => {
-                return Err(EngineError::InvalidQuestion(format!(
-                    "the term `{}` counts hours",
-                    rule.kind
-                )));
-            }
-        };
+                LimitUnit::Hours => {
+                    return Err(EngineError::InvalidQuestion(format!(
+                        "the term `{}` counts hours",
+                        rule.kind
+                    )));
+                }
+            };
         Ok(Some((end, rule.citation.as_str())))
     }
 
@@ -447,18 +461,15 @@ impl<'c, 'r> Life<'c, 'r> {
     /// last day (a reserve not followed by the return may then be
     /// abandonment, where the law says so).
     pub fn status_on(&self, state: &LifeState, today: NaiveDate) -> PermitStatus {
+        let until = match state.status {
+            PermitStatus::Suspended => state.suspended_until,
+            PermitStatus::Reserved => state.reserve.as_ref().map(|r| r.until),
+            _ => None,
+        };
         if let Some(rule) = self.lapsed(state, today) {
             return rule.ground.status();
         }
-        match state.status {
-            PermitStatus::Suspended if state.suspended_until.is_some_and(|u| today > u) => {
-                PermitStatus::Granted
-            }
-            PermitStatus::Reserved if state.reserve.as_ref().is_some_and(|r| today > r.until) => {
-                PermitStatus::Granted
-            }
-            status => status,
-        }
+        status_on_day(state.status, until, state.expires, today)
     }
 
     /// Takes `step` on `day`: the next state, or the law's refusal.
@@ -494,7 +505,10 @@ impl<'c, 'r> Life<'c, 'r> {
             );
         }
         if let Some(rule) = self.lapsed(state, day)
-            && *step != (LifeStep::End { ground: rule.ground })
+            && *step
+                != (LifeStep::End {
+                    ground: rule.ground,
+                })
         {
             let expires = state.expires.unwrap_or(day);
             return refuse(
@@ -632,10 +646,7 @@ impl<'c, 'r> Life<'c, 'r> {
                     );
                 }
                 if !matches!(status, PermitStatus::Granted | PermitStatus::Reserved) {
-                    return refuse(
-                        format!("a permissão está {}", status.portuguese()),
-                        &[life],
-                    );
+                    return refuse(format!("a permissão está {}", status.portuguese()), &[life]);
                 }
                 if *until < day {
                     return refuse(

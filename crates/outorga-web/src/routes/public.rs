@@ -146,7 +146,7 @@ async fn driver(
     };
     let permit = state
         .store
-        .permit_status(&j, (&d.service, d.number))
+        .permit_status(&j, (&d.service, d.number), today)
         .await?;
     let bars = in_service::driver(&d.record(permit), today);
     Ok(Json(CondutorPublico {
@@ -210,7 +210,10 @@ async fn subject_bars(
         (Some("driver"), Some(registration), None) => {
             match state.store.driver(j, registration).await? {
                 Some(d) => {
-                    let permit = state.store.permit_status(j, (&d.service, d.number)).await?;
+                    let permit = state
+                        .store
+                        .permit_status(j, (&d.service, d.number), today)
+                        .await?;
                     in_service::driver(&d.record(permit), today)
                         .into_iter()
                         .filter(|b| !matches!(b, Bar::RegistrationExpired(_)))
@@ -221,7 +224,11 @@ async fn subject_bars(
         }
         (Some("permit"), Some(service), Some(number)) => {
             let number = number.parse::<i64>().unwrap_or_default();
-            match state.store.permit_status(j, (service, number)).await? {
+            match state
+                .store
+                .permit_status(j, (service, number), today)
+                .await?
+            {
                 Some(PermitStatus::Granted) | None => Vec::new(),
                 Some(status) => vec![Bar::Permit(status)],
             }
