@@ -6,6 +6,7 @@ use crate::world::{self, World};
 use chrono::NaiveDate;
 use outorga_core::Context;
 use outorga_core::engine::assessment::Finding;
+use outorga_core::engine::process::Refusal;
 use outorga_core::engine::sanctions::Sanction;
 use outorga_core::engine::{
     acts, bus, cap, changes, deadline, downtime, eligibility, fare, fee, fine_due, grounds,
@@ -34,6 +35,69 @@ fn brl(value: Decimal) -> Value {
 
 pub(crate) fn date(value: NaiveDate) -> Value {
     Value::String(value.format("%Y-%m-%d").to_string())
+}
+
+/// The kind of a step of a `process` or `permit_life` case (`parse`, with
+/// the `known` spellings for the message), dated no later than `today`.
+pub(crate) fn step_kind<K>(
+    (step, day): (&str, NaiveDate),
+    place: &str,
+    today: NaiveDate,
+    parse: fn(&str) -> Option<K>,
+    known: fn() -> String,
+) -> Result<K, Failure> {
+    let bad = |message: String| Failure::Input(format!("{place}: {message}"));
+    let kind =
+        parse(step).ok_or_else(|| bad(format!("unknown step `{step}`; known: {}", known())))?;
+    if day > today {
+        return Err(bad(format!(
+            "the step is dated {day}, after `today` ({today}): a step cannot be taken in the future"
+        )));
+    }
+    Ok(kind)
+}
+
+/// A step inside `steps` the law refuses: the case is bad input.
+pub(crate) fn taken<T>(
+    outcome: Result<Result<T, Refusal>, outorga_core::EngineError>,
+    place: &str,
+) -> Result<T, Failure> {
+    outcome.map_err(engine)?.map_err(|refusal| {
+        Failure::Input(format!(
+            "{place}: the law does not allow this step: {} ({})",
+            refusal.reason,
+            refusal.citations.join("; ")
+        ))
+    })
+}
+
+/// `next` tried: `allowed`, and when refused why and the articles.
+pub(crate) fn tried<T>(
+    result: &mut Map<String, Value>,
+    outcome: Result<Result<T, Refusal>, outorga_core::EngineError>,
+) -> Result<(), Failure> {
+    match outcome.map_err(engine)? {
+        Ok(_) => {
+            result.insert("allowed".into(), json!(true));
+        }
+        Err(refusal) => {
+            result.insert("allowed".into(), json!(false));
+            result.insert("refusal".into(), json!(refusal.reason));
+            result.insert("refusal_citations".into(), json!(refusal.citations));
+        }
+    }
+    Ok(())
+}
+
+/// The citations, each once, in the order first cited.
+pub(crate) fn unique_citations(cited: Vec<&str>) -> Value {
+    let mut unique: Vec<&str> = Vec::with_capacity(cited.len());
+    for c in cited {
+        if !unique.contains(&c) {
+            unique.push(c);
+        }
+    }
+    citations(&unique)
 }
 
 pub(crate) fn citations(list: &[&str]) -> Value {

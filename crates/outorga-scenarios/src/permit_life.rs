@@ -1,7 +1,7 @@
 //! The `permit_life` query: a permit's steps taken through the permit-life
 //! state machine, and where it stands on `today`.
 
-use crate::answer::{Failure, citations, date, engine};
+use crate::answer::{Failure, date, engine, step_kind, taken, tried, unique_citations};
 use crate::dto::{LifeStepInput, PermitLifeQuery};
 use crate::world::World;
 use chrono::NaiveDate;
@@ -16,19 +16,13 @@ use serde_json::{Map, Value, json};
 /// A step as written in the case, checked: the fields it may carry and no others.
 fn step_of(raw: &LifeStepInput, place: &str, today: NaiveDate) -> Result<LifeStep, Failure> {
     let bad = |message: String| Failure::Input(format!("{place}: {message}"));
-    let kind = LifeStepKind::parse(&raw.step).ok_or_else(|| {
-        bad(format!(
-            "unknown step `{}`; known: {}",
-            raw.step,
-            LifeStepKind::known()
-        ))
-    })?;
-    if raw.day.0 > today {
-        return Err(bad(format!(
-            "the step is dated {}, after `today` ({today}): a step cannot be taken in the future",
-            raw.day.0
-        )));
-    }
+    let kind = step_kind(
+        (&raw.step, raw.day.0),
+        place,
+        today,
+        LifeStepKind::parse,
+        LifeStepKind::known,
+    )?;
     let fields = LifeFields {
         ground: raw.ground.clone(),
         days: raw.days,
@@ -83,16 +77,7 @@ pub fn permit_life(
             raw.step, raw.day.0
         );
         let step = step_of(raw, &place, today)?;
-        state = life
-            .take(&state, &step, raw.day.0, holder)
-            .map_err(engine)?
-            .map_err(|refusal| {
-                Failure::Input(format!(
-                    "{place}: the law does not allow this step: {} ({})",
-                    refusal.reason,
-                    refusal.citations.join("; ")
-                ))
-            })?;
+        state = taken(life.take(&state, &step, raw.day.0, holder), &place)?;
     }
     let mut result = Map::new();
     result.insert("status".into(), json!(life.status_on(&state, today).name()));
@@ -119,26 +104,8 @@ pub fn permit_life(
     result.insert("open".into(), Value::Object(limits));
     if let Some(raw) = &q.next {
         let step = step_of(raw, "query.permit_life.next", today)?;
-        match life
-            .take(&state, &step, raw.day.0, holder)
-            .map_err(engine)?
-        {
-            Ok(_) => {
-                result.insert("allowed".into(), json!(true));
-            }
-            Err(refusal) => {
-                result.insert("allowed".into(), json!(false));
-                result.insert("refusal".into(), json!(refusal.reason));
-                result.insert("refusal_citations".into(), json!(refusal.citations));
-            }
-        }
+        tried(&mut result, life.take(&state, &step, raw.day.0, holder))?;
     }
-    let mut unique: Vec<&str> = Vec::with_capacity(cited.len());
-    for c in cited {
-        if !unique.contains(&c) {
-            unique.push(c);
-        }
-    }
-    result.insert("citations".into(), citations(&unique));
+    result.insert("citations".into(), unique_citations(cited));
     Ok(Value::Object(result))
 }

@@ -1,7 +1,9 @@
 //! The `process` query: the auto's penalty from the engine, its steps taken
 //! through the procedure's state machine, and where it stands on `today`.
 
-use crate::answer::{Failure, citations, date, engine, offence, sanction_value};
+use crate::answer::{
+    Failure, date, engine, offence, sanction_value, step_kind, taken, tried, unique_citations,
+};
 use crate::dto::{ProcessQuery, ProcessStep};
 use crate::world::World;
 use chrono::NaiveDate;
@@ -17,19 +19,13 @@ use serde_json::{Map, Value, json};
 /// A step as written in the case, checked: the fields it may carry and no others.
 fn step_of(raw: &ProcessStep, place: &str, today: NaiveDate) -> Result<Step, Failure> {
     let bad = |message: String| Failure::Input(format!("{place}: {message}"));
-    let kind = StepKind::parse(&raw.step).ok_or_else(|| {
-        bad(format!(
-            "unknown step `{}`; known: {}",
-            raw.step,
-            StepKind::known()
-        ))
-    })?;
-    if raw.day.0 > today {
-        return Err(bad(format!(
-            "the step is dated {}, after `today` ({today}): a step cannot be taken in the future",
-            raw.day.0
-        )));
-    }
+    let kind = step_kind(
+        (&raw.step, raw.day.0),
+        place,
+        today,
+        StepKind::parse,
+        StepKind::known,
+    )?;
     // Kinds are read only where a step decides; elsewhere their presence is
     // what the step refuses.
     let sanctions = raw
@@ -119,16 +115,7 @@ pub fn process(
     for (i, raw) in q.steps.iter().enumerate() {
         let place = format!("query.process.steps[{i}] ({} on {})", raw.step, raw.day.0);
         let step = step_of(raw, &place, today)?;
-        state = machine
-            .take(&stakes, &state, &step, raw.day.0)
-            .map_err(engine)?
-            .map_err(|refusal| {
-                Failure::Input(format!(
-                    "{place}: the law does not allow this step: {} ({})",
-                    refusal.reason,
-                    refusal.citations.join("; ")
-                ))
-            })?;
+        state = taken(machine.take(&stakes, &state, &step, raw.day.0), &place)?;
     }
     let mut result = Map::new();
     result.insert("status".into(), json!(state.status.name()));
@@ -146,19 +133,7 @@ pub fn process(
     result.insert("open".into(), Value::Object(limits));
     if let Some(raw) = &q.next {
         let step = step_of(raw, "query.process.next", today)?;
-        match machine
-            .take(&stakes, &state, &step, raw.day.0)
-            .map_err(engine)?
-        {
-            Ok(_) => {
-                result.insert("allowed".into(), json!(true));
-            }
-            Err(refusal) => {
-                result.insert("allowed".into(), json!(false));
-                result.insert("refusal".into(), json!(refusal.reason));
-                result.insert("refusal_citations".into(), json!(refusal.citations));
-            }
-        }
+        tried(&mut result, machine.take(&stakes, &state, &step, raw.day.0))?;
     }
     let in_play = if state.uncured {
         uncured.as_ref().unwrap_or(&found)
@@ -169,13 +144,7 @@ pub fn process(
         "effects".into(),
         Value::Array(effects(&machine, world, &stakes, &state, in_play, today)),
     );
-    let mut unique: Vec<&str> = Vec::with_capacity(cited.len());
-    for c in cited {
-        if !unique.contains(&c) {
-            unique.push(c);
-        }
-    }
-    result.insert("citations".into(), citations(&unique));
+    result.insert("citations".into(), unique_citations(cited));
     Ok(Value::Object(result))
 }
 

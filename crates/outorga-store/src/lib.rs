@@ -520,6 +520,15 @@ fn code_and_name(code: &str, name: &str) -> Result<(String, String), StoreError>
 /// A day on which something was done under `rulebook`: as [`done_on`], and
 /// not before the law came into force (a case is judged by the law of its
 /// day).
+impl From<outorga_core::engine::process::Refusal> for StoreError {
+    fn from(refusal: outorga_core::engine::process::Refusal) -> StoreError {
+        StoreError::Refused {
+            reason: refusal.reason,
+            articles: refusal.citations,
+        }
+    }
+}
+
 pub(crate) fn under_law(
     field: &'static str,
     on: chrono::NaiveDate,

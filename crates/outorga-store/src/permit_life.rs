@@ -6,19 +6,17 @@
 use crate::audit::images::RowRef;
 use crate::audit::{Audit, Change};
 use crate::permits::{
-    PermitRecord, PermitStep, articles, bound, end_links, engine_error, lock_permit, read_permit,
-    refuse_unmet, step,
+    PermitRecord, PermitStep, articles, bound, eligible, end_links, engine_error, lock_permit,
+    read_permit, refuse_unmet, step,
 };
-use crate::world::day as day_of;
-use crate::world::{self, Scope, day};
+use crate::world::day;
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
 use outorga_core::Context;
-use outorga_core::engine::eligibility::{Request, eligibility};
 use outorga_core::engine::permit_life::{
     Holder, Life, LifeState, LifeStep, Notice, Reserve, status_on_day,
 };
-use outorga_core::model::{Applicant, EndGround, EndedHow, PermitStatus, Rulebook};
+use outorga_core::model::{EndGround, EndedHow, PermitStatus, Rulebook};
 use sqlx::Row;
 
 /// A change of a permit's life asked for: the step, and for a transfer the
@@ -36,11 +34,11 @@ pub(crate) const STATUS_UNTIL: &str = "(SELECT h.until FROM permit_history h \
      AND h.event IN ('reserve', 'reserve_extension', 'suspension', 'penalty_suspension') \
      ORDER BY h.seq DESC LIMIT 1)";
 
-/// The permit's status on `day` from a row with `status`, `expires_on` and
+/// The permit's status on `on` from a row with `status`, `expires_on` and
 /// `status_until` ([`STATUS_UNTIL`]).
 pub(crate) fn status_in(
     row: &sqlx::any::AnyRow,
-    day: NaiveDate,
+    on: NaiveDate,
 ) -> Result<PermitStatus, StoreError> {
     let status: String = row.try_get("status")?;
     let recorded = PermitStatus::parse(&status)
@@ -48,14 +46,14 @@ pub(crate) fn status_in(
     let date = |column: &str| -> Result<Option<NaiveDate>, StoreError> {
         row.try_get::<Option<String>, _>(column)?
             .as_deref()
-            .map(day_of)
+            .map(day)
             .transpose()
     };
     Ok(status_on_day(
         recorded,
         date("status_until")?,
         date("expires_on")?,
-        day,
+        on,
     ))
 }
 
@@ -104,18 +102,7 @@ pub(crate) async fn load(
 ) -> Result<LifeState, StoreError> {
     let status = PermitStatus::parse(&permit.status)
         .ok_or_else(|| StoreError::Corrupt(format!("situação da permissão `{}`", permit.status)))?;
-    let mut state = LifeState {
-        status,
-        granted: permit.granted_on,
-        expires: permit.expires_on,
-        last: permit.granted_on,
-        renewals: 0,
-        reserve: None,
-        suspended_until: None,
-        notice: None,
-        ended: None,
-        transfers: 0,
-    };
+    let mut state = LifeState::new(status, permit.granted_on, permit.expires_on);
     let rows = sqlx::query(
         "SELECT event, since, until, ground FROM permit_history \
          WHERE jurisdiction = $1 AND service = $2 AND number = $3 ORDER BY seq",
@@ -216,21 +203,46 @@ pub(crate) async fn apply(
     (step_taken, on): (&LifeStep, NaiveDate),
     (cited, also): (&[String], Vec<RowRef>),
 ) -> Result<LifeState, StoreError> {
+    let next = decide(tx, ctx, jurisdiction, permit, (step_taken, on)).await?;
+    record(
+        tx,
+        audit,
+        (change, ctx),
+        jurisdiction,
+        permit,
+        (step_taken, on, &next),
+        (cited, also),
+    )
+    .await?;
+    Ok(next)
+}
+
+/// What the machine decides of `step` on `on` for the permit as recorded;
+/// the law's refusal is `StoreError::Refused`.
+async fn decide(
+    tx: &mut Tx,
+    ctx: &Context<'_>,
+    jurisdiction: &str,
+    permit: &PermitRecord,
+    (step, on): (&LifeStep, NaiveDate),
+) -> Result<LifeState, StoreError> {
     let life = Life::of(ctx).map_err(engine_error)?;
     let state = load(tx, jurisdiction, permit).await?;
     let born = holder(tx, jurisdiction, &permit.holder).await?;
-    let next = match life
-        .take(&state, step_taken, on, born)
-        .map_err(engine_error)?
-    {
-        Ok(next) => next,
-        Err(refusal) => {
-            return Err(StoreError::Refused {
-                reason: refusal.reason,
-                articles: refusal.citations,
-            });
-        }
-    };
+    Ok(life.take(&state, step, on, born).map_err(engine_error)??)
+}
+
+/// Writes what the machine decided (`next`).
+async fn record(
+    tx: &mut Tx,
+    audit: &Audit,
+    (change, ctx): (&Change<'_>, &Context<'_>),
+    jurisdiction: &str,
+    permit: &PermitRecord,
+    (step_taken, on, next): (&LifeStep, NaiveDate, &LifeState),
+    (cited, also): (&[String], Vec<RowRef>),
+) -> Result<(), StoreError> {
+    let life = Life::of(ctx).map_err(engine_error)?;
     let (service, number) = (permit.service.as_str(), permit.number);
     let mut cited = cited.to_vec();
     let mut also = also;
@@ -281,8 +293,7 @@ pub(crate) async fn apply(
             also,
         },
     )
-    .await?;
-    Ok(next)
+    .await
 }
 
 /// The articles a step rests on when the law allows it.
@@ -368,47 +379,20 @@ impl Store {
             }
             (_, None) => None,
         };
+        // The law decides first (a transfer it forbids is refused before
+        // anyone's eligibility is weighed).
+        let next = decide(&mut tx, &ctx, jurisdiction, &permit, (&asked.step, on)).await?;
         if let Some(to) = &new_holder {
-            // The law's consent comes first (the machine refuses a transfer
-            // it forbids before anyone's eligibility is weighed).
-            let life = Life::of(&ctx).map_err(engine_error)?;
-            let state = load(&mut tx, jurisdiction, &permit).await?;
-            let born = holder(&mut tx, jurisdiction, &permit.holder).await?;
-            if let Err(refusal) = life
-                .take(&state, &asked.step, on, born)
-                .map_err(engine_error)?
-            {
-                return Err(StoreError::Refused {
-                    reason: refusal.reason,
-                    articles: refusal.citations,
-                });
-            }
-            let scope = Scope {
-                all_permits: true,
-                people: &[to.as_str()],
-                records_only: false,
-            };
-            let world = world::load(&mut tx, &ctx, jurisdiction, scope, on).await?;
-            let person = world.person(to).ok_or_else(|| {
-                StoreError::NotFound(format!("{to} não está cadastrado em {jurisdiction}"))
-            })?;
-            let assessment = eligibility(
+            let assessment = eligible(
+                &mut tx,
                 &ctx,
-                &world.facts,
-                person,
-                Request {
-                    applicant: Applicant::Holder,
-                    under: None,
-                    line: permit.line.as_deref(),
-                },
-                service_kind,
+                jurisdiction,
+                (to, service_kind, permit.line.as_deref()),
                 on,
             )
-            .map_err(engine_error)?;
+            .await?;
             refuse_unmet("transferência negada", &assessment)?;
             cited.extend(articles(&assessment.citations));
-        }
-        if let Some(to) = &new_holder {
             // Written before the step, whose audit image holds the row.
             sqlx::query(
                 "UPDATE permits SET holder = $4 WHERE jurisdiction = $1 AND service = $2 AND number = $3",
@@ -420,13 +404,13 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
-        apply(
+        record(
             &mut tx,
             &self.audit,
             (change, &ctx),
             jurisdiction,
             &permit,
-            (&asked.step, on),
+            (&asked.step, on, &next),
             (&cited, Vec::new()),
         )
         .await?;

@@ -116,6 +116,40 @@ pub(crate) fn engine_error(e: outorga_core::EngineError) -> StoreError {
     StoreError::Engine(e.to_string())
 }
 
+/// Whether `holder` may hold a permit of `service` (on `line`) on `on`, as
+/// the rulebook's requirements say of what the record holds (a grant, a
+/// transfer to them).
+pub(crate) async fn eligible<'r>(
+    tx: &mut Tx,
+    ctx: &Context<'r>,
+    jurisdiction: &str,
+    (holder, service, line): (&str, Service, Option<&str>),
+    on: NaiveDate,
+) -> Result<Assessment<'r>, StoreError> {
+    let scope = Scope {
+        all_permits: true,
+        people: &[holder],
+        records_only: false,
+    };
+    let world = world::load(tx, ctx, jurisdiction, scope, on).await?;
+    let person = world.person(holder).ok_or_else(|| {
+        StoreError::NotFound(format!("{holder} não está cadastrado em {jurisdiction}"))
+    })?;
+    eligibility(
+        ctx,
+        &world.facts,
+        person,
+        Request {
+            applicant: Applicant::Holder,
+            under: None,
+            line,
+        },
+        service,
+        on,
+    )
+    .map_err(engine_error)
+}
+
 /// The rulebook must be one the jurisdiction is bound to, and know the service.
 pub(crate) async fn bound(
     tx: &mut Tx,
@@ -716,28 +750,14 @@ impl Store {
             0,
         )
         .await?;
-        let scope = Scope {
-            all_permits: true,
-            people: &[&holder],
-            records_only: false,
-        };
-        let world = world::load(&mut tx, &ctx, jurisdiction, scope, request.on).await?;
-        let person = world.person(&holder).ok_or_else(|| {
-            StoreError::NotFound(format!("{holder} não está cadastrado em {jurisdiction}"))
-        })?;
-        let assessment = eligibility(
+        let assessment = eligible(
+            &mut tx,
             &ctx,
-            &world.facts,
-            person,
-            Request {
-                applicant: Applicant::Holder,
-                under: None,
-                line: request.line.as_deref(),
-            },
-            service,
+            jurisdiction,
+            (&holder, service, request.line.as_deref()),
             request.on,
         )
-        .map_err(engine_error)?;
+        .await?;
         refuse_unmet("outorga negada", &assessment)?;
         let mut cited = articles(&assessment.citations);
         let quota = request

@@ -179,18 +179,9 @@ impl Store {
         let machine = Machine::of(&ctx).map_err(engine_error)?;
         let stakes = auto.proposal.stakes()?;
         let state = state_of(&auto, last);
-        let next = match machine
+        let next = machine
             .take(&stakes, &state, &process.step, on)
-            .map_err(engine_error)?
-        {
-            Ok(next) => next,
-            Err(refusal) => {
-                return Err(StoreError::Refused {
-                    reason: refusal.reason,
-                    articles: refusal.citations,
-                });
-            }
-        };
+            .map_err(engine_error)??;
         let limits = machine.limits(&stakes, &next).map_err(engine_error)?;
         let key = (year, number);
         write_state(&mut tx, jurisdiction, &auto, &next, &limits, (kind, on)).await?;

@@ -226,6 +226,23 @@ pub struct LifeState {
 }
 
 impl LifeState {
+    /// A permit with this status, granted on `granted`, whose term ends on
+    /// `expires`, before any other step.
+    pub fn new(status: PermitStatus, granted: NaiveDate, expires: Option<NaiveDate>) -> Self {
+        LifeState {
+            status,
+            granted,
+            expires,
+            last: granted,
+            renewals: 0,
+            reserve: None,
+            suspended_until: None,
+            notice: None,
+            ended: None,
+            transfers: 0,
+        }
+    }
+
     /// Renounced, revoked or extinct: nothing more can happen.
     pub fn is_ended(&self) -> bool {
         matches!(
@@ -379,18 +396,11 @@ impl<'c, 'r> Life<'c, 'r> {
 
     /// A permit granted on `day`, with its term.
     pub fn start(&self, day: NaiveDate) -> Result<LifeState, EngineError> {
-        Ok(LifeState {
-            status: PermitStatus::Granted,
-            granted: day,
-            expires: self.term(day, 1)?.map(|(end, _)| end),
-            last: day,
-            renewals: 0,
-            reserve: None,
-            suspended_until: None,
-            notice: None,
-            ended: None,
-            transfers: 0,
-        })
+        Ok(LifeState::new(
+            PermitStatus::Granted,
+            day,
+            self.term(day, 1)?.map(|(end, _)| end),
+        ))
     }
 
     fn reserve_rule(&self) -> Option<&'r SuspensionOnRequest> {
