@@ -415,7 +415,7 @@ impl<'c, 'r> Machine<'c, 'r> {
                     }
                     add(self.limit(DeadlineKind::Defense, notified)?);
                 }
-                if let (Status::Notified, Some(defended)) = (state.status, state.defended) {
+                if let (Some(defended), None) = (state.defended, &state.decision) {
                     add(self.limit(DeadlineKind::Judgement, defended)?);
                 }
             }
@@ -569,6 +569,7 @@ impl<'c, 'r> Machine<'c, 'r> {
                         next.uncured = true;
                         next.notified = None;
                         next.defended = None;
+                        next.decision = None;
                     }
                 }
             }
@@ -612,6 +613,32 @@ impl<'c, 'r> Machine<'c, 'r> {
                     (true, false) => Status::Judged,
                 };
                 if next.status.is_closed() {
+                    next.closed = Some(day);
+                }
+            }
+            // A defense against a notice of irregularity (Canguçu Anexo I
+            // art. 21) is judged while the cure runs: upheld, the notice
+            // stands and its time to cure runs on; not upheld, it falls.
+            (Status::AwaitingCure, Step::Judge(decision)) => {
+                if state.defended.is_none() {
+                    return refuse(
+                        "a notificação de irregularidade só se julga quando há defesa contra ela"
+                            .into(),
+                        vec![procedure],
+                    );
+                }
+                if state.decision.is_some() {
+                    return refuse(
+                        "a defesa contra a notificação já foi julgada".into(),
+                        vec![procedure],
+                    );
+                }
+                if let Err(refusal) = self.check(stakes, state, decision) {
+                    return Ok(Err(refusal));
+                }
+                next.decision = Some(decision.clone());
+                if !decision.upheld {
+                    next.status = Status::Annulled;
                     next.closed = Some(day);
                 }
             }
