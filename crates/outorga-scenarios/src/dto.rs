@@ -320,6 +320,9 @@ pub struct ProcessStep {
     pub sanctions: Option<Vec<String>>,
     /// `appeal`: a deposit was made.
     pub deposit: Option<bool>,
+    /// `judge`, `decide_appeal`: the defense or appeal is not admitted, on
+    /// this ground (`[[grounds]]` of set `not_admitted`).
+    pub not_admitted: Option<String>,
 }
 
 /// Where a permit's life stands after `steps`, and whether `next` may be taken.

@@ -50,16 +50,20 @@ fn step_of(raw: &ProcessStep, place: &str, today: NaiveDate) -> Result<Step, Fai
         days: raw.days,
         sanctions,
         deposit: raw.deposit,
+        not_admitted: raw.not_admitted.clone(),
     };
     Step::build(kind, fields).map_err(|misfit| {
         bad(match misfit {
             Misfit::DecisionOutsideDecision => format!(
-                "`upheld`, `days` and `sanctions` belong to `judge` and `decide_appeal`, not to `{kind}`"
+                "`upheld`, `days`, `sanctions` and `not_admitted` belong to `judge` and `decide_appeal`, not to `{kind}`"
             ),
             Misfit::DepositOutsideAppeal => {
                 format!("`deposit` belongs to `appeal`, not to `{kind}`")
             }
             Misfit::UpheldMissing => format!("`{kind}` needs `upheld: true` or `upheld: false`"),
+            Misfit::NotAdmittedAnnulled => {
+                "`not_admitted` leaves the auto standing: not with `upheld: false`".to_string()
+            }
         })
     })
 }

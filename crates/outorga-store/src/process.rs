@@ -55,6 +55,7 @@ fn decision_text(decision: &Decision) -> String {
         "upheld": decision.upheld,
         "days": decision.days,
         "sanctions": decision.sanctions.as_ref().map(|k| k.iter().map(|k| k.name()).collect::<Vec<_>>()),
+        "not_admitted": decision.not_admitted,
     })
     .to_string()
 }
@@ -65,6 +66,8 @@ pub(crate) fn decision_of(text: &str) -> Result<Decision, StoreError> {
         upheld: bool,
         days: Option<u32>,
         sanctions: Option<Vec<String>>,
+        #[serde(default)]
+        not_admitted: Option<String>,
     }
     let corrupt = |why: String| StoreError::Corrupt(format!("decisão do auto: {why}"));
     let stored: Stored = serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?;
@@ -80,6 +83,7 @@ pub(crate) fn decision_of(text: &str) -> Result<Decision, StoreError> {
         upheld: stored.upheld,
         days: stored.days,
         sanctions,
+        not_admitted: stored.not_admitted,
     })
 }
 

@@ -195,6 +195,7 @@ async fn the_boards_choice(store: &Store) {
                 upheld: true,
                 days,
                 sanctions: Some(sanctions.to_vec()),
+                not_admitted: None,
             }),
             "mantido",
         )

@@ -106,6 +106,9 @@ impl StepKind {
     }
 }
 
+/// The set of `[[grounds]]` on which a defense or an appeal is not admitted.
+pub const NOT_ADMITTED: &str = "not_admitted";
+
 /// What the authority decided.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Decision {
@@ -116,6 +119,10 @@ pub struct Decision {
     /// The penalties chosen, where the law lets the authority choose among
     /// them; none: those proposed.
     pub sanctions: Option<Vec<SanctionKind>>,
+    /// The defense or appeal was not admitted (não conhecido), on this
+    /// ground of the procedure's list: the auto stands without its merits
+    /// being weighed.
+    pub not_admitted: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,18 +153,30 @@ impl Step {
     pub fn build(kind: StepKind, fields: StepFields) -> Result<Step, Misfit> {
         let decides = kind.decides();
         if !decides
-            && (fields.upheld.is_some() || fields.days.is_some() || fields.sanctions.is_some())
+            && (fields.upheld.is_some()
+                || fields.days.is_some()
+                || fields.sanctions.is_some()
+                || fields.not_admitted.is_some())
         {
             return Err(Misfit::DecisionOutsideDecision);
+        }
+        if fields.not_admitted.is_some() && fields.upheld == Some(false) {
+            return Err(Misfit::NotAdmittedAnnulled);
         }
         if fields.deposit.is_some() && kind != StepKind::Appeal {
             return Err(Misfit::DepositOutsideAppeal);
         }
         let decision = || -> Result<Decision, Misfit> {
+            // Not admitted, the auto stands: `upheld` may go unsaid.
+            let upheld = match (&fields.not_admitted, fields.upheld) {
+                (Some(_), _) => true,
+                (None, upheld) => upheld.ok_or(Misfit::UpheldMissing)?,
+            };
             Ok(Decision {
-                upheld: fields.upheld.ok_or(Misfit::UpheldMissing)?,
+                upheld,
                 days: fields.days,
                 sanctions: fields.sanctions.clone(),
+                not_admitted: fields.not_admitted.clone(),
             })
         };
         Ok(match kind {
@@ -202,6 +221,7 @@ pub struct StepFields {
     pub days: Option<u32>,
     pub sanctions: Option<Vec<SanctionKind>>,
     pub deposit: Option<bool>,
+    pub not_admitted: Option<String>,
 }
 
 /// Why the fields given do not fit the step.
@@ -213,6 +233,8 @@ pub enum Misfit {
     DepositOutsideAppeal,
     /// A judgement or an appeal's decision without `upheld`.
     UpheldMissing,
+    /// `not_admitted` with `upheld: false`: what is not admitted annuls nothing.
+    NotAdmittedAnnulled,
 }
 
 /// What the procedure needs to know of one sanction at stake.
@@ -698,6 +720,19 @@ impl<'c, 'r> Machine<'c, 'r> {
             (Status::Appealed, Step::DecideAppeal(decision)) => {
                 // An appeal denied without a word on the penalty keeps the
                 // one decided below.
+                if decision.not_admitted.is_some()
+                    && (decision.days.is_some() || decision.sanctions.is_some())
+                {
+                    return refuse(
+                        "recurso não conhecido: prevalece a decisão recorrida, sem nova pena"
+                            .into(),
+                        vec![
+                            appeals
+                                .get(state.instance)
+                                .map_or(procedure.as_str(), |a| a.citation.as_str()),
+                        ],
+                    );
+                }
                 let decision = match (&state.decision, decision) {
                     (
                         Some(below),
@@ -705,8 +740,12 @@ impl<'c, 'r> Machine<'c, 'r> {
                             upheld: true,
                             days: None,
                             sanctions: None,
+                            not_admitted,
                         },
-                    ) => below.clone(),
+                    ) => Decision {
+                        not_admitted: not_admitted.clone(),
+                        ..below.clone()
+                    },
                     _ => decision.clone(),
                 };
                 if let Err(refusal) = self.check(stakes, state, &decision) {
@@ -962,10 +1001,60 @@ impl<'c, 'r> Machine<'c, 'r> {
         state: &State,
         decision: &Decision,
     ) -> Result<(), Refusal> {
+        if let Some(key) = &decision.not_admitted {
+            self.admissible(state, key)?;
+        }
         if decision.upheld {
             self.selection(stakes, state, decision)?;
         }
         Ok(())
+    }
+
+    /// A defense or appeal not admitted (não conhecido) on `key`: there
+    /// must be one, and the ground must be one the law lists (`[[grounds]]`
+    /// of set `not_admitted`: Canguçu Anexo I art. 24).
+    fn admissible(&self, state: &State, key: &str) -> Result<(), Refusal> {
+        let procedure = self.procedure.citation.as_str();
+        let refusal = |reason: String, citation: &str| Refusal {
+            reason,
+            citations: vec![citation.to_string()],
+        };
+        let filed = match state.status {
+            Status::Appealed => state.appealed.is_some(),
+            _ => state.defended.is_some(),
+        };
+        if !filed {
+            return Err(refusal(
+                "não há defesa nem recurso a não conhecer".into(),
+                procedure,
+            ));
+        }
+        let grounds: Vec<_> = self
+            .ctx
+            .rulebook
+            .grounds
+            .iter()
+            .filter(|g| g.set == NOT_ADMITTED)
+            .collect();
+        if grounds.iter().any(|g| g.key == key) {
+            return Ok(());
+        }
+        Err(refusal(
+            if grounds.is_empty() {
+                "o regulamento não lista hipóteses de não conhecimento da defesa ou do recurso"
+                    .into()
+            } else {
+                format!(
+                    "`{key}` não é hipótese de não conhecimento (hipóteses: {})",
+                    grounds
+                        .iter()
+                        .map(|g| format!("{} — {}", g.key, g.description))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )
+            },
+            grounds.first().map_or(procedure, |g| g.citation.as_str()),
+        ))
     }
 
     /// The sanctions in force on `today`: measures the law applies at once,

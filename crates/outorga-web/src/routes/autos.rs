@@ -212,6 +212,10 @@ pub struct PassoEntrada {
     pub penalidades: Option<Vec<String>>,
     /// No recurso: houve depósito (nunca exigido: Súmula Vinculante 21).
     pub deposito: Option<bool>,
+    /// Julgamento ou decisão do recurso: a defesa ou o recurso não é
+    /// conhecido, pela hipótese da lei (Canguçu Anexo I art. 24: `late`,
+    /// `standing`, `unsigned`, `no_request`); o auto fica mantido.
+    pub nao_conhecido: Option<String>,
     #[serde(default)]
     pub fundamentos: String,
 }
@@ -271,6 +275,11 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
         days: input.dias,
         sanctions,
         deposit: input.deposito,
+        not_admitted: input
+            .nao_conhecido
+            .as_deref()
+            .map(str::trim)
+            .map(str::to_string),
     };
     let step = Step::build(kind, fields).map_err(|misfit| match misfit {
         Misfit::DecisionOutsideDecision => bad(
@@ -286,6 +295,11 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
         Misfit::UpheldMissing => bad(
             "mantido",
             "diga se o auto é mantido (true) ou não (false)".into(),
+        ),
+        Misfit::NotAdmittedAnnulled => bad(
+            "nao_conhecido",
+            "a defesa ou o recurso não conhecido não anula o auto: omita `mantido` ou use true"
+                .into(),
         ),
     })?;
     let text = if kind.decides() {
