@@ -28,7 +28,7 @@ use sqlx::Row;
 pub struct AgendaItem {
     /// permit_expiry, document_expiry, inspection, vehicle_replacement,
     /// notification, cure, defense, decision_notification, appeal, threshold,
-    /// suspension_end, debt.
+    /// suspension_end, reserve_end, caducity_cure, debt.
     pub kind: String,
     pub due: NaiveDate,
     pub overdue: bool,
@@ -200,6 +200,73 @@ const SUSPENSION_END: Due = Due {
     until: "ends <= $?",
 };
 
+/// What a reserve's end asks of the clerk, and its articles: the return,
+/// or where the law makes not returning an abandonment, its extinction.
+fn life_reserve_end(rulebook: &Rulebook, what: &str) -> (String, Vec<String>) {
+    let mut cited: Vec<String> = rulebook
+        .permit_suspension
+        .iter()
+        .map(|r| r.citation.clone())
+        .collect();
+    let abandonment = rulebook.permit_life.as_ref().and_then(|l| {
+        l.ends
+            .iter()
+            .find(|e| e.ground == outorga_core::model::EndGround::Abandonment)
+    });
+    match abandonment {
+        Some(rule) => {
+            cited.push(rule.citation.clone());
+            (
+                format!("{what}, ou a extinção por abandono se o titular não retornar"),
+                cited,
+            )
+        }
+        None => (what.to_string(), cited),
+    }
+}
+
+/// A step of a permit's life whose `until` falls due while no later step
+/// of the permit followed it (`$events`: the index predicate).
+macro_rules! life_due {
+    ($kind:literal, $events:literal) => {
+        Due {
+            list: List {
+                name: $kind,
+                table: "permit_history",
+                columns: "service, number, seq, until, (SELECT p.rulebook FROM permits p \
+                          WHERE p.jurisdiction = permit_history.jurisdiction \
+                          AND p.service = permit_history.service \
+                          AND p.number = permit_history.number) AS rulebook",
+                key: &[
+                    ("until", Kind::Text),
+                    ("service", Kind::Text),
+                    ("number", Kind::Int),
+                    ("seq", Kind::Int),
+                ],
+                descending: false,
+            },
+            rows: concat!(
+                $events,
+                " AND until IS NOT NULL AND NOT EXISTS (SELECT 1 FROM permit_history l \
+                 WHERE l.jurisdiction = permit_history.jurisdiction \
+                 AND l.service = permit_history.service AND l.number = permit_history.number \
+                 AND l.seq > permit_history.seq)"
+            ),
+            not_before: None,
+            on_or_after: "until >= $?",
+            after: "until > $?",
+            until: "until <= $?",
+        }
+    };
+}
+
+const RESERVE_END: Due = life_due!(
+    "reserve_end",
+    "event IN ('reserve', 'reserve_extension', 'suspension')"
+);
+
+const CADUCITY_CURE: Due = life_due!("caducity_cure", "event = 'caducity_notice'");
+
 const DEBT: Due = Due {
     list: List {
         name: "debt",
@@ -237,6 +304,8 @@ const KINDS: &[&str] = &[
     DECISION_NOTIFICATION.list.name,
     APPEAL.list.name,
     SUSPENSION_END.list.name,
+    RESERVE_END.list.name,
+    CADUCITY_CURE.list.name,
     DEBT.list.name,
     INSPECTION,
     VEHICLE_REPLACEMENT,
@@ -364,6 +433,44 @@ impl Store {
             })
             .await?,
         );
+        for (kind, what) in [
+            (
+                &RESERVE_END,
+                "a reserva (suspensão a pedido) termina: registrar o retorno à operação",
+            ),
+            (
+                &CADUCITY_CURE,
+                "termina o prazo para corrigir as falhas notificadas: após ele, a caducidade pode \
+                 ser declarada",
+            ),
+        ] {
+            let name = kind.list.name;
+            parts.push(
+                due_rows(&mut tx, kind, jurisdiction, &span, |row| {
+                    let (service, number): (String, i64) =
+                        (row.try_get("service")?, row.try_get("number")?);
+                    let until: String = row.try_get("until")?;
+                    let rulebook: Option<String> = row.try_get("rulebook")?;
+                    let rulebook = rulebook.as_deref().and_then(by_id);
+                    let (what, cited) = match (name, rulebook) {
+                        ("reserve_end", Some(r)) => life_reserve_end(r, what),
+                        (_, Some(r)) => (
+                            what.to_string(),
+                            deadline_article(r, &[DeadlineKind::CaducityCure]),
+                        ),
+                        (_, None) => (what.to_string(), Vec::new()),
+                    };
+                    Ok(span.item(
+                        name,
+                        day(&until)?,
+                        format!("permit:{service}:{number}"),
+                        format!("permissão {service} nº {number}: {what}"),
+                        cited,
+                    ))
+                })
+                .await?,
+            );
+        }
         parts.push(
             due_rows(&mut tx, &DOCUMENT_EXPIRY, jurisdiction, &span, |row| {
                 let (code, kind, subject): (String, String, String) = (

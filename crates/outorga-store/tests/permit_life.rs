@@ -13,7 +13,8 @@ use common::{by, d, drop_schema, on, pg_schema, rulebook_named};
 use outorga_core::engine::permit_life::LifeStep;
 use outorga_core::model::{EndGround, PermitStatus, Rulebook};
 use outorga_store::{
-    GrantRequest, Jurisdiction, PermitChange, PermitRecord, Profile, Store, StoreError, sqlite_url,
+    GrantRequest, Jurisdiction, PermitChange, PermitRecord, Profile, Store, StoreError, Window,
+    sqlite_url,
 };
 use rust_decimal::Decimal;
 
@@ -191,6 +192,26 @@ async fn teofilo_otoni(store: &Store) {
     );
     assert!(reason.contains("2026-01-31"), "{reason}");
     assert_eq!(articles, ["Art. 20, § 5º"]);
+    // The agenda shows the reserve's end, with the abandonment it may lead to.
+    let agenda = store
+        .agenda(TO, &[&rb], (d(2026, 1, 20), 30), Window::first(200))
+        .await
+        .expect("agenda");
+    let item = agenda
+        .items
+        .iter()
+        .find(|i| i.kind == "reserve_end")
+        .expect("the reserve's end on the agenda");
+    assert_eq!(
+        (item.due, item.subject.as_str()),
+        (d(2026, 1, 31), "permit:mototaxi:1")
+    );
+    assert!(
+        item.description.contains("abandono"),
+        "{}",
+        item.description
+    );
+    assert_eq!(item.articles, ["Art. 20", "Art. 20, § 5º"]);
     // Read on a day, the status follows the law: in reserve through its
     // last day, back in operation after it (until abandonment is declared).
     for (day, status) in [
@@ -343,6 +364,17 @@ async fn amapa(store: &Store) {
     )
     .await
     .expect("notice");
+    let agenda = store
+        .agenda(AP, &[&rb], (d(2026, 4, 1), 30), Window::first(200))
+        .await
+        .expect("agenda");
+    let cure: Vec<_> = agenda
+        .items
+        .iter()
+        .filter(|i| i.kind == "caducity_cure")
+        .map(|i| (i.due, i.articles.clone()))
+        .collect();
+    assert_eq!(cure, [(d(2026, 4, 16), vec!["Art. 18, § 3º".to_string()])]);
     let (reason, articles) = refused(
         step(
             store,
@@ -368,6 +400,12 @@ async fn amapa(store: &Store) {
     )
     .await
     .expect("caducity");
+    // Ended, the permit's notice leaves the agenda.
+    let agenda = store
+        .agenda(AP, &[&rb], (d(2026, 4, 1), 30), Window::first(200))
+        .await
+        .expect("agenda");
+    assert!(!agenda.items.iter().any(|i| i.kind == "caducity_cure"));
     assert_eq!(ended.status, "extinct");
     let (_, history) = store.permit(AP, "onibus", 1).await.expect("permit");
     let events: Vec<&str> = history.iter().map(|h| h.event.as_str()).collect();
