@@ -342,6 +342,34 @@ impl Store {
                             Err(e) => note(format!("auto contra {holder}"), e),
                         }
                     }
+                    // The last holder stopped twenty days ago, on the law's
+                    // first ground of a reserve (suspension on request), for
+                    // 60 days or the law's most.
+                    if k == 3
+                        && let Some(rule) = &rulebook.permit_suspension
+                        && let Some(reason) = rule.reasons.first()
+                        && let Some(since) = today.checked_sub_days(Days::new(20))
+                    {
+                        let most = match &rule.max_days {
+                            outorga_core::model::Quantity::Fixed(n) => {
+                                rust_decimal::prelude::ToPrimitive::to_u32(n).unwrap_or(60)
+                            }
+                            _ => 60,
+                        };
+                        let asked = crate::PermitChange {
+                            step: outorga_core::engine::permit_life::LifeStep::Reserve {
+                                ground: reason.key.clone(),
+                                days: most.min(60),
+                            },
+                            to: None,
+                        };
+                        if let Err(e) = self
+                            .change_permit(&change, rulebook, jurisdiction, key, &asked, since)
+                            .await
+                        {
+                            note(format!("reserva da permissão nº {number}"), e);
+                        }
+                    }
                 }
             }
         }
