@@ -5,11 +5,12 @@
 //! to by index, so decisions compare integers, not names.
 
 use crate::context::{Context, EngineError};
-use crate::engine::penalty::outcome_in;
-use crate::engine::points::PointsTable;
-use crate::model::{Education, EndedHow, GroupId, InfractionId, Rulebook, Service};
-use chrono::{Datelike, NaiveDate, NaiveDateTime, Timelike};
+use crate::model::{Education, EndedHow, InfractionId, Rulebook, Service};
+use crate::record::{Outcome, PointsTable, RecordEntry, instant, outcome_in};
+use chrono::{NaiveDate, NaiveDateTime};
 use rust_decimal::Decimal;
+
+pub use crate::vocab::PersonKind;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PersonId(pub u32);
@@ -164,13 +165,6 @@ impl Facts {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PersonKind {
-    #[default]
-    Person,
-    Company,
-}
-
 #[derive(Debug, Clone, Default)]
 pub struct Person {
     pub kind: PersonKind,
@@ -289,52 +283,6 @@ fn permit_for(
         .copied()
         .flatten()
         .or_else(|| held.get(person).copied().flatten())
-}
-
-/// What an infraction earned, as far as points and repeated fines care.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    Nothing,
-    Warning,
-    Fine,
-}
-
-/// One event on a person's record, laid out for fast scans over long histories.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RecordEntry {
-    /// When it was committed, as an [`instant`].
-    pub at: i64,
-    pub infraction: InfractionId,
-    /// The infraction's group, if it has one.
-    pub group: Option<GroupId>,
-    /// The person committed it (otherwise they answer for it as the holder of
-    /// the permit it was committed under).
-    pub own: bool,
-    pub is_final: bool,
-    /// What the law gave it (computed only when points or fines depend on it).
-    pub outcome: Outcome,
-    /// Points (scaled, see [`PointsTable`]) of the final entries of the record
-    /// up to this one included.
-    pub total: i64,
-}
-
-/// A date-time as seconds since 0001-01-01 00:00, for ordering and comparing.
-pub fn instant(at: NaiveDateTime) -> i64 {
-    i64::from(at.date().num_days_from_ce()) * 86_400
-        + i64::from(at.time().num_seconds_from_midnight())
-}
-
-/// The first instant of a day.
-pub fn day_start(date: NaiveDate) -> i64 {
-    i64::from(date.num_days_from_ce()) * 86_400
-}
-
-/// The day an instant falls on.
-pub fn day_of(at: i64) -> NaiveDate {
-    i32::try_from(at.div_euclid(86_400))
-        .ok()
-        .and_then(NaiveDate::from_num_days_from_ce_opt)
-        .unwrap_or(NaiveDate::MIN)
 }
 
 /// An infraction: a past one in the history, or the one a penalty is asked for.

@@ -9,6 +9,7 @@ pub mod context;
 pub mod engine;
 pub mod facts;
 pub mod model;
+pub mod record;
 mod vocab;
 
 pub use context::{Context, EngineError, Overrides};

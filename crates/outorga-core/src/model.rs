@@ -985,7 +985,7 @@ pub struct EndRule {
     pub after: EndAfter,
     /// Only for a holder of this kind (TO art. 11, m: "quando permissionário
     /// pessoa física"; k: "falência da empresa permissionária").
-    pub holder: Option<crate::facts::PersonKind>,
+    pub holder: Option<crate::vocab::PersonKind>,
     /// For a caducity after a notice: the keys of the `caducity` grounds
     /// that bring it without one (Amapá art. 65, § único: through the auto
     /// of the declaration of inidoneidade), for which no notice is given.

@@ -51,3 +51,14 @@ macro_rules! vocabulary {
 }
 
 pub(crate) use vocabulary;
+
+vocabulary! {
+    /// A natural person or a company: the kind of a person in the facts,
+    /// and of the holder a ground of the law's list is reserved to.
+    #[derive(Default)]
+    pub enum PersonKind {
+        #[default]
+        Person = "person",
+        Company = "company",
+    }
+}

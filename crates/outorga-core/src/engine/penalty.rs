@@ -5,12 +5,11 @@ use crate::engine::points::{PointsAdded, event_points, record, threshold_sanctio
 use crate::engine::sanctions::{
     Citations, Occasion, Parties, Sanction, add_process, all_citations, instantiate, push_merged,
 };
-use crate::facts::{Event, Facts, Outcome, PersonId, RecordEntry, day_of, day_start, instant};
+use crate::facts::{Event, Facts, PersonId};
 use crate::model::{
-    CountBy, CountRule, Cure, Incidence, InfractionId, Liability, Party, Period, Role, Rulebook,
-    SanctionKind, SanctionRule, Scale,
+    CountRule, Cure, Incidence, Liability, Party, Period, Role, SanctionKind, Scale,
 };
-use chrono::NaiveDateTime;
+use crate::record::{Outcome, count_of, day_of, day_start, incidence_in, instant};
 use rust_decimal::Decimal;
 use smallvec::SmallVec;
 
@@ -264,20 +263,6 @@ fn payer(liability: &Liability, offender: PersonId, holder: PersonId) -> PersonI
 }
 
 /// The incidence of `offence` (1 = first) among the offender's final priors that
-/// How a rule counts priors: its own count, or the rulebook's [repeat] (the
-/// loader refuses a rulebook that counts incidences with neither).
-fn count_of<'r>(
-    rulebook: &'r Rulebook,
-    rule: &'r SanctionRule,
-) -> Result<&'r CountRule, EngineError> {
-    rule.count
-        .as_ref()
-        .or(rulebook.repeat.as_ref())
-        .ok_or_else(|| {
-            EngineError::NotInRulebook("a [repeat] rule counting prior infractions".into())
-        })
-}
-
 /// `count` matches within its window, which ends on the offence's date.
 pub fn incidence(
     ctx: &Context<'_>,
@@ -292,82 +277,6 @@ pub fn incidence(
         offence.at,
         count,
     )
-}
-
-/// The incidence (1 = first) of `infraction` committed at `at` by the owner of
-/// `record`: 1 + the final priors of their own, committed before `at` and within
-/// the window of `count`, that `count` matches.
-pub fn incidence_in(
-    ctx: &Context<'_>,
-    record: &[RecordEntry],
-    infraction: InfractionId,
-    at: NaiveDateTime,
-    count: &CountRule,
-) -> Result<u32, EngineError> {
-    let start = ctx.window_start(&count.window, at.date())?;
-    let group = ctx.rulebook.infraction(infraction).group;
-    let from = record.partition_point(|e| e.at < day_start(start));
-    let until = instant(at);
-    let window = record[from..].iter().take_while(|e| e.at < until);
-    let counts = |e: &&RecordEntry| e.own && e.is_final;
-    let priors = match &count.by {
-        CountBy::Code => window
-            .filter(|e| counts(e) && e.infraction == infraction)
-            .count(),
-        CountBy::Group => match group {
-            Some(group) => window
-                .filter(|e| counts(e) && e.group == Some(group))
-                .count(),
-            None => 0,
-        },
-        CountBy::Codes(codes) => window
-            .filter(|e| counts(e) && codes.contains(&e.infraction))
-            .count(),
-    };
-    Ok(u32::try_from(priors).unwrap_or(u32::MAX).saturating_add(1))
-}
-
-/// Whether the rules give `infraction`, committed at `at` by the owner of
-/// `record`, a fine, a warning (when no fine), or neither.
-pub fn outcome_in(
-    ctx: &Context<'_>,
-    record: &[RecordEntry],
-    infraction: InfractionId,
-    at: NaiveDateTime,
-    uncured: bool,
-) -> Result<Outcome, EngineError> {
-    let rulebook = ctx.rulebook;
-    let group = rulebook.infraction(infraction).group;
-    let mut outcome = Outcome::Nothing;
-    for rule in &rulebook.sanction_rules {
-        if !rule.applies_to.selects(infraction, group) {
-            continue;
-        }
-        match (rule.cure, uncured) {
-            (Cure::Found, true) | (Cure::Uncured, false) => continue,
-            _ => {}
-        }
-        let gives = |kind| rule.sanctions.iter().any(|s| s.kind == kind);
-        let (fine, warning) = (gives(SanctionKind::Fine), gives(SanctionKind::Warning));
-        if !(fine || warning) {
-            continue;
-        }
-        let matches = rule.incidence == Incidence::Any
-            || rule.incidence.matches(incidence_in(
-                ctx,
-                record,
-                infraction,
-                at,
-                count_of(rulebook, rule)?,
-            )?);
-        if matches && fine {
-            return Ok(Outcome::Fine);
-        }
-        if matches && warning {
-            outcome = Outcome::Warning;
-        }
-    }
-    Ok(outcome)
 }
 
 /// How many repeats of the same code lead up to `offence`, each one within

@@ -5,8 +5,9 @@ use crate::context::{Context, EngineError, exact};
 use crate::engine::sanctions::{
     Citations, Occasion, Parties, Sanction, cites, instantiate, push_merged,
 };
-use crate::facts::{Event, Facts, Outcome, PersonId, PersonKind, day_start, instant};
-use crate::model::{InfractionId, PointBasis, Role, Rulebook, SanctionSpec, Subject};
+use crate::facts::{Event, Facts, PersonId, PersonKind};
+use crate::model::{PointBasis, Role, SanctionSpec, Subject};
+use crate::record::{Outcome, day_start, instant};
 use chrono::{NaiveDate, NaiveDateTime};
 use rust_decimal::Decimal;
 use smallvec::{SmallVec, smallvec};
@@ -16,114 +17,6 @@ pub type PointsAdded = SmallVec<[(PersonId, Decimal); 2]>;
 
 /// Points on a record per window, keyed by the window's length in months.
 pub type Record = SmallVec<[(u32, Decimal); 4]>;
-
-/// The points of every infraction of a rulebook, worked out once: to the
-/// offender, and to the permit holder when the offender is someone else's
-/// auxiliary. Kept as integers at a common decimal scale so totals over long
-/// records are plain additions (exact: the scale is the largest the values use).
-#[derive(Debug, Clone, Default)]
-pub struct PointsTable {
-    /// Per infraction: (offender, holder) points of the group — what every auto
-    /// earns with basis `Group`, what a fine earns with basis `Outcome`.
-    per_infraction: Vec<(i64, i64)>,
-    /// Per infraction: whether its points are its own, whatever the outcome.
-    fixed: Vec<bool>,
-    /// (offender, holder) points of a warning, with basis `Outcome`.
-    warning: (i64, i64),
-    basis: PointBasis,
-    scale: u32,
-    /// The windows (months) a record is reported and judged over, sorted.
-    windows: Vec<u32>,
-}
-
-impl PointsTable {
-    pub fn new(rulebook: &Rulebook) -> Self {
-        let rule = rulebook.points.as_ref();
-        let share = rule
-            .and_then(|rule| rule.holder_share.as_ref())
-            .map_or(Decimal::ZERO, |share| share.value);
-        let split =
-            |points: Decimal| (points.normalize(), points.saturating_mul(share).normalize());
-        let values: Vec<(Decimal, Decimal)> = rulebook
-            .infractions
-            .iter()
-            .map(|infraction| {
-                let own = infraction.points.as_ref().map(|p| p.value);
-                let of_group = infraction
-                    .group
-                    .and_then(|group| rulebook.group(group).points.as_ref())
-                    .map(|points| points.value);
-                split(rule.and(own.or(of_group)).unwrap_or(Decimal::ZERO))
-            })
-            .collect();
-        let warning = split(
-            rule.and_then(|rule| rule.warning.as_ref())
-                .map_or(Decimal::ZERO, |warning| warning.value),
-        );
-        let scale = values
-            .iter()
-            .chain(std::iter::once(&warning))
-            .map(|(own, held)| own.scale().max(held.scale()))
-            .max()
-            .unwrap_or(0);
-        let scaled = |mut value: Decimal| {
-            value.rescale(scale);
-            i64::try_from(value.mantissa()).unwrap_or(i64::MAX)
-        };
-        let mut windows: Vec<u32> = rule
-            .iter()
-            .flat_map(|rule| rule.windows_months.iter().copied())
-            .chain(rulebook.thresholds.iter().map(|t| t.window_months))
-            .collect();
-        windows.sort_unstable();
-        windows.dedup();
-        Self {
-            per_infraction: values
-                .into_iter()
-                .map(|(own, held)| (scaled(own), scaled(held)))
-                .collect(),
-            fixed: rulebook
-                .infractions
-                .iter()
-                .map(|i| i.points.is_some())
-                .collect(),
-            warning: (scaled(warning.0), scaled(warning.1)),
-            basis: rule.map_or(PointBasis::Group, |rule| rule.basis),
-            scale,
-            windows,
-        }
-    }
-
-    /// Whether points depend on the outcome of each infraction.
-    pub fn by_outcome(&self) -> bool {
-        self.basis == PointBasis::Outcome
-    }
-
-    /// Points an infraction with this outcome puts on a record, scaled: the
-    /// offender's when `own`, else the permit holder's share.
-    pub fn scaled(&self, infraction: InfractionId, own: bool, outcome: Outcome) -> i64 {
-        let fixed = self
-            .fixed
-            .get(infraction.0 as usize)
-            .copied()
-            .unwrap_or(false);
-        let (offender, holder) = match (self.basis, outcome) {
-            _ if fixed => self.per_infraction[infraction.0 as usize],
-            (PointBasis::Group, _) | (PointBasis::Outcome, Outcome::Fine) => self
-                .per_infraction
-                .get(infraction.0 as usize)
-                .copied()
-                .unwrap_or_default(),
-            (PointBasis::Outcome, Outcome::Warning) => self.warning,
-            (PointBasis::Outcome, Outcome::Nothing) => (0, 0),
-        };
-        if own { offender } else { holder }
-    }
-
-    fn decimal(&self, scaled: i64) -> Decimal {
-        Decimal::new(scaled, self.scale).normalize()
-    }
-}
 
 /// The points one event adds to each record, with the articles they rest on.
 /// Empty when the rulebook has no points or the infraction's group carries none.
@@ -185,7 +78,7 @@ pub fn record(
     let limit = before.map_or(end, |before| instant(before).min(end));
     let last = total_before(record.partition_point(|e| e.at < limit));
     table
-        .windows
+        .windows()
         .iter()
         .map(|&months| {
             let start = day_start(sub_months(on, months));
