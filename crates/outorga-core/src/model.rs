@@ -437,6 +437,26 @@ impl SanctionKind {
         SanctionKind::ALL.into_iter().find(|k| k.name() == text)
     }
 
+    /// The penalty or measure as staff and the public read it.
+    pub fn portuguese(self) -> &'static str {
+        match self {
+            SanctionKind::Warning => "advertência",
+            SanctionKind::NoticeOfIrregularity => "notificação de irregularidade",
+            SanctionKind::Fine => "multa",
+            SanctionKind::Suspension => "suspensão do condutor",
+            SanctionKind::PermitSuspension => "suspensão da permissão",
+            SanctionKind::VehicleImpediment => "impedimento do veículo",
+            SanctionKind::DriverCassation => "cassação do registro do condutor",
+            SanctionKind::PermitCassation => "cassação da permissão",
+            SanctionKind::Ineligibility => "impedimento de nova outorga",
+            SanctionKind::VehicleSeizure => "apreensão do veículo",
+            SanctionKind::VehicleRetention => "retenção do veículo",
+            SanctionKind::DocumentSeizure => "apreensão do documento",
+            SanctionKind::AdministrativeProcess => "processo administrativo",
+            SanctionKind::Inidoneidade => "declaração de inidoneidade",
+        }
+    }
+
     /// Whether the law may apply it on the spot, before any decision.
     pub fn applies_at_once(self) -> bool {
         matches!(
@@ -724,6 +744,21 @@ pub struct Procedure {
     pub at_once: Vec<Cited<SanctionKind>>,
     /// Where the deciding authority chooses the penalty among the law's.
     pub choices: Vec<Choice>,
+    /// Autos whose proposal holds one of these penalties are decided by
+    /// another authority than the judge (SMJ art. 8º, § 2º: a cassation by
+    /// the Chefe do Poder Executivo; TO art. 85: by the Director).
+    pub reserved: Vec<ReservedDecision>,
+}
+
+/// Who decides an auto that proposes one of `kinds`.
+#[derive(Debug, Clone)]
+pub struct ReservedDecision {
+    /// How a decision names the authority (`by` of the step).
+    pub key: String,
+    /// The authority, as the law names it.
+    pub by: String,
+    pub kinds: Vec<SanctionKind>,
+    pub citation: Citation,
 }
 
 /// "Where the penalty is one of `instead_of`, the authority decides among

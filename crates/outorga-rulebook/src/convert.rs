@@ -1219,9 +1219,36 @@ impl Converter<'_, '_> {
                 citation: self.citation(&c.citation),
             });
         }
+        let mut reserved: Vec<ReservedDecision> = Vec::new();
+        for spanned in &raw.reserved {
+            let r = spanned.get_ref();
+            if reserved.iter().any(|known| known.key == *r.key.get_ref()) {
+                self.diag.error(
+                    r.key.span(),
+                    format!("authority `{}` listed twice", r.key.get_ref()),
+                );
+            }
+            if r.kinds.is_empty() {
+                self.diag.error(
+                    spanned.span(),
+                    "a reserved decision names the penalties it reserves",
+                );
+            }
+            reserved.push(ReservedDecision {
+                key: r.key.get_ref().clone(),
+                by: r.by.clone(),
+                kinds: r
+                    .kinds
+                    .iter()
+                    .filter_map(|k| self.sanction_kind(k))
+                    .collect(),
+                citation: self.citation(&r.citation),
+            });
+        }
         Procedure {
             at_once,
             choices,
+            reserved,
             citation: self.citation(&raw.citation),
             judge: Cited {
                 value: raw.judge.by.clone(),

@@ -352,6 +352,18 @@ pub struct RawProcedure {
     pub at_once: Vec<RawMeasure>,
     #[serde(default)]
     pub choices: Vec<Spanned<RawChoice>>,
+    #[serde(default)]
+    pub reserved: Vec<Spanned<RawReserved>>,
+}
+
+/// An authority that decides the autos proposing `kinds`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawReserved {
+    pub key: Spanned<String>,
+    pub by: String,
+    pub kinds: Vec<Spanned<String>>,
+    pub citation: Spanned<String>,
 }
 
 /// Where the penalty is one of `instead_of`, the authority decides among

@@ -323,6 +323,9 @@ pub struct ProcessStep {
     /// `judge`, `decide_appeal`: the defense or appeal is not admitted, on
     /// this ground (`[[grounds]]` of set `not_admitted`).
     pub not_admitted: Option<String>,
+    /// `judge`: the authority the law reserves the decision to (the key of
+    /// `[[procedure.reserved]]`).
+    pub by: Option<String>,
 }
 
 /// Where a permit's life stands after `steps`, and whether `next` may be taken.

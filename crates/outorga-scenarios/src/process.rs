@@ -65,7 +65,9 @@ fn step_of(raw: &ProcessStep, place: &str, today: NaiveDate) -> Result<Step, Fai
                 "`not_admitted` leaves the auto standing: not with `upheld: false`".to_string()
             }
         })
-    })
+    })?
+    .decided_by(raw.by.clone())
+    .ok_or_else(|| bad(format!("`by` belongs to `judge`, not to `{kind}`")))
 }
 
 fn stakes<'a>(penalty: Option<&Penalty<'a>>) -> Vec<Stake<'a>> {

@@ -56,6 +56,7 @@ fn decision_text(decision: &Decision) -> String {
         "days": decision.days,
         "sanctions": decision.sanctions.as_ref().map(|k| k.iter().map(|k| k.name()).collect::<Vec<_>>()),
         "not_admitted": decision.not_admitted,
+        "by": decision.by,
     })
     .to_string()
 }
@@ -68,6 +69,8 @@ pub(crate) fn decision_of(text: &str) -> Result<Decision, StoreError> {
         sanctions: Option<Vec<String>>,
         #[serde(default)]
         not_admitted: Option<String>,
+        #[serde(default)]
+        by: Option<String>,
     }
     let corrupt = |why: String| StoreError::Corrupt(format!("decisão do auto: {why}"));
     let stored: Stored = serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?;
@@ -84,6 +87,7 @@ pub(crate) fn decision_of(text: &str) -> Result<Decision, StoreError> {
         days: stored.days,
         sanctions,
         not_admitted: stored.not_admitted,
+        by: stored.by,
     })
 }
 

@@ -196,6 +196,7 @@ async fn the_boards_choice(store: &Store) {
                 days,
                 sanctions: Some(sanctions.to_vec()),
                 not_admitted: None,
+                by: None,
             }),
             "mantido",
         )

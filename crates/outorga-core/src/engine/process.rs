@@ -123,6 +123,9 @@ pub struct Decision {
     /// ground of the procedure's list: the auto stands without its merits
     /// being weighed.
     pub not_admitted: Option<String>,
+    /// The authority that decided, where the law reserves the decision
+    /// (the key of `[[procedure.reserved]]`); none: the judge.
+    pub by: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,6 +180,7 @@ impl Step {
                 days: fields.days,
                 sanctions: fields.sanctions.clone(),
                 not_admitted: fields.not_admitted.clone(),
+                by: None,
             })
         };
         Ok(match kind {
@@ -194,6 +198,17 @@ impl Step {
             StepKind::NotCured => Step::NotCured,
             StepKind::Release => Step::Release,
         })
+    }
+
+    /// The step with the authority that decided it (`by`), where the law
+    /// reserves the decision; none when `by` is given to a step other than
+    /// a judgement.
+    pub fn decided_by(self, by: Option<String>) -> Option<Step> {
+        match (self, by) {
+            (step, None) => Some(step),
+            (Step::Judge(decision), by) => Some(Step::Judge(Decision { by, ..decision })),
+            (_, Some(_)) => None,
+        }
     }
 
     pub fn kind(&self) -> StepKind {
@@ -625,7 +640,10 @@ impl<'c, 'r> Machine<'c, 'r> {
                         vec![limit.citation],
                     );
                 }
-                if let Err(refusal) = self.check(stakes, state, decision) {
+                if let Err(refusal) = self
+                    .decided_by(stakes, state, decision)
+                    .and_then(|()| self.check(stakes, state, decision))
+                {
                     return Ok(Err(refusal));
                 }
                 next.decision = Some(decision.clone());
@@ -741,6 +759,7 @@ impl<'c, 'r> Machine<'c, 'r> {
                             days: None,
                             sanctions: None,
                             not_admitted,
+                            by: _,
                         },
                     ) => Decision {
                         not_admitted: not_admitted.clone(),
@@ -921,7 +940,7 @@ impl<'c, 'r> Machine<'c, 'r> {
                             "a lei não permite decidir {} neste auto",
                             kinds
                                 .iter()
-                                .map(|k| k.name())
+                                .map(|k| k.portuguese())
                                 .collect::<Vec<_>>()
                                 .join(" e ")
                         ),
@@ -1008,6 +1027,47 @@ impl<'c, 'r> Machine<'c, 'r> {
             self.selection(stakes, state, decision)?;
         }
         Ok(())
+    }
+
+    /// Who may judge this auto: where its proposal holds a penalty the law
+    /// reserves to another authority, the decision must name it (`by`);
+    /// elsewhere `by` names no one the law knows.
+    fn decided_by(
+        &self,
+        stakes: &Stakes<'_>,
+        state: &State,
+        decision: &Decision,
+    ) -> Result<(), Refusal> {
+        let proposal = self.in_play(stakes, state);
+        let reserved = self
+            .procedure
+            .reserved
+            .iter()
+            .find(|r| proposal.iter().any(|s| r.kinds.contains(&s.kind)));
+        match (reserved, &decision.by) {
+            (Some(r), Some(by)) if *by == r.key => Ok(()),
+            (Some(r), _) => Err(Refusal {
+                reason: format!(
+                    "o auto propõe {}: decide {} (registre a decisão com by: {})",
+                    r.kinds
+                        .iter()
+                        .map(|k| k.portuguese())
+                        .collect::<Vec<_>>()
+                        .join(" ou "),
+                    r.by,
+                    r.key
+                ),
+                citations: vec![r.citation.clone()],
+            }),
+            (None, None) => Ok(()),
+            (None, Some(by)) => Err(Refusal {
+                reason: format!(
+                    "`{by}` não decide este auto: julga {}",
+                    self.procedure.judge.value
+                ),
+                citations: vec![self.procedure.judge.citation.clone()],
+            }),
+        }
     }
 
     /// A defense or appeal not admitted (não conhecido) on `key`: there
