@@ -857,6 +857,9 @@ pub struct Quota {
     /// The share is the permits of this service (the accessible taxis of
     /// Canguçu art. 3º, § 1º); none: the permits granted under the key.
     pub service: Option<Service>,
+    /// The article that releases the unfilled places to the other
+    /// applicants (SMJ art. 2º, § 6º), where the law does.
+    pub release: Option<Citation>,
     pub citation: Citation,
 }
 

@@ -1429,6 +1429,7 @@ impl Converter<'_, '_> {
                         key: raw.key.clone(),
                         percent: self.percent(&raw.percent, q.span()),
                         service: of,
+                        release: raw.release.as_ref().map(|r| self.citation(r)),
                         citation: self.citation(&raw.citation),
                     }
                 })

@@ -473,6 +473,8 @@ pub struct RawQuota {
     pub percent: RawQuantity,
     /// The share is the permits of this service (one of the cap's).
     pub service: Option<Spanned<String>>,
+    /// The article that releases its unfilled places to the others.
+    pub release: Option<Spanned<String>>,
     pub citation: Spanned<String>,
 }
 

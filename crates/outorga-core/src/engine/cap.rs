@@ -1,7 +1,8 @@
 //! How many permits may exist, and the shares reserved within them.
 
 use crate::context::{Context, EngineError, exact};
-use crate::model::Service;
+use crate::engine::process::Refusal;
+use crate::model::{CapRule, Service};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
@@ -56,4 +57,171 @@ pub fn permit_cap<'r>(
         reserved,
         citations,
     })
+}
+
+/// A permit counted against a cap: its service and the reserved share it
+/// was granted under, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counted<'a> {
+    pub service: Service,
+    pub quota: Option<&'a str>,
+}
+
+/// The share a permit fills: the quota it was granted under, or the one
+/// its service fills (Canguçu art. 3º, § 1º: the accessible taxis).
+fn share_of<'a>(rule: &'a CapRule, permit: Counted<'a>) -> Option<&'a str> {
+    permit.quota.or_else(|| {
+        rule.reserved
+            .iter()
+            .find(|q| q.service == Some(permit.service))
+            .map(|q| q.key.as_str())
+    })
+}
+
+/// The places each reserved share still holds back from open competition:
+/// its size less the places released to it (SMJ art. 2º, § 6º), and how
+/// many of it are filled.
+fn held<'r>(
+    cap: &PermitCap<'r>,
+    rule: &'r CapRule,
+    counted: &[Counted<'_>],
+    released: &[(&str, u64)],
+) -> Vec<(&'r str, u64, u64)> {
+    cap.reserved
+        .iter()
+        .map(|(key, share)| {
+            let freed: u64 = released
+                .iter()
+                .filter(|(k, _)| k == key)
+                .map(|(_, n)| n)
+                .sum();
+            let used = counted
+                .iter()
+                .filter(|p| share_of(rule, **p) == Some(*key))
+                .count() as u64;
+            (*key, share.saturating_sub(freed), used)
+        })
+        .collect()
+}
+
+fn cap_rule<'r>(ctx: &Context<'r>, service: Service) -> Result<&'r CapRule, EngineError> {
+    ctx.rulebook
+        .caps
+        .iter()
+        .find(|cap| cap.services.contains(&service))
+        .ok_or_else(|| EngineError::NotInRulebook(format!("a cap for `{}`", service.name())))
+}
+
+/// Whether one more permit of `service` (under `quota`) fits the cap on
+/// `on`, given the permits the cap counts and the places of each share
+/// released to open competition: the articles it rests on, or the law's
+/// refusal. A service's share is a floor: past it, its grants compete for
+/// the free places.
+pub fn room<'r>(
+    ctx: &Context<'r>,
+    service: Service,
+    counted: &[Counted<'_>],
+    quota: Option<&str>,
+    released: &[(&str, u64)],
+    on: NaiveDate,
+) -> Result<Result<Vec<&'r str>, Refusal>, EngineError> {
+    let rule = cap_rule(ctx, service)?;
+    let cap = permit_cap(ctx, service, counted.len() as u64, on)?;
+    let refuse = |reason: String| {
+        Ok(Err(Refusal {
+            reason,
+            citations: cap.citations.iter().map(|c| c.to_string()).collect(),
+        }))
+    };
+    if counted.len() as u64 >= cap.max_permits {
+        return refuse(format!(
+            "o limite de {} permissões de {} foi atingido",
+            cap.max_permits,
+            rule.services
+                .iter()
+                .map(|s| s.name())
+                .collect::<Vec<_>>()
+                .join(" e ")
+        ));
+    }
+    let shares = held(&cap, rule, counted, released);
+    let reserved: u64 = shares.iter().map(|(_, held, _)| held).sum();
+    let general = counted
+        .iter()
+        .filter(|p| share_of(rule, **p).is_none())
+        .count() as u64;
+    let free = cap.max_permits.saturating_sub(reserved);
+    let general_full = general >= free;
+    let asked = share_of(rule, Counted { service, quota });
+    match asked {
+        Some(key) => {
+            let Some((_, held, used)) = shares.iter().find(|(k, _, _)| *k == key) else {
+                return refuse(format!(
+                    "`{key}` não é reserva de vagas do regulamento (reservas: {})",
+                    shares
+                        .iter()
+                        .map(|(k, _, _)| *k)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            };
+            if used >= held && (quota.is_some() || general_full) {
+                return refuse(format!("as {held} vagas reservadas a {key} estão ocupadas"));
+            }
+        }
+        None if general_full => {
+            return refuse(format!(
+                "as {free} vagas de livre concorrência estão ocupadas ({reserved} reservadas)"
+            ));
+        }
+        None => {}
+    }
+    Ok(Ok(cap.citations))
+}
+
+/// How many places of the share `key` are unfilled on `on` and may be
+/// released to open competition where the law says so (SMJ art. 2º, § 6º):
+/// the article, and the places; the law's refusal when it does not release
+/// that share or none is unfilled.
+pub fn releasable<'r>(
+    ctx: &Context<'r>,
+    service: Service,
+    counted: &[Counted<'_>],
+    key: &str,
+    released: &[(&str, u64)],
+    on: NaiveDate,
+) -> Result<Result<(u64, &'r str), Refusal>, EngineError> {
+    let rule = cap_rule(ctx, service)?;
+    let cap = permit_cap(ctx, service, counted.len() as u64, on)?;
+    let refuse = |reason: String, citation: &str| {
+        Ok(Err(Refusal {
+            reason,
+            citations: vec![citation.to_string()],
+        }))
+    };
+    let Some(quota) = rule.reserved.iter().find(|q| q.key == key) else {
+        return refuse(
+            format!("`{key}` não é reserva de vagas do regulamento"),
+            &rule.citation,
+        );
+    };
+    let Some(release) = &quota.release else {
+        return refuse(
+            format!("a lei não libera as vagas reservadas a {key} para os demais"),
+            &quota.citation,
+        );
+    };
+    let shares = held(&cap, rule, counted, released);
+    let (held, used) = shares
+        .iter()
+        .find(|(k, _, _)| *k == key)
+        .map_or((0, 0), |(_, h, u)| (*h, *u));
+    let unfilled = held.saturating_sub(used);
+    if unfilled == 0 {
+        return refuse(
+            format!("não há vagas reservadas a {key} por preencher"),
+            release,
+        );
+    }
+    Ok(Ok((unfilled, release.as_str())))
 }
