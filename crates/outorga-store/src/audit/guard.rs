@@ -4,9 +4,8 @@
 //! by the next legitimate write. The same check stands before a session,
 //! an API token or a user is trusted to authenticate a request.
 
-use super::images::{KeyPart, RowRef, bind_key, digest, image_of, key_of, key_text};
+use super::images::{KeyPart, RowRef, bind_key, digest, image_of, key_of, key_text, latest_images};
 use super::schema::{Schema, Table};
-use super::verify::latest_images;
 use crate::{StoreError, Tx};
 use serde_json::{Map, Value};
 

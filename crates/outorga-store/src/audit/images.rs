@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use sqlx::any::{AnyRow, AnyTypeInfoKind};
 use sqlx::{Row, ValueRef as _};
+use std::collections::HashMap;
 
 /// One part of a primary key.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -234,4 +235,35 @@ pub(crate) async fn capture(tx: &mut Tx, table: &Table, row: &RowRef) -> Result<
         key: row.as_ref().map_or(parts, |image| key_of(table, image)),
         row,
     })
+}
+
+/// The latest image the log holds for each key of `keys` in `table`: its
+/// digest (`None`: deleted) and entry.
+pub(crate) async fn latest_images<'c>(
+    executor: impl sqlx::Executor<'c, Database = sqlx::Any>,
+    table: &Table,
+    keys: &[String],
+) -> Result<HashMap<String, (Option<String>, i64)>, StoreError> {
+    if keys.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let placeholders: Vec<String> = (0..keys.len()).map(|i| format!("${}", i + 2)).collect();
+    let sql = format!(
+        "SELECT r.key, r.digest, r.seq FROM audit_rows r WHERE r.tbl = $1 AND r.key IN ({}) \
+         AND NOT EXISTS (SELECT 1 FROM audit_rows l WHERE l.tbl = r.tbl AND l.key = r.key \
+         AND l.seq > r.seq)",
+        placeholders.join(", ")
+    );
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(&table.name);
+    for key in keys {
+        query = query.bind(key);
+    }
+    let mut found = HashMap::new();
+    for row in query.fetch_all(executor).await? {
+        found.insert(
+            row.try_get("key")?,
+            (row.try_get("digest")?, row.try_get("seq")?),
+        );
+    }
+    Ok(found)
 }

@@ -9,10 +9,9 @@
 //! again only if it still agrees with its latest image on the columns that
 //! image had — a row edited outside outorga stays reported, not laundered.
 
-use super::images::{KeyPart, RowRef, digest, image_of, key_of, key_text};
+use super::images::{KeyPart, RowRef, digest, image_of, key_of, key_text, latest_images};
 use super::key::{AuditKeys, Purpose};
 use super::schema::Table;
-use super::verify::latest_images;
 use super::{Audit, COLUMNS, Change, Entry, GENESIS, append, entry_hash, entry_of, head_mac};
 use crate::{Store, StoreError, Tx};
 use serde_json::{Map, Value};

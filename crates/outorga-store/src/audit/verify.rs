@@ -11,7 +11,7 @@
 //!    row inserted outside outorga are named with what differs), and no
 //!    record the log says exists is missing.
 
-use super::images::{Image, bind_key, digest, image_of, key_of, key_text};
+use super::images::{Image, bind_key, digest, image_of, key_of, key_text, latest_images};
 use super::key::Purpose;
 use super::schema::Table;
 use super::{AuditEntry, COLUMNS, GENESIS, entry_hash, entry_of};
@@ -305,37 +305,6 @@ impl Store {
         }
         Ok(())
     }
-}
-
-/// The latest image the log holds for each key of `keys` in `table`: its
-/// digest (`None`: deleted) and entry.
-pub(crate) async fn latest_images<'c>(
-    executor: impl sqlx::Executor<'c, Database = sqlx::Any>,
-    table: &Table,
-    keys: &[String],
-) -> Result<HashMap<String, (Option<String>, i64)>, StoreError> {
-    if keys.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let placeholders: Vec<String> = (0..keys.len()).map(|i| format!("${}", i + 2)).collect();
-    let sql = format!(
-        "SELECT r.key, r.digest, r.seq FROM audit_rows r WHERE r.tbl = $1 AND r.key IN ({}) \
-         AND NOT EXISTS (SELECT 1 FROM audit_rows l WHERE l.tbl = r.tbl AND l.key = r.key \
-         AND l.seq > r.seq)",
-        placeholders.join(", ")
-    );
-    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(&table.name);
-    for key in keys {
-        query = query.bind(key);
-    }
-    let mut found = HashMap::new();
-    for row in query.fetch_all(executor).await? {
-        found.insert(
-            row.try_get("key")?,
-            (row.try_get("digest")?, row.try_get("seq")?),
-        );
-    }
-    Ok(found)
 }
 
 /// The image of `key` in `table` that entry `seq` recorded.
