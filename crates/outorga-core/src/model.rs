@@ -535,6 +535,9 @@ pub struct SanctionSpec {
     pub years: Option<Quantity>,
     pub months: Option<Quantity>,
     pub min_hours: Option<Quantity>,
+    /// `days` are business days, counted from the day after it starts
+    /// (TO art. 86, § 1º: custody of 3 dias úteis).
+    pub business_days: bool,
     pub document: Option<DocumentKind>,
     /// Where the measure may be carried out (a retention: Amapá art. 63, § ú).
     pub places: Vec<Place>,

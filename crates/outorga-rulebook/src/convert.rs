@@ -965,7 +965,14 @@ impl Converter<'_, '_> {
             self.diag
                 .error(span.clone(), "`factor` multiplies a fine; this is not one");
         }
+        if raw.business_days && raw.days.is_none() {
+            self.diag.error(
+                span.clone(),
+                "`business_days` says how `days` count: give `days`",
+            );
+        }
         Some(SanctionSpec {
+            business_days: raw.business_days,
             factor,
             kind,
             target: raw.target.map_or(Party::Offender, party),

@@ -280,6 +280,9 @@ pub struct RawSanction {
     pub years: Option<RawQuantity>,
     pub months: Option<RawQuantity>,
     pub min_hours: Option<RawQuantity>,
+    /// With `days`: they are business days.
+    #[serde(default)]
+    pub business_days: bool,
     pub document: Option<Spanned<String>>,
     #[serde(default)]
     pub places: Vec<Spanned<String>>,

@@ -139,6 +139,9 @@ pub(crate) fn sanction_value(world: &World, sanction: &Sanction<'_>) -> Value {
             map.insert(key.into(), json!(value));
         }
     }
+    if sanction.business_days {
+        map.insert("business_days".into(), json!(true));
+    }
     if let Some(document) = sanction.document {
         map.insert("document".into(), json!(document.name()));
     }

@@ -124,6 +124,7 @@ const SANCTION_FIELDS: &[&str] = &[
     "years",
     "months",
     "min_hours",
+    "business_days",
     "document",
     "places",
     "citations",

@@ -53,6 +53,9 @@ pub struct ProposedSanction {
     /// At least this many hours (a measure's minimum).
     #[serde(default)]
     pub min_hours: Option<u32>,
+    /// `days` are business days (TO art. 86, § 1º).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub business_days: bool,
     /// The article that applies it on the spot, from the auto on.
     #[serde(default)]
     pub at_once: Option<String>,
@@ -122,6 +125,7 @@ impl ProposedSanction {
             years: s.years,
             months: s.months,
             min_hours: s.min_hours,
+            business_days: s.business_days,
             at_once: s.at_once.map(str::to_string),
             optional: s.optional,
             articles: articles(&s.citations),
@@ -133,7 +137,7 @@ impl ProposedSanction {
             .ok_or_else(|| StoreError::Corrupt(format!("proposta: penalidade `{}`", self.kind)))
     }
 
-    fn stake(&self) -> Result<Stake<'_>, StoreError> {
+    pub(crate) fn stake(&self) -> Result<Stake<'_>, StoreError> {
         Ok(Stake {
             kind: self.sanction_kind()?,
             days: self.days,
@@ -142,6 +146,7 @@ impl ProposedSanction {
             years: self.years,
             months: self.months,
             min_hours: self.min_hours,
+            business_days: self.business_days,
             at_once: self.at_once.as_deref(),
             optional: self.optional,
             citations: self.articles.iter().map(String::as_str).collect(),

@@ -13,7 +13,7 @@ use crate::audit::{Audit, Change, Entry};
 use crate::autos::{Auto, ProposedSanction, auto_step, from_process, read_auto};
 use crate::permits::{engine_error, lock_permit};
 use crate::{Store, StoreError, Tx};
-use chrono::{Days, Months, NaiveDate};
+use chrono::NaiveDate;
 use outorga_core::Context;
 use outorga_core::engine::permit_life::LifeStep;
 use outorga_core::engine::process::{Decision, Limit, Machine, State, Status, Step, StepKind};
@@ -467,7 +467,10 @@ pub(crate) async fn apply(
     sanction: &ProposedSanction,
     on: NaiveDate,
 ) -> Result<(), StoreError> {
-    let ends = ends(sanction, on);
+    let ends =
+        Machine::of(ctx)
+            .map_err(engine_error)?
+            .last_day(&sanction.stake()?, on, sanction.days);
     let seq: i64 = sqlx::query(
         "INSERT INTO applied_sanctions (jurisdiction, year, number, seq, kind, target, starts, ends, citations) \
          SELECT $1, $2, $3, COALESCE(MAX(seq), 0) + 1, $4, $5, $6, $7, $8 FROM applied_sanctions \
@@ -518,21 +521,6 @@ pub(crate) async fn apply(
     )
     .await?;
     Ok(())
-}
-
-/// The last day of a sanction that lasts N days (or months, or years)
-/// starting on `on`, its first day: 15 days from 1 February end on 15 February.
-fn ends(sanction: &ProposedSanction, on: NaiveDate) -> Option<NaiveDate> {
-    let after = if let Some(days) = sanction.days {
-        on.checked_add_days(Days::new(u64::from(days)))
-    } else if let Some(months) = sanction.months {
-        on.checked_add_months(Months::new(months))
-    } else {
-        sanction
-            .years
-            .and_then(|y| on.checked_add_months(Months::new(y.saturating_mul(12))))
-    };
-    after.and_then(|d| d.pred_opt())
 }
 
 /// What a final sanction does to the records: a suspension of the holder or

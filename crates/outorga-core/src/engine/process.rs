@@ -263,6 +263,8 @@ pub struct Stake<'a> {
     pub months: Option<u32>,
     /// At least this many hours (a measure's minimum).
     pub min_hours: Option<u32>,
+    /// `days` are business days, from the day after it starts.
+    pub business_days: bool,
     /// The article that applies it on the spot, from the auto on.
     pub at_once: Option<&'a str>,
     /// The deciding authority may impose it or not.
@@ -280,6 +282,7 @@ impl<'a> Stake<'a> {
             years: sanction.years,
             months: sanction.months,
             min_hours: sanction.min_hours,
+            business_days: sanction.business_days,
             at_once: sanction.at_once,
             optional: sanction.optional,
             citations: sanction.citations.to_vec(),
@@ -795,17 +798,16 @@ impl<'c, 'r> Machine<'c, 'r> {
                         vec![procedure],
                     );
                 }
-                // Each measure's minimum runs from the auto: its days, or
-                // its hours (whole days of them).
+                // Each measure's minimum runs from the auto: its days
+                // (business days where the law says so), or its hours
+                // (whole days of them).
                 for stake in held {
-                    let days = stake
-                        .days
-                        .or(stake.min_hours.map(|h| h.div_ceil(24)))
-                        .unwrap_or(0);
-                    let free_from = state
-                        .issued
-                        .checked_add_days(Days::new(u64::from(days)))
-                        .unwrap_or(NaiveDate::MAX);
+                    let days = stake.days.or(stake.min_hours.map(|h| h.div_ceil(24)));
+                    let free_from = self
+                        .last_day(stake, state.issued, days)
+                        .map_or(state.issued, |last| {
+                            last.succ_opt().unwrap_or(NaiveDate::MAX)
+                        });
                     if day < free_from {
                         return refuse(
                             format!(
@@ -1117,6 +1119,26 @@ impl<'c, 'r> Machine<'c, 'r> {
         ))
     }
 
+    /// The last day of a sanction in force from `from` for `days` (or its
+    /// months or years): calendar days with `from` the first (15 days from
+    /// 1 February end on 15 February), or business days counted from the
+    /// day after; none when it does not lapse.
+    pub fn last_day(
+        &self,
+        stake: &Stake<'_>,
+        from: NaiveDate,
+        days: Option<u32>,
+    ) -> Option<NaiveDate> {
+        match days {
+            Some(days) if stake.business_days => Some(self.ctx.calendar.count(
+                from,
+                days,
+                crate::calendar::Counting::BusinessDays,
+            )),
+            _ => lapse(from, days, stake.months, stake.years),
+        }
+    }
+
     /// The sanctions in force on `today`: measures the law applies at once,
     /// from the auto on, while the auto stands; once the decision is final,
     /// the penalties it imposed (the days decided), from the day it became
@@ -1128,7 +1150,7 @@ impl<'c, 'r> Machine<'c, 'r> {
                         from: NaiveDate,
                         s: &Stake<'_>,
                         days: Option<u32>| {
-            let until = lapse(from, days, s.months, s.years);
+            let until = self.last_day(s, from, days);
             if from <= today && until.is_none_or(|u| today <= u) {
                 effects.push(Effect {
                     option,

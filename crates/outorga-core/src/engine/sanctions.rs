@@ -37,6 +37,8 @@ pub struct Sanction<'r> {
     pub years: Option<u32>,
     pub months: Option<u32>,
     pub min_hours: Option<u32>,
+    /// `days` are business days.
+    pub business_days: bool,
     pub document: Option<DocumentKind>,
     /// Where the measure may be carried out.
     pub places: &'r [Place],
@@ -61,6 +63,7 @@ impl<'r> Sanction<'r> {
             years: None,
             months: None,
             min_hours: None,
+            business_days: false,
             document: None,
             places: &[],
             at_once: None,
@@ -87,6 +90,7 @@ impl<'r> Sanction<'r> {
             && self.years == other.years
             && self.months == other.months
             && self.min_hours == other.min_hours
+            && self.business_days == other.business_days
             && self.document == other.document
             && self.places == other.places
             && self.at_once == other.at_once
@@ -176,6 +180,7 @@ pub fn instantiate<'r>(
     sanction.min_days = scaled(&spec.min_days)?;
     sanction.max_days = scaled(&spec.max_days)?;
     sanction.min_hours = scaled(&spec.min_hours)?;
+    sanction.business_days = spec.business_days;
     let plain = |q: &Option<Quantity>| -> Result<Option<u32>, EngineError> {
         q.as_ref()
             .map(|q| ctx.whole(q, occasion.on, "years or months"))
