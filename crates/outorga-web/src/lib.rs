@@ -43,6 +43,7 @@ mod routes;
 pub mod server;
 mod state;
 mod text_limits;
+mod vocab;
 
 pub use error::{ApiError, ErrorBody};
 pub use limits::Limits;

@@ -51,7 +51,108 @@ pub fn openapi() -> OpenApi {
     let mut document = crate::routes::api().into_openapi();
     with_reason_header(&mut document);
     with_text_limits(&mut document);
+    with_vocabularies(&mut document);
     document
+}
+
+/// Each field and query parameter that carries a vocabulary (`vocab.rs`)
+/// lists its Portuguese spellings in its description and, for a closed
+/// one, as its `enum`.
+fn with_vocabularies(document: &mut OpenApi) {
+    for (owner, field, vocabulary) in crate::vocab::DOCUMENTED {
+        let says = format!(
+            "Valores — {}: {}{}.",
+            vocabulary.what,
+            vocabulary.spellings(),
+            if vocabulary.open {
+                "; ou outro que o regulamento defina"
+            } else {
+                ""
+            }
+        );
+        let values: Option<Vec<serde_json::Value>> = (!vocabulary.open).then(|| {
+            vocabulary
+                .words
+                .iter()
+                .map(|(wire, _)| serde_json::Value::from(*wire))
+                .collect()
+        });
+        if owner.starts_with('/') {
+            let parameters = document
+                .paths
+                .paths
+                .get_mut(*owner)
+                .and_then(|item| item.get.as_mut())
+                .and_then(|op| op.parameters.as_mut());
+            for parameter in parameters.into_iter().flatten() {
+                let RefOr::T(parameter) = parameter else {
+                    continue;
+                };
+                if parameter.name == *field {
+                    parameter.description = Some(described(parameter.description.take(), &says));
+                    if let Some(RefOr::T(schema)) = parameter.schema.as_mut() {
+                        enumerate(schema, values.as_deref());
+                    }
+                }
+            }
+            continue;
+        }
+        let property = document
+            .components
+            .as_mut()
+            .and_then(|c| c.schemas.get_mut(*owner))
+            .and_then(|schema| match schema {
+                RefOr::T(Schema::Object(object)) => object.properties.get_mut(*field),
+                _ => None,
+            });
+        if let Some(RefOr::T(schema)) = property {
+            match schema {
+                Schema::Object(object) => {
+                    object.description = Some(described(object.description.take(), &says));
+                }
+                Schema::Array(array) => {
+                    array.description = Some(described(array.description.take(), &says));
+                }
+                _ => {}
+            }
+            enumerate(schema, values.as_deref());
+        }
+    }
+}
+
+/// A description with `more` after it.
+fn described(description: Option<String>, more: &str) -> String {
+    match description {
+        Some(text) if !text.trim().is_empty() => format!("{} {more}", text.trim_end()),
+        _ => more.to_string(),
+    }
+}
+
+/// The text's `enum` (of an array: its items'); `null` too where it may be
+/// null.
+fn enumerate(schema: &mut Schema, values: Option<&[serde_json::Value]>) {
+    let Some(values) = values else {
+        return;
+    };
+    match schema {
+        Schema::Object(object) => {
+            let mut values = values.to_vec();
+            if let SchemaType::Array(types) = &object.schema_type
+                && types.contains(&Type::Null)
+            {
+                values.push(serde_json::Value::Null);
+            }
+            object.enum_values = Some(values);
+        }
+        Schema::Array(array) => {
+            if let ArrayItems::RefOrSchema(items) = &mut array.items
+                && let RefOr::T(items) = items.as_mut()
+            {
+                enumerate(items, Some(values));
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Every text field of a request body, and of what a body holds (a CNH in
@@ -184,6 +285,45 @@ fn with_reason_header(document: &mut OpenApi) {
                 .parameters
                 .get_or_insert_with(Vec::new)
                 .push(reason.clone().into());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Each field a vocabulary is documented on exists, lists the
+    /// Portuguese spellings and, for a closed vocabulary, takes only them.
+    #[test]
+    fn every_vocabulary_is_listed_where_the_wire_carries_it() {
+        let document = serde_json::to_value(super::openapi()).expect("the document");
+        for (owner, field, vocabulary) in crate::vocab::DOCUMENTED {
+            let found = if owner.starts_with('/') {
+                document["paths"][*owner]["get"]["parameters"]
+                    .as_array()
+                    .and_then(|ps| ps.iter().find(|p| p["name"] == *field))
+                    .map(|p| (p["description"].clone(), p["schema"].clone()))
+            } else {
+                let property = &document["components"]["schemas"][*owner]["properties"][*field];
+                (!property.is_null()).then(|| (property["description"].clone(), property.clone()))
+            };
+            let Some((description, schema)) = found else {
+                panic!("{owner}.{field} is not in the document");
+            };
+            let description = description.as_str().unwrap_or_default();
+            for (wire, _) in vocabulary.words {
+                assert!(
+                    description.contains(wire),
+                    "{owner}.{field}: `{wire}` not listed in {description:?}"
+                );
+            }
+            let listed = schema
+                .get("enum")
+                .or_else(|| schema["items"].get("enum"))
+                .and_then(|e| e.as_array())
+                .map(|e| e.iter().filter_map(|v| v.as_str()).collect::<Vec<_>>());
+            let expected =
+                (!vocabulary.open).then(|| vocabulary.words.iter().map(|(w, _)| *w).collect());
+            assert_eq!(listed, expected, "{owner}.{field}");
         }
     }
 }

@@ -157,8 +157,14 @@ async fn autos_filters(app: &App) {
         numbers(all(app, &of("infracao=51-I-b"), &reader).await),
         ["7"]
     );
+    assert_eq!(all(app, &of("situacao=lavrado"), &reader).await.len(), 7);
+    assert!(
+        all(app, &of("situacao=definitivo"), &reader)
+            .await
+            .is_empty()
+    );
+    // The spelling of the record, as clients written before sent it.
     assert_eq!(all(app, &of("situacao=issued"), &reader).await.len(), 7);
-    assert!(all(app, &of("situacao=final"), &reader).await.is_empty());
     assert_eq!(
         numbers(all(app, &of("de=2026-11-03&ate=2026-11-05"), &reader).await),
         ["5", "4", "3"]
@@ -246,7 +252,7 @@ async fn agenda_page_by_page(app: &App) {
     let whole = all(app, &agenda, &reader).await;
     // Every auto is to be notified, soonest first.
     assert_eq!(whole.len(), 7, "{whole:?}");
-    assert!(whole.iter().all(|i| i["tipo"] == "notification"));
+    assert!(whole.iter().all(|i| i["tipo"] == "notificacao"));
     let due = field(&whole, "vence_em");
     let mut sorted = due.clone();
     sorted.sort();

@@ -130,7 +130,7 @@ async fn workflow(app: &App) {
     let ana = app.post(&permits, &team.clerk, grant(ANA, None)).await;
     ok(&ana, StatusCode::CREATED, "Ana's grant");
     assert_eq!(ana.body["permissao"]["numero"], 1);
-    assert_eq!(ana.body["permissao"]["situacao"], "granted");
+    assert_eq!(ana.body["permissao"]["situacao"], "em_vigor");
     assert!(ana.body["a_verificar"].is_array());
     assert!(strings(&ana.body["artigos"]).contains(&"Art. 18, § 1º".to_string()));
     let refused = app.post(&permits, &team.clerk, grant(BETO, None)).await;
@@ -161,7 +161,7 @@ async fn workflow(app: &App) {
         .post(
             &drivers,
             &team.clerk,
-            json!({ "condutor": DANI, "funcao": "auxiliary", "data": "2026-11-30" }),
+            json!({ "condutor": DANI, "funcao": "auxiliar", "data": "2026-11-30" }),
         )
         .await;
     ok(&added, StatusCode::CREATED, "driver");
@@ -170,7 +170,8 @@ async fn workflow(app: &App) {
         .unwrap_or_default()
         .to_string();
     assert_eq!(registration, "2026-00001");
-    assert_eq!(added.body["documento"]["tipo"], "driver_registration");
+    assert_eq!(added.body["condutor"]["funcao"], "auxiliar");
+    assert_eq!(added.body["documento"]["tipo"], "matricula_condutor");
     let code = added.body["documento"]["codigo"]
         .as_str()
         .unwrap_or_default()
@@ -199,21 +200,22 @@ async fn workflow(app: &App) {
     ok(&in_service, StatusCode::CREATED, "inclusion");
     assert_eq!(
         in_service.body["autorizacao"]["tipo"],
-        "traffic_authorization"
+        "autorizacao_trafego"
     );
     let inspection = app
         .post(
             &format!("{SMJ}/vehicles/MTX1A22/inspections"),
             &team.inspector,
-            json!({ "servico": "taxi", "tipo": "periodic", "data": "2026-11-30", "aprovada": true }),
+            json!({ "servico": "taxi", "tipo": "periódica", "data": "2026-11-30", "aprovada": true }),
         )
         .await;
     ok(&inspection, StatusCode::CREATED, "inspection");
     assert_eq!(inspection.body["proxima_ate"], "2027-11-30");
-    assert_eq!(inspection.body["selo"]["tipo"], "inspection_seal");
+    assert_eq!(inspection.body["tipo"], "periodica");
+    assert_eq!(inspection.body["selo"]["tipo"], "selo_vistoria");
     let documents = app
         .get(
-            &format!("{SMJ}/documents?assunto=vehicle:MTX1A22"),
+            &format!("{SMJ}/documents?assunto=veiculo:MTX1A22"),
             &team.reader,
         )
         .await;
@@ -232,7 +234,8 @@ async fn workflow(app: &App) {
     assert_eq!(public.body["licenciado"], true);
     assert_eq!(public.body["servico"], "taxi");
     assert_eq!(public.body["permissao"], 1);
-    assert_eq!(public.body["situacao_permissao"], "granted");
+    assert_eq!(public.body["situacao_permissao"], "em_vigor");
+    assert_eq!(public.body["situacao_permissao_nome"], "em vigor");
     assert_eq!(public.body["vistoria_valida"], true);
     assert_eq!(public.body["vistoria_valida_ate"], "2027-11-30");
     let driver = app
@@ -245,7 +248,7 @@ async fn workflow(app: &App) {
         .await;
     ok(&driver, StatusCode::OK, "public driver");
     assert_eq!(driver.body["valido"], true);
-    assert_eq!(driver.body["funcao"], "auxiliary");
+    assert_eq!(driver.body["funcao"], "auxiliar");
     let document = app
         .call(
             Method::GET,
@@ -298,7 +301,7 @@ async fn workflow(app: &App) {
         )
         .await;
     ok(&suspended, StatusCode::OK, "suspension");
-    assert_eq!(suspended.body["situacao"], "reserved");
+    assert_eq!(suspended.body["situacao"], "em_reserva");
     let history = app
         .get(&format!("{SMJ}/permits/taxi/2"), &team.reader)
         .await;
@@ -306,6 +309,9 @@ async fn workflow(app: &App) {
     assert_eq!(history.body["historico"].as_array().map(Vec::len), Some(2));
     // 120 days with 1 Dec 2026 the first: the last is 30 Mar 2027.
     assert_eq!(history.body["historico"][1]["ate"], "2027-03-30");
+    assert_eq!(history.body["historico"][0]["evento"], "outorga");
+    assert_eq!(history.body["historico"][1]["evento"], "reserva");
+    assert_eq!(history.body["historico"][1]["situacao"], "em_reserva");
 
     // An auto (group 3: a fine at once), through its process, to a debt.
     let autos = format!("{SMJ}/autos");
@@ -327,7 +333,8 @@ async fn workflow(app: &App) {
         (&issued.body["ano"], &issued.body["numero"]),
         (&json!(2026), &json!(1))
     );
-    assert_eq!(issued.body["proposta"]["sancoes"][0]["tipo"], "fine");
+    assert_eq!(issued.body["proposta"]["sancoes"][0]["tipo"], "multa");
+    assert_eq!(issued.body["situacao"], "lavrado");
     assert_eq!(issued.body["fiscal"], "fiscal");
     let steps = format!("{SMJ}/autos/2026/1/steps");
     app.clock.to_day("2026-12-03");
@@ -335,7 +342,7 @@ async fn workflow(app: &App) {
         .post(
             &steps,
             &team.clerk,
-            json!({ "passo": "notify", "data": "2026-12-02" }),
+            json!({ "passo": "notificar", "data": "2026-12-02" }),
         )
         .await;
     ok(&notified, StatusCode::OK, "notify");
@@ -344,7 +351,7 @@ async fn workflow(app: &App) {
         .post(
             &steps,
             &team.board,
-            json!({ "passo": "judge", "mantido": true, "fundamentos": "x", "data": "2026-12-03" }),
+            json!({ "passo": "julgar", "mantido": true, "fundamentos": "x", "data": "2026-12-03" }),
         )
         .await;
     ok(&early, StatusCode::UNPROCESSABLE_ENTITY, "judged too early");
@@ -352,7 +359,7 @@ async fn workflow(app: &App) {
         .post(
             &steps,
             &team.clerk,
-            json!({ "passo": "judge", "mantido": true, "data": defense_by }),
+            json!({ "passo": "julgar", "mantido": true, "data": defense_by }),
         )
         .await;
     ok(&by_clerk, StatusCode::FORBIDDEN, "clerks do not judge");
@@ -361,7 +368,7 @@ async fn workflow(app: &App) {
         &app.post(
             &steps,
             &team.clerk,
-            json!({ "passo": "defend", "texto": "Estava limpo", "data": defense_by }),
+            json!({ "passo": "defender", "texto": "Estava limpo", "data": defense_by }),
         )
         .await,
         StatusCode::OK,
@@ -373,7 +380,7 @@ async fn workflow(app: &App) {
         .post(
             &steps,
             &team.board,
-            json!({ "passo": "judge", "mantido": true, "fundamentos": "Auto mantido", "data": defense_by }),
+            json!({ "passo": "julgar", "mantido": true, "fundamentos": "Auto mantido", "data": defense_by }),
         )
         .await;
     ok(&unfixed, StatusCode::UNPROCESSABLE_ENTITY, "days not fixed");
@@ -382,7 +389,7 @@ async fn workflow(app: &App) {
         .post(
             &steps,
             &team.board,
-            json!({ "passo": "judge", "mantido": true, "dias": 20, "fundamentos": "Auto mantido", "data": defense_by }),
+            json!({ "passo": "julgar", "mantido": true, "dias": 20, "fundamentos": "Auto mantido", "data": defense_by }),
         )
         .await;
     ok(&judged, StatusCode::OK, "judgement");
@@ -392,7 +399,7 @@ async fn workflow(app: &App) {
         .post(
             &steps,
             &team.clerk,
-            json!({ "passo": "notify_decision", "data": defense_by }),
+            json!({ "passo": "notificar_decisao", "data": defense_by }),
         )
         .await;
     ok(&noticed, StatusCode::OK, "decision notified");
@@ -404,13 +411,13 @@ async fn workflow(app: &App) {
         .post(
             &steps,
             &team.clerk,
-            json!({ "passo": "finalize", "data": final_day }),
+            json!({ "passo": "tornar_definitivo", "data": final_day }),
         )
         .await;
     ok(&last, StatusCode::OK, "final");
-    assert_eq!(last.body["situacao"], "final");
+    assert_eq!(last.body["situacao"], "definitivo");
     let found = app.get(&format!("{SMJ}/autos/2026/1"), &team.reader).await;
-    assert_eq!(found.body["situacao"], "final");
+    assert_eq!(found.body["situacao"], "definitivo");
     let of_ana = app
         .get(&format!("{SMJ}/autos?autuado={ANA}"), &team.reader)
         .await;
@@ -460,9 +467,9 @@ async fn workflow(app: &App) {
     ok(&agenda, StatusCode::OK, "agenda");
     let items = agenda.body["itens"].as_array().cloned().unwrap_or_default();
     assert!(
-        items
-            .iter()
-            .any(|i| i["tipo"] == "inspection" && i["vence_em"] == "2027-11-30"),
+        items.iter().any(|i| i["tipo"] == "vistoria"
+            && i["vence_em"] == "2027-11-30"
+            && i["assunto"] == "veiculo:MTX1A22"),
         "{items:?}"
     );
 
@@ -608,7 +615,7 @@ async fn local_time(app: &App) {
     let number = issued.body["numero"].as_i64().expect("number");
     let steps = format!("{SMJ}/autos/2026/{number}/steps");
     let notified = app
-        .post(&steps, &team.clerk, json!({ "passo": "notify" }))
+        .post(&steps, &team.clerk, json!({ "passo": "notificar" }))
         .await;
     ok(&notified, StatusCode::OK, "notified tonight");
     assert_eq!(notified.body["notificado_em"], "2026-12-01");
@@ -618,7 +625,7 @@ async fn local_time(app: &App) {
         .post(
             &steps,
             &team.clerk,
-            json!({ "passo": "defend", "texto": "não fumava" }),
+            json!({ "passo": "defender", "texto": "não fumava" }),
         )
         .await;
     ok(&tomorrow, StatusCode::OK, "defense the next morning");

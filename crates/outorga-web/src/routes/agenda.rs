@@ -8,6 +8,7 @@ use crate::json::Json;
 use crate::page::{Lista, Pagina};
 use crate::routes::{bound_rulebooks, day_or_today};
 use crate::state::AppState;
+use crate::vocab::{AGENDA, subject_wire};
 use axum::extract::State;
 use axum::http::StatusCode;
 use outorga_store::AgendaItem;
@@ -32,12 +33,10 @@ pub struct Horizonte {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ItemAgenda {
-    /// permit_expiry, document_expiry, inspection, vehicle_replacement,
-    /// notification, defense, appeal, threshold, suspension_end ou debt.
     pub tipo: String,
     pub vence_em: String,
     pub vencido: bool,
-    /// O registro: `permit:taxi:3`, `auto:2026:15`…
+    /// O registro: `permissao:taxi:3`, `auto:2026:15`…
     pub assunto: String,
     pub descricao: String,
     pub artigos: Vec<String>,
@@ -46,10 +45,10 @@ pub struct ItemAgenda {
 impl From<AgendaItem> for ItemAgenda {
     fn from(i: AgendaItem) -> ItemAgenda {
         ItemAgenda {
-            tipo: i.kind,
+            tipo: AGENDA.wire(&i.kind),
             vence_em: i.due.to_string(),
             vencido: i.overdue,
-            assunto: i.subject,
+            assunto: subject_wire(&i.subject),
             descricao: i.description,
             artigos: i.articles,
         }

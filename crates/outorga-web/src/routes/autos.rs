@@ -12,6 +12,7 @@ use crate::routes::{
 };
 use crate::routes::{optional_day, text};
 use crate::state::AppState;
+use crate::vocab::{NAO_CONHECIMENTO, PASSOS, PENALIDADES, SITUACOES_AUTO};
 use axum::extract::State;
 use axum::http::StatusCode;
 use outorga_core::engine::process::{Misfit, Step, StepFields, StepKind};
@@ -49,7 +50,6 @@ pub struct AutoEntrada {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SancaoProposta {
-    /// warning, fine, suspension, cassation…
     pub tipo: String,
     pub alvo: Option<String>,
     pub pagador: Option<String>,
@@ -72,7 +72,7 @@ pub struct SancaoProposta {
 impl From<ProposedSanction> for SancaoProposta {
     fn from(s: ProposedSanction) -> SancaoProposta {
         SancaoProposta {
-            tipo: s.kind,
+            tipo: PENALIDADES.wire(&s.kind),
             alvo: s.target,
             pagador: s.payer,
             unidade: s.unit,
@@ -131,9 +131,8 @@ pub struct AutoSaida {
     pub local: String,
     pub descricao: String,
     pub fiscal: String,
-    /// issued, awaiting_cure, cured, notified, judged, decision_notified,
-    /// appealed, final, archived ou annulled.
     pub situacao: String,
+    /// A situação por extenso.
     pub situacao_nome: String,
     /// Notificação de irregularidade: o prazo para saná-la.
     pub sanar_ate: Option<String>,
@@ -170,7 +169,7 @@ impl From<Auto> for AutoSaida {
             local: a.place,
             descricao: a.description,
             fiscal: a.inspector,
-            situacao: a.status.name().into(),
+            situacao: SITUACOES_AUTO.wire(a.status.name()),
             sanar_ate: text(a.cure_by),
             decisao_notificada_em: text(a.decision_notified_on),
             dias_decididos: a.decision.as_ref().and_then(|d| d.days),
@@ -178,7 +177,7 @@ impl From<Auto> for AutoSaida {
                 .decision
                 .as_ref()
                 .and_then(|d| d.sanctions.as_ref())
-                .map(|k| k.iter().map(|k| k.name().to_string()).collect()),
+                .map(|k| k.iter().map(|k| PENALIDADES.wire(k.name())).collect()),
             proposta: a.proposal.into(),
             notificar_ate: text(a.notify_by),
             notificado_em: text(a.notified_on),
@@ -195,8 +194,8 @@ impl From<Auto> for AutoSaida {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PassoEntrada {
-    /// notify, defend, archive, notify_decision, finalize, appeal, cure,
-    /// not_cured (atendente); judge, decide_appeal (junta/comissão).
+    /// Julgar e julgar o recurso cabem à junta/comissão; os demais, ao
+    /// atendente. Os passos que o auto admite hoje: GET neste caminho.
     pub passo: String,
     /// AAAA-MM-DD; hoje quando omitida.
     pub data: Option<String>,
@@ -207,14 +206,15 @@ pub struct PassoEntrada {
     pub mantido: Option<bool>,
     /// Onde a lei dá um intervalo (suspensão de 5 a 30 dias): os dias fixados.
     pub dias: Option<u32>,
-    /// Onde a lei deixa escolher: as penalidades decididas (fine,
-    /// permit_suspension…); sem elas, as da proposta.
+    /// Onde a lei deixa escolher: as penalidades decididas (multa,
+    /// suspensao_permissao…); sem elas, as da proposta.
     pub penalidades: Option<Vec<String>>,
     /// No recurso: houve depósito (nunca exigido: Súmula Vinculante 21).
     pub deposito: Option<bool>,
     /// Julgamento ou decisão do recurso: a defesa ou o recurso não é
-    /// conhecido, pela hipótese da lei (Canguçu Anexo I art. 24: `late`,
-    /// `standing`, `unsigned`, `no_request`); o auto fica mantido.
+    /// conhecido, pela hipótese da lei (Canguçu Anexo I art. 24:
+    /// `intempestiva`, `ilegitimidade`, `sem_assinatura`, `sem_pedido`); o
+    /// auto fica mantido.
     pub nao_conhecido: Option<String>,
     #[serde(default)]
     pub fundamentos: String,
@@ -226,8 +226,7 @@ pub struct FiltroAutos {
     pub autuado: Option<String>,
     /// A placa do veículo.
     pub placa: Option<String>,
-    /// issued, awaiting_cure, cured, notified, judged, decision_notified,
-    /// appealed, final, archived ou annulled.
+    /// Só os autos nesta situação.
     pub situacao: Option<String>,
     /// O código da infração, como `51-I-a`.
     pub infracao: Option<String>,
@@ -242,12 +241,13 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
     let bad = |field: &'static str, reason: String| {
         ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, field, reason)
     };
-    let kind = StepKind::parse(input.passo.trim()).ok_or_else(|| {
+    let kind = StepKind::parse(&PASSOS.read("passo", &input.passo)?).ok_or_else(|| {
         bad(
             "passo",
-            format!("`{}`: use {}", input.passo.trim(), StepKind::known()),
+            format!("`{}`: use {}", input.passo.trim(), PASSOS.spellings()),
         )
     })?;
+    let named = PASSOS.wire(kind.name());
     // Kinds are read only where a step decides; elsewhere their presence is
     // what the step refuses.
     let sanctions = input
@@ -257,15 +257,19 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
             list.iter()
                 .filter(|_| kind.decides())
                 .map(|k| {
-                    SanctionKind::parse(k.trim()).ok_or_else(|| {
-                        bad(
-                            "penalidades",
-                            format!(
-                                "`{k}` não é uma penalidade; use {}",
-                                SanctionKind::ALL.map(SanctionKind::name).join(", ")
-                            ),
-                        )
-                    })
+                    PENALIDADES
+                        .code(k)
+                        .and_then(SanctionKind::parse)
+                        .ok_or_else(|| {
+                            bad(
+                                "penalidades",
+                                format!(
+                                    "`{}` não é uma penalidade; use {}",
+                                    k.trim(),
+                                    PENALIDADES.spellings()
+                                ),
+                            )
+                        })
                 })
                 .collect::<Result<Vec<_>, _>>()
         })
@@ -278,19 +282,19 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
         not_admitted: input
             .nao_conhecido
             .as_deref()
-            .map(str::trim)
-            .map(str::to_string),
+            .map(|n| NAO_CONHECIMENTO.read("nao_conhecido", n))
+            .transpose()?,
     };
     let step = Step::build(kind, fields).map_err(|misfit| match misfit {
         Misfit::DecisionOutsideDecision => bad(
             "mantido",
             format!(
-                "`mantido`, `dias` e `penalidades` são do julgamento e da decisão do recurso, não de `{kind}`"
+                "`mantido`, `dias` e `penalidades` são do julgamento e da decisão do recurso, não de `{named}`"
             ),
         ),
         Misfit::DepositOutsideAppeal => bad(
             "deposito",
-            format!("`deposito` é do recurso, não de `{kind}`"),
+            format!("`deposito` é do recurso, não de `{named}`"),
         ),
         Misfit::UpheldMissing => bad(
             "mantido",
@@ -371,7 +375,10 @@ async fn list(
     let filter = AutoFilter {
         offender: filter.autuado,
         plate: filter.placa,
-        status: filter.situacao,
+        status: filter
+            .situacao
+            .map(|s| SITUACOES_AUTO.read("situacao", &s))
+            .transpose()?,
         infraction: filter.infracao,
         from: optional_day(filter.de.as_deref(), "de")?,
         to: optional_day(filter.ate.as_deref(), "ate")?,
@@ -397,7 +404,8 @@ async fn get(
 }
 
 /// Takes one step of the auto's process within the law's deadline:
-/// notify, defend, archive, finalize, appeal (clerks); judge, decide_appeal
+/// notificar, defender, notificar_decisao, recorrer, tornar_definitivo,
+/// arquivar, sanar, nao_sanada, liberar (clerks); julgar, julgar_recurso
 /// (the board).
 #[utoipa::path(post, path = "/api/jurisdictions/{j}/autos/{ano}/{numero}/steps", tag = "fiscalização",
     params(("j" = String, Path, description = "a jurisdição"),

@@ -7,6 +7,7 @@ use crate::json::Json;
 use crate::page::{Lista, Pagina};
 use crate::routes::optional_day;
 use crate::state::AppState;
+use crate::vocab::{DOCUMENTOS, subject_code, subject_wire};
 use axum::extract::State;
 use outorga_store::{Document, DocumentFilter};
 use serde::{Deserialize, Serialize};
@@ -19,10 +20,9 @@ pub struct DocumentoSaida {
     /// O código de verificação, como ABCDE-12345.
     pub codigo: String,
     pub jurisdicao: String,
-    /// traffic_authorization, driver_registration, delegation_term ou
-    /// inspection_seal.
     pub tipo: String,
-    /// Do que trata: `permit:<serviço>:<n>`, `driver:<matrícula>`, `vehicle:<placa>`.
+    /// Do que trata: `permissao:<serviço>:<n>`, `condutor:<matrícula>`,
+    /// `veiculo:<placa>`.
     pub assunto: String,
     /// CPF ou CNPJ do titular (omitido na consulta pública).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -47,8 +47,8 @@ impl From<Document> for DocumentoSaida {
         DocumentoSaida {
             codigo: d.code,
             jurisdicao: d.jurisdiction,
-            tipo: d.kind,
-            assunto: d.subject,
+            tipo: DOCUMENTOS.wire(&d.kind),
+            assunto: subject_wire(&d.subject),
             titular: Some(d.holder),
             emitido_em: d.issued_on.to_string(),
             valido_ate: d.valid_until.map(|v| v.to_string()),
@@ -59,12 +59,12 @@ impl From<Document> for DocumentoSaida {
 
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct Filtro {
-    /// O registro: `permit:taxi:1`, `driver:2026-00001`, `vehicle:ABC1D23`.
+    /// O registro: `permissao:taxi:1`, `condutor:2026-00001`,
+    /// `veiculo:ABC1D23`.
     pub assunto: Option<String>,
     /// CPF ou CNPJ do titular.
     pub titular: Option<String>,
-    /// traffic_authorization, driver_registration, delegation_term ou
-    /// inspection_seal.
+    /// Só os documentos deste tipo.
     pub tipo: Option<String>,
     /// Emitidos a partir deste dia (AAAA-MM-DD).
     pub de: Option<String>,
@@ -89,9 +89,12 @@ async fn list(
 ) -> Result<Json<Lista<DocumentoSaida>>, ApiError> {
     let asked = page.asked()?;
     let filter = DocumentFilter {
-        subject: filter.assunto,
+        subject: filter.assunto.as_deref().map(subject_code),
         holder: filter.titular,
-        kind: filter.tipo,
+        kind: filter
+            .tipo
+            .map(|t| DOCUMENTOS.read("tipo", &t))
+            .transpose()?,
         from: optional_day(filter.de.as_deref(), "de")?,
         to: optional_day(filter.ate.as_deref(), "ate")?,
     };

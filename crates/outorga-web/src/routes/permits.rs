@@ -10,6 +10,7 @@ use crate::page::{Lista, Pagina};
 use crate::routes::documents::DocumentoSaida;
 use crate::routes::{change, day_or_today, rulebook_for_service};
 use crate::state::AppState;
+use crate::vocab::{COTAS, EVENTOS, EXCECOES, FUNCOES, SITUACOES_PERMISSAO, VISTORIAS};
 use axum::extract::State;
 use axum::http::StatusCode;
 use outorga_core::engine::permit_life::{LifeFields, LifeMisfit, LifeStep, LifeStepKind};
@@ -32,7 +33,8 @@ pub struct PermissaoEntrada {
     pub titular: String,
     /// AAAA-MM-DD; hoje quando omitida.
     pub data: Option<String>,
-    /// A reserva de vagas (cota do regulamento), como `disabled_drivers`.
+    /// A reserva de vagas (cota do regulamento), como
+    /// `condutores_com_deficiencia`.
     pub cota: Option<String>,
     /// A linha, numa delegação de ônibus.
     pub linha: Option<String>,
@@ -44,8 +46,8 @@ pub struct PermissaoSaida {
     pub numero: i64,
     pub regulamento: String,
     pub titular: String,
-    /// granted, suspended, reserved, renounced, revoked ou extinct.
     pub situacao: String,
+    /// A situação por extenso.
     pub situacao_nome: String,
     pub cota: Option<String>,
     pub concedida_em: String,
@@ -61,8 +63,8 @@ impl From<PermitRecord> for PermissaoSaida {
             numero: p.number,
             regulamento: p.rulebook,
             titular: p.holder,
-            situacao: p.status,
-            cota: p.quota,
+            situacao: SITUACOES_PERMISSAO.wire(&p.status),
+            cota: p.quota.as_deref().map(|q| COTAS.wire(q)),
             concedida_em: p.granted_on.to_string(),
             vence_em: p.expires_on.map(|d| d.to_string()),
             linha: p.line,
@@ -86,6 +88,14 @@ impl From<ToCheck> for AVerificar {
             artigos: t.articles,
         }
     }
+}
+
+/// The law's reason for a change not to count against its limit, as the
+/// record keeps it (a blank one is none).
+fn excuse(sent: Option<&str>) -> Result<Option<String>, ApiError> {
+    sent.filter(|e| !e.trim().is_empty())
+        .map(|e| EXCECOES.read("excecao", e))
+        .transpose()
 }
 
 fn to_check(list: Vec<ToCheck>) -> Vec<AVerificar> {
@@ -126,8 +136,8 @@ pub struct PassoHistorico {
 impl From<HistoryStep> for PassoHistorico {
     fn from(h: HistoryStep) -> PassoHistorico {
         PassoHistorico {
-            evento: h.event,
-            situacao: h.status,
+            evento: EVENTOS.wire(&h.event),
+            situacao: SITUACOES_PERMISSAO.wire(&h.status),
             desde: h.since.to_string(),
             ate: h.until.map(|d| d.to_string()),
             motivo: h.reason,
@@ -309,7 +319,7 @@ impl TryFrom<&MudancaEntrada> for PermitChange {
 pub struct FiltroPermissoes {
     /// Só as permissões deste serviço.
     pub servico: Option<String>,
-    /// granted, suspended, reserved, renounced, revoked ou extinct.
+    /// Só as permissões nesta situação.
     pub situacao: Option<String>,
     /// CPF ou CNPJ do titular.
     pub titular: Option<String>,
@@ -328,11 +338,10 @@ pub struct Data {
 pub struct CondutorEntrada {
     /// CPF do condutor (cadastrado, com perfil).
     pub condutor: String,
-    /// auxiliary, collaborator ou preposto.
     pub funcao: String,
     pub data: Option<String>,
     /// Numa troca de condutor: o motivo previsto em lei que a deixa fora do
-    /// limite de trocas por período (ex.: `resignation`), se houver.
+    /// limite de trocas por período (ex.: `pedido_demissao`), se houver.
     pub excecao: Option<String>,
 }
 
@@ -355,7 +364,7 @@ impl From<Driver> for CondutorSaida {
             servico: d.service,
             numero: d.number,
             condutor: d.driver,
-            funcao: d.role,
+            funcao: FUNCOES.wire(&d.role),
             desde: d.since.to_string(),
             valida_ate: d.valid_until.map(|v| v.to_string()),
             ate: d.until.map(|v| v.to_string()),
@@ -390,7 +399,7 @@ pub struct VeiculoEmServicoEntrada {
     pub placa: String,
     pub data: Option<String>,
     /// Numa substituição: o motivo previsto em lei que a deixa fora do
-    /// limite de substituições por período (ex.: `accident`), se houver.
+    /// limite de substituições por período (ex.: `acidente`), se houver.
     pub excecao: Option<String>,
 }
 
@@ -419,7 +428,7 @@ impl From<VehicleIncluded> for VeiculoEmServico {
 pub struct VistoriaEntrada {
     /// O serviço cujo regulamento rege a vistoria.
     pub servico: String,
-    /// periodic ou um tipo de vistoria do regulamento.
+    /// A periódica ou um tipo de vistoria do regulamento.
     pub tipo: String,
     pub data: Option<String>,
     pub aprovada: bool,
@@ -450,7 +459,7 @@ impl From<Inspection> for VistoriaSaida {
             ano: i.year,
             numero: i.number,
             placa: i.plate,
-            tipo: i.kind,
+            tipo: VISTORIAS.wire(&i.kind),
             data: i.done_on.to_string(),
             aprovada: i.approved,
             constatacoes: i.findings,
@@ -481,7 +490,11 @@ async fn grant(
         service: input.servico.trim().to_string(),
         holder: input.titular,
         on: day_or_today(&state, &j, input.data.as_deref(), "data")?,
-        quota: input.cota.filter(|q| !q.trim().is_empty()),
+        quota: input
+            .cota
+            .filter(|q| !q.trim().is_empty())
+            .map(|q| COTAS.read("cota", &q))
+            .transpose()?,
         line: input.linha.filter(|l| !l.trim().is_empty()),
     };
     let change = change!(state, who, "outorga pela API");
@@ -510,7 +523,10 @@ async fn list(
     let asked = page.asked()?;
     let filter = PermitFilter {
         service: filter.servico,
-        status: filter.situacao,
+        status: filter
+            .situacao
+            .map(|s| SITUACOES_PERMISSAO.read("situacao", &s))
+            .transpose()?,
         holder: filter.titular,
         plate: filter.placa,
     };
@@ -591,6 +607,8 @@ async fn add_driver(
     Path((j, servico, numero)): Path<(String, String, i64)>,
     Json(input): Json<CondutorEntrada>,
 ) -> Result<(StatusCode, Json<CondutorIncluido>), ApiError> {
+    let role = FUNCOES.read("funcao", &input.funcao)?;
+    let excuse = excuse(input.excecao.as_deref())?;
     let rulebook = rulebook_for_service(&state, &j, &servico).await?;
     let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let change = change!(state, who, "condutor incluído pela API");
@@ -601,8 +619,8 @@ async fn add_driver(
             rulebook,
             &j,
             (&servico, numero),
-            (&input.condutor, input.funcao.trim()),
-            (on, input.excecao.as_deref()),
+            (&input.condutor, &role),
+            (on, excuse.as_deref()),
         )
         .await?;
     Ok((StatusCode::CREATED, Json(added.into())))
@@ -720,6 +738,7 @@ async fn put_vehicle(
     Path((j, servico, numero)): Path<(String, String, i64)>,
     Json(input): Json<VeiculoEmServicoEntrada>,
 ) -> Result<(StatusCode, Json<VeiculoEmServico>), ApiError> {
+    let excuse = excuse(input.excecao.as_deref())?;
     let rulebook = rulebook_for_service(&state, &j, &servico).await?;
     let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let change = change!(state, who, "veículo em serviço pela API");
@@ -731,7 +750,7 @@ async fn put_vehicle(
             &j,
             (&servico, numero),
             &input.placa,
-            (on, input.excecao.as_deref()),
+            (on, excuse.as_deref()),
         )
         .await?;
     Ok((StatusCode::CREATED, Json(included.into())))
@@ -753,6 +772,7 @@ async fn inspect(
     Path((j, placa)): Path<(String, String)>,
     Json(input): Json<VistoriaEntrada>,
 ) -> Result<(StatusCode, Json<VistoriaSaida>), ApiError> {
+    let kind = VISTORIAS.read("tipo", &input.tipo)?;
     let rulebook = rulebook_for_service(&state, &j, &input.servico).await?;
     let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let change = change!(state, who, "vistoria pela API");
@@ -762,7 +782,7 @@ async fn inspect(
             &change,
             rulebook,
             &j,
-            (&placa, &input.tipo),
+            (&placa, &kind),
             on,
             (input.aprovada, &input.constatacoes),
         )

@@ -8,6 +8,7 @@ use crate::json::Json;
 use crate::routes::text;
 use crate::routes::{change, parse_day};
 use crate::state::AppState;
+use crate::vocab::ESCOLARIDADES;
 use axum::extract::State;
 use chrono::NaiveDate;
 use outorga_store::{Cnh, Profile};
@@ -37,7 +38,6 @@ pub struct CnhWire {
 pub struct Perfil {
     pub nascimento: Option<String>,
     pub residente_desde: Option<String>,
-    /// none, fundamental, medio ou superior.
     pub escolaridade: Option<String>,
     pub pessoa_com_deficiencia: Option<bool>,
     pub servidor_publico: Option<bool>,
@@ -87,7 +87,10 @@ impl TryFrom<Perfil> for Profile {
         Ok(Profile {
             birth_date: optional_day(p.nascimento.as_deref(), "nascimento")?,
             resident_since: optional_day(p.residente_desde.as_deref(), "residente_desde")?,
-            education: p.escolaridade,
+            education: p
+                .escolaridade
+                .map(|e| ESCOLARIDADES.read("escolaridade", &e))
+                .transpose()?,
             disabled: p.pessoa_com_deficiencia,
             public_employee: p.servidor_publico,
             transport_operator: p.opera_transporte,
@@ -109,7 +112,7 @@ impl From<Profile> for Perfil {
         Perfil {
             nascimento: text(p.birth_date),
             residente_desde: text(p.resident_since),
-            escolaridade: p.education,
+            escolaridade: p.education.as_deref().map(|e| ESCOLARIDADES.wire(e)),
             pessoa_com_deficiencia: p.disabled,
             servidor_publico: p.public_employee,
             opera_transporte: p.transport_operator,

@@ -14,6 +14,7 @@ use crate::limits::PublicLookup;
 use crate::routes::documents::DocumentoSaida;
 use crate::routes::text;
 use crate::state::AppState;
+use crate::vocab::{FUNCOES, SITUACOES_PERMISSAO};
 use axum::extract::State;
 use chrono::NaiveDate;
 use outorga_core::engine::in_service::{self, Bar};
@@ -35,8 +36,9 @@ pub struct VeiculoPublico {
     pub motivos: Vec<String>,
     pub servico: Option<String>,
     pub permissao: Option<i64>,
-    /// A situação da permissão: granted, suspended, reserved…
+    /// A situação da permissão.
     pub situacao_permissao: Option<String>,
+    /// A situação da permissão por extenso.
     pub situacao_permissao_nome: Option<String>,
     /// Validade da autorização de tráfego em vigor.
     pub autorizacao_valida_ate: Option<String>,
@@ -52,7 +54,6 @@ pub struct CondutorPublico {
     pub matricula: String,
     pub servico: String,
     pub permissao: i64,
-    /// auxiliary, collaborator ou preposto.
     pub funcao: String,
     /// Em atividade, com a matrícula no prazo, sem suspensão e com a
     /// permissão em vigor hoje.
@@ -122,7 +123,7 @@ async fn vehicle(
         servico: check.permit.as_ref().map(|p| p.0.clone()),
         permissao: check.permit.as_ref().map(|p| p.1),
         situacao_permissao_nome: check.permit.as_ref().map(|p| p.2.portuguese().to_string()),
-        situacao_permissao: check.permit.map(|p| p.2.name().to_string()),
+        situacao_permissao: check.permit.map(|p| SITUACOES_PERMISSAO.wire(p.2.name())),
     }))
 }
 
@@ -154,7 +155,7 @@ async fn driver(
         matricula: d.registration,
         servico: d.service,
         permissao: d.number,
-        funcao: d.role,
+        funcao: FUNCOES.wire(&d.role),
         valido: bars.is_empty(),
         valida_ate: text(d.valid_until),
         suspenso_ate: text(d.suspended_until.filter(|s| *s >= today)),

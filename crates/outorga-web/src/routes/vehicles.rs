@@ -6,6 +6,7 @@ use crate::extract::Path;
 use crate::json::Json;
 use crate::routes::change;
 use crate::state::AppState;
+use crate::vocab::EQUIPAMENTOS;
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Datelike;
@@ -28,7 +29,9 @@ pub struct VeiculoEntrada {
     pub portas: Option<u8>,
     /// Lugares de passageiros, além do motorista.
     pub lotacao: Option<u16>,
-    /// Taxímetro, luminoso, baú…
+    /// Taxímetro, luminoso, baú…: um item que o regulamento exige vai
+    /// com o nome do catálogo (escrito com ou sem acentos, em maiúsculas ou
+    /// minúsculas); os demais como vieram.
     #[serde(default)]
     pub equipamentos: Vec<String>,
     /// Rampa, elevador, cinto para cadeira de rodas…
@@ -58,7 +61,14 @@ impl From<VeiculoEntrada> for Vehicle {
             colour: v.cor,
             doors: v.portas,
             capacity: v.lotacao,
-            equipment: v.equipamentos,
+            equipment: v
+                .equipamentos
+                .iter()
+                .map(|item| match EQUIPAMENTOS.code(item) {
+                    Some(code) => code.to_string(),
+                    None => item.clone(),
+                })
+                .collect(),
             adaptations: v.adaptacoes,
         }
     }
@@ -73,7 +83,7 @@ impl From<Vehicle> for VeiculoSaida {
             cor: v.colour,
             portas: v.doors,
             lotacao: v.capacity,
-            equipamentos: v.equipment,
+            equipamentos: v.equipment.iter().map(|e| EQUIPAMENTOS.wire(e)).collect(),
             adaptacoes: v.adaptations,
         }
     }

@@ -1,0 +1,494 @@
+//! The API's words. Code, rulebooks and the record keep one English
+//! spelling of each closed vocabulary (`auxiliary`, `periodic`, `notify`,
+//! `fine`…); users read Portuguese. This module is the one place the API
+//! translates: each [`Vocabulary`] pairs the Portuguese wire spelling
+//! (snake_case, ASCII, without accents: `auxiliar`, `periodica`,
+//! `notificar`, `multa`) with the code's.
+//!
+//! Answers carry the Portuguese spelling ([`Vocabulary::wire`]); requests
+//! are read with [`Vocabulary::read`], which takes the Portuguese spelling
+//! written loosely (`Periódica`, `notificar decisão`) and, for the clients
+//! written before, the code's own. A closed vocabulary refuses anything
+//! else (422, naming the field and listing the spellings); an open one
+//! (the rulebooks add their own inspection kinds, equipment, reasons)
+//! passes an unknown word on as it came, for the law to judge. The OpenAPI
+//! document lists each vocabulary on the fields that carry it
+//! ([`DOCUMENTED`], `openapi.rs`).
+
+use crate::error::ApiError;
+use axum::http::StatusCode;
+
+/// One vocabulary: Portuguese wire spellings and the code's, in pairs.
+#[derive(Debug)]
+pub(crate) struct Vocabulary {
+    /// What it names, for the documentation ("a função do condutor").
+    pub what: &'static str,
+    /// (Portuguese, code) pairs.
+    pub words: &'static [(&'static str, &'static str)],
+    /// Other words are the rulebooks' own and pass as they came.
+    pub open: bool,
+}
+
+/// A word as its spelling is compared: lower case, without accents, with
+/// spaces and hyphens as underscores.
+pub(crate) fn fold(text: &str) -> String {
+    text.trim()
+        .chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            'á' | 'à' | 'â' | 'ã' | 'ä' => 'a',
+            'é' | 'è' | 'ê' | 'ë' => 'e',
+            'í' | 'ì' | 'î' | 'ï' => 'i',
+            'ó' | 'ò' | 'ô' | 'õ' | 'ö' => 'o',
+            'ú' | 'ù' | 'û' | 'ü' => 'u',
+            'ç' => 'c',
+            ' ' | '-' => '_',
+            other => other,
+        })
+        .collect()
+}
+
+impl Vocabulary {
+    /// The Portuguese spelling of the code's `code`; a word the vocabulary
+    /// does not know (a rulebook's own) as it is.
+    pub fn wire(&self, code: &str) -> String {
+        self.words
+            .iter()
+            .find(|(_, c)| *c == code)
+            .map_or(code, |(wire, _)| wire)
+            .to_string()
+    }
+
+    /// The code's spelling of a word sent: its Portuguese spelling (loosely
+    /// written) or the code's own. `None` when the vocabulary does not know
+    /// it.
+    pub fn code(&self, text: &str) -> Option<&'static str> {
+        let folded = fold(text);
+        self.words
+            .iter()
+            .find(|(wire, code)| *wire == folded || *code == text.trim())
+            .map(|(_, code)| *code)
+    }
+
+    /// The code's spelling of `text`, sent as `campo`: refused (422) when a
+    /// closed vocabulary does not know it; an open one passes it on.
+    pub fn read(&self, campo: &str, text: &str) -> Result<String, ApiError> {
+        match self.code(text) {
+            Some(code) => Ok(code.to_string()),
+            None if self.open => Ok(text.trim().to_string()),
+            None => Err(ApiError::field(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                campo,
+                format!("`{}`: use {}", text.trim(), self.spellings()),
+            )),
+        }
+    }
+
+    /// Every Portuguese spelling: "a, b ou c".
+    pub fn spellings(&self) -> String {
+        let wires: Vec<&str> = self.words.iter().map(|(wire, _)| *wire).collect();
+        match wires.split_last() {
+            Some((last, [])) => (*last).to_string(),
+            Some((last, rest)) => format!("{} ou {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+}
+
+/// The role a driver serves a permit in.
+pub(crate) const FUNCOES: Vocabulary = Vocabulary {
+    what: "a função do condutor na permissão",
+    words: &[
+        ("auxiliar", "auxiliary"),
+        ("colaborador", "collaborator"),
+        ("preposto", "preposto"),
+    ],
+    open: false,
+};
+
+/// The kind of an inspection: the periodic one, or one of the rulebook's
+/// own (`[[vehicles.inspections]]`).
+pub(crate) const VISTORIAS: Vocabulary = Vocabulary {
+    what: "o tipo da vistoria",
+    words: &[
+        ("periodica", "periodic"),
+        ("adaptacao", "adaptation"),
+        ("nbr_14040", "nbr_14040"),
+    ],
+    open: true,
+};
+
+/// Where a permit stands (`PermitStatus`).
+pub(crate) const SITUACOES_PERMISSAO: Vocabulary = Vocabulary {
+    what: "a situação da permissão",
+    words: &[
+        ("em_vigor", "granted"),
+        ("suspensa", "suspended"),
+        ("em_reserva", "reserved"),
+        ("renunciada", "renounced"),
+        ("revogada", "revoked"),
+        ("extinta", "extinct"),
+    ],
+    open: false,
+};
+
+/// Where an auto's procedure stands (`process::Status`).
+pub(crate) const SITUACOES_AUTO: Vocabulary = Vocabulary {
+    what: "a situação do auto",
+    words: &[
+        ("lavrado", "issued"),
+        ("aguardando_saneamento", "awaiting_cure"),
+        ("sanado", "cured"),
+        ("notificado", "notified"),
+        ("julgado", "judged"),
+        ("decisao_notificada", "decision_notified"),
+        ("em_recurso", "appealed"),
+        ("definitivo", "final"),
+        ("arquivado", "archived"),
+        ("anulado", "annulled"),
+    ],
+    open: false,
+};
+
+/// The steps of an auto's procedure (`process::StepKind`).
+pub(crate) const PASSOS: Vocabulary = Vocabulary {
+    what: "o passo do processo do auto",
+    words: &[
+        ("notificar", "notify"),
+        ("defender", "defend"),
+        ("julgar", "judge"),
+        ("notificar_decisao", "notify_decision"),
+        ("recorrer", "appeal"),
+        ("julgar_recurso", "decide_appeal"),
+        ("tornar_definitivo", "finalize"),
+        ("arquivar", "archive"),
+        ("sanar", "cure"),
+        ("nao_sanada", "not_cured"),
+        ("liberar", "release"),
+    ],
+    open: false,
+};
+
+/// Sanctions and measures (`SanctionKind`).
+pub(crate) const PENALIDADES: Vocabulary = Vocabulary {
+    what: "a penalidade ou medida",
+    words: &[
+        ("advertencia", "warning"),
+        ("notificacao_irregularidade", "notice_of_irregularity"),
+        ("multa", "fine"),
+        ("suspensao", "suspension"),
+        ("suspensao_permissao", "permit_suspension"),
+        ("impedimento_veiculo", "vehicle_impediment"),
+        ("cassacao_condutor", "driver_cassation"),
+        ("cassacao_permissao", "permit_cassation"),
+        ("inabilitacao", "ineligibility"),
+        ("apreensao_veiculo", "vehicle_seizure"),
+        ("retencao_veiculo", "vehicle_retention"),
+        ("apreensao_documento", "document_seizure"),
+        ("processo_administrativo", "administrative_process"),
+        ("inidoneidade", "inidoneidade"),
+    ],
+    open: false,
+};
+
+/// The documents the department issues.
+pub(crate) const DOCUMENTOS: Vocabulary = Vocabulary {
+    what: "o tipo do documento",
+    words: &[
+        ("autorizacao_trafego", "traffic_authorization"),
+        ("matricula_condutor", "driver_registration"),
+        ("termo_delegacao", "delegation_term"),
+        ("selo_vistoria", "inspection_seal"),
+    ],
+    open: false,
+};
+
+/// What a record key (`permissao:taxi:3`) begins with: the kind of record.
+pub(crate) const REGISTROS: Vocabulary = Vocabulary {
+    what: "o tipo de registro de um assunto",
+    words: &[
+        ("permissao", "permit"),
+        ("condutor", "driver"),
+        ("veiculo", "vehicle"),
+        ("auto", "auto"),
+        ("debito", "debt"),
+        ("pessoa", "person"),
+        ("documento", "document"),
+    ],
+    open: true,
+};
+
+/// What falls due in the agenda.
+pub(crate) const AGENDA: Vocabulary = Vocabulary {
+    what: "o tipo do item da agenda",
+    words: &[
+        ("vencimento_permissao", "permit_expiry"),
+        ("vencimento_documento", "document_expiry"),
+        ("vistoria", "inspection"),
+        ("substituicao_veiculo", "vehicle_replacement"),
+        ("notificacao", "notification"),
+        ("saneamento", "cure"),
+        ("defesa", "defense"),
+        ("notificacao_decisao", "decision_notification"),
+        ("recurso", "appeal"),
+        ("limite_pontos", "threshold"),
+        ("fim_penalidade", "suspension_end"),
+        ("fim_reserva", "reserve_end"),
+        ("correcao_caducidade", "caducity_cure"),
+        ("debito", "debt"),
+    ],
+    open: true,
+};
+
+/// The events of a permit's history.
+pub(crate) const EVENTOS: Vocabulary = Vocabulary {
+    what: "o evento do histórico da permissão",
+    words: &[
+        ("outorga", "grant"),
+        ("reserva", "reserve"),
+        ("prorrogacao_reserva", "reserve_extension"),
+        ("retorno", "reinstatement"),
+        ("suspensao", "suspension"),
+        ("suspensao_penalidade", "penalty_suspension"),
+        ("renovacao", "renewal"),
+        ("transferencia", "transfer"),
+        ("notificacao_caducidade", "caducity_notice"),
+        ("correcao", "cure"),
+        ("renuncia", "renunciation"),
+        ("cassacao", "cassation"),
+        ("revogacao", "revocation"),
+        ("caducidade", "caducity"),
+        ("extincao", "extinction"),
+    ],
+    open: true,
+};
+
+/// A person's schooling (`Education`).
+pub(crate) const ESCOLARIDADES: Vocabulary = Vocabulary {
+    what: "a escolaridade",
+    words: &[
+        ("nenhuma", "none"),
+        ("fundamental", "fundamental"),
+        ("medio", "medio"),
+        ("superior", "superior"),
+    ],
+    open: false,
+};
+
+/// The reserved shares of a cap (`[[caps]] reserved`).
+pub(crate) const COTAS: Vocabulary = Vocabulary {
+    what: "a cota (reserva de vagas) do regulamento",
+    words: &[
+        ("condutores_com_deficiencia", "disabled_drivers"),
+        ("veiculos_acessiveis", "accessible_vehicles"),
+    ],
+    open: true,
+};
+
+/// The reasons the law gives for a change not to count against its limit
+/// (`[[change_limits]] excuses`).
+pub(crate) const EXCECOES: Vocabulary = Vocabulary {
+    what: "o motivo que deixa a troca fora do limite por período",
+    words: &[
+        ("pedido_demissao", "resignation"),
+        ("falecimento", "death"),
+        ("forca_maior", "force_majeure"),
+        ("acidente", "accident"),
+        ("veiculo_mais_novo", "newer_vehicle"),
+    ],
+    open: true,
+};
+
+/// The grounds on which a defense or an appeal is not admitted
+/// (`[[grounds]]` of set `not_admitted`).
+pub(crate) const NAO_CONHECIMENTO: Vocabulary = Vocabulary {
+    what: "a hipótese de não conhecimento da defesa ou do recurso",
+    words: &[
+        ("intempestiva", "late"),
+        ("ilegitimidade", "standing"),
+        ("sem_assinatura", "unsigned"),
+        ("sem_pedido", "no_request"),
+    ],
+    open: true,
+};
+
+/// The equipment vocabulary, as the others.
+pub(crate) const EQUIPAMENTOS: Vocabulary = Vocabulary {
+    what: "o equipamento do veículo",
+    words: &[
+        ("taximetro", "taximetro"),
+        ("caixa_acrilico", "caixa_acrilico"),
+        ("selo_vistoria", "selo_vistoria"),
+        ("mata_cachorro", "mata_cachorro"),
+        ("retrovisores", "mirrors"),
+        ("numero_identificacao", "identification_number"),
+        ("aparador_linha", "line_cutter"),
+        ("assento_passageiro", "passenger_seat"),
+        ("protetor_escapamento", "exhaust_guard"),
+        ("apoio_pes_passageiro", "passenger_footrests"),
+        ("dois_capacetes", "two_helmets"),
+        ("colete_retrorrefletivo", "reflective_vest"),
+        ("alca_passageiro", "passenger_handle"),
+        ("bolsas_laterais", "side_bags"),
+        ("bau_traseiro", "top_box"),
+    ],
+    open: true,
+};
+
+/// A record key (`permit:taxi:3`) in Portuguese (`permissao:taxi:3`).
+pub(crate) fn subject_wire(subject: &str) -> String {
+    match subject.split_once(':') {
+        Some((kind, rest)) => format!("{}:{rest}", REGISTROS.wire(kind)),
+        None => subject.to_string(),
+    }
+}
+
+/// A record key sent (in Portuguese or as the record keeps it), as the
+/// record keeps it.
+pub(crate) fn subject_code(subject: &str) -> String {
+    let subject = subject.trim();
+    match subject.split_once(':') {
+        Some((kind, rest)) => match REGISTROS.code(kind) {
+            Some(code) => format!("{code}:{rest}"),
+            None => subject.to_string(),
+        },
+        None => subject.to_string(),
+    }
+}
+
+/// Which vocabulary each documented field carries: (schema or path,
+/// property or query parameter, vocabulary). `openapi.rs` lists the
+/// spellings on each, and a closed vocabulary as the field's `enum`.
+pub(crate) const DOCUMENTED: &[(&str, &str, &Vocabulary)] = &[
+    ("CondutorEntrada", "funcao", &FUNCOES),
+    ("CondutorSaida", "funcao", &FUNCOES),
+    ("CondutorPublico", "funcao", &FUNCOES),
+    ("CondutorEntrada", "excecao", &EXCECOES),
+    ("VeiculoEmServicoEntrada", "excecao", &EXCECOES),
+    ("VistoriaEntrada", "tipo", &VISTORIAS),
+    ("VistoriaSaida", "tipo", &VISTORIAS),
+    ("PermissaoSaida", "situacao", &SITUACOES_PERMISSAO),
+    ("PassoHistorico", "situacao", &SITUACOES_PERMISSAO),
+    ("PassoHistorico", "evento", &EVENTOS),
+    ("VeiculoPublico", "situacao_permissao", &SITUACOES_PERMISSAO),
+    ("PermissaoEntrada", "cota", &COTAS),
+    ("PermissaoSaida", "cota", &COTAS),
+    ("AutoSaida", "situacao", &SITUACOES_AUTO),
+    ("AutoSaida", "penalidades_decididas", &PENALIDADES),
+    ("SancaoProposta", "tipo", &PENALIDADES),
+    ("PassoEntrada", "passo", &PASSOS),
+    ("PassoEntrada", "penalidades", &PENALIDADES),
+    ("PassoEntrada", "nao_conhecido", &NAO_CONHECIMENTO),
+    ("DocumentoSaida", "tipo", &DOCUMENTOS),
+    ("ItemAgenda", "tipo", &AGENDA),
+    ("Perfil", "escolaridade", &ESCOLARIDADES),
+    ("VeiculoEntrada", "equipamentos", &EQUIPAMENTOS),
+    ("VeiculoSaida", "equipamentos", &EQUIPAMENTOS),
+    (
+        "/api/jurisdictions/{j}/permits",
+        "situacao",
+        &SITUACOES_PERMISSAO,
+    ),
+    ("/api/jurisdictions/{j}/autos", "situacao", &SITUACOES_AUTO),
+    ("/api/jurisdictions/{j}/documents", "tipo", &DOCUMENTOS),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use outorga_core::engine::process::{Status, StepKind};
+    use outorga_core::model::{PermitStatus, SanctionKind};
+
+    /// Every word of `codes` has a Portuguese spelling, and the vocabulary
+    /// names no code beyond them.
+    fn covers(vocabulary: &Vocabulary, codes: &[&str]) {
+        for code in codes {
+            assert!(
+                vocabulary.words.iter().any(|(_, c)| c == code),
+                "{}: no Portuguese for `{code}`",
+                vocabulary.what
+            );
+        }
+        for (wire, code) in vocabulary.words {
+            assert!(
+                codes.contains(code),
+                "{}: `{code}` unknown",
+                vocabulary.what
+            );
+            assert!(
+                wire.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+                "`{wire}`: snake_case ASCII"
+            );
+        }
+    }
+
+    #[test]
+    fn the_closed_vocabularies_of_the_code_are_all_in_portuguese() {
+        covers(&SITUACOES_PERMISSAO, PermitStatus::NAMES);
+        covers(&SITUACOES_AUTO, Status::NAMES);
+        covers(&PASSOS, StepKind::NAMES);
+        let kinds: Vec<&str> = SanctionKind::ALL.iter().map(|k| k.name()).collect();
+        covers(&PENALIDADES, &kinds);
+    }
+
+    #[test]
+    fn every_spelling_is_one_word_each_way() {
+        let all = [
+            &FUNCOES,
+            &VISTORIAS,
+            &SITUACOES_PERMISSAO,
+            &SITUACOES_AUTO,
+            &PASSOS,
+            &PENALIDADES,
+            &DOCUMENTOS,
+            &REGISTROS,
+            &AGENDA,
+            &EVENTOS,
+            &ESCOLARIDADES,
+            &COTAS,
+            &EXCECOES,
+            &NAO_CONHECIMENTO,
+            &EQUIPAMENTOS,
+        ];
+        for vocabulary in all {
+            for (i, (wire, code)) in vocabulary.words.iter().enumerate() {
+                for (other_wire, other_code) in &vocabulary.words[i + 1..] {
+                    assert_ne!(wire, other_wire, "{}", vocabulary.what);
+                    assert_ne!(code, other_code, "{}", vocabulary.what);
+                }
+                assert_eq!(fold(wire), *wire, "`{wire}` is its own folding");
+                assert_eq!(vocabulary.code(wire), Some(*code));
+                assert_eq!(vocabulary.wire(code), *wire);
+            }
+        }
+    }
+
+    #[test]
+    fn a_word_is_read_loosely_in_portuguese_and_as_the_code_spells_it() {
+        assert_eq!(VISTORIAS.code("Periódica"), Some("periodic"));
+        assert_eq!(VISTORIAS.code("periodic"), Some("periodic"));
+        assert_eq!(PASSOS.code(" notificar decisão "), Some("notify_decision"));
+        assert_eq!(EQUIPAMENTOS.code("Taxímetro"), Some("taximetro"));
+        assert_eq!(EQUIPAMENTOS.code("Mata-cachorro"), Some("mata_cachorro"));
+        assert_eq!(
+            EQUIPAMENTOS
+                .read("equipamentos", "luminoso")
+                .ok()
+                .as_deref(),
+            Some("luminoso")
+        );
+        let refused = FUNCOES.read("funcao", "motorista").err().map(|e| e.body);
+        assert_eq!(
+            refused.and_then(|b| b.motivo).as_deref(),
+            Some("`motorista`: use auxiliar, colaborador ou preposto")
+        );
+        assert_eq!(
+            subject_wire("permit:taxi:3"),
+            "permissao:taxi:3".to_string()
+        );
+        assert_eq!(subject_code("veiculo:ABC1D23"), "vehicle:ABC1D23");
+        assert_eq!(subject_code("vehicle:ABC1D23"), "vehicle:ABC1D23");
+        assert_eq!(subject_wire("x"), "x");
+    }
+}
