@@ -71,22 +71,25 @@ pub(crate) fn taken<T>(
     })
 }
 
-/// `next` tried: `allowed`, and when refused why and the articles.
+/// Something tried (`next`, a grant): `key` (`allowed`, `room`), and when
+/// refused why and the articles; what it returned when allowed.
 pub(crate) fn tried<T>(
     result: &mut Map<String, Value>,
+    key: &str,
     outcome: Result<Result<T, Refusal>, outorga_core::EngineError>,
-) -> Result<(), Failure> {
+) -> Result<Option<T>, Failure> {
     match outcome.map_err(engine)? {
-        Ok(_) => {
-            result.insert("allowed".into(), json!(true));
+        Ok(value) => {
+            result.insert(key.into(), json!(true));
+            Ok(Some(value))
         }
         Err(refusal) => {
-            result.insert("allowed".into(), json!(false));
+            result.insert(key.into(), json!(false));
             result.insert("refusal".into(), json!(refusal.reason));
             result.insert("refusal_citations".into(), json!(refusal.citations));
+            Ok(None)
         }
     }
-    Ok(())
 }
 
 /// The citations, each once, in the order first cited.
@@ -320,21 +323,64 @@ pub fn answer(
                 .iter()
                 .find(|c| c.services.contains(&service))
                 .map_or(&alone[..], |c| c.services.as_slice());
-            let current = facts
+            let granted: Vec<cap::Counted<'_>> = facts
                 .permits()
                 .iter()
-                .filter(|p| counted.contains(&p.service))
-                .count();
-            let result = cap::permit_cap(ctx, service, current as u64, today).map_err(engine)?;
+                .zip(&world.permit_quotas)
+                .filter(|(p, _)| counted.contains(&p.service))
+                .map(|(p, quota)| cap::Counted {
+                    service: p.service,
+                    quota: quota.as_deref(),
+                })
+                .collect();
+            let result =
+                cap::permit_cap(ctx, service, granted.len() as u64, today).map_err(engine)?;
             let mut reserved = Map::new();
             for (key, count) in &result.reserved {
                 reserved.insert((*key).to_string(), json!(count));
             }
-            json!({
-                "max_permits": result.max_permits,
-                "reserved": reserved,
-                "citations": citations(&result.citations),
-            })
+            let released: Vec<(&str, u64)> = q
+                .released
+                .iter()
+                .map(|(k, n)| (k.as_str(), u64::from(n.0)))
+                .collect();
+            let mut answer = Map::new();
+            answer.insert("max_permits".into(), json!(result.max_permits));
+            answer.insert("reserved".into(), Value::Object(reserved));
+            // What each share the law releases could release now.
+            let mut releasable = Map::new();
+            let releasing = ctx
+                .rulebook
+                .caps
+                .iter()
+                .filter(|c| c.services.contains(&service))
+                .flat_map(|c| &c.reserved)
+                .filter(|q| q.release.is_some());
+            for quota in releasing {
+                let places = cap::releasable(ctx, service, &granted, &quota.key, &released, today)
+                    .map_err(engine)?
+                    .map_or(0, |(places, _)| places);
+                releasable.insert(quota.key.clone(), json!(places));
+            }
+            if !releasable.is_empty() {
+                answer.insert("releasable".into(), Value::Object(releasable));
+            }
+            let mut cited = result.citations.clone();
+            if let Some(grant) = &q.grant {
+                let outcome = cap::room(
+                    ctx,
+                    service,
+                    &granted,
+                    grant.quota.as_deref(),
+                    &released,
+                    today,
+                );
+                if let Some(more) = tried(&mut answer, "room", outcome)? {
+                    cited.extend(more);
+                }
+            }
+            answer.insert("citations".into(), unique_citations(cited));
+            Value::Object(answer)
         }
         Query::PermitAct(q) => {
             let (allowed, cited) = acts::permit_act(ctx, &q.act).map_err(engine)?;
@@ -750,7 +796,16 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
             "installments",
             "citations",
         ],
-        Query::PermitCap(_) => &["max_permits", "reserved", "citations"],
+        Query::PermitCap(_) => &[
+            "max_permits",
+            "reserved",
+            "releasable",
+            "room",
+            "refusal",
+            "refusal_citations",
+            "citations",
+            "absent",
+        ],
         Query::Eligibility(_) => &[
             "eligible",
             "unmet",

@@ -173,6 +173,9 @@ pub struct Permit {
     pub stand: Option<String>,
     /// Extension: the bus line the permit serves.
     pub line: Option<String>,
+    /// Extension: the reserved share (a quota key of the cap) it was
+    /// granted under.
+    pub quota: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -393,6 +396,17 @@ pub struct FineDueQuery {
 #[serde(deny_unknown_fields)]
 pub struct PermitCapQuery {
     pub service: String,
+    /// Extension: one more grant tried — under this quota, or none.
+    pub grant: Option<CapGrant>,
+    /// Extension: places of a share already released to the others.
+    #[serde(default)]
+    pub released: std::collections::BTreeMap<String, Whole>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CapGrant {
+    pub quota: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -104,7 +104,11 @@ pub fn permit_life(
     result.insert("open".into(), Value::Object(limits));
     if let Some(raw) = &q.next {
         let step = step_of(raw, "query.permit_life.next", today)?;
-        tried(&mut result, life.take(&state, &step, raw.day.0, holder))?;
+        tried(
+            &mut result,
+            "allowed",
+            life.take(&state, &step, raw.day.0, holder),
+        )?;
     }
     result.insert("citations".into(), unique_citations(cited));
     Ok(Value::Object(result))

@@ -139,7 +139,11 @@ pub fn process(
     result.insert("open".into(), Value::Object(limits));
     if let Some(raw) = &q.next {
         let step = step_of(raw, "query.process.next", today)?;
-        tried(&mut result, machine.take(&stakes, &state, &step, raw.day.0))?;
+        tried(
+            &mut result,
+            "allowed",
+            machine.take(&stakes, &state, &step, raw.day.0),
+        )?;
     }
     let in_play = if state.uncured {
         uncured.as_ref().unwrap_or(&found)

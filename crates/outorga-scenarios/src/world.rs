@@ -25,6 +25,8 @@ pub struct World {
     pub stand_facts: Vec<(u32, bool)>,
     /// Per permit: the holder's fixed stand.
     pub permit_stands: Vec<Option<u32>>,
+    /// Per permit: the reserved share it was granted under.
+    pub permit_quotas: Vec<Option<String>>,
 }
 
 /// Case-local names, in declaration order.
@@ -141,6 +143,7 @@ pub fn build(ctx: &Context<'_>, raw: dto::Facts, today: NaiveDate) -> Result<Wor
                 .transpose()
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let permit_quotas = raw.permits.iter().map(|p| p.quota.clone()).collect();
     let people_facts = raw
         .people
         .into_iter()
@@ -235,6 +238,7 @@ pub fn build(ctx: &Context<'_>, raw: dto::Facts, today: NaiveDate) -> Result<Wor
         stands,
         stand_facts,
         permit_stands,
+        permit_quotas,
     })
 }
 
