@@ -216,6 +216,10 @@ pub struct PassoEntrada {
     /// `intempestiva`, `ilegitimidade`, `sem_assinatura`, `sem_pedido`); o
     /// auto fica mantido.
     pub nao_conhecido: Option<String>,
+    /// Julgamento: a autoridade a quem a lei reserva a decisão, quando o
+    /// auto propõe uma penalidade reservada (Santa Maria de Jetibá art. 8º,
+    /// § 2º: `prefeito`, a cassação; Teófilo Otoni art. 85: `diretor`).
+    pub autoridade: Option<String>,
     #[serde(default)]
     pub fundamentos: String,
 }
@@ -305,6 +309,13 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
             "a defesa ou o recurso não conhecido não anula o auto: omita `mantido` ou use true"
                 .into(),
         ),
+    })?
+    .decided_by(input.autoridade.as_deref().map(str::trim).map(str::to_string))
+    .ok_or_else(|| {
+        bad(
+            "autoridade",
+            format!("`autoridade` é do julgamento, não de `{kind}`"),
+        )
     })?;
     let text = if kind.decides() {
         &input.fundamentos
