@@ -9,13 +9,13 @@
 //! merged; the kinds the engine works out (a vehicle's inspections and age
 //! limit, point thresholds) are computed and placed in the same order.
 
+use crate::dates::day;
 use crate::fleet::engine_vehicle;
 use crate::listing::{self, Cursor, Filter, KeyValue, Kind, List, Page, Window, text};
 use crate::parameters::deadline_article;
-use crate::permits::{articles, engine_error};
 use crate::vehicles::read_vehicle;
-use crate::world::{self, ACTIVE, Scope, day};
-use crate::{Store, StoreError, Tx};
+use crate::world::{self, ACTIVE, Scope};
+use crate::{Store, StoreError, Tx, articles};
 use chrono::{Days, NaiveDate};
 use outorga_core::Context;
 use outorga_core::engine::standing::standing;
@@ -654,7 +654,7 @@ async fn vehicles(
             continue;
         };
         let seen = engine_vehicle(tx, jurisdiction, &vehicle, Some(day(&since)?)).await?;
-        let due = deadlines(ctx, &seen, span.today, false).map_err(engine_error)?;
+        let due = deadlines(ctx, &seen, span.today, false)?;
         let cited = articles(&due.citations);
         let subject = format!("vehicle:{plate}");
         let mut add = |kind: &str, on: NaiveDate, description: String| {
@@ -738,7 +738,7 @@ async fn thresholds(
         let Some(person) = world.person(doc) else {
             continue;
         };
-        let now = standing(ctx, &world.facts, person, span.today).map_err(engine_error)?;
+        let now = standing(ctx, &world.facts, person, span.today)?;
         if !now.triggers.is_empty() {
             let kinds: Vec<&str> = now.triggers.iter().map(|t| t.kind.name()).collect();
             let item = span.item(

@@ -6,11 +6,12 @@
 use crate::TextKind;
 use crate::audit::images::RowRef;
 use crate::audit::{Audit, Change, Entry, append, next_number};
+use crate::dates::{day, moment};
 use crate::listing::{self, Filter, Kind, List, Page, Window, day_range, one_of, renamed, text};
 use crate::parameters::optional_deadline;
-use crate::permits::{articles, bound, engine_error, read_permit};
-use crate::world::{self, Scope, World, day, moment};
-use crate::{Store, StoreError, Tx};
+use crate::permits::{bound, read_permit};
+use crate::world::{self, Scope, World};
+use crate::{Store, StoreError, Tx, articles};
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use outorga_core::engine::penalty::penalty;
 use outorga_core::engine::process::{Decision, Stake, Stakes, Status};
@@ -427,7 +428,7 @@ impl Store {
             is_final: false,
             uncured: false,
         };
-        let decided = penalty(&ctx, &world.facts, &event).map_err(engine_error)?;
+        let decided = penalty(&ctx, &world.facts, &event)?;
         let uncured = if decided
             .sanctions
             .iter()
@@ -437,9 +438,7 @@ impl Store {
                 uncured: true,
                 ..event
             };
-            penalty(&ctx, &world.facts, &event)
-                .map_err(engine_error)?
-                .sanctions
+            penalty(&ctx, &world.facts, &event)?.sanctions
         } else {
             Vec::new()
         };

@@ -3,13 +3,13 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append, next_number};
+use crate::dates::day;
 use crate::documents::{Document, issue};
 use crate::listing::{self, Filter, KeyValue, Kind, List, Page, Window, text};
-use crate::permits::{
-    articles, bound, counted_changes, engine_error, lock_permit, refuse_unmet, within_change_limit,
-};
-use crate::world::{self, Scope, day};
-use crate::{PermitRecord, Store, StoreError, Tx};
+use crate::permits::{bound, counted_changes, lock_permit, within_change_limit};
+use crate::requirements::refuse_unmet;
+use crate::world::{self, Scope};
+use crate::{PermitRecord, Store, StoreError, Tx, articles};
 use chrono::{Datelike, NaiveDate};
 use outorga_core::Context;
 use outorga_core::engine::eligibility::{Request, eligibility};
@@ -68,8 +68,7 @@ async fn admit(
         },
         service,
         on,
-    )
-    .map_err(engine_error)?;
+    )?;
     refuse_unmet(refusal, &assessment)?;
     let mut cited: Vec<&str> = assessment.citations.clone();
     let valid_until = if ctx
@@ -78,8 +77,7 @@ async fn admit(
         .iter()
         .any(|r| r.role == Applicant::Driver)
     {
-        let v = validity(ctx, world.facts.person(person), Applicant::Driver, on)
-            .map_err(engine_error)?;
+        let v = validity(ctx, world.facts.person(person), Applicant::Driver, on)?;
         cited.extend(v.citations.iter().copied());
         v.valid_until
     } else {
@@ -88,7 +86,7 @@ async fn admit(
     Ok(Admitted {
         valid_until,
         articles: articles(&cited),
-        to_check: crate::permits::to_check(&assessment.unknown),
+        to_check: crate::requirements::to_check(&assessment.unknown),
     })
 }
 

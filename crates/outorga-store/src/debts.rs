@@ -2,10 +2,9 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
+use crate::dates::day;
 use crate::listing::{self, Filter, Kind, List, Page, Window, day_range, renamed, text};
-use crate::permits::{articles, engine_error};
-use crate::world::day;
-use crate::{Store, StoreError, Tx};
+use crate::{Store, StoreError, Tx, articles};
 use chrono::NaiveDate;
 use outorga_core::Context;
 use outorga_core::engine::fine_due::fine_due;
@@ -38,8 +37,7 @@ pub(crate) async fn overdue(
             today.max(debt.issued_on),
             Some(parcels),
             debt.from_process,
-        )
-        .map_err(engine_error)?
+        )?
         .installments;
         let next = plan.and_then(|p| p.parcels.get(debt.payments.len()).map(|parcel| parcel.due));
         if next.is_some_and(|due| due < today) {
@@ -311,8 +309,7 @@ fn next_due(ctx: &Context<'_>, debt: &Debt, on: NaiveDate) -> Result<Due, StoreE
         on,
         debt.installments,
         debt.from_process,
-    )
-    .map_err(engine_error)?;
+    )?;
     let parcel = debt.payments.len() as u32 + 1;
     let quantity = match &due.installments {
         Some(plan) => plan
@@ -464,8 +461,7 @@ impl Store {
             on,
             Some(parcels),
             debt.from_process,
-        )
-        .map_err(engine_error)?;
+        )?;
         if !due.installments.as_ref().is_some_and(|p| p.allowed) {
             return Err(StoreError::Refused {
                 reason: format!("o parcelamento em {parcels} vezes não é admitido"),

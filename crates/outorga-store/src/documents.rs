@@ -4,8 +4,8 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Audit, Change, Entry, append};
+use crate::dates::day;
 use crate::listing::{self, Filter, Kind, List, Page, Window, day_range, one_of, renamed, text};
-use crate::world::day;
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
 use outorga_core::engine::in_service::{self, DocumentRecord, Hold, VehicleRecord};
@@ -309,7 +309,7 @@ impl Store {
              LEFT JOIN permit_vehicles pv ON pv.jurisdiction = v.jurisdiction AND pv.plate = v.plate AND pv.until IS NULL \
              LEFT JOIN permits p ON p.jurisdiction = pv.jurisdiction AND p.service = pv.service AND p.number = pv.number \
              WHERE v.jurisdiction = $1 AND v.plate = $2",
-            crate::permit_life::STATUS_UNTIL
+            crate::permit_status::STATUS_UNTIL
         )))
         .bind(jurisdiction)
         .bind(&plate)
@@ -322,7 +322,7 @@ impl Store {
         let service: Option<String> = row.try_get("service")?;
         let number: Option<i64> = row.try_get("number")?;
         let status = match number {
-            Some(_) => Some(crate::permit_life::status_in(&row, on)?),
+            Some(_) => Some(crate::permit_status::status_in(&row, on)?),
             None => None,
         };
         let valid = |count: &str, until: &str| -> Result<Option<Option<NaiveDate>>, StoreError> {

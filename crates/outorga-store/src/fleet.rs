@@ -4,19 +4,17 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append, next_number};
+use crate::dates::day;
 use crate::documents::{Document, issue};
-use crate::permits::{
-    articles, bound, counted_changes, engine_error, lock_permit, refuse_unmet, to_check,
-    within_change_limit,
-};
+use crate::parameters::authorization_until;
+use crate::permits::{bound, counted_changes, lock_permit, within_change_limit};
+use crate::requirements::{refuse_unmet, to_check};
 use crate::text::{TextKind, checked};
-use crate::world::day;
-use crate::{Store, StoreError, ToCheck, Tx, Vehicle};
+use crate::{Store, StoreError, ToCheck, Tx, Vehicle, articles};
 use chrono::{Datelike, NaiveDate};
-use outorga_core::Context;
 use outorga_core::engine::vehicle::{deadlines, inclusion, substitution};
 use outorga_core::facts::Vehicle as EngineVehicle;
-use outorga_core::model::{DeadlineKind, Rulebook};
+use outorga_core::model::Rulebook;
 use sqlx::Row;
 
 /// A vehicle put in service under a permit.
@@ -175,16 +173,13 @@ impl Store {
         let candidate = engine_vehicle(&mut tx, jurisdiction, &vehicle, Some(on)).await?;
         let current = current_plate(&mut tx, jurisdiction, (service, number)).await?;
         let (how, assessment) = match &current {
-            None => (
-                "inclusion",
-                inclusion(&ctx, &candidate, on).map_err(engine_error)?,
-            ),
+            None => ("inclusion", inclusion(&ctx, &candidate, on)?),
             Some((old, since)) => {
                 let old = recorded(self, jurisdiction, old).await?;
                 let replaced = engine_vehicle(&mut tx, jurisdiction, &old, Some(*since)).await?;
                 (
                     "substitution",
-                    substitution(&ctx, &candidate, &replaced, on).map_err(engine_error)?,
+                    substitution(&ctx, &candidate, &replaced, on)?,
                 )
             }
         };
@@ -388,7 +383,7 @@ impl Store {
         // The schedule, read with this inspection recorded.
         let after = engine_vehicle(&mut tx, jurisdiction, &vehicle, included).await?;
         let (next_due, cited) = if approved {
-            let due = deadlines(&ctx, &after, done_on, false).map_err(engine_error)?;
+            let due = deadlines(&ctx, &after, done_on, false)?;
             let next = if kind == "periodic" {
                 due.next_inspection
             } else {
@@ -471,23 +466,6 @@ impl Store {
             articles: cited,
         })
     }
-}
-
-/// The last day of a traffic authorization issued on `on`: the law's term
-/// for it where it sets one (Santa Maria de Jetibá art. 15: renewed every
-/// year), never past the permit's end.
-pub(crate) fn authorization_until(
-    ctx: &Context<'_>,
-    on: NaiveDate,
-    permit_end: Option<NaiveDate>,
-) -> Result<Option<NaiveDate>, StoreError> {
-    let term =
-        crate::parameters::optional_deadline(ctx, DeadlineKind::TrafficAuthorizationTerm, on)?
-            .map(|(day, _)| day);
-    Ok(match (term, permit_end) {
-        (Some(term), Some(end)) => Some(term.min(end)),
-        (term, end) => term.or(end),
-    })
 }
 
 impl Store {

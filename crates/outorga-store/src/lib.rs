@@ -8,6 +8,7 @@ mod audit;
 mod audit_list;
 mod autos;
 mod crew;
+mod dates;
 mod debts;
 mod demo;
 mod documents;
@@ -20,9 +21,11 @@ mod parameters;
 mod password_policy;
 mod people;
 mod permit_life;
+mod permit_status;
 mod permits;
 mod process;
 mod profile;
+mod requirements;
 mod sign_ins;
 mod stands;
 mod text;
@@ -51,11 +54,10 @@ pub use parameters::settable as settable_parameter;
 pub use password_policy::{MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS, check_password};
 pub use people::{Kind, Registered, parse_document};
 pub use permit_life::PermitChange;
-pub use permits::{
-    GrantRequest, Granted, HistoryStep, PermitFilter, PermitRecord, ToCheck, status_pt,
-};
+pub use permits::{GrantRequest, Granted, HistoryStep, PermitFilter, PermitRecord, status_pt};
 pub use process::{ProcessStep, status_pt as auto_status_pt};
 pub use profile::{Cnh, Profile, check_profile, parse_cnh_number};
+pub use requirements::ToCheck;
 pub use sign_ins::{
     Attempt, AttemptFilter, FAILURES_PER_CLIENT, FAILURES_PER_NAME, FAILURES_PER_NAME_EVERYWHERE,
     SignIn, WINDOW_SECONDS,
@@ -130,6 +132,34 @@ impl StoreError {
             _ => None,
         }
     }
+}
+
+/// The engine could not answer (a rulebook that lacks what was asked).
+impl From<outorga_core::EngineError> for StoreError {
+    fn from(e: outorga_core::EngineError) -> StoreError {
+        StoreError::Engine(e.to_string())
+    }
+}
+
+/// The law refuses: its reason and the articles it rests on.
+impl From<outorga_core::engine::process::Refusal> for StoreError {
+    fn from(refusal: outorga_core::engine::process::Refusal) -> StoreError {
+        StoreError::Refused {
+            reason: refusal.reason,
+            articles: refusal.citations,
+        }
+    }
+}
+
+/// The articles an answer rests on, each once, in the order first cited.
+pub(crate) fn articles(list: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for a in list {
+        if !out.iter().any(|known| known == a) {
+            out.push(a.to_string());
+        }
+    }
+    out
 }
 
 /// Which database a store runs on.
@@ -520,15 +550,6 @@ fn code_and_name(code: &str, name: &str) -> Result<(String, String), StoreError>
 /// A day on which something was done under `rulebook`: as [`done_on`], and
 /// not before the law came into force (a case is judged by the law of its
 /// day).
-impl From<outorga_core::engine::process::Refusal> for StoreError {
-    fn from(refusal: outorga_core::engine::process::Refusal) -> StoreError {
-        StoreError::Refused {
-            reason: refusal.reason,
-            articles: refusal.citations,
-        }
-    }
-}
-
 pub(crate) fn under_law(
     field: &'static str,
     on: chrono::NaiveDate,

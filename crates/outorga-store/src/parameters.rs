@@ -4,7 +4,6 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
-use crate::permits::engine_error;
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
 use outorga_core::engine::deadline::deadline;
@@ -67,11 +66,27 @@ pub(crate) fn optional_deadline(
     if ctx.rulebook.deadline(kind).is_none() {
         return Ok(None);
     }
-    let d = deadline(ctx, kind, from).map_err(engine_error)?;
+    let d = deadline(ctx, kind, from)?;
     Ok(Some((
         d.due,
         d.citations.first().map_or(String::new(), |c| c.to_string()),
     )))
+}
+
+/// The last day of a traffic authorization issued on `on`: the law's term
+/// for it where it sets one (Santa Maria de Jetibá art. 15: renewed every
+/// year), never past the permit's end.
+pub(crate) fn authorization_until(
+    ctx: &Context<'_>,
+    on: NaiveDate,
+    permit_end: Option<NaiveDate>,
+) -> Result<Option<NaiveDate>, StoreError> {
+    let term =
+        optional_deadline(ctx, DeadlineKind::TrafficAuthorizationTerm, on)?.map(|(day, _)| day);
+    Ok(match (term, permit_end) {
+        (Some(term), Some(end)) => Some(term.min(end)),
+        (term, end) => term.or(end),
+    })
 }
 
 impl Store {

@@ -5,17 +5,16 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Audit, Change};
+use crate::dates::day;
+use crate::permit_status::{ended_how, event_of};
 use crate::permits::{
-    PermitRecord, PermitStep, articles, bound, eligible, end_links, engine_error, lock_permit,
-    read_permit, refuse_unmet, step,
+    PermitRecord, PermitStep, bound, eligible, end_links, lock_permit, read_permit, step,
 };
-use crate::world::day;
-use crate::{Store, StoreError, Tx};
+use crate::requirements::refuse_unmet;
+use crate::{Store, StoreError, Tx, articles};
 use chrono::NaiveDate;
 use outorga_core::Context;
-use outorga_core::engine::permit_life::{
-    Holder, Life, LifeState, LifeStep, Notice, Reserve, status_on_day,
-};
+use outorga_core::engine::permit_life::{Holder, Life, LifeState, LifeStep, Notice, Reserve};
 use outorga_core::model::{EndGround, EndedHow, PermitStatus, Rulebook};
 use sqlx::Row;
 
@@ -25,71 +24,6 @@ use sqlx::Row;
 pub struct PermitChange {
     pub step: LifeStep,
     pub to: Option<String>,
-}
-
-/// The last day of the reserve or penalty suspension a permit (`p`) is in:
-/// the `until` of its latest such step (a select list expression).
-pub(crate) const STATUS_UNTIL: &str = "(SELECT h.until FROM permit_history h \
-     WHERE h.jurisdiction = p.jurisdiction AND h.service = p.service AND h.number = p.number \
-     AND h.event IN ('reserve', 'reserve_extension', 'suspension', 'penalty_suspension') \
-     ORDER BY h.seq DESC LIMIT 1)";
-
-/// The permit's status on `on` from a row with `status`, `expires_on` and
-/// `status_until` ([`STATUS_UNTIL`]).
-pub(crate) fn status_in(
-    row: &sqlx::any::AnyRow,
-    on: NaiveDate,
-) -> Result<PermitStatus, StoreError> {
-    let status: String = row.try_get("status")?;
-    let recorded = PermitStatus::parse(&status)
-        .ok_or_else(|| StoreError::Corrupt(format!("situação da permissão `{status}`")))?;
-    let date = |column: &str| -> Result<Option<NaiveDate>, StoreError> {
-        row.try_get::<Option<String>, _>(column)?
-            .as_deref()
-            .map(day)
-            .transpose()
-    };
-    Ok(status_on_day(
-        recorded,
-        date("status_until")?,
-        date("expires_on")?,
-        on,
-    ))
-}
-
-/// The history event a step records (the record's spelling; an end is
-/// named by how the permit ended, which `past_permits` read).
-fn event_of(step: &LifeStep) -> &'static str {
-    match step {
-        LifeStep::Reserve { .. } => "reserve",
-        LifeStep::ExtendReserve { .. } => "reserve_extension",
-        LifeStep::Reinstate => "reinstatement",
-        LifeStep::Suspend { .. } => "penalty_suspension",
-        LifeStep::Renew => "renewal",
-        LifeStep::Transfer { .. } => "transfer",
-        LifeStep::CaducityNotice { .. } => "caducity_notice",
-        LifeStep::Cure => "cure",
-        LifeStep::Cassate => end_event(EndedHow::Cassated),
-        LifeStep::End { ground } => end_event(ground.ended_how()),
-    }
-}
-
-fn end_event(how: EndedHow) -> &'static str {
-    match how {
-        EndedHow::Renounced => "renunciation",
-        EndedHow::Cassated => "cassation",
-        EndedHow::Revoked => "revocation",
-        EndedHow::Caducity => "caducity",
-        EndedHow::Extinct => "extinction",
-    }
-}
-
-/// How a permit ended, from the history event that ended it.
-pub(crate) fn ended_how(event: &str) -> Option<EndedHow> {
-    EndedHow::ALL
-        .iter()
-        .copied()
-        .find(|how| end_event(*how) == event)
 }
 
 /// The permit's life as the machine sees it: the row's status, grant and
@@ -226,10 +160,10 @@ async fn decide(
     permit: &PermitRecord,
     (step, on): (&LifeStep, NaiveDate),
 ) -> Result<LifeState, StoreError> {
-    let life = Life::of(ctx).map_err(engine_error)?;
+    let life = Life::of(ctx)?;
     let state = load(tx, jurisdiction, permit).await?;
     let born = holder(tx, jurisdiction, &permit.holder).await?;
-    Ok(life.take(&state, step, on, born).map_err(engine_error)??)
+    Ok(life.take(&state, step, on, born)??)
 }
 
 /// Writes what the machine decided (`next`).
@@ -242,7 +176,7 @@ async fn record(
     (step_taken, on, next): (&LifeStep, NaiveDate, &LifeState),
     (cited, also): (&[String], Vec<RowRef>),
 ) -> Result<(), StoreError> {
-    let life = Life::of(ctx).map_err(engine_error)?;
+    let life = Life::of(ctx)?;
     let (service, number) = (permit.service.as_str(), permit.number);
     let mut cited = cited.to_vec();
     let mut also = also;

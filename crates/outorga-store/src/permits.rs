@@ -5,25 +5,18 @@
 use crate::audit::guard::{unchanged, unchanged_where};
 use crate::audit::images::{KeyPart, RowRef};
 use crate::audit::{Audit, Change, Entry, append, next_number};
+use crate::dates::day;
 use crate::listing::{self, Filter, Kind, List, Page, Window, one_of, renamed, text};
-use crate::world::{self, ACTIVE, Scope, day};
-use crate::{Store, StoreError, Tx};
+use crate::requirements::{ToCheck, refuse_unmet, to_check};
+use crate::world::{self, ACTIVE, Scope};
+use crate::{Store, StoreError, Tx, articles};
 use chrono::NaiveDate;
 use outorga_core::Context;
-use outorga_core::engine::assessment::{Assessment, Finding};
+use outorga_core::engine::assessment::Assessment;
 use outorga_core::engine::cap::permit_cap;
 use outorga_core::engine::eligibility::{Request, eligibility};
 use outorga_core::model::{Applicant, DeadlineKind, PermitStatus, Rulebook, Service};
 use sqlx::Row;
-
-/// A requirement the clerk must still check (the facts it reads are not
-/// recorded), with its articles.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct ToCheck {
-    pub requirement: String,
-    pub description: String,
-    pub articles: Vec<String>,
-}
 
 /// A permit as recorded.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -74,48 +67,6 @@ pub struct Granted {
     pub articles: Vec<String>,
 }
 
-pub(crate) fn articles(list: &[&str]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for a in list {
-        if !out.iter().any(|known| known == a) {
-            out.push(a.to_string());
-        }
-    }
-    out
-}
-
-pub(crate) fn to_check(findings: &[Finding<'_>]) -> Vec<ToCheck> {
-    findings
-        .iter()
-        .map(|f| ToCheck {
-            requirement: f.requirement.to_string(),
-            description: f.description.to_string(),
-            articles: articles(&f.citations),
-        })
-        .collect()
-}
-
-/// Refuses when the assessment has unmet requirements, naming each.
-pub(crate) fn refuse_unmet(what: &str, assessment: &Assessment<'_>) -> Result<(), StoreError> {
-    if assessment.unmet.is_empty() {
-        return Ok(());
-    }
-    let reasons: Vec<&str> = assessment.unmet.iter().map(|f| f.description).collect();
-    let cited: Vec<&str> = assessment
-        .unmet
-        .iter()
-        .flat_map(|f| f.citations.iter().copied())
-        .collect();
-    Err(StoreError::Refused {
-        reason: format!("{what}: requisito não atendido — {}", reasons.join("; ")),
-        articles: articles(&cited),
-    })
-}
-
-pub(crate) fn engine_error(e: outorga_core::EngineError) -> StoreError {
-    StoreError::Engine(e.to_string())
-}
-
 /// Whether `holder` may hold a permit of `service` (on `line`) on `on`, as
 /// the rulebook's requirements say of what the record holds (a grant, a
 /// transfer to them).
@@ -135,7 +86,7 @@ pub(crate) async fn eligible<'r>(
     let person = world.person(holder).ok_or_else(|| {
         StoreError::NotFound(format!("{holder} não está cadastrado em {jurisdiction}"))
     })?;
-    eligibility(
+    Ok(eligibility(
         ctx,
         &world.facts,
         person,
@@ -146,8 +97,7 @@ pub(crate) async fn eligible<'r>(
         },
         service,
         on,
-    )
-    .map_err(engine_error)
+    )?)
 }
 
 /// The rulebook must be one the jurisdiction is bound to, and know the service.
@@ -367,8 +317,8 @@ pub(crate) fn within_change_limit(
     excuse: Option<&str>,
     on: NaiveDate,
 ) -> Result<Vec<String>, StoreError> {
-    let Some(answer) = outorga_core::engine::changes::change_allowed(ctx, change, past, excuse, on)
-        .map_err(engine_error)?
+    let Some(answer) =
+        outorga_core::engine::changes::change_allowed(ctx, change, past, excuse, on)?
     else {
         return Ok(Vec::new());
     };
@@ -435,7 +385,7 @@ pub(crate) async fn renew_documents(
                 &permit.holder,
             ),
             on,
-            crate::fleet::authorization_until(ctx, on, Some(end))?,
+            crate::parameters::authorization_until(ctx, on, Some(end))?,
         )
         .await?;
     }
@@ -628,7 +578,7 @@ async fn within_cap(
             permits.push((counted.name().to_string(), row.try_get("quota")?));
         }
     }
-    let cap = permit_cap(ctx, engine_service, permits.len() as u64, on).map_err(engine_error)?;
+    let cap = permit_cap(ctx, engine_service, permits.len() as u64, on)?;
     let cited = articles(&cap.citations);
     let full = |reason: String| StoreError::Refused {
         reason,
@@ -854,14 +804,14 @@ impl Store {
         let row = sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT p.status, p.expires_on, {} AS status_until FROM permits p \
              WHERE p.jurisdiction = $1 AND p.service = $2 AND p.number = $3",
-            crate::permit_life::STATUS_UNTIL
+            crate::permit_status::STATUS_UNTIL
         )))
         .bind(jurisdiction)
         .bind(service)
         .bind(number)
         .fetch_optional(&self.pool)
         .await?;
-        row.map(|row| crate::permit_life::status_in(&row, day))
+        row.map(|row| crate::permit_status::status_in(&row, day))
             .transpose()
     }
 

@@ -11,7 +11,7 @@ use crate::audit::guard::unchanged_where;
 use crate::audit::images::{KeyPart, RowRef};
 use crate::audit::{Audit, Change, Entry};
 use crate::autos::{Auto, ProposedSanction, auto_step, from_process, read_auto};
-use crate::permits::{engine_error, lock_permit};
+use crate::permits::lock_permit;
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
 use outorga_core::Context;
@@ -175,7 +175,7 @@ impl Store {
         let last: Option<String> = last.try_get("last")?;
         let last = last
             .as_deref()
-            .map(crate::world::day)
+            .map(crate::dates::day)
             .transpose()?
             .unwrap_or(auto.committed_at.date());
         if on < last {
@@ -184,13 +184,11 @@ impl Store {
                 reason: format!("{on} é antes do último ato do processo ({last})"),
             });
         }
-        let machine = Machine::of(&ctx).map_err(engine_error)?;
+        let machine = Machine::of(&ctx)?;
         let stakes = auto.proposal.stakes()?;
         let state = state_of(&auto, last);
-        let next = machine
-            .take(&stakes, &state, &process.step, on)
-            .map_err(engine_error)??;
-        let limits = machine.limits(&stakes, &next).map_err(engine_error)?;
+        let next = machine.take(&stakes, &state, &process.step, on)??;
+        let limits = machine.limits(&stakes, &next)?;
         let key = (year, number);
         write_state(&mut tx, jurisdiction, &auto, &next, &limits, (kind, on)).await?;
         let cited: Vec<String> = limits.iter().map(|l| l.citation.to_string()).collect();
@@ -222,11 +220,7 @@ impl Store {
                 .decision
                 .as_ref()
                 .map(|d| machine.selection(&stakes, &next, d))
-                .transpose()
-                .map_err(|refusal| StoreError::Refused {
-                    reason: refusal.reason,
-                    articles: refusal.citations,
-                })?;
+                .transpose()?;
             let set = match selection.as_ref().and_then(|s| s.option) {
                 Some(i) => &auto.proposal.options[i].sanctions,
                 None if next.uncured => &auto.proposal.uncured,
@@ -467,10 +461,7 @@ pub(crate) async fn apply(
     sanction: &ProposedSanction,
     on: NaiveDate,
 ) -> Result<(), StoreError> {
-    let ends =
-        Machine::of(ctx)
-            .map_err(engine_error)?
-            .last_day(&sanction.stake()?, on, sanction.days);
+    let ends = Machine::of(ctx)?.last_day(&sanction.stake()?, on, sanction.days);
     let seq: i64 = sqlx::query(
         "INSERT INTO applied_sanctions (jurisdiction, year, number, seq, kind, target, starts, ends, citations) \
          SELECT $1, $2, $3, COALESCE(MAX(seq), 0) + 1, $4, $5, $6, $7, $8 FROM applied_sanctions \

@@ -2,9 +2,10 @@
 //! permits, vehicles and past infractions a decision needs, with the maps
 //! from the engine's integer ids back to documents, numbers and plates.
 
+use crate::dates::{day, moment};
 use crate::profile::{Profile, engine_person, read_profile};
 use crate::{StoreError, Tx};
-use chrono::{NaiveDate, NaiveDateTime};
+use chrono::NaiveDate;
 use outorga_core::Context;
 use outorga_core::facts::{
     Event, Facts, PastPermit, Permit, PermitId, PermitStatus, Person, PersonId, Vehicle, VehicleId,
@@ -60,16 +61,6 @@ fn status_of(text: &str) -> PermitStatus {
         "reserved" => PermitStatus::Reserved,
         _ => PermitStatus::Active,
     }
-}
-
-pub(crate) fn day(text: &str) -> Result<NaiveDate, StoreError> {
-    text.parse()
-        .map_err(|_| StoreError::Corrupt(format!("`{text}` is not a date")))
-}
-
-pub(crate) fn moment(text: &str) -> Result<NaiveDateTime, StoreError> {
-    NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S")
-        .map_err(|_| StoreError::Corrupt(format!("`{text}` is not a date-time")))
 }
 
 /// Reads the world `ctx`'s rulebook decides in, on `today`.
@@ -182,8 +173,7 @@ pub(crate) async fn load(
         persons
     };
     let history = history(tx, ctx, jurisdiction, (&people, &keys)).await?;
-    let facts = Facts::new(ctx, persons, permits, engine_vehicles, history)
-        .map_err(|e| StoreError::Engine(e.to_string()))?;
+    let facts = Facts::new(ctx, persons, permits, engine_vehicles, history)?;
     Ok(World {
         facts,
         people,
@@ -263,7 +253,7 @@ async fn person(
     for row in ended {
         let event: String = row.try_get("event")?;
         let since: String = row.try_get("since")?;
-        if let Some(how) = crate::permit_life::ended_how(&event) {
+        if let Some(how) = crate::permit_status::ended_how(&event) {
             past.push(PastPermit {
                 ended: day(&since)?,
                 how,

@@ -1,0 +1,17 @@
+//! Days and moments as the record keeps them (ISO text), read back: text
+//! that does not read as one is a corrupt record.
+
+use crate::StoreError;
+use chrono::{NaiveDate, NaiveDateTime};
+
+/// A day kept as `YYYY-MM-DD`.
+pub(crate) fn day(text: &str) -> Result<NaiveDate, StoreError> {
+    text.parse()
+        .map_err(|_| StoreError::Corrupt(format!("`{text}` is not a date")))
+}
+
+/// A moment kept as `YYYY-MM-DDTHH:MM:SS`.
+pub(crate) fn moment(text: &str) -> Result<NaiveDateTime, StoreError> {
+    NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S")
+        .map_err(|_| StoreError::Corrupt(format!("`{text}` is not a date-time")))
+}
