@@ -13,9 +13,9 @@ use crate::{Store, StoreError, Tx, articles};
 use chrono::NaiveDate;
 use outorga_core::Context;
 use outorga_core::engine::assessment::Assessment;
-use outorga_core::engine::cap::permit_cap;
+use outorga_core::engine::cap::{Counted, releasable, room};
 use outorga_core::engine::eligibility::{Request, eligibility};
-use outorga_core::model::{Applicant, DeadlineKind, PermitStatus, Rulebook, Service};
+use outorga_core::model::{Applicant, CapRule, DeadlineKind, PermitStatus, Rulebook, Service};
 use sqlx::Row;
 
 /// A permit as recorded.
@@ -540,32 +540,25 @@ pub(crate) async fn end_links(
     Ok(rows)
 }
 
-/// Whether a grant fits within the cap: a grant under a quota (asked for,
-/// or the share its service fills: Canguçu's accessible taxis) within the
-/// share; any other within the cap less the shares reserved; always within
-/// the cap, counted over every service it counts together.
-async fn within_cap(
+/// The permits a cap counts (every service it counts together), each with
+/// the share it was granted under, and the places of each share released to
+/// the other applicants. Grants and releases of the services of one cap take
+/// turns on one row (PostgreSQL's row lock; SQLite's write lock is already
+/// held).
+struct CapRecord {
+    permits: Vec<(Service, Option<String>)>,
+    released: Vec<(String, u64)>,
+}
+
+async fn cap_record(
     tx: &mut Tx,
-    ctx: &Context<'_>,
+    rule: &CapRule,
     jurisdiction: &str,
-    (service, engine_service): (&str, Service),
-    quota: Option<&str>,
-    on: NaiveDate,
-) -> Result<Vec<String>, StoreError> {
-    let Some(rule) = ctx
-        .rulebook
-        .caps
-        .iter()
-        .find(|c| c.services.contains(&engine_service))
-    else {
-        return Ok(Vec::new());
-    };
-    if let [first, _, ..] = rule.services.as_slice() {
-        // Grants of the services one cap counts take turns on one row
-        // (PostgreSQL's row lock; SQLite's write lock is already held).
-        crate::audit::lock_series(tx, jurisdiction, &format!("cap:{}", first.name())).await?;
-    }
-    let mut permits: Vec<(String, Option<String>)> = Vec::new();
+) -> Result<CapRecord, StoreError> {
+    let first = rule.services.first().map_or("", |s| s.name());
+    crate::audit::lock_series(tx, jurisdiction, &format!("cap:{first}")).await?;
+    let mut permits = Vec::new();
+    let mut released = Vec::new();
     for counted in &rule.services {
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT quota FROM permits WHERE jurisdiction = $1 AND service = $2 AND status IN {ACTIVE}"
@@ -575,78 +568,65 @@ async fn within_cap(
         .fetch_all(&mut **tx)
         .await?;
         for row in rows {
-            permits.push((counted.name().to_string(), row.try_get("quota")?));
+            permits.push((*counted, row.try_get("quota")?));
+        }
+        let rows = sqlx::query(
+            "SELECT quota, CAST(SUM(places) AS BIGINT) AS places FROM quota_releases \
+             WHERE jurisdiction = $1 AND service = $2 GROUP BY quota",
+        )
+        .bind(jurisdiction)
+        .bind(counted.name())
+        .fetch_all(&mut **tx)
+        .await?;
+        for row in rows {
+            let places: i64 = row.try_get("places")?;
+            released.push((row.try_get("quota")?, u64::try_from(places).unwrap_or(0)));
         }
     }
-    let cap = permit_cap(ctx, engine_service, permits.len() as u64, on)?;
-    let cited = articles(&cap.citations);
-    let full = |reason: String| StoreError::Refused {
-        reason,
-        articles: cited.clone(),
-    };
-    if permits.len() as u64 >= cap.max_permits {
-        return Err(full(format!(
-            "o limite de {} permissões de {} foi atingido",
-            cap.max_permits,
-            rule.services
-                .iter()
-                .map(|s| s.name())
-                .collect::<Vec<_>>()
-                .join(" e ")
-        )));
-    }
-    // The share a permit fills: its quota, or the one its service fills.
-    let share_of = |of: &str, key: Option<&str>| -> Option<String> {
-        key.map(str::to_string).or_else(|| {
-            rule.reserved
-                .iter()
-                .find(|q| q.service.is_some_and(|s| s.name() == of))
-                .map(|q| q.key.clone())
-        })
-    };
-    let reserved: u64 = cap.reserved.iter().map(|(_, n)| n).sum();
-    let general = permits
+    Ok(CapRecord { permits, released })
+}
+
+/// The core's view of the cap's record.
+fn counted(record: &CapRecord) -> (Vec<Counted<'_>>, Vec<(&str, u64)>) {
+    (
+        record
+            .permits
+            .iter()
+            .map(|(service, quota)| Counted {
+                service: *service,
+                quota: quota.as_deref(),
+            })
+            .collect(),
+        record
+            .released
+            .iter()
+            .map(|(k, n)| (k.as_str(), *n))
+            .collect(),
+    )
+}
+
+/// One more permit of `service` (under `quota`) must fit the cap, as the
+/// core's `cap::room` says of the record: the articles, or its refusal.
+async fn within_cap(
+    tx: &mut Tx,
+    ctx: &Context<'_>,
+    jurisdiction: &str,
+    service: Service,
+    quota: Option<&str>,
+    on: NaiveDate,
+) -> Result<Vec<String>, StoreError> {
+    let Some(rule) = ctx
+        .rulebook
+        .caps
         .iter()
-        .filter(|(of, key)| share_of(of, key.as_deref()).is_none())
-        .count() as u64;
-    let general_full = general >= cap.max_permits.saturating_sub(reserved);
-    let general_refusal = || {
-        full(format!(
-            "as {} vagas de livre concorrência estão ocupadas ({reserved} reservadas)",
-            cap.max_permits.saturating_sub(reserved)
-        ))
+        .find(|c| c.services.contains(&service))
+    else {
+        return Ok(Vec::new());
     };
-    match share_of(service, quota) {
-        Some(key) => {
-            let Some((_, share)) = cap.reserved.iter().find(|(k, _)| *k == key) else {
-                return Err(StoreError::Invalid {
-                    field: "reserva",
-                    reason: format!(
-                        "`{key}` não é reserva de vagas do regulamento (reservas: {})",
-                        cap.reserved
-                            .iter()
-                            .map(|(k, _)| *k)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                });
-            };
-            let used = permits
-                .iter()
-                .filter(|(of, k)| share_of(of, k.as_deref()).as_deref() == Some(key.as_str()))
-                .count() as u64;
-            // A service's share is a floor: past it, its grants compete for
-            // the free places.
-            if used >= *share && (quota.is_some() || general_full) {
-                return Err(full(format!(
-                    "as {share} vagas reservadas a {key} estão ocupadas"
-                )));
-            }
-        }
-        None if general_full => return Err(general_refusal()),
-        None => {}
-    }
-    Ok(cited)
+    let record = cap_record(tx, rule, jurisdiction).await?;
+    let (permits, released) = counted(&record);
+    let cited = room(ctx, service, &permits, quota, &released, on)??;
+    Ok(articles(&cited))
 }
 
 impl Store {
@@ -715,17 +695,7 @@ impl Store {
             .as_deref()
             .map(str::trim)
             .filter(|q| !q.is_empty());
-        cited.extend(
-            within_cap(
-                &mut tx,
-                &ctx,
-                jurisdiction,
-                (&request.service, service),
-                quota,
-                request.on,
-            )
-            .await?,
-        );
+        cited.extend(within_cap(&mut tx, &ctx, jurisdiction, service, quota, request.on).await?);
         let term = term_end(&ctx, request.on)?;
         if let Some((_, article)) = &term {
             cited.push(article.clone());
@@ -791,6 +761,77 @@ impl Store {
             to_check: to_check(&assessment.unknown),
             articles: cited,
         })
+    }
+
+    /// Releases to the other applicants the places of the reserved share
+    /// `quota` of `service` not filled on `on`, where the law says so (SMJ
+    /// art. 2º, § 6º: after a call with no eligible applicant for them):
+    /// the places released and the article. The law's refusal when it
+    /// releases no such share or none is unfilled.
+    pub async fn release_quota(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        (service, quota): (&str, &str),
+        on: NaiveDate,
+    ) -> Result<(u64, String), StoreError> {
+        crate::under_law("data", on, change, rulebook)?;
+        let (mut tx, _writer) = self.write_transaction().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let kind = bound(&mut tx, jurisdiction, rulebook, service).await?;
+        let Some(rule) = ctx
+            .rulebook
+            .caps
+            .iter()
+            .find(|c| c.services.contains(&kind))
+        else {
+            return Err(StoreError::Refused {
+                reason: format!("{} não limita as permissões de {service}", rulebook.id),
+                articles: Vec::new(),
+            });
+        };
+        let record = cap_record(&mut tx, rule, jurisdiction).await?;
+        let (permits, released) = counted(&record);
+        let (places, article) = releasable(&ctx, kind, &permits, quota, &released, on)??;
+        let seq: i64 = sqlx::query(
+            "INSERT INTO quota_releases (jurisdiction, service, quota, seq, released_on, places, reason, citations) \
+             SELECT $1, $2, $3, COALESCE(MAX(seq), 0) + 1, $4, $5, $6, $7 FROM quota_releases \
+             WHERE jurisdiction = $1 AND service = $2 AND quota = $3 RETURNING seq",
+        )
+        .bind(jurisdiction)
+        .bind(service)
+        .bind(quota)
+        .bind(on.to_string())
+        .bind(i64::try_from(places).unwrap_or(i64::MAX))
+        .bind(change.why)
+        .bind(serde_json::json!([article]).to_string())
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get("seq")?;
+        append(
+            &mut tx,
+            &self.audit,
+            change,
+            Entry {
+                action: "quota.release",
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("quota:{service}:{quota}"),
+                detail: serde_json::json!({ "places": places, "on": on, "articles": [article] }),
+                rows: vec![RowRef::new(
+                    "quota_releases",
+                    [
+                        jurisdiction.into(),
+                        service.into(),
+                        quota.into(),
+                        seq.into(),
+                    ],
+                )],
+            },
+        )
+        .await?;
+        tx.commit().await?;
+        Ok((places, article.to_string()))
     }
 
     /// The status of a permit on `day`, if it exists (a term run out, a

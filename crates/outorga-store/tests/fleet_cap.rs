@@ -79,6 +79,115 @@ async fn exercise(url: &str) {
     assert!(reason.contains("limite de 2 permissões"), "{reason}");
 }
 
+/// Santa Maria de Jetibá art. 2º, §§ 4º, 6º: 8 000 inhabitants, 10 places,
+/// 1 reserved for a driver with a disability. The 9 free places taken, an
+/// open grant waits while the reserved one is unfilled; once the board
+/// releases it (a call found no eligible applicant), the open grant fits.
+async fn released_quota(url: &str) {
+    let store: Store = common::open(url).await;
+    let rb = rulebook_named("santa-maria-de-jetiba/taxi");
+    let j = "santa-maria-de-jetiba";
+    store
+        .sync_jurisdictions(
+            &by(),
+            &[Jurisdiction {
+                id: j.into(),
+                name: "Santa Maria de Jetibá".into(),
+                state: "ES".into(),
+                rulebooks: vec![rb.id.clone()],
+            }],
+        )
+        .await
+        .expect("sync");
+    store
+        .set_parameter(&by(), &rb, j, ("population", Decimal::from(8000)))
+        .await
+        .expect("population");
+    let when = on(d(2026, 7, 1));
+    let grant = |holder: &str| GrantRequest {
+        service: "taxi".into(),
+        holder: holder.into(),
+        on: d(2026, 7, 1),
+        quota: None,
+        line: None,
+    };
+    // Valid CPFs from a seed: the demo's way.
+    let people: Vec<String> = (0..10).map(cpf).collect();
+    for doc in &people {
+        store
+            .register(&by(), j, doc, "Pessoa")
+            .await
+            .expect("person");
+    }
+    for doc in &people[..9] {
+        store
+            .grant_permit(&when, &rb, j, &grant(doc))
+            .await
+            .expect("a free place");
+    }
+    match store.grant_permit(&when, &rb, j, &grant(&people[9])).await {
+        Err(StoreError::Refused { reason, .. }) => {
+            assert!(reason.contains("livre concorrência"), "{reason}");
+        }
+        other => panic!("expected the reserved place to hold, got {other:?}"),
+    }
+    let (places, article) = store
+        .release_quota(&when, &rb, j, ("taxi", "disabled_drivers"), d(2026, 7, 1))
+        .await
+        .expect("release");
+    assert_eq!((places, article.as_str()), (1, "Art. 2º, § 6º"));
+    // Nothing more to release.
+    assert!(matches!(
+        store
+            .release_quota(&when, &rb, j, ("taxi", "disabled_drivers"), d(2026, 7, 1))
+            .await,
+        Err(StoreError::Refused { .. })
+    ));
+    store
+        .grant_permit(&when, &rb, j, &grant(&people[9]))
+        .await
+        .expect("the released place");
+    let report = store.verify_audit().await.expect("verify");
+    assert!(report.intact(), "{:#?}", report.problems);
+}
+
+/// A valid CPF from a seed (its two check digits computed).
+fn cpf(seed: u32) -> String {
+    let base: Vec<u32> = format!("{:09}", 123_456_000 + seed * 7)
+        .chars()
+        .filter_map(|c| c.to_digit(10))
+        .collect();
+    let digit = |digits: &[u32]| {
+        let n = digits.len() as u32 + 1;
+        let sum: u32 = digits
+            .iter()
+            .enumerate()
+            .map(|(i, d)| d * (n - i as u32))
+            .sum();
+        let r = (sum * 10) % 11;
+        if r == 10 { 0 } else { r }
+    };
+    let mut all = base.clone();
+    all.push(digit(&all));
+    all.push(digit(&all));
+    all.iter()
+        .map(|d| char::from_digit(*d, 10).unwrap_or('0'))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn released_quota_on_sqlite() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    released_quota(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn released_quota_on_postgresql() {
+    let (schema, url) = pg_schema("released_quota").await;
+    released_quota(&url).await;
+    drop_schema(&schema).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_fleet_on_sqlite() {
     let dir = tempfile::tempdir().expect("tempdir");
