@@ -312,6 +312,86 @@ pub(crate) const NAO_CONHECIMENTO: Vocabulary = Vocabulary {
     open: true,
 };
 
+/// Who a requirement asks (`Applicant`).
+pub(crate) const REQUERENTES: Vocabulary = Vocabulary {
+    what: "quem o requisito alcança",
+    words: &[("titular", "holder"), ("condutor", "driver")],
+    open: false,
+};
+
+/// The law's time limits (`DeadlineKind`).
+pub(crate) const PRAZOS: Vocabulary = Vocabulary {
+    what: "o prazo da lei",
+    words: &[
+        ("notificacao", "notification"),
+        ("defesa", "defense"),
+        ("julgamento", "judgement"),
+        ("recurso", "appeal"),
+        ("segundo_recurso", "second_appeal"),
+        ("saneamento", "cure"),
+        (
+            "aviso_vistoria_verificacao",
+            "verification_inspection_notice",
+        ),
+        ("pagamento", "payment"),
+        ("prazo_permissao", "permit_term"),
+        ("prazo_autorizacao_trafego", "traffic_authorization_term"),
+        ("prazo_delegacao", "delegation_term"),
+        ("prorrogacao_delegacao", "delegation_term_extended"),
+        ("formalizacao_delegacao", "delegation_formalization"),
+        ("correcao_caducidade", "caducity_cure"),
+        ("impedimento_apos_caducidade", "caducity_bar"),
+        ("resposta_mudanca_ponto", "stand_relocation_response"),
+        ("aviso_apreensao_judicial", "court_seizure_notice"),
+        ("comunicacao_acidente", "accident_report"),
+        ("fretamento_continuo", "continuous_charter"),
+        ("autorizacao_emergencial", "emergency_authorization"),
+        ("reajuste_tarifa", "fare_readjustment"),
+        ("pagamento_indenizacao", "indemnity_payment"),
+        ("preco_bilhete_aberto", "open_ticket_price"),
+        ("licitacao_linhas_precarias", "precarious_lines_tender"),
+        ("reembolso", "refund"),
+        ("abertura_vendas", "sales_opening"),
+        ("veiculo_temporario", "temporary_vehicle"),
+        (
+            "prorrogacao_veiculo_temporario",
+            "temporary_vehicle_extension",
+        ),
+        (
+            "prorrogacao_veiculo_temporario_perda_total",
+            "temporary_vehicle_total_loss_extension",
+        ),
+        ("edital_licitacao", "tender_notice"),
+    ],
+    open: true,
+};
+
+/// The name of each item of equipment the rulebooks ask of a vehicle
+/// (`check = { equipment }`), by the rulebooks' spelling.
+pub(crate) const NOMES_EQUIPAMENTOS: &[(&str, &str)] = &[
+    ("taximetro", "Taxímetro"),
+    (
+        "caixa_acrilico",
+        "Caixa de acrílico no teto, com a identificação padronizada",
+    ),
+    ("selo_vistoria", "Selo de vistoria fornecido pelo Município"),
+    ("mata_cachorro", "Mata-cachorro (protetor de pernas)"),
+    ("mirrors", "Retrovisores dos dois lados"),
+    ("identification_number", "Número de identificação"),
+    ("line_cutter", "Aparador de linha e antena corta-pipas"),
+    ("passenger_seat", "Assento do passageiro"),
+    ("exhaust_guard", "Protetor do cano de descarga"),
+    ("passenger_footrests", "Apoio para os pés do passageiro"),
+    ("two_helmets", "Dois capacetes"),
+    (
+        "reflective_vest",
+        "Colete com dispositivos retrorrefletivos",
+    ),
+    ("passenger_handle", "Alça para o passageiro"),
+    ("side_bags", "Bolsas laterais"),
+    ("top_box", "Baú traseiro"),
+];
+
 /// The equipment vocabulary, as the others.
 pub(crate) const EQUIPAMENTOS: Vocabulary = Vocabulary {
     what: "o equipamento do veículo",
@@ -334,6 +414,14 @@ pub(crate) const EQUIPAMENTOS: Vocabulary = Vocabulary {
     ],
     open: true,
 };
+
+/// The name of an item of equipment, by the rulebooks' spelling.
+pub(crate) fn equipment_name(code: &str) -> Option<&'static str> {
+    NOMES_EQUIPAMENTOS
+        .iter()
+        .find(|(c, _)| *c == code)
+        .map(|(_, name)| *name)
+}
 
 /// A record key (`permit:taxi:3`) in Portuguese (`permissao:taxi:3`).
 pub(crate) fn subject_wire(subject: &str) -> String {
@@ -379,11 +467,16 @@ pub(crate) const DOCUMENTED: &[(&str, &str, &Vocabulary)] = &[
     ("PassoEntrada", "passo", &PASSOS),
     ("PassoEntrada", "penalidades", &PENALIDADES),
     ("PassoEntrada", "nao_conhecido", &NAO_CONHECIMENTO),
+    ("PassoPossivel", "passo", &PASSOS),
+    ("PassosPossiveis", "situacao", &SITUACOES_AUTO),
+    ("PrazoAberto", "tipo", &PRAZOS),
     ("DocumentoSaida", "tipo", &DOCUMENTOS),
     ("ItemAgenda", "tipo", &AGENDA),
     ("Perfil", "escolaridade", &ESCOLARIDADES),
     ("VeiculoEntrada", "equipamentos", &EQUIPAMENTOS),
     ("VeiculoSaida", "equipamentos", &EQUIPAMENTOS),
+    ("EquipamentoCatalogo", "equipamento", &EQUIPAMENTOS),
+    ("RequisitoCatalogo", "requerentes", &REQUERENTES),
     (
         "/api/jurisdictions/{j}/permits",
         "situacao",
@@ -397,7 +490,7 @@ pub(crate) const DOCUMENTED: &[(&str, &str, &Vocabulary)] = &[
 mod tests {
     use super::*;
     use outorga_core::engine::process::{Status, StepKind};
-    use outorga_core::model::{PermitStatus, SanctionKind};
+    use outorga_core::model::{DeadlineKind, PermitStatus, SanctionKind};
 
     /// Every word of `codes` has a Portuguese spelling, and the vocabulary
     /// names no code beyond them.
@@ -428,6 +521,7 @@ mod tests {
         covers(&SITUACOES_PERMISSAO, PermitStatus::NAMES);
         covers(&SITUACOES_AUTO, Status::NAMES);
         covers(&PASSOS, StepKind::NAMES);
+        covers(&PRAZOS, DeadlineKind::NAMES);
         let kinds: Vec<&str> = SanctionKind::ALL.iter().map(|k| k.name()).collect();
         covers(&PENALIDADES, &kinds);
     }
@@ -449,6 +543,8 @@ mod tests {
             &COTAS,
             &EXCECOES,
             &NAO_CONHECIMENTO,
+            &REQUERENTES,
+            &PRAZOS,
             &EQUIPAMENTOS,
         ];
         for vocabulary in all {
@@ -462,6 +558,9 @@ mod tests {
                 assert_eq!(vocabulary.wire(code), *wire);
             }
         }
+        let named: Vec<&str> = NOMES_EQUIPAMENTOS.iter().map(|(code, _)| *code).collect();
+        let spelled: Vec<&str> = EQUIPAMENTOS.words.iter().map(|(_, code)| *code).collect();
+        assert_eq!(named, spelled);
     }
 
     #[test]

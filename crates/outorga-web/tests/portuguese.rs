@@ -1,7 +1,9 @@
 //! What users read is Portuguese, on both backends: the wire values of each
 //! vocabulary (a driver's role, an inspection's kind, the steps and statuses
 //! of an auto, penalties, documents, the agenda), read loosely and as the
-//! code spells them, refused with the Portuguese spellings.
+//! code spells them, refused with the Portuguese spellings; the catalogs of
+//! the law (infractions, requirements, what a vehicle must have, parameters
+//! and units); and the steps an auto admits today.
 
 mod common;
 
@@ -11,6 +13,8 @@ use outorga_store::{Role, Scope};
 use serde_json::{Value, json};
 
 const SMJ: &str = "/api/jurisdictions/santa-maria-de-jetiba";
+const CANGUCU: &str = "/api/jurisdictions/cangucu";
+const TO: &str = "/api/jurisdictions/teofilo-otoni";
 const ANA: &str = "52601815906";
 const DANI: &str = "99603082430";
 
@@ -352,3 +356,365 @@ async fn wire_values(app: &App) {
 }
 
 on_both_backends!(wire_values);
+
+/// The catalogs: what a client needs of the law without its files.
+async fn catalogs(app: &App) {
+    let team = team(app).await;
+
+    // Infractions, with group, points and article.
+    let infractions = app
+        .get(&format!("{SMJ}/catalog/infractions"), &team.reader)
+        .await;
+    ok(&infractions, StatusCode::OK, "infractions");
+    let books = items(&infractions.body, "regulamentos");
+    assert_eq!(books.len(), 1);
+    assert_eq!(books[0]["regulamento"], "santa-maria-de-jetiba/taxi");
+    assert_eq!(books[0]["servicos"], json!(["taxi"]));
+    let group = find(&items(books[0], "grupos"), "id", "3");
+    assert_eq!(group["nome"], "Grupo 3");
+    assert_eq!(group["pontos"], "4");
+    assert_eq!(group["multa"]["unidade"], "VRTM");
+    let dirty = find(&items(books[0], "infracoes"), "codigo", "51-III-a");
+    assert_eq!(dirty["grupo"], "3");
+    assert_eq!(dirty["grupo_nome"], "Grupo 3");
+    assert_eq!(dirty["pontos"], "4");
+    assert_eq!(dirty["pontos_artigo"], "Art. 49, III");
+    assert!(
+        dirty["artigo"]
+            .as_str()
+            .is_some_and(|a| a.starts_with("Art. 51"))
+    );
+    assert!(!dirty["descricao"].as_str().unwrap_or_default().is_empty());
+    // Teófilo Otoni applies two rulebooks; one service asks for one.
+    let both = app
+        .get(&format!("{TO}/catalog/infractions"), &team.reader)
+        .await;
+    assert_eq!(items(&both.body, "regulamentos").len(), 2);
+    let one = app
+        .get(
+            &format!("{TO}/catalog/infractions?servico=motofrete"),
+            &team.reader,
+        )
+        .await;
+    let books = items(&one.body, "regulamentos");
+    assert_eq!(books.len(), 1);
+    assert_eq!(books[0]["regulamento"], "teofilo-otoni/motofrete");
+    refused(
+        &app.get(
+            &format!("{TO}/catalog/infractions?servico=taxi"),
+            &team.reader,
+        )
+        .await,
+        "servico",
+        "não é serviço regulado",
+    );
+
+    // Requirements, with who they apply to and the article.
+    let requirements = app
+        .get(&format!("{SMJ}/catalog/requirements"), &team.reader)
+        .await;
+    ok(&requirements, StatusCode::OK, "requirements");
+    let books = items(&requirements.body, "regulamentos");
+    let category = find(&items(books[0], "requisitos"), "id", "license_category");
+    assert_eq!(
+        category["descricao"],
+        "CNH categoria B com atividade remunerada, C, D ou E"
+    );
+    assert_eq!(category["artigo"], "Art. 11, I, b");
+    assert_eq!(category["requerentes"], json!(["titular", "condutor"]));
+    let one = find(&items(books[0], "requisitos"), "id", "one_permit");
+    assert_eq!(one["requerentes"], json!(["titular"]));
+    assert_eq!(one["ver_tambem"], json!(["Art. 2º, § 2º"]));
+
+    // What a vehicle must have: equipment by the names the register takes.
+    let vehicles = app
+        .get(
+            &format!("{TO}/catalog/vehicles?servico=motofrete"),
+            &team.reader,
+        )
+        .await;
+    ok(&vehicles, StatusCode::OK, "vehicles");
+    let book = items(&vehicles.body, "regulamentos")[0];
+    let equipment = items(book, "equipamentos");
+    let mirrors = find(&equipment, "equipamento", "retrovisores");
+    assert_eq!(mirrors["nome"], "Retrovisores dos dois lados");
+    assert_eq!(mirrors["requisito"], "equipment");
+    assert_eq!(mirrors["artigo"], "Art. 47, V");
+    assert_eq!(mirrors["alternativo"], false);
+    let bags = find(&equipment, "equipamento", "bolsas_laterais");
+    assert_eq!(bags["alternativo"], true);
+    for item in &equipment {
+        let name = item["equipamento"].as_str().unwrap_or_default();
+        assert!(
+            !["mirrors", "side_bags", "top_box", "line_cutter"].contains(&name),
+            "{name}"
+        );
+    }
+    let periodic = find(&items(book, "vistorias"), "tipo", "periodica");
+    assert!(
+        periodic["artigo"]
+            .as_str()
+            .is_some_and(|a| a.starts_with("Art."))
+    );
+    let taxi = app
+        .get(&format!("{CANGUCU}/catalog/vehicles"), &team.reader)
+        .await;
+    let book = items(&taxi.body, "regulamentos")[0];
+    assert_eq!(
+        find(&items(book, "equipamentos"), "equipamento", "taximetro")["nome"],
+        "Taxímetro"
+    );
+    let inspections = items(book, "vistorias");
+    let nbr = find(&inspections, "tipo", "nbr_14040");
+    assert_eq!(nbr["a_cada_meses"], "24");
+    assert_eq!(nbr["artigo"], "Art. 11, VIII");
+    assert_eq!(
+        find(&inspections, "tipo", "adaptacao")["artigo"],
+        "Art. 14, § 4º"
+    );
+
+    // Parameters, with meaning, unit and the value in force: the law's,
+    // then the deployment's.
+    let parameters = format!("{SMJ}/catalog/parameters?data=2026-11-30");
+    let before = app.get(&parameters, &team.reader).await;
+    ok(&before, StatusCode::OK, "parameters");
+    assert_eq!(before.body["data"], "2026-11-30");
+    let book = items(&before.body, "regulamentos")[0];
+    let people = find(&items(book, "parametros"), "nome", "population");
+    assert_eq!(people["unidade"], "habitantes");
+    assert_eq!(people["valor"], "41636");
+    assert_eq!(people["valor_da_lei"], "41636");
+    assert_eq!(people["fonte"], "IBGE, Censo Demográfico 2022");
+    assert_eq!(people["definido_na_implantacao"], false);
+    assert!(
+        people["descricao"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("IBGE")
+    );
+    let window = find(&items(book, "parametros"), "nome", "repeat_window_months");
+    assert_eq!(window["unidade"], "meses");
+    assert_eq!(window["padrao_de_decreto"], true);
+    let vrtm = find(&items(book, "unidades"), "codigo", "VRTM");
+    assert_eq!(vrtm["nome"], "Valor de Referência do Tesouro Municipal");
+    assert_eq!(vrtm["reais"], Value::Null);
+    population(app, &team, SMJ, "1600").await;
+    let after = app.get(&parameters, &team.reader).await;
+    let book = items(&after.body, "regulamentos")[0];
+    let people = find(&items(book, "parametros"), "nome", "population");
+    assert_eq!(people["valor"], "1600");
+    assert_eq!(people["valor_da_lei"], "41636");
+    assert_eq!(people["definido_na_implantacao"], true);
+    // Canguçu's law leaves the population to the deployment.
+    let cangucu = format!("{CANGUCU}/catalog/parameters");
+    let book = &app.get(&cangucu, &team.reader).await.body["regulamentos"][0];
+    let people = find(&items(book, "parametros"), "nome", "population");
+    assert_eq!(people["valor"], Value::Null);
+    assert_eq!(people["artigo"], "Art. 3º, § 2º");
+    let cure = find(&items(book, "parametros"), "nome", "cure_days");
+    assert_eq!(
+        (&cure["valor"], &cure["unidade"]),
+        (&json!("15"), &json!("dias"))
+    );
+    population(app, &team, CANGUCU, "56000").await;
+    let book = &app.get(&cangucu, &team.reader).await.body["regulamentos"][0];
+    let people = find(&items(book, "parametros"), "nome", "population");
+    assert_eq!(people["valor"], "56000");
+    // Teófilo Otoni's unit has a value from the law.
+    let to = app
+        .get(
+            &format!("{TO}/catalog/parameters?servico=mototaxi"),
+            &team.reader,
+        )
+        .await;
+    let book = &to.body["regulamentos"][0];
+    let upfto = find(&items(book, "unidades"), "codigo", "UPFTO");
+    assert_eq!(upfto["reais"], "1.7978");
+    assert_eq!(upfto["desde"], "2011-02-09");
+}
+
+on_both_backends!(catalogs);
+
+/// The equipment a clerk types as they write it satisfies the law's item:
+/// Canguçu's taxi must have a taximeter (art. 11, I).
+async fn equipment_by_name(app: &App) {
+    let team = team(app).await;
+    population(app, &team, CANGUCU, "56000").await;
+    person(app, &team, CANGUCU, ANA).await;
+    let granted = app
+        .post(
+            &format!("{CANGUCU}/permits"),
+            &team.clerk,
+            json!({ "servico": "taxi", "titular": ANA }),
+        )
+        .await;
+    ok(&granted, StatusCode::CREATED, "grant");
+    let number = granted.body["permissao"]["numero"]
+        .as_i64()
+        .expect("number");
+    let register = |plate: &str, equipment: Value| {
+        json!({
+            "placa": plate, "renavam": "29485839707", "ano_fabricacao": 2024,
+            "cor": "branca", "portas": 4, "lotacao": 5, "equipamentos": equipment
+        })
+    };
+    let fitted = app
+        .post(
+            &format!("{CANGUCU}/vehicles"),
+            &team.clerk,
+            register(
+                "IAB1234",
+                json!(["Taxímetro", "Caixa acrilico", "selo vistoria", "luminoso"]),
+            ),
+        )
+        .await;
+    ok(&fitted, StatusCode::CREATED, "vehicle");
+    assert_eq!(
+        fitted.body["equipamentos"],
+        json!(["taximetro", "caixa_acrilico", "selo_vistoria", "luminoso"])
+    );
+    let bare = app
+        .post(
+            &format!("{CANGUCU}/vehicles"),
+            &team.clerk,
+            json!({
+                "placa": "IAB4321", "renavam": "83430942209", "ano_fabricacao": 2024,
+                "cor": "branca", "portas": 4, "lotacao": 5, "equipamentos": ["luminoso"]
+            }),
+        )
+        .await;
+    ok(&bare, StatusCode::CREATED, "vehicle without a taximeter");
+    let in_service = format!("{CANGUCU}/permits/taxi/{number}/vehicle");
+    let without = app
+        .post(&in_service, &team.clerk, json!({ "placa": "IAB4321" }))
+        .await;
+    assert_eq!(
+        without.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{:?}",
+        without.body
+    );
+    assert!(
+        without.body["artigos"].to_string().contains("Art. 11, I\""),
+        "{:?}",
+        without.body
+    );
+    let with = app
+        .post(&in_service, &team.clerk, json!({ "placa": "IAB1234" }))
+        .await;
+    ok(
+        &with,
+        StatusCode::CREATED,
+        "a vehicle with the law's equipment",
+    );
+    let pending: Vec<&Value> = items(&with.body, "a_verificar")
+        .into_iter()
+        .map(|t| &t["requisito"])
+        .collect();
+    for met in ["taximeter", "roof_sign", "inspection_seal"] {
+        assert!(!pending.contains(&&json!(met)), "{pending:?}");
+    }
+}
+
+on_both_backends!(equipment_by_name);
+
+/// The steps an auto admits today, as the law's machine says, with who
+/// takes them, why the others do not fit and the limits that run.
+async fn allowed_steps(app: &App) {
+    let team = team(app).await;
+    person(app, &team, SMJ, ANA).await;
+    let issued = app
+        .post(
+            &format!("{SMJ}/autos"),
+            &team.inspector,
+            json!({
+                "infracao": "51-I-a", "autuado": ANA,
+                "regulamento": "santa-maria-de-jetiba/taxi",
+                "cometida_em": "2026-11-28T10:00", "local": "Centro",
+                "descricao": "Condutor fumando no interior do veículo"
+            }),
+        )
+        .await;
+    ok(&issued, StatusCode::CREATED, "auto");
+    let steps = format!("{SMJ}/autos/2026/1/steps");
+    let now = app.get(&steps, &team.reader).await;
+    ok(&now, StatusCode::OK, "steps allowed");
+    assert_eq!(now.body["data"], "2026-11-30");
+    assert_eq!(now.body["situacao"], "lavrado");
+    assert_eq!(now.body["situacao_nome"], "lavrado, aguardando notificação");
+    let passos = items(&now.body, "passos");
+    assert_eq!(passos.len(), 11, "every step, allowed or not");
+    let allowed: Vec<&str> = passos
+        .iter()
+        .filter(|p| p["permitido"] == true)
+        .filter_map(|p| p["passo"].as_str())
+        .collect();
+    assert_eq!(allowed, ["notificar"]);
+    let notify = find(&passos, "passo", "notificar");
+    assert_eq!(notify["nome"], "notificação do auto");
+    assert_eq!(notify["papel"], "atendente");
+    assert_eq!(notify["motivo"], Value::Null);
+    let archive = find(&passos, "passo", "arquivar");
+    assert_eq!(archive["permitido"], false);
+    assert!(
+        archive["motivo"]
+            .as_str()
+            .is_some_and(|m| m.contains("ainda é possível notificar até 2027-01-29")),
+        "{archive:?}"
+    );
+    assert_eq!(archive["artigos"], json!(["Art. 39, § 1º"]));
+    let judge = find(&passos, "passo", "julgar");
+    assert_eq!(judge["papel"], "junta/comissão");
+    assert_eq!(judge["permitido"], false);
+    assert!(!judge["artigos"].as_array().is_none_or(Vec::is_empty));
+    let limits = items(&now.body, "prazos");
+    let notification = find(&limits, "tipo", "notificacao");
+    assert_eq!(notification["vence_em"], "2027-01-29");
+    assert_eq!(notification["artigo"], "Art. 39, § 1º");
+    // What the machine allows, the store takes.
+    ok(
+        &app.post(&steps, &team.clerk, json!({ "passo": "notificar" }))
+            .await,
+        StatusCode::OK,
+        "notify",
+    );
+    let notified = app.get(&steps, &team.reader).await;
+    assert_eq!(notified.body["situacao"], "notificado");
+    let passos = items(&notified.body, "passos");
+    let allowed: Vec<&str> = passos
+        .iter()
+        .filter(|p| p["permitido"] == true)
+        .filter_map(|p| p["passo"].as_str())
+        .collect();
+    assert_eq!(allowed, ["defender"]);
+    let judge = find(&passos, "passo", "julgar");
+    assert!(
+        judge["motivo"]
+            .as_str()
+            .is_some_and(|m| m.contains("o prazo de defesa corre até")),
+        "{judge:?}"
+    );
+    let defense = find(&items(&notified.body, "prazos"), "tipo", "defesa");
+    assert_eq!(defense["artigo"], "Art. 56");
+    // Once the defense's time has run, judging is allowed (the board's).
+    let by = defense["vence_em"].as_str().expect("a day").to_string();
+    let after = chrono::NaiveDate::parse_from_str(&by, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.succ_opt())
+        .expect("the day after");
+    app.clock.to_day(&after.to_string());
+    let later = app.get(&steps, &team.reader).await;
+    let allowed: Vec<&str> = items(&later.body, "passos")
+        .iter()
+        .filter(|p| p["permitido"] == true)
+        .filter_map(|p| p["passo"].as_str())
+        .collect();
+    assert_eq!(allowed, ["julgar", "tornar_definitivo"]);
+    // An auto that is not there.
+    let missing = app
+        .get(&format!("{SMJ}/autos/2026/99/steps"), &team.reader)
+        .await;
+    ok(&missing, StatusCode::NOT_FOUND, "no such auto");
+}
+
+on_both_backends!(allowed_steps);

@@ -4,6 +4,7 @@
 mod agenda;
 mod audit;
 mod autos;
+mod catalog;
 mod debts;
 mod documents;
 mod jurisdictions;
@@ -17,6 +18,7 @@ mod profile;
 mod public;
 mod session;
 mod stands;
+mod steps;
 mod users;
 mod vehicles;
 
@@ -46,6 +48,8 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(profile::routes())
         .merge(parameters::routes())
         .merge(autos::routes())
+        .merge(steps::routes())
+        .merge(catalog::routes())
         .merge(debts::routes())
         .merge(agenda::routes())
 }

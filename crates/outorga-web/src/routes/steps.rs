@@ -1,0 +1,224 @@
+//! The steps an auto's procedure admits today: for each step, whether the
+//! law's machine (`outorga_core::engine::process::Machine`) would take it
+//! now, or why not with the articles; and the time limits that run. The
+//! same question the store asks when a step is posted, asked without
+//! writing, so a client offers only what the law allows.
+
+use crate::auth::Reader;
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::Path;
+use crate::json::Json;
+use crate::routes::{rulebook_named, today_in};
+use crate::state::AppState;
+use crate::vocab::{PASSOS, PRAZOS, SITUACOES_AUTO};
+use axum::extract::State;
+use axum::http::StatusCode;
+use chrono::NaiveDate;
+use outorga_core::engine::process::{
+    Machine, Stake, Stakes, State as Stage, Step, StepFields, StepKind,
+};
+use outorga_store::{Auto, ProposedSanction, Role};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PassosPossiveis {
+    /// O dia da resposta: hoje, na hora da jurisdição.
+    pub data: String,
+    pub situacao: String,
+    /// A situação por extenso.
+    pub situacao_nome: String,
+    /// Cada passo do processo: se cabe hoje e, se não, por quê.
+    pub passos: Vec<PassoPossivel>,
+    /// Os prazos que correm hoje na situação do auto.
+    pub prazos: Vec<PrazoAberto>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PassoPossivel {
+    /// O `passo` a enviar (POST neste caminho).
+    pub passo: String,
+    pub nome: String,
+    /// Quem o registra: atendente ou junta/comissão.
+    pub papel: String,
+    /// A lei admite o passo hoje. Num julgamento, o que se decide (manter,
+    /// fixar dias, escolher penalidades) é conferido ao registrá-lo.
+    pub permitido: bool,
+    /// Por que não cabe hoje.
+    pub motivo: Option<String>,
+    /// Os artigos que o recusam.
+    pub artigos: Vec<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PrazoAberto {
+    pub tipo: String,
+    /// O último dia (AAAA-MM-DD).
+    pub vence_em: String,
+    pub artigo: String,
+}
+
+/// The stakes of a recorded proposal, as the machine weighs them.
+fn stake(s: &ProposedSanction) -> Option<Stake<'_>> {
+    Some(Stake {
+        kind: outorga_core::model::SanctionKind::parse(&s.kind)?,
+        days: s.days,
+        min_days: s.min_days,
+        max_days: s.max_days,
+        years: s.years,
+        months: s.months,
+        min_hours: s.min_hours,
+        business_days: s.business_days,
+        at_once: s.at_once.as_deref(),
+        optional: s.optional,
+        citations: s.articles.iter().map(String::as_str).collect(),
+    })
+}
+
+fn all(list: &[ProposedSanction]) -> Option<Vec<Stake<'_>>> {
+    list.iter().map(stake).collect()
+}
+
+fn stakes(auto: &Auto) -> Option<Stakes<'_>> {
+    let proposal = &auto.proposal;
+    Some(Stakes {
+        found: all(&proposal.sanctions)?,
+        uncured: all(&proposal.uncured)?,
+        options: proposal
+            .options
+            .iter()
+            .map(|o| Some((all(&o.sanctions)?, o.article.as_str())))
+            .collect::<Option<_>>()?,
+    })
+}
+
+/// The machine's state of an auto as recorded; its last step is the latest
+/// day the record keeps of one (steps are never dated after today).
+fn stage(auto: &Auto) -> Stage {
+    let committed = auto.committed_at.date();
+    let last = [
+        auto.issued_on,
+        auto.notified_on,
+        auto.defense_on,
+        auto.judged_on,
+        auto.decision_notified_on,
+        auto.appealed_on,
+        auto.final_on,
+        auto.released_on,
+    ]
+    .into_iter()
+    .flatten()
+    .fold(committed, NaiveDate::max);
+    Stage {
+        status: auto.status,
+        issued: auto.issued_on.unwrap_or(committed),
+        last,
+        notified: auto.notified_on,
+        defended: auto.defense_on,
+        decision_notified: auto.decision_notified_on,
+        appealed: auto.appealed_on,
+        instance: auto.instance,
+        decision: auto.decision.clone(),
+        closed: auto
+            .status
+            .is_closed()
+            .then(|| auto.final_on.unwrap_or(last)),
+        uncured: auto.uncured,
+        released: auto.released_on,
+    }
+}
+
+/// The step of `kind` as the machine is asked it: a decision asked as an
+/// annulment, which any judgement may be (what else it decides is weighed
+/// when it is posted).
+fn probe(kind: StepKind) -> Option<Step> {
+    let fields = StepFields {
+        upheld: kind.decides().then_some(false),
+        ..StepFields::default()
+    };
+    Step::build(kind, fields).ok()
+}
+
+fn corrupt() -> ApiError {
+    ApiError::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "a proposta do auto guarda uma penalidade desconhecida",
+    )
+}
+
+/// The steps of the auto's procedure the law admits today, each with who
+/// takes it, or why not and the articles; and the limits that run today.
+#[utoipa::path(get, path = "/api/jurisdictions/{j}/autos/{ano}/{numero}/steps", tag = "fiscalização",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("ano" = i32, Path, description = "o ano"),
+           ("numero" = i64, Path, description = "o número no ano")),
+    responses((status = 200, body = PassosPossiveis), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn allowed(
+    State(state): State<AppState>,
+    _who: Reader,
+    Path((j, ano, numero)): Path<(String, i32, i64)>,
+) -> Result<Json<PassosPossiveis>, ApiError> {
+    let auto = state.store.auto(&j, (ano, numero)).await?;
+    let rulebook = rulebook_named(&state, &j, &auto.rulebook).await?;
+    let ctx = crate::routes::catalog::law(&state, &j, rulebook).await?;
+    let engine = |e: outorga_core::EngineError| {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("o regulamento não responde a este pedido: {e}"),
+        )
+    };
+    let machine = Machine::of(&ctx).map_err(engine)?;
+    let today = today_in(&state, &j);
+    let stakes = stakes(&auto).ok_or_else(corrupt)?;
+    let now = stage(&auto);
+    let mut passos = Vec::new();
+    for kind in StepKind::ALL {
+        let Some(step) = probe(*kind) else {
+            continue;
+        };
+        let outcome = machine.take(&stakes, &now, &step, today).map_err(engine)?;
+        let (motivo, artigos) = match outcome {
+            Ok(_) => (None, Vec::new()),
+            Err(refusal) => (Some(refusal.reason), refusal.citations),
+        };
+        passos.push(PassoPossivel {
+            passo: PASSOS.wire(kind.name()),
+            nome: kind.portuguese().to_string(),
+            papel: if kind.decides() {
+                Role::Board.label()
+            } else {
+                Role::Clerk.label()
+            }
+            .to_string(),
+            permitido: motivo.is_none(),
+            motivo,
+            artigos,
+        });
+    }
+    let prazos = machine
+        .open(&stakes, &now, today)
+        .map_err(engine)?
+        .into_iter()
+        .map(|limit| PrazoAberto {
+            tipo: PRAZOS.wire(limit.kind.name()),
+            vence_em: limit.due.to_string(),
+            artigo: limit.citation.to_string(),
+        })
+        .collect();
+    Ok(Json(PassosPossiveis {
+        data: today.to_string(),
+        situacao: SITUACOES_AUTO.wire(auto.status.name()),
+        situacao_nome: auto.status.portuguese().to_string(),
+        passos,
+        prazos,
+    }))
+}
+
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(allowed))
+}
