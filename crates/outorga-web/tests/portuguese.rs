@@ -294,6 +294,14 @@ async fn wire_values(app: &App) {
         )
         .await;
     refused(&misplaced, "deposito", "não de `notificar`");
+    let misplaced = app
+        .post(
+            &steps,
+            &team.clerk,
+            json!({ "passo": "notificar", "autoridade": "prefeito" }),
+        )
+        .await;
+    refused(&misplaced, "autoridade", "não de `notificar`");
     let notified = app
         .post(&steps, &team.clerk, json!({ "passo": "Notificar" }))
         .await;
@@ -710,6 +718,51 @@ async fn allowed_steps(app: &App) {
         .filter_map(|p| p["passo"].as_str())
         .collect();
     assert_eq!(allowed, ["julgar", "tornar_definitivo"]);
+    assert_eq!(
+        find(&items(&later.body, "passos"), "passo", "julgar")["autoridade"],
+        Value::Null
+    );
+    // A cassation is the Chefe do Poder Executivo's to decide (art. 8º,
+    // § 2º): the judgement is allowed, naming that authority.
+    let cassation = app
+        .post(
+            &format!("{SMJ}/autos"),
+            &team.inspector,
+            json!({
+                "infracao": "13", "autuado": ANA,
+                "regulamento": "santa-maria-de-jetiba/taxi",
+                "cometida_em": format!("{after}T10:00"), "local": "Centro",
+                "descricao": "Veículo não substituído no prazo"
+            }),
+        )
+        .await;
+    ok(&cassation, StatusCode::CREATED, "auto of a cassation");
+    let (year, number) = (&cassation.body["ano"], &cassation.body["numero"]);
+    let steps = format!("{SMJ}/autos/{year}/{number}/steps");
+    ok(
+        &app.post(&steps, &team.clerk, json!({ "passo": "notificar" }))
+            .await,
+        StatusCode::OK,
+        "notify the cassation",
+    );
+    let defense = app.get(&steps, &team.reader).await;
+    let by = find(&items(&defense.body, "prazos"), "tipo", "defesa")["vence_em"]
+        .as_str()
+        .expect("a day")
+        .to_string();
+    let after = chrono::NaiveDate::parse_from_str(&by, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.succ_opt())
+        .expect("the day after");
+    app.clock.to_day(&after.to_string());
+    let judge = app.get(&steps, &team.reader).await;
+    let judge = find(&items(&judge.body, "passos"), "passo", "julgar");
+    assert_eq!(judge["permitido"], true, "{judge:?}");
+    assert_eq!(judge["autoridade"], "prefeito");
+    assert_eq!(
+        judge["autoridade_nome"],
+        "Chefe do Poder Executivo Municipal"
+    );
     // An auto that is not there.
     let missing = app
         .get(&format!("{SMJ}/autos/2026/99/steps"), &team.reader)

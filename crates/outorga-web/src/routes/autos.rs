@@ -314,7 +314,7 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
     .ok_or_else(|| {
         bad(
             "autoridade",
-            format!("`autoridade` é do julgamento, não de `{kind}`"),
+            format!("`autoridade` é do julgamento, não de `{named}`"),
         )
     })?;
     let text = if kind.decides() {

@@ -43,6 +43,11 @@ pub struct PassoPossivel {
     pub nome: String,
     /// Quem o registra: atendente ou junta/comissão.
     pub papel: String,
+    /// Num julgamento que a lei reserva a outra autoridade (a cassação,
+    /// Santa Maria de Jetibá art. 8º, § 2º): como a decisão a nomeia
+    /// (`autoridade` do passo) e seu nome na lei.
+    pub autoridade: Option<String>,
+    pub autoridade_nome: Option<String>,
     /// A lei admite o passo hoje. Num julgamento, o que se decide (manter,
     /// fixar dias, escolher penalidades) é conferido ao registrá-lo.
     pub permitido: bool,
@@ -181,7 +186,24 @@ async fn allowed(
         let Some(step) = probe(*kind) else {
             continue;
         };
-        let outcome = machine.take(&stakes, &now, &step, today).map_err(engine)?;
+        let mut outcome = machine.take(&stakes, &now, &step, today).map_err(engine)?;
+        let mut authority = None;
+        // A judgement the law reserves to another authority is theirs.
+        if outcome.is_err() && kind.decides() {
+            for reserved in &machine.procedure.reserved {
+                let Some(theirs) = step.clone().decided_by(Some(reserved.key.clone())) else {
+                    continue;
+                };
+                let tried = machine
+                    .take(&stakes, &now, &theirs, today)
+                    .map_err(engine)?;
+                if tried.is_ok() {
+                    outcome = tried;
+                    authority = Some(reserved);
+                    break;
+                }
+            }
+        }
         let (motivo, artigos) = match outcome {
             Ok(_) => (None, Vec::new()),
             Err(refusal) => (Some(refusal.reason), refusal.citations),
@@ -195,6 +217,8 @@ async fn allowed(
                 Role::Clerk.label()
             }
             .to_string(),
+            autoridade: authority.map(|r| r.key.clone()),
+            autoridade_nome: authority.map(|r| r.by.clone()),
             permitido: motivo.is_none(),
             motivo,
             artigos,
