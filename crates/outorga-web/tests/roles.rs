@@ -254,6 +254,13 @@ fn table() -> Vec<Row> {
             "AAAAA",
         ),
         row(
+            M::POST,
+            "/api/jurisdictions/{j}/caps/{servico}/reservas/{reserva}/liberacao",
+            "/api/jurisdictions/cangucu/caps/taxi/reservas/veiculos_acessiveis/liberacao",
+            Some(json!({})),
+            "AFFAF",
+        ),
+        row(
             M::PUT,
             "/api/jurisdictions/{j}/parameters/{nome}",
             "/api/jurisdictions/cangucu/parameters/population",

@@ -4,6 +4,7 @@
 mod agenda;
 mod audit;
 mod autos;
+mod caps;
 mod catalog;
 mod debts;
 mod documents;
@@ -47,6 +48,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(permits::routes())
         .merge(profile::routes())
         .merge(parameters::routes())
+        .merge(caps::routes())
         .merge(autos::routes())
         .merge(steps::routes())
         .merge(catalog::routes())
