@@ -6,6 +6,7 @@
 mod agenda;
 mod audit;
 mod audit_list;
+mod auto_record;
 mod autos;
 mod crew;
 mod dates;
@@ -41,7 +42,8 @@ pub use audit::seal::SealReport;
 pub use audit::verify::{AuditProblem, AuditReport};
 pub use audit::{AuditEntry, Change};
 pub use audit_list::{AuditFilter, LoggedChange};
-pub use autos::{Auto, AutoFilter, AutoInput, Proposal, ProposedSanction};
+pub use auto_record::{Auto, Proposal, ProposedSanction};
+pub use autos::{AutoFilter, AutoInput};
 pub use crew::{Driver, DriverAdded};
 pub use debts::{Debt, DebtFilter, Due, Payment};
 pub use demo::DemoReport;

@@ -10,13 +10,15 @@
 use crate::audit::guard::unchanged_where;
 use crate::audit::images::{KeyPart, RowRef};
 use crate::audit::{Audit, Change, Entry};
-use crate::autos::{Auto, ProposedSanction, auto_step, from_process, read_auto};
+use crate::auto_record::{
+    Auto, ProposedSanction, auto_step, decision_text, from_process, read_auto,
+};
 use crate::permits::lock_permit;
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
 use outorga_core::Context;
 use outorga_core::engine::permit_life::LifeStep;
-use outorga_core::engine::process::{Decision, Limit, Machine, State, Status, Step, StepKind};
+use outorga_core::engine::process::{Limit, Machine, State, Status, Step, StepKind};
 use outorga_core::model::{DeadlineKind, Rulebook, SanctionKind};
 use sqlx::Row;
 
@@ -47,48 +49,6 @@ impl ProcessStep {
 /// An auto's status in Portuguese.
 pub fn status_pt(status: Status) -> &'static str {
     status.portuguese()
-}
-
-/// The decision as the `decision` column keeps it.
-fn decision_text(decision: &Decision) -> String {
-    serde_json::json!({
-        "upheld": decision.upheld,
-        "days": decision.days,
-        "sanctions": decision.sanctions.as_ref().map(|k| k.iter().map(|k| k.name()).collect::<Vec<_>>()),
-        "not_admitted": decision.not_admitted,
-        "by": decision.by,
-    })
-    .to_string()
-}
-
-pub(crate) fn decision_of(text: &str) -> Result<Decision, StoreError> {
-    #[derive(serde::Deserialize)]
-    struct Stored {
-        upheld: bool,
-        days: Option<u32>,
-        sanctions: Option<Vec<String>>,
-        #[serde(default)]
-        not_admitted: Option<String>,
-        #[serde(default)]
-        by: Option<String>,
-    }
-    let corrupt = |why: String| StoreError::Corrupt(format!("decisão do auto: {why}"));
-    let stored: Stored = serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?;
-    let sanctions = stored
-        .sanctions
-        .map(|list| {
-            list.iter()
-                .map(|k| SanctionKind::parse(k).ok_or_else(|| corrupt(format!("penalidade `{k}`"))))
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .transpose()?;
-    Ok(Decision {
-        upheld: stored.upheld,
-        days: stored.days,
-        sanctions,
-        not_admitted: stored.not_admitted,
-        by: stored.by,
-    })
 }
 
 /// The machine's state of an auto as recorded; `last` is the day of its
