@@ -86,12 +86,28 @@ impl Vocabulary {
 
     /// Every Portuguese spelling: "a, b ou c".
     pub fn spellings(&self) -> String {
-        let wires: Vec<&str> = self.words.iter().map(|(wire, _)| *wire).collect();
-        match wires.split_last() {
-            Some((last, [])) => (*last).to_string(),
-            Some((last, rest)) => format!("{} ou {last}", rest.join(", ")),
-            None => String::new(),
-        }
+        let wires: Vec<String> = self
+            .words
+            .iter()
+            .map(|(wire, _)| wire.to_string())
+            .collect();
+        listed(&wires)
+    }
+
+    /// The words of the law `codes` (a rulebook's own), in Portuguese:
+    /// "a, b ou c".
+    pub fn spell<'a>(&self, codes: impl IntoIterator<Item = &'a str>) -> String {
+        let wires: Vec<String> = codes.into_iter().map(|c| self.wire(c)).collect();
+        listed(&wires)
+    }
+}
+
+/// Words as a sentence lists them: "a, b ou c".
+pub(crate) fn listed(words: &[String]) -> String {
+    match words.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} ou {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 

@@ -134,6 +134,16 @@ async fn wire_values(app: &App) {
         StatusCode::CREATED,
         "grant under the reserved share",
     );
+    refused(
+        &app.post(
+            &format!("{SMJ}/permits"),
+            &team.clerk,
+            json!({ "servico": "taxi", "titular": DANI, "cota": "idosos" }),
+        )
+        .await,
+        "cota",
+        "`idosos`: use condutores_com_deficiencia",
+    );
     assert_eq!(granted.body["permissao"]["situacao"], "em_vigor");
     assert_eq!(granted.body["permissao"]["situacao_nome"], "em vigor");
     assert_eq!(
@@ -163,6 +173,16 @@ async fn wire_values(app: &App) {
         .await,
         "funcao",
         "auxiliar, colaborador ou preposto",
+    );
+    refused(
+        &app.post(
+            &drivers,
+            &team.clerk,
+            json!({ "condutor": DANI, "funcao": "auxiliar", "excecao": "férias" }),
+        )
+        .await,
+        "excecao",
+        "a lei só dispensa do limite por pedido_demissao, falecimento ou forca_maior",
     );
     let added = app
         .post(
@@ -230,6 +250,16 @@ async fn wire_values(app: &App) {
         .await,
         StatusCode::CREATED,
         "in service",
+    );
+    refused(
+        &app.post(
+            &format!("{SMJ}/vehicles/MTX1A22/inspections"),
+            &team.inspector,
+            json!({ "servico": "taxi", "tipo": "anual", "aprovada": true }),
+        )
+        .await,
+        "tipo",
+        "`anual`: use periodica",
     );
     let inspected = app
         .post(
@@ -771,3 +801,57 @@ async fn allowed_steps(app: &App) {
 }
 
 on_both_backends!(allowed_steps);
+
+/// Canguçu's grounds for not admitting a defense (Anexo I art. 24), in
+/// Portuguese: refused with the law's list, taken as the law names them.
+async fn not_admitted(app: &App) {
+    let team = team(app).await;
+    let board = app.with_token("junta", Role::Board, Scope::All).await;
+    person(app, &team, CANGUCU, ANA).await;
+    let issued = app
+        .post(
+            &format!("{CANGUCU}/autos"),
+            &team.inspector,
+            json!({
+                "infracao": "A18-I", "autuado": ANA, "regulamento": "cangucu/taxi",
+                "cometida_em": "2026-11-28T10:00", "local": "Centro",
+                "descricao": "Objeto esquecido não entregue"
+            }),
+        )
+        .await;
+    ok(&issued, StatusCode::CREATED, "auto");
+    let (year, number) = (&issued.body["ano"], &issued.body["numero"]);
+    let steps = format!("{CANGUCU}/autos/{year}/{number}/steps");
+    for step in [
+        json!({ "passo": "notificar" }),
+        json!({ "passo": "defender", "texto": "Não fui eu" }),
+    ] {
+        ok(
+            &app.post(&steps, &team.clerk, step).await,
+            StatusCode::OK,
+            "notify and defend",
+        );
+    }
+    let judged = |ground: &str| json!({ "passo": "julgar", "nao_conhecido": ground, "fundamentos": "Defesa sem assinatura" });
+    refused(
+        &app.post(&steps, &board, judged("atrasada")).await,
+        "nao_conhecido",
+        "`atrasada`: use intempestiva (Apresentada fora do prazo legal), ilegitimidade",
+    );
+    let judged = app.post(&steps, &board, judged("Sem assinatura")).await;
+    ok(&judged, StatusCode::OK, "not admitted");
+    assert_eq!(judged.body["situacao"], "julgado");
+    // An inspection of a kind Canguçu's law does not know.
+    refused(
+        &app.post(
+            &format!("{CANGUCU}/vehicles/IAB1234/inspections"),
+            &team.inspector,
+            json!({ "servico": "taxi", "tipo": "anual", "aprovada": true }),
+        )
+        .await,
+        "tipo",
+        "`anual`: use periodica, nbr_14040 ou adaptacao",
+    );
+}
+
+on_both_backends!(not_admitted);

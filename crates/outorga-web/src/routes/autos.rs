@@ -16,7 +16,7 @@ use crate::vocab::{NAO_CONHECIMENTO, PASSOS, PENALIDADES, SITUACOES_AUTO};
 use axum::extract::State;
 use axum::http::StatusCode;
 use outorga_core::engine::process::{Misfit, Step, StepFields, StepKind};
-use outorga_core::model::SanctionKind;
+use outorga_core::model::{Rulebook, SanctionKind};
 use outorga_store::{Auto, AutoFilter, AutoInput, ProcessStep, Proposal, ProposedSanction};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -325,6 +325,29 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
     Ok((ProcessStep::with_text(step, text.clone()), kind.decides()))
 }
 
+/// Refuses (422, in Portuguese) a ground of non-admission the rulebook does
+/// not list, naming those it does (none listed: the law's machine says so).
+fn admissible(rulebook: &Rulebook, ground: &str) -> Result<(), ApiError> {
+    let key = NAO_CONHECIMENTO.read("nao_conhecido", ground)?;
+    let listed: Vec<_> = rulebook
+        .grounds
+        .iter()
+        .filter(|g| g.set == "not_admitted")
+        .collect();
+    if listed.is_empty() || listed.iter().any(|g| g.key == key) {
+        return Ok(());
+    }
+    let named: Vec<String> = listed
+        .iter()
+        .map(|g| format!("{} ({})", NAO_CONHECIMENTO.wire(&g.key), g.description))
+        .collect();
+    Err(ApiError::field(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "nao_conhecido",
+        format!("`{}`: use {}", ground.trim(), crate::vocab::listed(&named)),
+    ))
+}
+
 /// Issues an auto de infração with the engine's penalty proposal; the
 /// inspector is the signed-in user.
 #[utoipa::path(post, path = "/api/jurisdictions/{j}/autos", tag = "fiscalização",
@@ -441,6 +464,9 @@ async fn step(
     }
     let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let rulebook = rulebook_of_auto(&state, &j, (ano, numero)).await?;
+    if let Some(ground) = input.nao_conhecido.as_deref() {
+        admissible(rulebook, ground)?;
+    }
     let change = change!(state, who, "processo do auto pela API");
     let auto = state
         .store

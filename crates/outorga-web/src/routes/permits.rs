@@ -14,7 +14,7 @@ use crate::vocab::{COTAS, EVENTOS, EXCECOES, FUNCOES, SITUACOES_PERMISSAO, VISTO
 use axum::extract::State;
 use axum::http::StatusCode;
 use outorga_core::engine::permit_life::{LifeFields, LifeMisfit, LifeStep, LifeStepKind};
-use outorga_core::model::EndGround;
+use outorga_core::model::{EndGround, Rulebook};
 use outorga_store::{
     Driver, DriverAdded, GrantRequest, Granted, HistoryStep, Inspection, PermitChange,
     PermitFilter, PermitRecord, ToCheck, VehicleIncluded, status_pt,
@@ -96,6 +96,56 @@ fn excuse(sent: Option<&str>) -> Result<Option<String>, ApiError> {
     sent.filter(|e| !e.trim().is_empty())
         .map(|e| EXCECOES.read("excecao", e))
         .transpose()
+}
+
+/// Refuses (422, in Portuguese) a share the rulebook does not reserve.
+fn known_quota(rulebook: &Rulebook, quota: &str) -> Result<(), ApiError> {
+    let key = COTAS.read("cota", quota)?;
+    let keys: Vec<&str> = rulebook
+        .caps
+        .iter()
+        .flat_map(|c| &c.reserved)
+        .map(|q| q.key.as_str())
+        .collect();
+    if keys.contains(&key.as_str()) {
+        return Ok(());
+    }
+    Err(ApiError::field(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "cota",
+        if keys.is_empty() {
+            format!(
+                "`{}`: o regulamento {} não reserva vagas",
+                quota.trim(),
+                rulebook.id
+            )
+        } else {
+            format!("`{}`: use {}", quota.trim(), COTAS.spell(keys))
+        },
+    ))
+}
+
+/// Refuses (422, in Portuguese) an excuse the law does not give for
+/// `change` where it limits that change.
+fn known_excuse(rulebook: &Rulebook, change: &str, excuse: Option<&str>) -> Result<(), ApiError> {
+    let (Some(limit), Some(excuse)) = (
+        rulebook.change_limits.iter().find(|l| l.change == change),
+        excuse,
+    ) else {
+        return Ok(());
+    };
+    if limit.excuses.iter().any(|e| e.key == excuse) {
+        return Ok(());
+    }
+    Err(ApiError::field(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "excecao",
+        format!(
+            "`{}`: a lei só dispensa do limite por {}",
+            EXCECOES.wire(excuse),
+            EXCECOES.spell(limit.excuses.iter().map(|e| e.key.as_str()))
+        ),
+    ))
 }
 
 fn to_check(list: Vec<ToCheck>) -> Vec<AVerificar> {
@@ -486,6 +536,9 @@ async fn grant(
     Json(input): Json<PermissaoEntrada>,
 ) -> Result<(StatusCode, Json<PermissaoConcedida>), ApiError> {
     let rulebook = rulebook_for_service(&state, &j, &input.servico).await?;
+    if let Some(quota) = input.cota.as_deref().filter(|q| !q.trim().is_empty()) {
+        known_quota(rulebook, quota)?;
+    }
     let request = GrantRequest {
         service: input.servico.trim().to_string(),
         holder: input.titular,
@@ -610,6 +663,7 @@ async fn add_driver(
     let role = FUNCOES.read("funcao", &input.funcao)?;
     let excuse = excuse(input.excecao.as_deref())?;
     let rulebook = rulebook_for_service(&state, &j, &servico).await?;
+    known_excuse(rulebook, "driver_swap", excuse.as_deref())?;
     let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let change = change!(state, who, "condutor incluído pela API");
     let added = state
@@ -740,6 +794,7 @@ async fn put_vehicle(
 ) -> Result<(StatusCode, Json<VeiculoEmServico>), ApiError> {
     let excuse = excuse(input.excecao.as_deref())?;
     let rulebook = rulebook_for_service(&state, &j, &servico).await?;
+    known_excuse(rulebook, "vehicle_substitution", excuse.as_deref())?;
     let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let change = change!(state, who, "veículo em serviço pela API");
     let included = state
@@ -774,6 +829,19 @@ async fn inspect(
 ) -> Result<(StatusCode, Json<VistoriaSaida>), ApiError> {
     let kind = VISTORIAS.read("tipo", &input.tipo)?;
     let rulebook = rulebook_for_service(&state, &j, &input.servico).await?;
+    let own = &rulebook.vehicles.inspections;
+    if kind != "periodic" && !own.iter().any(|i| i.kind == kind) {
+        return Err(ApiError::field(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "tipo",
+            format!(
+                "`{}`: use {}",
+                input.tipo.trim(),
+                VISTORIAS
+                    .spell(std::iter::once("periodic").chain(own.iter().map(|i| i.kind.as_str())))
+            ),
+        ));
+    }
     let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let change = change!(state, who, "vistoria pela API");
     let inspection = state
