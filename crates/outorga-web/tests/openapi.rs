@@ -42,6 +42,19 @@ async fn the_document_lists_every_route_the_router_answers() {
                         .any(|p| p["name"] == "X-Motivo" && p["in"] == "header")
                 });
                 assert_eq!(says_why, !public && method != "GET", "{method} {path}");
+                // A parameter in the path is one of its template's; the
+                // others are in the query (or the header), never required
+                // unless the route needs them.
+                for parameter in operation["parameters"].as_array().into_iter().flatten() {
+                    let name = parameter["name"].as_str().unwrap_or_default();
+                    let in_path = path.contains(&format!("{{{name}}}"));
+                    let place = parameter["in"].as_str().unwrap_or_default();
+                    assert_eq!(
+                        place == "path",
+                        in_path,
+                        "{method} {path}: `{name}` in {place}"
+                    );
+                }
             }
         }
     }

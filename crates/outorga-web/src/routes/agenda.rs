@@ -23,6 +23,7 @@ const DEFAULT_DAYS: u32 = 30;
 const MAX_DAYS: u32 = 366;
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct Horizonte {
     /// AAAA-MM-DD; hoje quando omitida.
     pub data: Option<String>,

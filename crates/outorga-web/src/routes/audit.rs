@@ -18,6 +18,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct Filtro {
     /// O registro, como `person:25524893033`, `vehicle:ABC1D23` ou `user:ana`.
     #[serde(alias = "subject")]

@@ -225,6 +225,7 @@ pub struct PassoEntrada {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct FiltroAutos {
     /// CPF ou CNPJ do autuado.
     pub autuado: Option<String>,

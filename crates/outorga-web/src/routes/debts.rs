@@ -98,6 +98,7 @@ impl From<Due> for DevidoSaida {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct FiltroDebitos {
     /// CPF ou CNPJ do devedor.
     pub devedor: Option<String>,
@@ -108,6 +109,7 @@ pub struct FiltroDebitos {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct NaData {
     /// AAAA-MM-DD; hoje quando omitida.
     pub data: Option<String>,

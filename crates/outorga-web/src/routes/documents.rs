@@ -58,6 +58,7 @@ impl From<Document> for DocumentoSaida {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct Filtro {
     /// O registro: `permissao:taxi:1`, `condutor:2026-00001`,
     /// `veiculo:ABC1D23`.

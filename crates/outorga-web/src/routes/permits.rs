@@ -366,6 +366,7 @@ impl TryFrom<&MudancaEntrada> for PermitChange {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct FiltroPermissoes {
     /// Só as permissões deste serviço.
     pub servico: Option<String>,
@@ -378,6 +379,7 @@ pub struct FiltroPermissoes {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct Data {
     /// AAAA-MM-DD; hoje quando omitida.
     pub data: Option<String>,
