@@ -68,7 +68,7 @@ pub struct Proposal {
 impl Proposal {
     /// What the procedure's machine weighs: the sanctions at stake, their
     /// kinds parsed (a stored kind the core does not know is a corrupt row).
-    pub(crate) fn stakes(&self) -> Result<Stakes<'_>, StoreError> {
+    pub fn stakes(&self) -> Result<Stakes<'_>, StoreError> {
         fn all(list: &[ProposedSanction]) -> Result<Vec<Stake<'_>>, StoreError> {
             list.iter().map(ProposedSanction::stake).collect()
         }

@@ -74,6 +74,42 @@ fn state_of(auto: &Auto, last: NaiveDate) -> State {
     }
 }
 
+/// The day of the auto's last step (its day when none was taken).
+async fn last_step(tx: &mut Tx, jurisdiction: &str, auto: &Auto) -> Result<NaiveDate, StoreError> {
+    let last = sqlx::query(
+        "SELECT MAX(on_date) AS last FROM auto_steps WHERE jurisdiction = $1 AND year = $2 AND number = $3",
+    )
+    .bind(jurisdiction)
+    .bind(auto.year)
+    .bind(auto.number)
+    .fetch_one(&mut **tx)
+    .await?;
+    let last: Option<String> = last.try_get("last")?;
+    Ok(last
+        .as_deref()
+        .map(crate::dates::day)
+        .transpose()?
+        .unwrap_or(auto.committed_at.date()))
+}
+
+impl Store {
+    /// An auto and where its procedure stands, as `process_auto` weighs a
+    /// step (the machine's state; with `auto.proposal.stakes()`, what is at
+    /// stake).
+    pub async fn auto_state(
+        &self,
+        jurisdiction: &str,
+        (year, number): (i32, i64),
+    ) -> Result<(Auto, State), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let auto = read_auto(&mut tx, jurisdiction, (year, number)).await?;
+        let last = last_step(&mut tx, jurisdiction, &auto).await?;
+        tx.commit().await?;
+        let state = state_of(&auto, last);
+        Ok((auto, state))
+    }
+}
+
 /// The field a step's text is checked as.
 fn text_field(step: StepKind) -> &'static str {
     if step.decides() {
@@ -124,20 +160,7 @@ impl Store {
                 reason: format!("o auto foi lavrado sob {}", auto.rulebook),
             });
         }
-        let last = sqlx::query(
-            "SELECT MAX(on_date) AS last FROM auto_steps WHERE jurisdiction = $1 AND year = $2 AND number = $3",
-        )
-        .bind(jurisdiction)
-        .bind(year)
-        .bind(number)
-        .fetch_one(&mut *tx)
-        .await?;
-        let last: Option<String> = last.try_get("last")?;
-        let last = last
-            .as_deref()
-            .map(crate::dates::day)
-            .transpose()?
-            .unwrap_or(auto.committed_at.date());
+        let last = last_step(&mut tx, jurisdiction, &auto).await?;
         if on < last {
             return Err(StoreError::Invalid {
                 field: "data",

@@ -13,11 +13,8 @@ use crate::state::AppState;
 use crate::vocab::{PASSOS, PRAZOS, SITUACOES_AUTO};
 use axum::extract::State;
 use axum::http::StatusCode;
-use chrono::NaiveDate;
-use outorga_core::engine::process::{
-    Machine, Stake, Stakes, State as Stage, Step, StepFields, StepKind,
-};
-use outorga_store::{Auto, ProposedSanction, Role};
+use outorga_core::engine::process::{Machine, Step, StepFields, StepKind};
+use outorga_store::Role;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -65,76 +62,6 @@ pub struct PrazoAberto {
     pub artigo: String,
 }
 
-/// The stakes of a recorded proposal, as the machine weighs them.
-fn stake(s: &ProposedSanction) -> Option<Stake<'_>> {
-    Some(Stake {
-        kind: outorga_core::model::SanctionKind::parse(&s.kind)?,
-        days: s.days,
-        min_days: s.min_days,
-        max_days: s.max_days,
-        years: s.years,
-        months: s.months,
-        min_hours: s.min_hours,
-        business_days: s.business_days,
-        at_once: s.at_once.as_deref(),
-        optional: s.optional,
-        citations: s.articles.iter().map(String::as_str).collect(),
-    })
-}
-
-fn all(list: &[ProposedSanction]) -> Option<Vec<Stake<'_>>> {
-    list.iter().map(stake).collect()
-}
-
-fn stakes(auto: &Auto) -> Option<Stakes<'_>> {
-    let proposal = &auto.proposal;
-    Some(Stakes {
-        found: all(&proposal.sanctions)?,
-        uncured: all(&proposal.uncured)?,
-        options: proposal
-            .options
-            .iter()
-            .map(|o| Some((all(&o.sanctions)?, o.article.as_str())))
-            .collect::<Option<_>>()?,
-    })
-}
-
-/// The machine's state of an auto as recorded; its last step is the latest
-/// day the record keeps of one (steps are never dated after today).
-fn stage(auto: &Auto) -> Stage {
-    let committed = auto.committed_at.date();
-    let last = [
-        auto.issued_on,
-        auto.notified_on,
-        auto.defense_on,
-        auto.judged_on,
-        auto.decision_notified_on,
-        auto.appealed_on,
-        auto.final_on,
-        auto.released_on,
-    ]
-    .into_iter()
-    .flatten()
-    .fold(committed, NaiveDate::max);
-    Stage {
-        status: auto.status,
-        issued: auto.issued_on.unwrap_or(committed),
-        last,
-        notified: auto.notified_on,
-        defended: auto.defense_on,
-        decision_notified: auto.decision_notified_on,
-        appealed: auto.appealed_on,
-        instance: auto.instance,
-        decision: auto.decision.clone(),
-        closed: auto
-            .status
-            .is_closed()
-            .then(|| auto.final_on.unwrap_or(last)),
-        uncured: auto.uncured,
-        released: auto.released_on,
-    }
-}
-
 /// The step of `kind` as the machine is asked it: a decision asked as an
 /// annulment, which any judgement may be (what else it decides is weighed
 /// when it is posted).
@@ -144,13 +71,6 @@ fn probe(kind: StepKind) -> Option<Step> {
         ..StepFields::default()
     };
     Step::build(kind, fields).ok()
-}
-
-fn corrupt() -> ApiError {
-    ApiError::new(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "a proposta do auto guarda uma penalidade desconhecida",
-    )
 }
 
 /// The steps of the auto's procedure the law admits today, each with who
@@ -168,7 +88,7 @@ async fn allowed(
     _who: Reader,
     Path((j, ano, numero)): Path<(String, i32, i64)>,
 ) -> Result<Json<PassosPossiveis>, ApiError> {
-    let auto = state.store.auto(&j, (ano, numero)).await?;
+    let (auto, now) = state.store.auto_state(&j, (ano, numero)).await?;
     let rulebook = rulebook_named(&state, &j, &auto.rulebook).await?;
     let ctx = crate::routes::catalog::law(&state, &j, rulebook).await?;
     let engine = |e: outorga_core::EngineError| {
@@ -179,8 +99,7 @@ async fn allowed(
     };
     let machine = Machine::of(&ctx).map_err(engine)?;
     let today = today_in(&state, &j);
-    let stakes = stakes(&auto).ok_or_else(corrupt)?;
-    let now = stage(&auto);
+    let stakes = auto.proposal.stakes()?;
     let mut passos = Vec::new();
     for kind in StepKind::ALL {
         let Some(step) = probe(*kind) else {
