@@ -58,7 +58,6 @@ pub(crate) async fn load(
         state.last = state.last.max(since);
         match event.as_str() {
             "renewal" => state.renewals += 1,
-            "transfer" => state.transfers += 1,
             // `suspension`: a suspension on request recorded before the
             // reserve had its own step.
             "reserve" | "suspension" => {

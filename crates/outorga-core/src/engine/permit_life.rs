@@ -221,8 +221,6 @@ pub struct LifeState {
     pub notice: Option<Notice>,
     /// The ground it ended on.
     pub ended: Option<EndGround>,
-    /// Transfers to another holder so far.
-    pub transfers: u32,
 }
 
 impl LifeState {
@@ -239,7 +237,6 @@ impl LifeState {
             suspended_until: None,
             notice: None,
             ended: None,
-            transfers: 0,
         }
     }
 
@@ -742,7 +739,7 @@ impl<'c, 'r> Life<'c, 'r> {
                             &[&rule.citation],
                         );
                     }
-                    Transfer::WithConsent => next.transfers += 1,
+                    Transfer::WithConsent => {}
                 }
             }
             LifeStep::CaducityNotice { ground } => {
