@@ -850,6 +850,7 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
         Query::Process(_) => &[
             "status",
             "open",
+            "verification",
             "allowed",
             "refusal",
             "refusal_citations",

@@ -329,6 +329,13 @@ pub struct ProcessStep {
     /// `judge`: the authority the law reserves the decision to (the key of
     /// `[[procedure.reserved]]`).
     pub by: Option<String>,
+    /// Extension. `notify` of a notice of irregularity: the days to cure
+    /// the notice sets (none: the rulebook's `cure` limit).
+    pub cure_days: Option<u32>,
+    /// Extension. `schedule_verification`: when the holder was told (on
+    /// `day`) and when the verification inspection takes place.
+    pub told: Option<DateTime>,
+    pub inspection: Option<DateTime>,
 }
 
 /// Where a permit's life stands after `steps`, and whether `next` may be taken.

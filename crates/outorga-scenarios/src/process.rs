@@ -51,6 +51,9 @@ fn step_of(raw: &ProcessStep, place: &str, today: NaiveDate) -> Result<Step, Fai
         sanctions,
         deposit: raw.deposit,
         not_admitted: raw.not_admitted.clone(),
+        cure_days: raw.cure_days,
+        told: raw.told.as_ref().map(|t| t.0),
+        inspection: raw.inspection.as_ref().map(|t| t.0),
     };
     Step::build(kind, fields).map_err(|misfit| {
         bad(match misfit {
@@ -63,6 +66,16 @@ fn step_of(raw: &ProcessStep, place: &str, today: NaiveDate) -> Result<Step, Fai
             Misfit::UpheldMissing => format!("`{kind}` needs `upheld: true` or `upheld: false`"),
             Misfit::NotAdmittedAnnulled => {
                 "`not_admitted` leaves the auto standing: not with `upheld: false`".to_string()
+            }
+            Misfit::CureDaysOutsideNotify => {
+                format!("`cure_days` belongs to `notify` (of a notice of irregularity), not to `{kind}`")
+            }
+            Misfit::NoCureDays => "`cure_days` must be 1 or more".to_string(),
+            Misfit::VerificationOutsideSchedule => format!(
+                "`told` and `inspection` belong to `schedule_verification`, not to `{kind}`"
+            ),
+            Misfit::VerificationMissing => {
+                "`schedule_verification` needs `told` and `inspection` (date-times)".to_string()
             }
         })
     })?
@@ -125,6 +138,12 @@ pub fn process(
     }
     let mut result = Map::new();
     result.insert("status".into(), json!(state.status.name()));
+    if let Some(at) = state.verification {
+        result.insert(
+            "verification".into(),
+            json!(at.format("%Y-%m-%dT%H:%M").to_string()),
+        );
+    }
     let open = machine.open(&stakes, &state, today).map_err(engine)?;
     let mut cited: Vec<&str> = found.citations();
     if let Some(uncured) = uncured.as_ref().filter(|_| state.uncured) {

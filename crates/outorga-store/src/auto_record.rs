@@ -155,13 +155,18 @@ pub struct Auto {
     pub decision: Option<Decision>,
     /// The day what was held on the spot was released.
     pub released_on: Option<NaiveDate>,
+    /// The days to cure a notice of irregularity set (none: the rulebook's).
+    pub cure_days: Option<u32>,
+    /// When the verification inspection of a notice of irregularity takes
+    /// place, as the holder was told.
+    pub verification_at: Option<NaiveDateTime>,
 }
 
 /// The columns an auto is read with ([`auto_of`]).
 pub(crate) const COLUMNS: &str = "year, number, rulebook, infraction, offender, service, permit_number, plate, \
     committed_at, place, description, inspector, status, proposal, notify_by, notified_on, defense_by, \
     defense_on, judged_on, appeal_by, appealed_on, final_on, issued_on, uncured, cure_by, \
-    decision_notified_on, instance, decision, released_on";
+    decision_notified_on, instance, decision, released_on, cure_days, verification_at";
 
 fn opt_day(row: &sqlx::any::AnyRow, column: &str) -> Result<Option<NaiveDate>, StoreError> {
     let text: Option<String> = row.try_get(column)?;
@@ -212,6 +217,15 @@ pub(crate) fn auto_of(row: &sqlx::any::AnyRow) -> Result<Auto, StoreError> {
             .map(decision_of)
             .transpose()?,
         released_on: opt_day(row, "released_on")?,
+        cure_days: row
+            .try_get::<Option<i32>, _>("cure_days")?
+            .map(|d| u32::try_from(d).map_err(|_| StoreError::Corrupt(format!("cure_days {d}"))))
+            .transpose()?,
+        verification_at: row
+            .try_get::<Option<String>, _>("verification_at")?
+            .as_deref()
+            .map(moment)
+            .transpose()?,
     })
 }
 

@@ -282,6 +282,8 @@ impl Store {
             instance: 0,
             decision: None,
             released_on: None,
+            cure_days: None,
+            verification_at: None,
         };
         // What the law applies on the spot is in force from the auto on.
         for measure in auto

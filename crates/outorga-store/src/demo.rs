@@ -398,7 +398,7 @@ impl Store {
         for _ in 0..steps {
             let next = |d: Option<NaiveDate>| d.and_then(|d| d.succ_opt()).unwrap_or(day);
             let (step, on) = match auto.status {
-                Status::Issued => (ProcessStep::new(Step::Notify), day),
+                Status::Issued => (ProcessStep::new(Step::Notify { cure_days: None }), day),
                 Status::AwaitingCure => (
                     ProcessStep::with_text(Step::NotCured, "Vistoria: irregularidade não sanada"),
                     next(auto.cure_by),

@@ -71,6 +71,8 @@ fn state_of(auto: &Auto, last: NaiveDate) -> State {
             .then(|| auto.final_on.unwrap_or(last)),
         uncured: auto.uncured,
         released: auto.released_on,
+        cure_days: auto.cure_days,
+        verification: auto.verification_at,
     }
 }
 
@@ -275,7 +277,7 @@ async fn write_state(
         "UPDATE autos SET status = $4, issued_on = $5, uncured = $6, notify_by = $7, cure_by = $8, \
          notified_on = $9, defense_by = $10, defense_on = $11, judged_on = $12, \
          decision_notified_on = $13, appeal_by = $14, appealed_on = $15, instance = $16, \
-         decision = $17, final_on = $18, released_on = $19 \
+         decision = $17, final_on = $18, released_on = $19, cure_days = $20, verification_at = $21 \
          WHERE jurisdiction = $1 AND year = $2 AND number = $3",
     )
     .bind(jurisdiction)
@@ -301,6 +303,11 @@ async fn write_state(
     .bind(next.decision.as_ref().map(decision_text))
     .bind(text(final_on))
     .bind(text(next.released))
+    .bind(next.cure_days.map(|d| i32::try_from(d).unwrap_or(i32::MAX)))
+    .bind(
+        next.verification
+            .map(|at| at.format("%Y-%m-%dT%H:%M:%S").to_string()),
+    )
     .execute(&mut **tx)
     .await?;
     Ok(())

@@ -1,5 +1,6 @@
 //! The procedure applied by the record, on both backends: Canguçu's notice
-//! of irregularity (cured, or found not cured and fined: Anexo I art. 7º–9º),
+//! of irregularity (cured, or found not cured and fined: Anexo I art. 7º–9º;
+//! the time to cure it sets and the verification told 24 hours before),
 //! the board's choice within the law's range and among its penalties (art.
 //! 19, III), and Santa Maria de Jetibá's seizure of a clandestine vehicle at
 //! once, which ends when the auto is annulled (art. 54, § 2º; 55), as the
@@ -99,7 +100,7 @@ async fn notice_of_irregularity(store: &Store) {
     assert_eq!(first.proposal.sanctions[0].kind, "notice_of_irregularity");
     assert_eq!(first.proposal.uncured[0].kind, "fine");
     let key = (first.year, first.number);
-    let notified = step(key, Step::Notify, d(2026, 6, 9))
+    let notified = step(key, Step::Notify { cure_days: None }, d(2026, 6, 9))
         .await
         .expect("notified");
     assert_eq!(notified.status, Status::AwaitingCure);
@@ -121,7 +122,7 @@ async fn notice_of_irregularity(store: &Store) {
         .await
         .expect("notice");
     let key = (second.year, second.number);
-    step(key, Step::Notify, d(2026, 6, 9))
+    step(key, Step::Notify { cure_days: None }, d(2026, 6, 9))
         .await
         .expect("notified");
     let articles = refused(step(key, Step::Cure, d(2026, 6, 25)).await);
@@ -131,7 +132,7 @@ async fn notice_of_irregularity(store: &Store) {
         .expect("not cured");
     assert_eq!((found.status, found.uncured), (Status::Issued, true));
     assert_eq!(found.issued_on, Some(d(2026, 6, 25)));
-    let noticed = step(key, Step::Notify, d(2026, 6, 26))
+    let noticed = step(key, Step::Notify { cure_days: None }, d(2026, 6, 26))
         .await
         .expect("auto notified");
     assert_eq!(noticed.status, Status::Notified);
@@ -180,9 +181,12 @@ async fn the_boards_choice(store: &Store) {
         let rb = rb.clone();
         async move { store.process_auto(&on(day), &rb, CG, key, &step, day).await }
     };
-    take(ProcessStep::new(Step::Notify), d(2026, 7, 2))
-        .await
-        .expect("notified");
+    take(
+        ProcessStep::new(Step::Notify { cure_days: None }),
+        d(2026, 7, 2),
+    )
+    .await
+    .expect("notified");
     take(
         ProcessStep::with_text(Step::Defend, "não houve"),
         d(2026, 7, 3),
@@ -314,9 +318,12 @@ async fn seized_at_once(store: &Store) {
                 .await
         }
     };
-    take(ProcessStep::new(Step::Notify), d(2026, 8, 4))
-        .await
-        .expect("notified");
+    take(
+        ProcessStep::new(Step::Notify { cure_days: None }),
+        d(2026, 8, 4),
+    )
+    .await
+    .expect("notified");
     take(
         ProcessStep::with_text(Step::Defend, "não era clandestino"),
         d(2026, 8, 5),
@@ -400,10 +407,76 @@ async fn seized_at_once(store: &Store) {
     );
 }
 
+/// The notice sets its own time to cure (Anexo I art. 7º, § 1º), kept on
+/// the auto; the verification inspection is told at least 24 hours before
+/// it (art. 7º, § 2º), and only it finds the irregularity not cured.
+async fn the_verification(store: &Store) {
+    let rb = rulebook("cangucu/taxi");
+    let step = |key: (i32, i64), step: Step, day: NaiveDate| {
+        let rb = rb.clone();
+        async move {
+            store
+                .process_auto(&on(day), &rb, CG, key, &ProcessStep::new(step), day)
+                .await
+        }
+    };
+    let at = |day: NaiveDate, h: u32, m: u32| day.and_hms_opt(h, m, 0).expect("time");
+    let notice = store
+        .issue_auto(
+            &on(d(2026, 8, 3)),
+            &rb,
+            CG,
+            &auto("A16-II", ANA, &rb, d(2026, 8, 3)),
+        )
+        .await
+        .expect("notice");
+    let key = (notice.year, notice.number);
+    let notified = step(
+        key,
+        Step::Notify {
+            cure_days: Some(10),
+        },
+        d(2026, 8, 4),
+    )
+    .await
+    .expect("notified");
+    // Ten calendar days from Tue 4 August: Fri 14 August.
+    assert_eq!(
+        (notified.cure_days, notified.cure_by),
+        (Some(10), Some(d(2026, 8, 14)))
+    );
+    let schedule = |told, inspection| Step::ScheduleVerification { told, inspection };
+    let short = step(
+        key,
+        schedule(at(d(2026, 8, 17), 9, 0), at(d(2026, 8, 18), 8, 59)),
+        d(2026, 8, 17),
+    )
+    .await;
+    assert_eq!(refused(short), ["Anexo I, Art. 7º, § 2º"]);
+    let scheduled = step(
+        key,
+        schedule(at(d(2026, 8, 17), 9, 0), at(d(2026, 8, 18), 9, 0)),
+        d(2026, 8, 17),
+    )
+    .await
+    .expect("scheduled");
+    assert_eq!(scheduled.status, Status::AwaitingCure);
+    assert_eq!(scheduled.verification_at, Some(at(d(2026, 8, 18), 9, 0)));
+    // Past the time to cure, but before the verification it was told of.
+    let early = step(key, Step::NotCured, d(2026, 8, 17)).await;
+    assert_eq!(refused(early), ["Anexo I, Art. 7º, § 2º"]);
+    let found = step(key, Step::NotCured, d(2026, 8, 18))
+        .await
+        .expect("not cured");
+    assert_eq!((found.status, found.uncured), (Status::Issued, true));
+    assert_eq!(found.verification_at, None);
+}
+
 async fn exercise(url: &str) {
     let store = common::open(url).await;
     setup(&store).await;
     notice_of_irregularity(&store).await;
+    the_verification(&store).await;
     the_boards_choice(&store).await;
     seized_at_once(&store).await;
     let report = store.verify_audit().await.expect("verify");

@@ -93,7 +93,7 @@ async fn fined(store: &Store, library: &outorga_rulebook::Library) {
             rb,
             TO,
             key,
-            &ProcessStep::new(Step::Notify),
+            &ProcessStep::new(Step::Notify { cure_days: None }),
             d(2029, 10, 2),
         )
         .await

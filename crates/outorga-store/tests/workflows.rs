@@ -98,9 +98,12 @@ async fn late_parcel(store: &Store) {
         let rb = rb.clone();
         async move { store.process_auto(&on(day), &rb, TO, key, &s, day).await }
     };
-    let notified = step(ProcessStep::new(Step::Notify), d(2027, 1, 6))
-        .await
-        .expect("notify");
+    let notified = step(
+        ProcessStep::new(Step::Notify { cure_days: None }),
+        d(2027, 1, 6),
+    )
+    .await
+    .expect("notify");
     let judged_on = notified
         .defense_by
         .expect("deadline")
@@ -697,9 +700,13 @@ async fn autos(store: &Store, rb: &Rulebook) {
     let step = |s: ProcessStep, day: NaiveDate, key: (i32, i64)| async move {
         store.process_auto(&on(day), rb, SMJ, key, &s, day).await
     };
-    let notified = step(ProcessStep::new(Step::Notify), d(2026, 12, 2), (2026, 1))
-        .await
-        .expect("notify");
+    let notified = step(
+        ProcessStep::new(Step::Notify { cure_days: None }),
+        d(2026, 12, 2),
+        (2026, 1),
+    )
+    .await
+    .expect("notify");
     assert_eq!(notified.status, Status::Notified);
     let defense_by = notified.defense_by.expect("defense deadline");
     // Judging before the defense or its deadline is refused.
@@ -787,9 +794,13 @@ async fn autos(store: &Store, rb: &Rulebook) {
     assert_eq!(repeat.proposal.sanctions[0].kind, "fine");
     assert!(repeat.proposal.articles.iter().any(|a| a == "Art. 52, II"));
     let key = (2027, 1);
-    let notified = step(ProcessStep::new(Step::Notify), issued, key)
-        .await
-        .expect("notify");
+    let notified = step(
+        ProcessStep::new(Step::Notify { cure_days: None }),
+        issued,
+        key,
+    )
+    .await
+    .expect("notify");
     let after_defense = notified
         .defense_by
         .expect("deadline")
@@ -854,7 +865,14 @@ async fn autos(store: &Store, rb: &Rulebook) {
             .any(|i| i.kind == "notification" && i.subject == "auto:2026:2" && !i.overdue),
         "{early:?}"
     );
-    refusal(step(ProcessStep::new(Step::Notify), d(2027, 2, 2), (2026, 2)).await);
+    refusal(
+        step(
+            ProcessStep::new(Step::Notify { cure_days: None }),
+            d(2027, 2, 2),
+            (2026, 2),
+        )
+        .await,
+    );
     refusal(step(ProcessStep::new(Step::Archive), d(2027, 2, 1), (2026, 2)).await);
     let archived = step(ProcessStep::new(Step::Archive), d(2027, 2, 2), (2026, 2))
         .await
@@ -1004,7 +1022,11 @@ async fn penalties_on_records(store: &Store, rb: &Rulebook) {
     };
     // Before the auto was issued, or after today: refused.
     assert!(matches!(
-        step(ProcessStep::new(Step::Notify), d(2028, 1, 5)).await,
+        step(
+            ProcessStep::new(Step::Notify { cure_days: None }),
+            d(2028, 1, 5)
+        )
+        .await,
         Err(StoreError::Invalid { field: "data", .. })
     ));
     assert!(matches!(
@@ -1014,7 +1036,7 @@ async fn penalties_on_records(store: &Store, rb: &Rulebook) {
                 rb,
                 SMJ,
                 key,
-                &ProcessStep::new(Step::Notify),
+                &ProcessStep::new(Step::Notify { cure_days: None }),
                 d(2028, 1, 20)
             )
             .await,
@@ -1022,8 +1044,14 @@ async fn penalties_on_records(store: &Store, rb: &Rulebook) {
     ));
     // Two clerks notifying at once: one notice.
     let (a, b) = tokio::join!(
-        step(ProcessStep::new(Step::Notify), d(2028, 1, 12)),
-        step(ProcessStep::new(Step::Notify), d(2028, 1, 12))
+        step(
+            ProcessStep::new(Step::Notify { cure_days: None }),
+            d(2028, 1, 12)
+        ),
+        step(
+            ProcessStep::new(Step::Notify { cure_days: None }),
+            d(2028, 1, 12)
+        )
     );
     assert!(a.is_ok() != b.is_ok(), "{a:?} {b:?}");
     let notified = a.or(b).expect("notified");
@@ -1150,7 +1178,7 @@ async fn auxiliary_suspension(store: &Store, rb: &Rulebook) {
                     .await
                     .expect("step")
             };
-            let notified = step(ProcessStep::new(Step::Notify), issued).await;
+            let notified = step(ProcessStep::new(Step::Notify { cure_days: None }), issued).await;
             let judge_day = notified
                 .defense_by
                 .expect("deadline")

@@ -180,6 +180,7 @@ pub(crate) const PASSOS: Vocabulary = Vocabulary {
         ("arquivar", "archive"),
         ("sanar", "cure"),
         ("nao_sanada", "not_cured"),
+        ("comunicar_vistoria", "schedule_verification"),
         ("liberar", "release"),
     ],
     open: false,

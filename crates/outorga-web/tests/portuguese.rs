@@ -681,7 +681,7 @@ async fn allowed_steps(app: &App) {
     assert_eq!(now.body["situacao"], "lavrado");
     assert_eq!(now.body["situacao_nome"], "lavrado, aguardando notificação");
     let passos = items(&now.body, "passos");
-    assert_eq!(passos.len(), 11, "every step, allowed or not");
+    assert_eq!(passos.len(), 12, "every step, allowed or not");
     let allowed: Vec<&str> = passos
         .iter()
         .filter(|p| p["permitido"] == true)
@@ -855,3 +855,114 @@ async fn not_admitted(app: &App) {
 }
 
 on_both_backends!(not_admitted);
+
+/// Canguçu's notice of irregularity through the API: the notice sets its
+/// time to cure (Anexo I art. 7º, § 1º); the verification inspection is
+/// told at least 24 hours before it (art. 7º, § 2º) and only then is the
+/// irregularity found not cured.
+async fn verification_told_in_time(app: &App) {
+    let team = team(app).await;
+    person(app, &team, CANGUCU, ANA).await;
+    app.clock.to_day("2026-11-30");
+    let issued = app
+        .post(
+            &format!("{CANGUCU}/autos"),
+            &team.inspector,
+            json!({
+                "infracao": "A16-I", "autuado": ANA, "regulamento": "cangucu/taxi",
+                "cometida_em": "2026-11-30T10:00", "local": "Centro",
+                "descricao": "Veículo sujo"
+            }),
+        )
+        .await;
+    ok(&issued, StatusCode::CREATED, "notice of irregularity");
+    let (year, number) = (&issued.body["ano"], &issued.body["numero"]);
+    let steps = format!("{CANGUCU}/autos/{year}/{number}/steps");
+    refused(
+        &app.post(
+            &steps,
+            &team.clerk,
+            json!({ "passo": "defender", "prazo_sanar": 10 }),
+        )
+        .await,
+        "prazo_sanar",
+        "é da notificação da irregularidade",
+    );
+    let notified = app
+        .post(
+            &steps,
+            &team.clerk,
+            json!({ "passo": "notificar", "data": "2026-11-30", "prazo_sanar": 10 }),
+        )
+        .await;
+    ok(&notified, StatusCode::OK, "notified, 10 days to cure");
+    assert_eq!(notified.body["situacao"], "aguardando_saneamento");
+    assert_eq!(notified.body["prazo_sanar_dias"], 10);
+    assert_eq!(notified.body["sanar_ate"], "2026-12-10");
+    app.clock.to_day("2026-12-11");
+    let allowed = app.get(&steps, &team.reader).await;
+    let schedule = find(
+        &items(&allowed.body, "passos"),
+        "passo",
+        "comunicar_vistoria",
+    );
+    assert_eq!(schedule["permitido"], true, "{schedule:?}");
+    let short = app
+        .post(
+            &steps,
+            &team.clerk,
+            json!({ "passo": "comunicar_vistoria",
+                    "comunicado_em": "2026-12-11T09:00", "vistoria_em": "2026-12-12T08:30" }),
+        )
+        .await;
+    assert_eq!(
+        short.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{:?}",
+        short.body
+    );
+    assert_eq!(short.body["artigos"], json!(["Anexo I, Art. 7º, § 2º"]));
+    assert!(
+        short
+            .text("motivo")
+            .contains("a partir de 2026-12-12 09:00"),
+        "{:?}",
+        short.body
+    );
+    let told = app
+        .post(
+            &steps,
+            &team.clerk,
+            json!({ "passo": "comunicar_vistoria",
+                    "comunicado_em": "2026-12-11T09:00", "vistoria_em": "2026-12-14T10:00" }),
+        )
+        .await;
+    ok(&told, StatusCode::OK, "verification told");
+    assert_eq!(told.body["vistoria_em"], "2026-12-14T10:00");
+    let early = app
+        .post(
+            &steps,
+            &team.clerk,
+            json!({ "passo": "nao_sanada", "data": "2026-12-11" }),
+        )
+        .await;
+    assert_eq!(
+        early.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{:?}",
+        early.body
+    );
+    assert!(
+        early
+            .text("motivo")
+            .contains("vistoria de verificação foi marcada para 2026-12-14 10:00")
+    );
+    app.clock.to_day("2026-12-14");
+    let found = app
+        .post(&steps, &team.clerk, json!({ "passo": "nao_sanada" }))
+        .await;
+    ok(&found, StatusCode::OK, "not cured at the verification");
+    assert_eq!(found.body["situacao"], "lavrado");
+}
+
+on_both_backends!(verification_told_in_time);

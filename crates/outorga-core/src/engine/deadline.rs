@@ -24,13 +24,25 @@ pub fn deadline<'r>(
     kind: DeadlineKind,
     from: NaiveDate,
 ) -> Result<Deadline<'r>, EngineError> {
+    let length = ctx.whole(&rule(ctx, kind)?.length, from, "days")?;
+    deadline_lasting(ctx, kind, from, length)
+}
+
+/// The last day of the limit of `kind` that starts on `from` when the act
+/// that opens it sets its length (`length` days: the time to cure a notice
+/// of irregularity sets), counted as the rulebook counts that limit.
+pub fn deadline_lasting<'r>(
+    ctx: &Context<'r>,
+    kind: DeadlineKind,
+    from: NaiveDate,
+    length: u32,
+) -> Result<Deadline<'r>, EngineError> {
     let rule = rule(ctx, kind)?;
     let LimitUnit::Counted(counting) = rule.unit else {
         return Err(EngineError::InvalidQuestion(format!(
             "the `{kind}` limit counts hours: give the moment it starts (`at`), not a date"
         )));
     };
-    let length = ctx.whole(&rule.length, from, "days")?;
     Ok(Deadline {
         due: ctx.calendar.count(from, length, counting),
         citations: vec![&rule.citation],

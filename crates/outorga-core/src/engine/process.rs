@@ -7,10 +7,10 @@
 //! decision is final (the defense and the appeal suspend it).
 
 use crate::context::{Context, EngineError};
-use crate::engine::deadline::deadline;
+use crate::engine::deadline::{deadline, deadline_lasting, moment};
 use crate::engine::sanctions::Sanction;
 use crate::model::{DeadlineKind, Procedure, SanctionKind};
-use chrono::{Days, Months, NaiveDate};
+use chrono::{Days, Months, NaiveDate, NaiveDateTime};
 
 crate::vocab::vocabulary! {
     /// Where an auto's procedure stands.
@@ -76,6 +76,9 @@ crate::vocab::vocabulary! {
         Archive = "archive",
         Cure = "cure",
         NotCured = "not_cured",
+        /// The holder is told when the verification inspection of a notice
+        /// of irregularity takes place.
+        ScheduleVerification = "schedule_verification",
         /// The vehicle (or document) held on the spot is released.
         Release = "release",
     }
@@ -95,6 +98,7 @@ impl StepKind {
             StepKind::Archive => "arquivamento",
             StepKind::Cure => "irregularidade sanada",
             StepKind::NotCured => "irregularidade não sanada",
+            StepKind::ScheduleVerification => "comunicação da vistoria de verificação",
             StepKind::Release => "liberação do veículo ou documento retido",
         }
     }
@@ -130,7 +134,11 @@ pub struct Decision {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
-    Notify,
+    /// `cure_days`: the time to cure a notice of irregularity sets (none:
+    /// the rulebook's `cure` limit).
+    Notify {
+        cure_days: Option<u32>,
+    },
     Defend,
     Judge(Decision),
     NotifyDecision,
@@ -144,6 +152,12 @@ pub enum Step {
     Archive,
     Cure,
     NotCured,
+    /// The holder was told at `told` that the verification inspection takes
+    /// place at `inspection`.
+    ScheduleVerification {
+        told: NaiveDateTime,
+        inspection: NaiveDateTime,
+    },
     /// What was seized or retained on the spot is released (once each
     /// measure's minimum has run).
     Release,
@@ -169,6 +183,16 @@ impl Step {
         if fields.deposit.is_some() && kind != StepKind::Appeal {
             return Err(Misfit::DepositOutsideAppeal);
         }
+        if fields.cure_days.is_some() && kind != StepKind::Notify {
+            return Err(Misfit::CureDaysOutsideNotify);
+        }
+        if fields.cure_days == Some(0) {
+            return Err(Misfit::NoCureDays);
+        }
+        let verification = (fields.told, fields.inspection);
+        if verification != (None, None) && kind != StepKind::ScheduleVerification {
+            return Err(Misfit::VerificationOutsideSchedule);
+        }
         let decision = || -> Result<Decision, Misfit> {
             // Not admitted, the auto stands: `upheld` may go unsaid.
             let upheld = match (&fields.not_admitted, fields.upheld) {
@@ -184,7 +208,9 @@ impl Step {
             })
         };
         Ok(match kind {
-            StepKind::Notify => Step::Notify,
+            StepKind::Notify => Step::Notify {
+                cure_days: fields.cure_days,
+            },
             StepKind::Defend => Step::Defend,
             StepKind::Judge => Step::Judge(decision()?),
             StepKind::NotifyDecision => Step::NotifyDecision,
@@ -196,6 +222,10 @@ impl Step {
             StepKind::Archive => Step::Archive,
             StepKind::Cure => Step::Cure,
             StepKind::NotCured => Step::NotCured,
+            StepKind::ScheduleVerification => match verification {
+                (Some(told), Some(inspection)) => Step::ScheduleVerification { told, inspection },
+                _ => return Err(Misfit::VerificationMissing),
+            },
             StepKind::Release => Step::Release,
         })
     }
@@ -213,7 +243,7 @@ impl Step {
 
     pub fn kind(&self) -> StepKind {
         match self {
-            Step::Notify => StepKind::Notify,
+            Step::Notify { .. } => StepKind::Notify,
             Step::Defend => StepKind::Defend,
             Step::Judge(_) => StepKind::Judge,
             Step::NotifyDecision => StepKind::NotifyDecision,
@@ -223,6 +253,7 @@ impl Step {
             Step::Archive => StepKind::Archive,
             Step::Cure => StepKind::Cure,
             Step::NotCured => StepKind::NotCured,
+            Step::ScheduleVerification { .. } => StepKind::ScheduleVerification,
             Step::Release => StepKind::Release,
         }
     }
@@ -237,6 +268,11 @@ pub struct StepFields {
     pub sanctions: Option<Vec<SanctionKind>>,
     pub deposit: Option<bool>,
     pub not_admitted: Option<String>,
+    pub cure_days: Option<u32>,
+    /// When the holder was told of the verification inspection, and when
+    /// it takes place.
+    pub told: Option<NaiveDateTime>,
+    pub inspection: Option<NaiveDateTime>,
 }
 
 /// Why the fields given do not fit the step.
@@ -250,6 +286,14 @@ pub enum Misfit {
     UpheldMissing,
     /// `not_admitted` with `upheld: false`: what is not admitted annuls nothing.
     NotAdmittedAnnulled,
+    /// `cure_days` on a step other than the notification.
+    CureDaysOutsideNotify,
+    /// `cure_days` of zero: the notice sets a time to cure.
+    NoCureDays,
+    /// `told` or `inspection` on a step other than `schedule_verification`.
+    VerificationOutsideSchedule,
+    /// `schedule_verification` without `told` and `inspection`.
+    VerificationMissing,
 }
 
 /// What the procedure needs to know of one sanction at stake.
@@ -340,6 +384,12 @@ pub struct State {
     pub uncured: bool,
     /// The day what was held on the spot was released.
     pub released: Option<NaiveDate>,
+    /// The time to cure the notice of irregularity set (none: the
+    /// rulebook's `cure` limit).
+    pub cure_days: Option<u32>,
+    /// When the verification inspection of a notice of irregularity takes
+    /// place, as the holder was told.
+    pub verification: Option<NaiveDateTime>,
 }
 
 /// A time limit of the procedure and its last day.
@@ -412,6 +462,8 @@ impl<'c, 'r> Machine<'c, 'r> {
             closed: None,
             uncured: false,
             released: None,
+            cure_days: None,
+            verification: None,
         }
     }
 
@@ -437,6 +489,27 @@ impl<'c, 'r> Machine<'c, 'r> {
         }))
     }
 
+    /// The time to cure, from the notice: the days the notice set, or the
+    /// rulebook's, counted as the rulebook counts it.
+    fn cure_limit(
+        &self,
+        state: &State,
+        notified: NaiveDate,
+    ) -> Result<Option<Limit<'r>>, EngineError> {
+        let Some(days) = state.cure_days else {
+            return self.limit(DeadlineKind::Cure, notified);
+        };
+        if self.ctx.rulebook.deadline(DeadlineKind::Cure).is_none() {
+            return Ok(None);
+        }
+        let d = deadline_lasting(self.ctx, DeadlineKind::Cure, notified, days)?;
+        Ok(Some(Limit {
+            kind: DeadlineKind::Cure,
+            due: d.due,
+            citation: d.citations[0],
+        }))
+    }
+
     /// The limits that govern the state: the one the next step must keep
     /// (or whose lapse allows it), running or not.
     pub fn limits(
@@ -451,7 +524,7 @@ impl<'c, 'r> Machine<'c, 'r> {
             Status::AwaitingCure | Status::Notified => {
                 if let Some(notified) = state.notified {
                     if state.status == Status::AwaitingCure {
-                        add(self.limit(DeadlineKind::Cure, notified)?);
+                        add(self.cure_limit(state, notified)?);
                     }
                     add(self.limit(DeadlineKind::Defense, notified)?);
                 }
@@ -535,7 +608,7 @@ impl<'c, 'r> Machine<'c, 'r> {
         next.last = day;
         let appeals = &self.procedure.appeals;
         match (state.status, step) {
-            (Status::Issued, Step::Notify) => {
+            (Status::Issued, Step::Notify { cure_days }) => {
                 if let Some(limit) = self.governing(stakes, state, DeadlineKind::Notification)?
                     && day > limit.due
                 {
@@ -551,12 +624,19 @@ impl<'c, 'r> Machine<'c, 'r> {
                     .in_play(stakes, state)
                     .iter()
                     .any(|s| s.kind == SanctionKind::NoticeOfIrregularity);
+                if cure_days.is_some() && !notice {
+                    return refuse(
+                        "só a notificação de irregularidade fixa prazo para sanar".into(),
+                        vec![procedure],
+                    );
+                }
                 next.status = if notice {
                     Status::AwaitingCure
                 } else {
                     Status::Notified
                 };
                 next.notified = Some(day);
+                next.cure_days = *cure_days;
             }
             (Status::Issued, Step::Archive) => {
                 let Some(limit) = self.governing(stakes, state, DeadlineKind::Notification)? else {
@@ -580,6 +660,17 @@ impl<'c, 'r> Machine<'c, 'r> {
                     return Err(EngineError::NotInRulebook("a `cure` deadline".into()));
                 };
                 let cure = matches!(step, Step::Cure);
+                if let (false, Some(at)) = (cure, state.verification)
+                    && day < at.date()
+                {
+                    return refuse(
+                        format!(
+                            "a vistoria de verificação foi marcada para {}: só ela constata a irregularidade não sanada",
+                            at.format("%Y-%m-%d %H:%M")
+                        ),
+                        vec![self.verification_citation()],
+                    );
+                }
                 match (cure, day > limit.due) {
                     (true, true) => {
                         return refuse(
@@ -610,8 +701,40 @@ impl<'c, 'r> Machine<'c, 'r> {
                         next.notified = None;
                         next.defended = None;
                         next.decision = None;
+                        next.verification = None;
                     }
                 }
+            }
+            (Status::AwaitingCure, Step::ScheduleVerification { told, inspection }) => {
+                if told.date() != day {
+                    return refuse(
+                        format!("a comunicação é de {}, não de {day}", told.date()),
+                        vec![procedure],
+                    );
+                }
+                let notice =
+                    match moment(self.ctx, DeadlineKind::VerificationInspectionNotice, *told) {
+                        Ok(notice) => notice,
+                        Err(EngineError::NotInRulebook(_)) => {
+                            return refuse(
+                                "o regulamento não prevê a comunicação da vistoria de verificação"
+                                    .into(),
+                                vec![procedure],
+                            );
+                        }
+                        Err(e) => return Err(e),
+                    };
+                if *inspection < notice.due {
+                    return refuse(
+                        format!(
+                            "a vistoria se comunica com a antecedência que a lei fixa: comunicada em {}, pode realizar-se a partir de {}",
+                            told.format("%Y-%m-%d %H:%M"),
+                            notice.due.format("%Y-%m-%d %H:%M")
+                        ),
+                        notice.citations,
+                    );
+                }
+                next.verification = Some(*inspection);
             }
             (Status::Notified | Status::AwaitingCure, Step::Defend) => {
                 if let Some(defended) = state.defended {
@@ -834,13 +957,25 @@ impl<'c, 'r> Machine<'c, 'r> {
                     .find(|s| !s.is_procedural() && s.at_once.is_none())
                     .and_then(|s| s.citations.first().copied());
                 let citation = match (step.kind(), notice, rule) {
-                    (StepKind::Cure | StepKind::NotCured, false, Some(rule)) => rule,
+                    (
+                        StepKind::Cure | StepKind::NotCured | StepKind::ScheduleVerification,
+                        false,
+                        Some(rule),
+                    ) => rule,
                     _ => citation,
                 };
                 return refuse(reason, vec![citation]);
             }
         }
         Ok(Ok(next))
+    }
+
+    /// The article of the verification inspection's notice.
+    fn verification_citation(&self) -> &'r str {
+        self.ctx
+            .rulebook
+            .deadline(DeadlineKind::VerificationInspectionNotice)
+            .map_or(self.procedure.citation.as_str(), |d| d.citation.as_str())
     }
 
     fn appeal_limit(
@@ -861,7 +996,7 @@ impl<'c, 'r> Machine<'c, 'r> {
         let needs = match step {
             StepKind::Notify => "só um auto lavrado é notificado",
             StepKind::Archive => "arquiva-se um auto lavrado e não notificado",
-            StepKind::Cure | StepKind::NotCured => {
+            StepKind::Cure | StepKind::NotCured | StepKind::ScheduleVerification => {
                 "só uma notificação de irregularidade se sana ou se verifica"
             }
             StepKind::Release => "libera-se o que foi retido no ato",

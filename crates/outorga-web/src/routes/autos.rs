@@ -136,6 +136,10 @@ pub struct AutoSaida {
     pub situacao_nome: String,
     /// Notificação de irregularidade: o prazo para saná-la.
     pub sanar_ate: Option<String>,
+    /// Os dias para sanar que a notificação fixou (sem eles, os do regulamento).
+    pub prazo_sanar_dias: Option<u32>,
+    /// Quando se realiza a vistoria de verificação, como comunicado ao delegatário.
+    pub vistoria_em: Option<String>,
     pub decisao_notificada_em: Option<String>,
     /// Os dias fixados pela decisão, onde a lei dá um intervalo.
     pub dias_decididos: Option<u32>,
@@ -171,6 +175,10 @@ impl From<Auto> for AutoSaida {
             fiscal: a.inspector,
             situacao: SITUACOES_AUTO.wire(a.status.name()),
             sanar_ate: text(a.cure_by),
+            prazo_sanar_dias: a.cure_days,
+            vistoria_em: a
+                .verification_at
+                .map(|at| at.format("%Y-%m-%dT%H:%M").to_string()),
             decisao_notificada_em: text(a.decision_notified_on),
             dias_decididos: a.decision.as_ref().and_then(|d| d.days),
             penalidades_decididas: a
@@ -222,6 +230,16 @@ pub struct PassoEntrada {
     pub autoridade: Option<String>,
     #[serde(default)]
     pub fundamentos: String,
+    /// Na notificação de uma notificação de irregularidade: os dias para
+    /// sanar que ela fixa (Canguçu Anexo I art. 7º, § 1º); sem eles, os do
+    /// regulamento.
+    pub prazo_sanar: Option<u32>,
+    /// Em `comunicar_vistoria`: quando o delegatário foi comunicado
+    /// (AAAA-MM-DDTHH:MM; a `data` do passo é o seu dia)…
+    pub comunicado_em: Option<String>,
+    /// …e quando se realiza a vistoria de verificação, com a antecedência
+    /// mínima da lei (Canguçu Anexo I art. 7º, § 2º: 24 horas).
+    pub vistoria_em: Option<String>,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -239,6 +257,12 @@ pub struct FiltroAutos {
     pub de: Option<String>,
     /// Cometidas até este dia, inclusive (AAAA-MM-DD).
     pub ate: Option<String>,
+}
+
+/// A moment sent, when one was.
+fn moment_of(text: Option<&str>, campo: &str) -> Result<Option<chrono::NaiveDateTime>, ApiError> {
+    text.map(|t| crate::routes::parse_moment(t, campo))
+        .transpose()
 }
 
 /// The step asked for, and whether the board (not a clerk) takes it.
@@ -289,6 +313,9 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
             .as_deref()
             .map(|n| NAO_CONHECIMENTO.read("nao_conhecido", n))
             .transpose()?,
+        cure_days: input.prazo_sanar,
+        told: moment_of(input.comunicado_em.as_deref(), "comunicado_em")?,
+        inspection: moment_of(input.vistoria_em.as_deref(), "vistoria_em")?,
     };
     let step = Step::build(kind, fields).map_err(|misfit| match misfit {
         Misfit::DecisionOutsideDecision => bad(
@@ -309,6 +336,26 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
             "nao_conhecido",
             "a defesa ou o recurso não conhecido não anula o auto: omita `mantido` ou use true"
                 .into(),
+        ),
+        Misfit::CureDaysOutsideNotify => bad(
+            "prazo_sanar",
+            format!("`prazo_sanar` é da notificação da irregularidade, não de `{named}`"),
+        ),
+        Misfit::NoCureDays => bad(
+            "prazo_sanar",
+            "a notificação fixa ao menos 1 dia para sanar".into(),
+        ),
+        Misfit::VerificationOutsideSchedule => bad(
+            "vistoria_em",
+            format!("`comunicado_em` e `vistoria_em` são de `comunicar_vistoria`, não de `{named}`"),
+        ),
+        Misfit::VerificationMissing => bad(
+            if input.comunicado_em.is_none() {
+                "comunicado_em"
+            } else {
+                "vistoria_em"
+            },
+            "diga quando o delegatário foi comunicado (`comunicado_em`) e quando se realiza a vistoria (`vistoria_em`), AAAA-MM-DDTHH:MM".into(),
         ),
     })?
     .decided_by(input.autoridade.as_deref().map(str::trim).map(str::to_string))
@@ -463,7 +510,15 @@ async fn step(
     } else {
         require(&who.user, Clerk::admits, "atendente")?;
     }
-    let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
+    // The verification is communicated on the day it was told.
+    let told = match &process.step {
+        Step::ScheduleVerification { told, .. } if input.data.is_none() => Some(told.date()),
+        _ => None,
+    };
+    let on = match told {
+        Some(day) => day,
+        None => day_or_today(&state, &j, input.data.as_deref(), "data")?,
+    };
     let rulebook = rulebook_of_auto(&state, &j, (ano, numero)).await?;
     if let Some(ground) = input.nao_conhecido.as_deref() {
         admissible(rulebook, ground)?;

@@ -13,6 +13,7 @@ use crate::state::AppState;
 use crate::vocab::{PASSOS, PRAZOS, SITUACOES_AUTO};
 use axum::extract::State;
 use axum::http::StatusCode;
+use chrono::NaiveDate;
 use outorga_core::engine::process::{Machine, Step, StepFields, StepKind};
 use outorga_store::Role;
 use serde::Serialize;
@@ -65,9 +66,17 @@ pub struct PrazoAberto {
 /// The step of `kind` as the machine is asked it: a decision asked as an
 /// annulment, which any judgement may be (what else it decides is weighed
 /// when it is posted).
-fn probe(kind: StepKind) -> Option<Step> {
+/// A verification is asked as told now for the earliest day the law would
+/// allow (two days on, past any notice counted in hours of a day).
+fn probe(kind: StepKind, today: NaiveDate) -> Option<Step> {
+    let told = today.and_hms_opt(0, 0, 0);
+    let verification = kind == StepKind::ScheduleVerification;
     let fields = StepFields {
         upheld: kind.decides().then_some(false),
+        told: told.filter(|_| verification),
+        inspection: told
+            .and_then(|t| t.checked_add_days(chrono::Days::new(2)))
+            .filter(|_| verification),
         ..StepFields::default()
     };
     Step::build(kind, fields).ok()
@@ -102,7 +111,7 @@ async fn allowed(
     let stakes = auto.proposal.stakes()?;
     let mut passos = Vec::new();
     for kind in StepKind::ALL {
-        let Some(step) = probe(*kind) else {
+        let Some(step) = probe(*kind, today) else {
             continue;
         };
         let mut outcome = machine.take(&stakes, &now, &step, today).map_err(engine)?;

@@ -1,0 +1,6 @@
+-- A notice of irregularity sets its own time to cure (Canguçu Anexo I
+-- art. 7º, § 1º): the days it set, when not the rulebook's. The
+-- verification inspection is made known at least 24 hours before it
+-- (art. 7º, § 2º): the moment it takes place, as the holder was told.
+ALTER TABLE autos ADD COLUMN cure_days INTEGER;
+ALTER TABLE autos ADD COLUMN verification_at TEXT;
