@@ -329,6 +329,10 @@ pub struct ProcessStep {
     /// `judge`: the authority the law reserves the decision to (the key of
     /// `[[procedure.reserved]]`).
     pub by: Option<String>,
+    /// Extension. `decide_appeal`: the appellant was told the decision may
+    /// worsen the penalty and could argue (Lei 9.784/1999, art. 64,
+    /// parágrafo único).
+    pub heard: Option<bool>,
     /// Extension. `notify` of a notice of irregularity: the days to cure
     /// the notice sets (none: the rulebook's `cure` limit).
     pub cure_days: Option<u32>,

@@ -52,6 +52,7 @@ fn step_of(raw: &ProcessStep, place: &str, today: NaiveDate) -> Result<Step, Fai
         deposit: raw.deposit,
         not_admitted: raw.not_admitted.clone(),
         cure_days: raw.cure_days,
+        heard: raw.heard,
         told: raw.told.as_ref().map(|t| t.0),
         inspection: raw.inspection.as_ref().map(|t| t.0),
     };
@@ -74,6 +75,9 @@ fn step_of(raw: &ProcessStep, place: &str, today: NaiveDate) -> Result<Step, Fai
             Misfit::VerificationOutsideSchedule => format!(
                 "`told` and `inspection` belong to `schedule_verification`, not to `{kind}`"
             ),
+            Misfit::HeardOutsideAppeal => {
+                format!("`heard` belongs to `decide_appeal`, not to `{kind}`")
+            }
             Misfit::VerificationMissing => {
                 "`schedule_verification` needs `told` and `inspection` (date-times)".to_string()
             }

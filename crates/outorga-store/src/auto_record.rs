@@ -306,6 +306,7 @@ pub(crate) fn decision_text(decision: &Decision) -> String {
         "sanctions": decision.sanctions.as_ref().map(|k| k.iter().map(|k| k.name()).collect::<Vec<_>>()),
         "not_admitted": decision.not_admitted,
         "by": decision.by,
+        "heard": decision.heard,
     })
     .to_string()
 }
@@ -321,6 +322,8 @@ fn decision_of(text: &str) -> Result<Decision, StoreError> {
         not_admitted: Option<String>,
         #[serde(default)]
         by: Option<String>,
+        #[serde(default)]
+        heard: bool,
     }
     let corrupt = |why: String| StoreError::Corrupt(format!("decisão do auto: {why}"));
     let stored: Stored = serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?;
@@ -338,5 +341,6 @@ fn decision_of(text: &str) -> Result<Decision, StoreError> {
         sanctions,
         not_admitted: stored.not_admitted,
         by: stored.by,
+        heard: stored.heard,
     })
 }

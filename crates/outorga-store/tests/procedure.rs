@@ -201,6 +201,7 @@ async fn the_boards_choice(store: &Store) {
                 sanctions: Some(sanctions.to_vec()),
                 not_admitted: None,
                 by: None,
+                heard: false,
             }),
             "mantido",
         )

@@ -888,6 +888,16 @@ async fn verification_told_in_time(app: &App) {
         "prazo_sanar",
         "é da notificação da irregularidade",
     );
+    refused(
+        &app.post(
+            &steps,
+            &team.clerk,
+            json!({ "passo": "defender", "recorrente_cientificado": true }),
+        )
+        .await,
+        "recorrente_cientificado",
+        "é da decisão do recurso",
+    );
     let notified = app
         .post(
             &steps,

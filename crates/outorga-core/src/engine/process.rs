@@ -130,6 +130,10 @@ pub struct Decision {
     /// The authority that decided, where the law reserves the decision
     /// (the key of `[[procedure.reserved]]`); none: the judge.
     pub by: Option<String>,
+    /// On appeal: the appellant was told the decision may worsen the
+    /// penalty and could argue before it (Lei 9.784/1999, art. 64,
+    /// parágrafo único); without it, the appeal may not worsen it.
+    pub heard: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,6 +187,9 @@ impl Step {
         if fields.deposit.is_some() && kind != StepKind::Appeal {
             return Err(Misfit::DepositOutsideAppeal);
         }
+        if fields.heard.is_some() && kind != StepKind::DecideAppeal {
+            return Err(Misfit::HeardOutsideAppeal);
+        }
         if fields.cure_days.is_some() && kind != StepKind::Notify {
             return Err(Misfit::CureDaysOutsideNotify);
         }
@@ -205,6 +212,7 @@ impl Step {
                 sanctions: fields.sanctions.clone(),
                 not_admitted: fields.not_admitted.clone(),
                 by: None,
+                heard: fields.heard.unwrap_or(false),
             })
         };
         Ok(match kind {
@@ -269,6 +277,8 @@ pub struct StepFields {
     pub deposit: Option<bool>,
     pub not_admitted: Option<String>,
     pub cure_days: Option<u32>,
+    /// `decide_appeal`: the appellant was told of a possible worsening.
+    pub heard: Option<bool>,
     /// When the holder was told of the verification inspection, and when
     /// it takes place.
     pub told: Option<NaiveDateTime>,
@@ -294,6 +304,8 @@ pub enum Misfit {
     VerificationOutsideSchedule,
     /// `schedule_verification` without `told` and `inspection`.
     VerificationMissing,
+    /// `heard` on a step other than the decision of an appeal.
+    HeardOutsideAppeal,
 }
 
 /// What the procedure needs to know of one sanction at stake.
@@ -886,14 +898,19 @@ impl<'c, 'r> Machine<'c, 'r> {
                             sanctions: None,
                             not_admitted,
                             by: _,
+                            heard,
                         },
                     ) => Decision {
                         not_admitted: not_admitted.clone(),
+                        heard: *heard,
                         ..below.clone()
                     },
                     _ => decision.clone(),
                 };
-                if let Err(refusal) = self.check(stakes, state, &decision) {
+                if let Err(refusal) = self
+                    .check(stakes, state, &decision)
+                    .and_then(|()| self.no_worse(stakes, state, &decision))
+                {
                     return Ok(Err(refusal));
                 }
                 let upheld = decision.upheld;
@@ -1166,6 +1183,66 @@ impl<'c, 'r> Machine<'c, 'r> {
         Ok(())
     }
 
+    /// An appeal's decision may worsen the penalty decided below only after
+    /// the appellant was told so and could argue (Lei 9.784/1999, art. 64,
+    /// parágrafo único): worse is a penalty that nothing decided below
+    /// outweighs — a graver kind, or the same kind for more days.
+    fn no_worse(
+        &self,
+        stakes: &Stakes<'_>,
+        state: &State,
+        decision: &Decision,
+    ) -> Result<(), Refusal> {
+        let Some(below) = state.decision.as_ref().filter(|_| decision.upheld) else {
+            return Ok(());
+        };
+        if decision.heard || !below.upheld {
+            return Ok(());
+        }
+        let imposed = |decision: &Decision| -> Vec<(SanctionKind, Option<u32>)> {
+            let Ok(selection) = self.selection(stakes, state, decision) else {
+                return Vec::new();
+            };
+            let set = selection.option.map_or(self.in_play(stakes, state), |i| {
+                stakes.options[i].0.as_slice()
+            });
+            selection
+                .stakes
+                .iter()
+                .map(|i| &set[*i])
+                .map(|s| {
+                    (
+                        s.kind,
+                        s.days.or(decision.days.filter(|_| s.range().is_some())),
+                    )
+                })
+                .collect()
+        };
+        let before = imposed(below);
+        let outweighed = |(kind, days): &(SanctionKind, Option<u32>)| {
+            before.iter().any(|(k, d)| {
+                gravity(*k) > gravity(*kind)
+                    || (k == kind && d.unwrap_or(u32::MAX) >= days.unwrap_or(0))
+            })
+        };
+        let Some((kind, days)) = imposed(decision).into_iter().find(|p| !outweighed(p)) else {
+            return Ok(());
+        };
+        let citation = self
+            .procedure
+            .appeals
+            .get(state.instance)
+            .map_or(self.procedure.citation.as_str(), |a| a.citation.as_str());
+        Err(Refusal {
+            reason: format!(
+                "o recurso agravaria a decisão recorrida ({}{}): só depois de o recorrente ser cientificado para alegar (Lei 9.784/1999, art. 64, parágrafo único) — registre-o com a decisão",
+                kind.portuguese(),
+                days.map(|d| format!(", {d} dias")).unwrap_or_default()
+            ),
+            citations: vec![citation.to_string()],
+        })
+    }
+
     /// Who may judge this auto: where its proposal holds a penalty the law
     /// reserves to another authority, the decision must name it (`by`);
     /// elsewhere `by` names no one the law knows.
@@ -1339,6 +1416,28 @@ impl<'c, 'r> Machine<'c, 'r> {
 pub struct Selection {
     pub option: Option<usize>,
     pub stakes: Vec<usize>,
+}
+
+/// How grave a penalty is, to weigh one decision against another: a
+/// cassation or a bar outweighs a suspension, which outweighs a fine,
+/// which outweighs a warning.
+fn gravity(kind: SanctionKind) -> u8 {
+    match kind {
+        SanctionKind::Warning
+        | SanctionKind::NoticeOfIrregularity
+        | SanctionKind::AdministrativeProcess => 0,
+        SanctionKind::Fine => 1,
+        SanctionKind::Suspension
+        | SanctionKind::PermitSuspension
+        | SanctionKind::VehicleImpediment
+        | SanctionKind::VehicleSeizure
+        | SanctionKind::VehicleRetention
+        | SanctionKind::DocumentSeizure => 2,
+        SanctionKind::DriverCassation
+        | SanctionKind::PermitCassation
+        | SanctionKind::Ineligibility
+        | SanctionKind::Inidoneidade => 3,
+    }
 }
 
 /// Sanctions that follow from another and are not chosen on their own

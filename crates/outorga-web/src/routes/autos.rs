@@ -230,6 +230,10 @@ pub struct PassoEntrada {
     pub autoridade: Option<String>,
     #[serde(default)]
     pub fundamentos: String,
+    /// Na decisão do recurso: o recorrente foi cientificado de que a
+    /// decisão pode agravar a pena e pôde alegar (Lei 9.784/1999, art. 64,
+    /// parágrafo único); sem isso, o recurso não agrava a decisão recorrida.
+    pub recorrente_cientificado: Option<bool>,
     /// Na notificação de uma notificação de irregularidade: os dias para
     /// sanar que ela fixa (Canguçu Anexo I art. 7º, § 1º); sem eles, os do
     /// regulamento.
@@ -314,6 +318,7 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
             .map(|n| NAO_CONHECIMENTO.read("nao_conhecido", n))
             .transpose()?,
         cure_days: input.prazo_sanar,
+        heard: input.recorrente_cientificado,
         told: moment_of(input.comunicado_em.as_deref(), "comunicado_em")?,
         inspection: moment_of(input.vistoria_em.as_deref(), "vistoria_em")?,
     };
@@ -348,6 +353,10 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
         Misfit::VerificationOutsideSchedule => bad(
             "vistoria_em",
             format!("`comunicado_em` e `vistoria_em` são de `comunicar_vistoria`, não de `{named}`"),
+        ),
+        Misfit::HeardOutsideAppeal => bad(
+            "recorrente_cientificado",
+            format!("`recorrente_cientificado` é da decisão do recurso, não de `{named}`"),
         ),
         Misfit::VerificationMissing => bad(
             if input.comunicado_em.is_none() {
