@@ -778,6 +778,10 @@ pub struct Choice {
 pub struct ChoiceOption {
     pub sanctions: Vec<SanctionSpec>,
     pub citation: Citation,
+    /// The infraction the decision is recorded as: its points go on the
+    /// record instead of the infraction's (Teófilo Otoni art. 85: a, 4
+    /// points; b, 8; a and b, 12).
+    pub record_as: Option<InfractionId>,
 }
 
 /// An appeal: to whom, within which limit (counted from the notice of the

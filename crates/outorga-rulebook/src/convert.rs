@@ -1218,6 +1218,7 @@ impl Converter<'_, '_> {
                         .filter_map(|s| self.sanction(s, false))
                         .collect(),
                     citation: self.citation(&o.citation),
+                    record_as: o.record_as.as_ref().and_then(|code| self.code_ref(code)),
                 })
                 .collect();
             choices.push(Choice {

@@ -384,6 +384,10 @@ pub struct RawChoice {
 pub struct RawOption {
     pub sanctions: Vec<Spanned<RawSanction>>,
     pub citation: Spanned<String>,
+    /// The infraction code the decision is recorded as, whose points it
+    /// puts on the record (Teófilo Otoni art. 85: `85-a`, 4 points).
+    #[serde(default)]
+    pub record_as: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -222,8 +222,9 @@ fn syntax_error_points_at_the_line() {
 }
 
 /// The procedure's vocabulary is closed: a misspelt deadline kind, an appeal
-/// bounded by a limit the rulebook lacks, a measure that is no measure, a
-/// procedure without the right to a defense — none loads.
+/// bounded by a limit the rulebook lacks, a measure that is no measure, an
+/// option recorded as an infraction the catalog lacks, a procedure without
+/// the right to a defense — none loads.
 #[test]
 fn procedure_errors() {
     const PROCEDURE: &str = r#"
@@ -238,6 +239,11 @@ citation = "Art. 8º"
 judge = { by = "Secretaria", citation = "Art. 9º" }
 appeals = [{ to = "Prefeito", limit = "appeal", citation = "Art. 10" }]
 at_once = [{ kind = "vehicle_seizure", citation = "Art. 11" }]
+
+[[procedure.choices]]
+instead_of = ["fine"]
+citation = "Art. 12"
+options = [{ citation = "Art. 12, a", record_as = "A-1", sanctions = [{ kind = "warning" }] }]
 "#;
     let with_appeal = PROCEDURE.replacen(
         "[procedure]",
@@ -273,6 +279,12 @@ at_once = [{ kind = "vehicle_seizure", citation = "Art. 11" }]
         "at_once = [{ kind = \"fine\"",
         "at_once",
         "a fine is not applied on the spot",
+    );
+    broken(
+        "record_as = \"A-1\"",
+        "record_as = \"A-9\"",
+        "record_as",
+        "infraction `A-9` is not in the catalog",
     );
     broken(
         "kind = \"defense\"",

@@ -4,3 +4,7 @@
 -- (art. 7º, § 2º): the moment it takes place, as the holder was told.
 ALTER TABLE autos ADD COLUMN cure_days INTEGER;
 ALTER TABLE autos ADD COLUMN verification_at TEXT;
+-- The infraction a final decision is recorded as, where the authority chose
+-- an option that carries its own points (Teófilo Otoni art. 85: a, 4 points;
+-- b, 8; a and b, 12): the record counts its points.
+ALTER TABLE autos ADD COLUMN recorded_as TEXT;

@@ -49,6 +49,10 @@ pub struct ProposedSanction {
 pub struct ProposedOption {
     pub sanctions: Vec<ProposedSanction>,
     pub article: String,
+    /// The infraction code a decision choosing it is recorded as (its
+    /// points go on the record).
+    #[serde(default)]
+    pub record_as: Option<String>,
 }
 
 /// The engine's proposal: sanctions, points added per document, articles;
@@ -160,13 +164,16 @@ pub struct Auto {
     /// When the verification inspection of a notice of irregularity takes
     /// place, as the holder was told.
     pub verification_at: Option<NaiveDateTime>,
+    /// The infraction a final decision is recorded as, where the option it
+    /// chose carries its own points (Teófilo Otoni art. 85).
+    pub recorded_as: Option<String>,
 }
 
 /// The columns an auto is read with ([`auto_of`]).
 pub(crate) const COLUMNS: &str = "year, number, rulebook, infraction, offender, service, permit_number, plate, \
     committed_at, place, description, inspector, status, proposal, notify_by, notified_on, defense_by, \
     defense_on, judged_on, appeal_by, appealed_on, final_on, issued_on, uncured, cure_by, \
-    decision_notified_on, instance, decision, released_on, cure_days, verification_at";
+    decision_notified_on, instance, decision, released_on, cure_days, verification_at, recorded_as";
 
 fn opt_day(row: &sqlx::any::AnyRow, column: &str) -> Result<Option<NaiveDate>, StoreError> {
     let text: Option<String> = row.try_get(column)?;
@@ -226,6 +233,7 @@ pub(crate) fn auto_of(row: &sqlx::any::AnyRow) -> Result<Auto, StoreError> {
             .as_deref()
             .map(moment)
             .transpose()?,
+        recorded_as: row.try_get("recorded_as")?,
     })
 }
 

@@ -189,9 +189,11 @@ impl Store {
             options: decided
                 .options
                 .iter()
-                .map(|(set, article)| ProposedOption {
+                .zip(&decided.record_as)
+                .map(|((set, article), record_as)| ProposedOption {
                     sanctions: set.iter().map(|s| proposed(&world, s)).collect(),
                     article: article.to_string(),
+                    record_as: record_as.map(str::to_string),
                 })
                 .collect(),
             points: decided
@@ -284,6 +286,7 @@ impl Store {
             released_on: None,
             cure_days: None,
             verification_at: None,
+            recorded_as: None,
         };
         // What the law applies on the spot is in force from the auto on.
         for measure in auto

@@ -175,7 +175,24 @@ impl Store {
         let next = machine.take(&stakes, &state, &process.step, on)??;
         let limits = machine.limits(&stakes, &next)?;
         let key = (year, number);
-        write_state(&mut tx, jurisdiction, &auto, &next, &limits, (kind, on)).await?;
+        // What a final decision imposes, and the infraction it is recorded as.
+        let selection = match (&next.status, &next.decision) {
+            (Status::Final, Some(d)) => Some(machine.selection(&stakes, &next, d)?),
+            _ => None,
+        };
+        let recorded_as = selection
+            .as_ref()
+            .and_then(|s| s.option)
+            .and_then(|i| auto.proposal.options.get(i))
+            .and_then(|o| o.record_as.as_deref());
+        write_state(
+            &mut tx,
+            jurisdiction,
+            (&auto, &next, recorded_as),
+            &limits,
+            (kind, on),
+        )
+        .await?;
         let cited: Vec<String> = limits.iter().map(|l| l.citation.to_string()).collect();
         auto_step(
             &mut tx,
@@ -201,11 +218,6 @@ impl Store {
             end_measures(&mut tx, (&self.audit, change, why), jurisdiction, key, on).await?;
         }
         if next.status == Status::Final {
-            let selection = next
-                .decision
-                .as_ref()
-                .map(|d| machine.selection(&stakes, &next, d))
-                .transpose()?;
             let set = match selection.as_ref().and_then(|s| s.option) {
                 Some(i) => &auto.proposal.options[i].sanctions,
                 None if next.uncured => &auto.proposal.uncured,
@@ -251,8 +263,7 @@ impl Store {
 async fn write_state(
     tx: &mut Tx,
     jurisdiction: &str,
-    auto: &Auto,
-    next: &State,
+    (auto, next, recorded_as): (&Auto, &State, Option<&str>),
     limits: &[Limit<'_>],
     (kind, on): (StepKind, NaiveDate),
 ) -> Result<(), StoreError> {
@@ -277,7 +288,8 @@ async fn write_state(
         "UPDATE autos SET status = $4, issued_on = $5, uncured = $6, notify_by = $7, cure_by = $8, \
          notified_on = $9, defense_by = $10, defense_on = $11, judged_on = $12, \
          decision_notified_on = $13, appeal_by = $14, appealed_on = $15, instance = $16, \
-         decision = $17, final_on = $18, released_on = $19, cure_days = $20, verification_at = $21 \
+         decision = $17, final_on = $18, released_on = $19, cure_days = $20, verification_at = $21, \
+         recorded_as = COALESCE($22, recorded_as) \
          WHERE jurisdiction = $1 AND year = $2 AND number = $3",
     )
     .bind(jurisdiction)
@@ -308,6 +320,7 @@ async fn write_state(
         next.verification
             .map(|at| at.format("%Y-%m-%dT%H:%M:%S").to_string()),
     )
+    .bind(recorded_as)
     .execute(&mut **tx)
     .await?;
     Ok(())

@@ -300,7 +300,8 @@ async fn history(
     // would read by the index of every final auto of the jurisdiction.
     let values: Vec<String> = (0..people.len()).map(|i| format!("(${})", i + 3)).collect();
     let sql = format!(
-        "SELECT a.infraction, a.offender, a.committed_at, a.service, a.permit_number \
+        "SELECT COALESCE(a.recorded_as, a.infraction) AS infraction, a.offender, a.committed_at, \
+         a.service, a.permit_number, a.uncured \
          FROM (VALUES {}) AS wanted CROSS JOIN autos a \
          WHERE a.jurisdiction = $1 AND a.rulebook = $2 AND a.status = 'final' \
          AND a.offender = wanted.column1",
@@ -336,7 +337,7 @@ async fn history(
             permit,
             at: moment(&at)?,
             is_final: true,
-            uncured: false,
+            uncured: row.try_get::<i32, _>("uncured")? != 0,
         });
     }
     Ok(events)

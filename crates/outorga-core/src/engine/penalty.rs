@@ -25,6 +25,9 @@ pub struct Penalty<'r> {
     /// What the deciding authority may decide instead (Teófilo Otoni
     /// art. 85), each option with its article.
     pub options: Vec<(Vec<Sanction<'r>>, &'r str)>,
+    /// Per option: the infraction code the decision is recorded as, whose
+    /// points it puts on the record (none: the infraction's own).
+    pub record_as: Vec<Option<&'r str>>,
 }
 
 impl<'r> Penalty<'r> {
@@ -170,28 +173,32 @@ pub fn penalty<'r>(
         }
     }
     add_process(ctx, &mut sanctions);
-    let options = options(ctx, &sanctions, &parties, offence, infraction.group)?;
+    let (options, record_as) = options(ctx, &sanctions, &parties, offence, infraction.group)?;
     Ok(Penalty {
         sanctions,
         points,
         point_citations,
         infraction_citation: &infraction.citation,
         options,
+        record_as,
     })
 }
 
 /// The options the procedure's choices give instead of `sanctions`, for
-/// these parties.
+/// these parties, and the infraction code each is recorded as.
+type Options<'r> = (Vec<(Vec<Sanction<'r>>, &'r str)>, Vec<Option<&'r str>>);
+
 fn options<'r>(
     ctx: &Context<'r>,
     sanctions: &[Sanction<'r>],
     parties: &Parties,
     offence: &Event,
     group: Option<crate::model::GroupId>,
-) -> Result<Vec<(Vec<Sanction<'r>>, &'r str)>, EngineError> {
+) -> Result<Options<'r>, EngineError> {
     let mut options = Vec::new();
+    let mut record_as = Vec::new();
     let Some(procedure) = &ctx.rulebook.procedure else {
-        return Ok(options);
+        return Ok((options, record_as));
     };
     let occasion = Occasion {
         on: offence.date(),
@@ -217,9 +224,14 @@ fn options<'r>(
                 }
             }
             options.push((set, choice.citation.as_str()));
+            record_as.push(
+                option
+                    .record_as
+                    .map(|id| ctx.rulebook.infraction(id).code.as_str()),
+            );
         }
     }
-    Ok(options)
+    Ok((options, record_as))
 }
 
 /// The factor a fine is multiplied by: 1 + the offender's final priors of the

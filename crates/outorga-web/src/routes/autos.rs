@@ -140,6 +140,10 @@ pub struct AutoSaida {
     pub prazo_sanar_dias: Option<u32>,
     /// Quando se realiza a vistoria de verificação, como comunicado ao delegatário.
     pub vistoria_em: Option<String>,
+    /// A infração com que a decisão definitiva se anota no prontuário, quando
+    /// a opção escolhida traz pontos próprios (Teófilo Otoni art. 85: `85-a`,
+    /// 4 pontos; `85-b`, 8; `85-ab`, 12).
+    pub anotada_como: Option<String>,
     pub decisao_notificada_em: Option<String>,
     /// Os dias fixados pela decisão, onde a lei dá um intervalo.
     pub dias_decididos: Option<u32>,
@@ -176,6 +180,7 @@ impl From<Auto> for AutoSaida {
             situacao: SITUACOES_AUTO.wire(a.status.name()),
             sanar_ate: text(a.cure_by),
             prazo_sanar_dias: a.cure_days,
+            anotada_como: a.recorded_as,
             vistoria_em: a
                 .verification_at
                 .map(|at| at.format("%Y-%m-%dT%H:%M").to_string()),
