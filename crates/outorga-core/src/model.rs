@@ -791,6 +791,12 @@ pub struct AppealRule {
     pub to: String,
     pub limit: DeadlineKind,
     pub citation: Citation,
+    /// The penalties `to` hears appeals against (empty: all of them).
+    pub hears: Vec<SanctionKind>,
+    /// Who hears the appeal against the others (Amapá art. 71, § 1º: the
+    /// CTC judges appeals against fines; § 2º: the others follow the
+    /// administrative hierarchy).
+    pub otherwise: Option<Cited<String>>,
 }
 
 #[derive(Debug, Clone)]

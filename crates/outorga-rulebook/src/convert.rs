@@ -1175,10 +1175,26 @@ impl Converter<'_, '_> {
                     format!("appeal limit `{limit}` is not among the rulebook's deadlines"),
                 );
             }
+            let hears: Vec<SanctionKind> = a
+                .hears
+                .iter()
+                .filter_map(|k| self.sanction_kind(k))
+                .collect();
+            if let (true, Some(otherwise)) = (a.hears.is_empty(), &a.otherwise) {
+                self.diag.error(
+                    otherwise.span(),
+                    "`otherwise` names who hears the appeals `hears` leaves out: give `hears` too",
+                );
+            }
             appeals.push(AppealRule {
                 to: a.to.clone(),
                 limit,
                 citation: self.citation(&a.citation),
+                hears,
+                otherwise: a.otherwise.as_ref().map(|o| Cited {
+                    value: o.get_ref().to.clone(),
+                    citation: self.citation(&o.get_ref().citation),
+                }),
             });
         }
         let mut at_once = Vec::new();

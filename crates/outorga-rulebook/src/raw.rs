@@ -411,6 +411,19 @@ pub struct RawAppeal {
     /// The deadline kind that bounds it, from the notice of the decision.
     pub limit: Spanned<String>,
     pub citation: Spanned<String>,
+    /// The penalties this body hears appeals against (none: all).
+    #[serde(default)]
+    pub hears: Vec<Spanned<String>>,
+    /// Who hears the appeal against the other penalties.
+    pub otherwise: Option<Spanned<RawOtherwise>>,
+}
+
+/// The body that hears an appeal against the penalties `hears` leaves out.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOtherwise {
+    pub to: String,
+    pub citation: Spanned<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -851,6 +851,7 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
             "status",
             "open",
             "verification",
+            "appeal_to",
             "allowed",
             "refusal",
             "refusal_citations",

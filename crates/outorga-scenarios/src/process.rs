@@ -142,6 +142,24 @@ pub fn process(
     }
     let mut result = Map::new();
     result.insert("status".into(), json!(state.status.name()));
+    let bodies = machine.appeal_bodies(&stakes, &state);
+    if !bodies.is_empty() {
+        result.insert(
+            "appeal_to".into(),
+            Value::Array(
+                bodies
+                    .iter()
+                    .map(|b| {
+                        json!({
+                            "to": b.to,
+                            "against": b.kinds.iter().map(|k| k.name()).collect::<Vec<_>>(),
+                            "citation": b.citation,
+                        })
+                    })
+                    .collect(),
+            ),
+        );
+    }
     if let Some(at) = state.verification {
         result.insert(
             "verification".into(),

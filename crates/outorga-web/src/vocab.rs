@@ -485,6 +485,7 @@ pub(crate) const DOCUMENTED: &[(&str, &str, &Vocabulary)] = &[
     ("PassoEntrada", "penalidades", &PENALIDADES),
     ("PassoEntrada", "nao_conhecido", &NAO_CONHECIMENTO),
     ("PassoPossivel", "passo", &PASSOS),
+    ("InstanciaRecurso", "contra", &PENALIDADES),
     ("PassosPossiveis", "situacao", &SITUACOES_AUTO),
     ("PrazoAberto", "tipo", &PRAZOS),
     ("DocumentoSaida", "tipo", &DOCUMENTOS),

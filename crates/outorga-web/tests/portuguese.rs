@@ -976,3 +976,59 @@ async fn verification_told_in_time(app: &App) {
 }
 
 on_both_backends!(verification_told_in_time);
+
+/// Amapá art. 71: who hears the appeal that lies now — the CTC, against a
+/// fine (§ 1º) — shown with the steps an auto admits.
+async fn who_hears_the_appeal(app: &App) {
+    const AMAPA: &str = "/api/jurisdictions/amapa";
+    let team = team(app).await;
+    let board = app.with_token("junta", Role::Board, Scope::All).await;
+    person(app, &team, AMAPA, ANA).await;
+    let issued = app
+        .post(
+            &format!("{AMAPA}/autos"),
+            &team.inspector,
+            json!({
+                "infracao": "61-IV-b", "autuado": ANA,
+                "regulamento": "amapa/onibus-intermunicipal",
+                "cometida_em": "2026-11-30T08:00", "local": "Rodoviária",
+                "descricao": "Dois bilhetes para a poltrona 12"
+            }),
+        )
+        .await;
+    ok(&issued, StatusCode::CREATED, "auto");
+    let (year, number) = (&issued.body["ano"], &issued.body["numero"]);
+    let steps = format!("{AMAPA}/autos/{year}/{number}/steps");
+    let before = app.get(&steps, &team.reader).await;
+    assert_eq!(before.body["recurso_para"], json!([]), "no appeal lies yet");
+    for (day, who, step) in [
+        ("2026-12-01", &team.clerk, json!({ "passo": "notificar" })),
+        (
+            "2026-12-03",
+            &team.clerk,
+            json!({ "passo": "defender", "texto": "Erro do sistema" }),
+        ),
+        (
+            "2026-12-18",
+            &board,
+            json!({ "passo": "julgar", "mantido": true, "fundamentos": "Comprovado" }),
+        ),
+        (
+            "2026-12-21",
+            &team.clerk,
+            json!({ "passo": "notificar_decisao" }),
+        ),
+    ] {
+        app.clock.to_day(day);
+        let taken = app.post(&steps, who, step.clone()).await;
+        ok(&taken, StatusCode::OK, &step.to_string());
+    }
+    app.clock.to_day("2026-12-22");
+    let now = app.get(&steps, &team.reader).await;
+    assert_eq!(
+        now.body["recurso_para"],
+        json!([{ "orgao": "Comissão do Transporte Coletivo (CTC)", "contra": ["multa"], "artigo": "Art. 71, § 1º" }])
+    );
+}
+
+on_both_backends!(who_hears_the_appeal);

@@ -987,6 +987,59 @@ impl<'c, 'r> Machine<'c, 'r> {
         Ok(Ok(next))
     }
 
+    /// Who hears the appeal that lies now (the decision notified, or
+    /// appealed), and against which penalties: the appeal's body, or where
+    /// it hears only some (Amapá art. 71, § 1º: the CTC, the fines), that
+    /// body for those and `otherwise` for the rest (§ 2º). Empty when no
+    /// appeal lies.
+    pub fn appeal_bodies(&self, stakes: &Stakes<'_>, state: &State) -> Vec<AppealBody<'r>> {
+        let Some(appeal) = self
+            .procedure
+            .appeals
+            .get(state.instance)
+            .filter(|_| matches!(state.status, Status::DecisionNotified | Status::Appealed))
+        else {
+            return Vec::new();
+        };
+        let proposal = self.in_play(stakes, state);
+        let imposed: Vec<SanctionKind> = match state
+            .decision
+            .as_ref()
+            .and_then(|d| self.selection(stakes, state, d).ok())
+        {
+            Some(selection) => {
+                let set = selection
+                    .option
+                    .map_or(proposal, |i| stakes.options[i].0.as_slice());
+                selection.stakes.iter().map(|i| set[*i].kind).collect()
+            }
+            None => proposal
+                .iter()
+                .filter(|s| !s.is_procedural() && s.at_once.is_none())
+                .map(|s| s.kind)
+                .collect(),
+        };
+        let (heard, rest): (Vec<SanctionKind>, Vec<SanctionKind>) = imposed
+            .into_iter()
+            .partition(|k| appeal.hears.is_empty() || appeal.hears.contains(k));
+        let mut bodies = Vec::new();
+        if !heard.is_empty() || rest.is_empty() {
+            bodies.push(AppealBody {
+                to: &appeal.to,
+                citation: &appeal.citation,
+                kinds: heard,
+            });
+        }
+        if let (false, Some(otherwise)) = (rest.is_empty(), &appeal.otherwise) {
+            bodies.push(AppealBody {
+                to: &otherwise.value,
+                citation: &otherwise.citation,
+                kinds: rest,
+            });
+        }
+        bodies
+    }
+
     /// The article of the verification inspection's notice.
     fn verification_citation(&self) -> &'r str {
         self.ctx
@@ -1408,6 +1461,14 @@ impl<'c, 'r> Machine<'c, 'r> {
         }
         effects
     }
+}
+
+/// Who hears an appeal, by which article, against which penalties.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppealBody<'r> {
+    pub to: &'r str,
+    pub citation: &'r str,
+    pub kinds: Vec<SanctionKind>,
 }
 
 /// What a decision imposes: the option chosen (none: the proposal) and the

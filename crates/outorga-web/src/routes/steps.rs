@@ -10,7 +10,7 @@ use crate::extract::Path;
 use crate::json::Json;
 use crate::routes::{rulebook_named, today_in};
 use crate::state::AppState;
-use crate::vocab::{PASSOS, PRAZOS, SITUACOES_AUTO};
+use crate::vocab::{PASSOS, PENALIDADES, PRAZOS, SITUACOES_AUTO};
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::NaiveDate;
@@ -32,6 +32,18 @@ pub struct PassosPossiveis {
     pub passos: Vec<PassoPossivel>,
     /// Os prazos que correm hoje na situação do auto.
     pub prazos: Vec<PrazoAberto>,
+    /// Quem julga o recurso que cabe agora, e contra quais penalidades
+    /// (Amapá art. 71: a CTC as multas, a hierarquia as demais); vazio
+    /// quando não cabe recurso.
+    pub recurso_para: Vec<InstanciaRecurso>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InstanciaRecurso {
+    pub orgao: String,
+    /// As penalidades de que conhece.
+    pub contra: Vec<String>,
+    pub artigo: String,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -162,12 +174,26 @@ async fn allowed(
             artigo: limit.citation.to_string(),
         })
         .collect();
+    let recurso_para = machine
+        .appeal_bodies(&stakes, &now)
+        .into_iter()
+        .map(|body| InstanciaRecurso {
+            orgao: body.to.to_string(),
+            contra: body
+                .kinds
+                .iter()
+                .map(|k| PENALIDADES.wire(k.name()))
+                .collect(),
+            artigo: body.citation.to_string(),
+        })
+        .collect();
     Ok(Json(PassosPossiveis {
         data: today.to_string(),
         situacao: SITUACOES_AUTO.wire(auto.status.name()),
         situacao_nome: auto.status.portuguese().to_string(),
         passos,
         prazos,
+        recurso_para,
     }))
 }
 
