@@ -294,7 +294,7 @@ fn numbers_too_large_fail_the_case_without_a_panic() {
   query: { fine_due: { amount: { unit: VRTM, quantity: "79228162514264337593543950335" }, issued: 2025-01-01, paid: 2025-01-02 } }
   expect: { quantity: "1" }
 "#;
-    check_run(fine_due, 1, "too large", "0 passed, 1 failed");
+    check_run(fine_due, 1, "grande demais", "0 passed, 1 failed");
     let cap = r#"
 - name: a population too large to divide
   rulebook: santa-maria-de-jetiba/taxi
@@ -303,7 +303,7 @@ fn numbers_too_large_fail_the_case_without_a_panic() {
   query: { permit_cap: { service: taxi } }
   expect: { max_permits: 1 }
 "#;
-    check_run(cap, 1, "too large", "0 passed, 1 failed");
+    check_run(cap, 1, "grande demais", "0 passed, 1 failed");
 }
 
 #[test]
@@ -453,7 +453,7 @@ fn a_downtime_excuse_the_law_does_not_list_fails_with_the_known_ones() {
     check_run(
         text,
         1,
-        "`strike` is not an excuse the law admits (known: dealer_delay, parts_after_accident, health, vacation)",
+        "`strike` não é justificativa que a lei admita (justificativas: dealer_delay, parts_after_accident, health, vacation)",
         "0 passed, 1 failed",
     );
     let backwards = r#"
@@ -466,7 +466,7 @@ fn a_downtime_excuse_the_law_does_not_list_fails_with_the_known_ones() {
     check_run(
         backwards,
         1,
-        "the vehicle cannot return (2025-02-14) before it left (2025-03-01)",
+        "o veículo não pode voltar (2025-02-14) antes de parar (2025-03-01)",
         "0 passed, 1 failed",
     );
 }
@@ -515,7 +515,7 @@ fn a_lottery_with_bad_candidates_or_stands_is_refused_with_the_reason() {
             "{ stand_lottery: { stand: festa, seed: s, candidates: [beto] } }",
         ),
         1,
-        "stand `festa` is a free stand (Art. 16): it has no places to draw",
+        "o ponto `festa` é ponto livre (Art. 16): não tem vagas a sortear",
         "0 passed, 1 failed",
     );
     check_run(
@@ -524,7 +524,7 @@ fn a_lottery_with_bad_candidates_or_stands_is_refused_with_the_reason() {
             "{ stand_lottery: { stand: praca, seed: \" \", candidates: [beto] } }",
         ),
         1,
-        "the lottery needs the seed announced before the draw",
+        "o sorteio precisa da semente anunciada antes dele",
         "0 passed, 1 failed",
     );
     check_run(
@@ -533,7 +533,7 @@ fn a_lottery_with_bad_candidates_or_stands_is_refused_with_the_reason() {
             "{ stand_lottery: { stand: praca, seed: s, candidates: [beto, beto] } }",
         ),
         1,
-        "candidate `beto` is listed twice",
+        "o candidato `beto` está na lista duas vezes",
         "0 passed, 1 failed",
     );
     check_run(
@@ -557,13 +557,13 @@ fn a_limit_in_hours_takes_a_moment_and_a_limit_in_days_a_date() {
     check_run(
         &case("{ kind: verification_inspection_notice, from: 2025-06-10 }"),
         1,
-        "the `verification_inspection_notice` limit counts hours: give the moment it starts (`at`), not a date",
+        "o prazo `verification_inspection_notice` conta horas: informe o momento em que começa (`at`), não uma data",
         "0 passed, 1 failed",
     );
     check_run(
         &case("{ kind: defense, at: 2025-06-10T10:00 }"),
         1,
-        "the `defense` limit counts days: give the date it starts (`from`), not a moment",
+        "o prazo `defense` conta dias: informe a data em que começa (`from`), não um momento",
         "0 passed, 1 failed",
     );
     check_run(
@@ -579,7 +579,7 @@ fn an_act_the_rulebook_does_not_rule_on_is_not_guessed() {
     check_run(
         "- name: act\n  rulebook: cangucu/taxi\n  today: 2025-06-10\n  query: { permit_act: { act: inheritance } }\n  expect: { allowed: true }\n",
         1,
-        "`inheritance` is not an act this rulebook rules on (it rules on: transfer, rental, lease, subdelegation, sale, renewal)",
+        "`inheritance` não é ato de que o regulamento trate (trata de: transfer, rental, lease, subdelegation, sale, renewal)",
         "0 passed, 1 failed",
     );
 }
@@ -625,7 +625,7 @@ fn a_bandeira_2_rate_against_the_law_fails_the_case() {
   expect: { total: "64.50" }
 "#,
         1,
-        "tariff.km_bandeira_2 5.00 contradicts Art. 21, § 1º: bandeira 1 (2.75) plus 20 % is 3.3",
+        "tariff.km_bandeira_2 5.00 contraria o Art. 21, § 1º: a bandeira 1 (2.75) mais 20 % é 3.3",
         "0 passed, 1 failed",
     );
 }
@@ -643,7 +643,7 @@ fn a_registration_on_an_expired_licence_fails_the_case() {
   expect: { valid_until: 2025-01-01 }
 "#,
         1,
-        "the CNH expired on 2025-01-01, before the registration on 2025-03-10",
+        "a CNH venceu em 2025-01-01, antes da matrícula em 2025-03-10",
         "0 passed, 1 failed",
     );
 }
@@ -653,7 +653,7 @@ fn a_ground_the_law_does_not_list_fails_with_the_ones_it_does() {
     check_run(
         "- name: ground\n  rulebook: amapa/onibus-intermunicipal\n  today: 2025-06-10\n  query: { grounds: { set: boarding_refusal, found: [late] } }\n  expect: { applies: true }\n",
         1,
-        "`late` is not a ground of `boarding_refusal` (its grounds: not_identified, drunk, armed, dangerous_goods, animals, oversize_object, disturbs_others, refuses_to_pay, smoking)",
+        "`late` não é hipótese de `boarding_refusal` (hipóteses: not_identified, drunk, armed, dangerous_goods, animals, oversize_object, disturbs_others, refuses_to_pay, smoking)",
         "0 passed, 1 failed",
     );
 }

@@ -18,22 +18,31 @@ pub struct Overrides {
     pub holidays: Vec<NaiveDate>,
 }
 
+/// Why the engine could not answer, in Portuguese: these messages reach
+/// the API's users (through the store) and the scenario runner's output.
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
 pub enum EngineError {
-    #[error("parameter `{name}` has no value on {on}; give it in the rulebook or as a parameter")]
+    #[error(
+        "o parâmetro `{name}` não tem valor em {on}: defina-o no regulamento ou nos parâmetros da implantação"
+    )]
     MissingParameter { name: String, on: NaiveDate },
-    #[error("parameter `{name}` must be a whole number of {what}, got {value}")]
+    /// `name`: the number, as a sentence names it ("o parâmetro
+    /// `cure_days`"); `what`: the unit it counts, in Portuguese (`dias`…).
+    #[error("{name} deve ser um número inteiro de {what}, mas vale {value}")]
     NotWhole {
         name: String,
         what: &'static str,
         value: Decimal,
     },
     #[error(
-        "a number in this question is too large to compute exactly; check its amounts, units and parameters"
+        "um número desta pergunta é grande demais para ser calculado com exatidão: confira os valores, as unidades e os parâmetros"
     )]
     TooLarge,
-    #[error("{0} is not in this rulebook")]
+    /// What the rulebook lacks, in Portuguese with its article ("a
+    /// suspensão a pedido").
+    #[error("o regulamento não prevê {0}")]
     NotInRulebook(String),
+    /// What is wrong with the question and how to put it, in Portuguese.
     #[error("{0}")]
     InvalidQuestion(String),
 }
@@ -118,8 +127,10 @@ impl<'r> Context<'r> {
         }
         Err(EngineError::NotWhole {
             name: match quantity {
-                Quantity::Param(id) => self.rulebook.parameter(*id).name.clone(),
-                Quantity::Fixed(_) => "(literal)".to_string(),
+                Quantity::Param(id) => {
+                    format!("o parâmetro `{}`", self.rulebook.parameter(*id).name)
+                }
+                Quantity::Fixed(_) => "o número fixado no regulamento".to_string(),
             },
             what,
             value,
@@ -130,9 +141,9 @@ impl<'r> Context<'r> {
     pub fn window_start(&self, period: &Period, end: NaiveDate) -> Result<NaiveDate, EngineError> {
         Ok(match period {
             Period::Days(days) => {
-                calendar::sub_days(end, u64::from(self.whole(days, end, "days")?))
+                calendar::sub_days(end, u64::from(self.whole(days, end, "dias")?))
             }
-            Period::Months(months) => calendar::sub_months(end, self.whole(months, end, "months")?),
+            Period::Months(months) => calendar::sub_months(end, self.whole(months, end, "meses")?),
         })
     }
 
@@ -140,10 +151,10 @@ impl<'r> Context<'r> {
     pub fn period_end(&self, period: &Period, start: NaiveDate) -> Result<NaiveDate, EngineError> {
         Ok(match period {
             Period::Days(days) => {
-                calendar::add_days(start, i64::from(self.whole(days, start, "days")?))
+                calendar::add_days(start, i64::from(self.whole(days, start, "dias")?))
             }
             Period::Months(months) => {
-                calendar::add_months(start, self.whole(months, start, "months")?)
+                calendar::add_months(start, self.whole(months, start, "meses")?)
             }
         })
     }

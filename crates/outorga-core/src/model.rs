@@ -876,6 +876,25 @@ pub struct Quota {
     pub citation: Citation,
 }
 
+impl Quota {
+    /// The reserved shares the rulebooks name, as users read and write
+    /// them: (Portuguese, the rulebook's key). The one table of their
+    /// names: the cap's refusals and the API's `cota` both read it.
+    pub const PORTUGUESE: &'static [(&'static str, &'static str)] = &[
+        ("condutores_com_deficiencia", "disabled_drivers"),
+        ("veiculos_acessiveis", "accessible_vehicles"),
+    ];
+
+    /// The share `key` as users read it (a key the table does not know, as
+    /// the rulebook writes it).
+    pub fn portuguese(key: &str) -> &str {
+        Self::PORTUGUESE
+            .iter()
+            .find(|(_, code)| *code == key)
+            .map_or(key, |(portuguese, _)| portuguese)
+    }
+}
+
 /// Who asks: a permit holder, or a driver serving under someone's permit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Applicant {

@@ -183,7 +183,9 @@ pub(crate) fn count_of<'r>(
         .as_ref()
         .or(rulebook.repeat.as_ref())
         .ok_or_else(|| {
-            EngineError::NotInRulebook("a [repeat] rule counting prior infractions".into())
+            EngineError::NotInRulebook(
+                "a regra de reincidência (`[repeat]`) que conta as infrações anteriores".into(),
+            )
         })
 }
 

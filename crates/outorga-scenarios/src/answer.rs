@@ -447,7 +447,7 @@ pub fn answer(
                 .map_err(engine)?
                 .ok_or_else(|| {
                     engine(outorga_core::EngineError::NotInRulebook(format!(
-                        "a limit on `{}`",
+                        "limite por período para `{}`",
                         q.change
                     )))
                 })?;

@@ -249,7 +249,9 @@ fn a_rulebook_without_fares_answers_not_in_the_rulebook() {
     assert_eq!(report.failed, 1);
     assert_eq!(report.invalid, 0, "the question is well formed");
     assert!(
-        report.text.contains("not in this rulebook"),
+        report
+            .text
+            .contains("o regulamento não prevê regras de tarifa"),
         "{}",
         report.text
     );

@@ -52,7 +52,7 @@ pub use fleet::{Inspection, VehicleIncluded};
 pub use hashing::{HashingLimits, HashingPeak};
 pub use lines::{Line, Section, parse_coefficient};
 pub use listing::{Cursor, KeyValue, Page, Window};
-pub use parameters::settable as settable_parameter;
+pub use parameters::{deployed_law, settable as settable_parameter};
 pub use password_policy::{MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS, check_password};
 pub use people::{Kind, Registered, parse_document};
 pub use permit_life::PermitChange;

@@ -11,6 +11,7 @@ use outorga_core::model::{DeadlineKind, Rulebook};
 use outorga_core::{Context, Overrides};
 use rust_decimal::Decimal;
 use sqlx::Row;
+use std::collections::BTreeMap;
 use std::str::FromStr;
 
 /// The context `rulebook` decides in for `jurisdiction`: its parameters with
@@ -20,23 +21,39 @@ pub(crate) async fn law<'r>(
     jurisdiction: &str,
     rulebook: &'r Rulebook,
 ) -> Result<Context<'r>, StoreError> {
+    Ok(deployed_law(rulebook, values(tx, jurisdiction).await?))
+}
+
+/// The context `rulebook` decides in given the deployment's `values` of a
+/// jurisdiction's parameters (`Store::parameter_values`): those of other
+/// rulebooks left out.
+pub fn deployed_law(rulebook: &Rulebook, values: BTreeMap<String, Decimal>) -> Context<'_> {
+    let overrides = Overrides {
+        values: values
+            .into_iter()
+            .filter(|(name, _)| settable(rulebook, name))
+            .collect(),
+        ..Overrides::default()
+    };
+    Context::new(rulebook, overrides)
+}
+
+/// The values the deployment gave to `jurisdiction`'s parameters, by name.
+async fn values(tx: &mut Tx, jurisdiction: &str) -> Result<BTreeMap<String, Decimal>, StoreError> {
     let rows =
         sqlx::query("SELECT name, value FROM jurisdiction_parameters WHERE jurisdiction = $1")
             .bind(jurisdiction)
             .fetch_all(&mut **tx)
             .await?;
-    let mut overrides = Overrides::default();
+    let mut values = BTreeMap::new();
     for row in rows {
         let name: String = row.try_get("name")?;
-        if !settable(rulebook, &name) {
-            continue;
-        }
         let value: String = row.try_get("value")?;
         let value = Decimal::from_str(&value)
             .map_err(|_| StoreError::Corrupt(format!("parameter {name} = `{value}`")))?;
-        overrides.values.insert(name, value);
+        values.insert(name, value);
     }
-    Ok(Context::new(rulebook, overrides))
+    Ok(values)
 }
 
 /// A parameter the rulebook declares, or the population every cap reads
@@ -90,6 +107,19 @@ pub(crate) fn authorization_until(
 }
 
 impl Store {
+    /// The values the deployment gave to `jurisdiction`'s parameters
+    /// (`set_parameter`), by name; the law's own are the rulebooks'.
+    pub async fn parameter_values(
+        &self,
+        jurisdiction: &str,
+    ) -> Result<BTreeMap<String, Decimal>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        self.known_jurisdiction(&mut tx, jurisdiction).await?;
+        let found = values(&mut tx, jurisdiction).await?;
+        tx.commit().await?;
+        Ok(found)
+    }
+
     /// Sets a parameter of `rulebook` for `jurisdiction` (e.g. `population`).
     pub async fn set_parameter(
         &self,

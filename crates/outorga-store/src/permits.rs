@@ -41,6 +41,10 @@ pub struct HistoryStep {
     pub until: Option<NaiveDate>,
     pub reason: String,
     pub articles: Vec<String>,
+    /// The ground the step was taken on, as the record keeps it: a reserve's
+    /// reason (`[permit_suspension]`), a caducity notice's ground (the
+    /// `caducity` grounds) or the `EndGround` a permit ended on.
+    pub ground: Option<String>,
 }
 
 /// What a grant was asked for.
@@ -866,7 +870,7 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         let permit = read_permit(&mut tx, jurisdiction, service, number).await?;
         let rows = sqlx::query(
-            "SELECT event, status, since, until, reason, citations FROM permit_history \
+            "SELECT event, status, since, until, reason, citations, ground FROM permit_history \
              WHERE jurisdiction = $1 AND service = $2 AND number = $3 ORDER BY seq",
         )
         .bind(jurisdiction)
@@ -887,6 +891,7 @@ impl Store {
                 until: until.as_deref().map(day).transpose()?,
                 reason: row.try_get("reason")?,
                 articles: serde_json::from_str(&cited).unwrap_or_default(),
+                ground: row.try_get("ground")?,
             });
         }
         Ok((permit, history))

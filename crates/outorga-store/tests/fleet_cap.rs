@@ -48,6 +48,16 @@ async fn exercise(url: &str) {
         .set_parameter(&by(), &rb, CG, ("population", Decimal::from(2000)))
         .await
         .expect("population");
+    // The deployment's values, as the table keeps them; none elsewhere.
+    let values = store.parameter_values(CG).await.expect("values");
+    assert_eq!(
+        values.into_iter().collect::<Vec<_>>(),
+        [("population".to_string(), Decimal::from(2000))]
+    );
+    assert!(matches!(
+        store.parameter_values("nenhures").await,
+        Err(StoreError::Invalid { .. })
+    ));
     let when = on(d(2026, 7, 1));
     store
         .grant_permit(&when, &rb, CG, &grant("taxi", PEOPLE[0]))
@@ -136,13 +146,17 @@ async fn released_quota(url: &str) {
         .await
         .expect("release");
     assert_eq!((places, article.as_str()), (1, "Art. 2º, § 6º"));
-    // Nothing more to release.
-    assert!(matches!(
-        store
-            .release_quota(&when, &rb, j, ("taxi", "disabled_drivers"), d(2026, 7, 1))
-            .await,
-        Err(StoreError::Refused { .. })
-    ));
+    // Nothing more to release: the share named as users write it.
+    match store
+        .release_quota(&when, &rb, j, ("taxi", "disabled_drivers"), d(2026, 7, 1))
+        .await
+    {
+        Err(StoreError::Refused { reason, .. }) => assert_eq!(
+            reason,
+            "não há vagas da reserva `condutores_com_deficiencia` por preencher"
+        ),
+        other => panic!("expected nothing more to release, got {other:?}"),
+    }
     store
         .grant_permit(&when, &rb, j, &grant(&people[9]))
         .await

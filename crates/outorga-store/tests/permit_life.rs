@@ -353,6 +353,25 @@ async fn amapa(store: &Store) {
         .await,
     );
     assert!(reason.contains("precedida de notificação"), "{reason}");
+    // A ground no notice corrects is named as the law names it.
+    let (reason, articles) = refused(
+        step(
+            store,
+            &rb,
+            at,
+            change(LifeStep::CaducityNotice {
+                ground: "economic_abuse".into(),
+            }),
+            d(2026, 4, 1),
+        )
+        .await,
+    );
+    assert!(
+        reason.starts_with("Declaração de inidoneidade por abuso do poder econômico"),
+        "{reason}"
+    );
+    assert!(!reason.contains("economic_abuse"), "{reason}");
+    assert_eq!(articles, ["Art. 65, Parágrafo único"]);
     step(
         store,
         &rb,
@@ -420,6 +439,12 @@ async fn amapa(store: &Store) {
         ]
     );
     assert_eq!(history[3].until, Some(d(2026, 4, 16)));
+    // The history keeps each step's ground as the record spells it.
+    let grounds: Vec<Option<&str>> = history.iter().map(|h| h.ground.as_deref()).collect();
+    assert_eq!(
+        grounds,
+        [None, None, None, Some("paralysis"), Some("caducity")]
+    );
 }
 
 async fn cangucu(store: &Store) {

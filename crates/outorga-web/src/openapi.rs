@@ -57,7 +57,8 @@ pub fn openapi() -> OpenApi {
 
 /// Each field and query parameter that carries a vocabulary (`vocab.rs`)
 /// lists its Portuguese spellings in its description and, for a closed
-/// one, as its `enum`.
+/// one, as its `enum` (a field that carries several: each listed, and the
+/// `enum` only when all are closed).
 fn with_vocabularies(document: &mut OpenApi) {
     for (owner, field, vocabulary) in crate::vocab::DOCUMENTED {
         let says = format!(
@@ -70,13 +71,8 @@ fn with_vocabularies(document: &mut OpenApi) {
                 ""
             }
         );
-        let values: Option<Vec<serde_json::Value>> = (!vocabulary.open).then(|| {
-            vocabulary
-                .words
-                .iter()
-                .map(|(wire, _)| serde_json::Value::from(*wire))
-                .collect()
-        });
+        let values: Option<Vec<serde_json::Value>> = closed_values(owner, field)
+            .map(|words| words.into_iter().map(serde_json::Value::from).collect());
         if owner.starts_with('/') {
             let parameters = document
                 .paths
@@ -118,6 +114,26 @@ fn with_vocabularies(document: &mut OpenApi) {
             enumerate(schema, values.as_deref());
         }
     }
+}
+
+/// The values a field of `owner` may take, when every vocabulary it
+/// carries is closed: their spellings, each once.
+fn closed_values(owner: &str, field: &str) -> Option<Vec<&'static str>> {
+    let carried: Vec<&crate::vocab::Vocabulary> = crate::vocab::DOCUMENTED
+        .iter()
+        .filter(|(o, f, _)| *o == owner && *f == field)
+        .map(|(_, _, vocabulary)| *vocabulary)
+        .collect();
+    if carried.iter().any(|v| v.open) {
+        return None;
+    }
+    let mut values: Vec<&'static str> = Vec::new();
+    for (wire, _) in carried.iter().flat_map(|v| v.words) {
+        if !values.contains(wire) {
+            values.push(wire);
+        }
+    }
+    Some(values)
 }
 
 /// A description with `more` after it.
@@ -321,8 +337,17 @@ mod tests {
                 .or_else(|| schema["items"].get("enum"))
                 .and_then(|e| e.as_array())
                 .map(|e| e.iter().filter_map(|v| v.as_str()).collect::<Vec<_>>());
-            let expected =
-                (!vocabulary.open).then(|| vocabulary.words.iter().map(|(w, _)| *w).collect());
+            let expected = super::closed_values(owner, field);
+            let alone = crate::vocab::DOCUMENTED
+                .iter()
+                .filter(|(o, f, _)| o == owner && f == field)
+                .count()
+                == 1;
+            if alone {
+                let words =
+                    (!vocabulary.open).then(|| vocabulary.words.iter().map(|(w, _)| *w).collect());
+                assert_eq!(expected, words, "{owner}.{field}");
+            }
             assert_eq!(listed, expected, "{owner}.{field}");
         }
     }

@@ -17,6 +17,7 @@
 
 use crate::error::ApiError;
 use axum::http::StatusCode;
+use outorga_core::model::Quota;
 
 /// One vocabulary: Portuguese wire spellings and the code's, in pairs.
 #[derive(Debug)]
@@ -25,6 +26,10 @@ pub(crate) struct Vocabulary {
     pub what: &'static str,
     /// (Portuguese, code) pairs.
     pub words: &'static [(&'static str, &'static str)],
+    /// Other Portuguese spellings read as a word, never answered (the law
+    /// names "furto ou roubo" as one reason: `furto` and `roubo` are read
+    /// as `furto_ou_roubo`).
+    pub also: &'static [(&'static str, &'static str)],
     /// Other words are the rulebooks' own and pass as they came.
     pub open: bool,
 }
@@ -66,6 +71,7 @@ impl Vocabulary {
         let folded = fold(text);
         self.words
             .iter()
+            .chain(self.also)
             .find(|(wire, code)| *wire == folded || *code == text.trim())
             .map(|(_, code)| *code)
     }
@@ -82,6 +88,32 @@ impl Vocabulary {
                 format!("`{}`: use {}", text.trim(), self.spellings()),
             )),
         }
+    }
+
+    /// The code's spelling of `text`, sent as `campo`, when it names one of
+    /// the law's `entries` (its keys with their descriptions: a rulebook's
+    /// reasons or grounds): refused (422) naming each entry in Portuguese
+    /// with its description. A law that lists none leaves the word to its
+    /// machine, as [`Vocabulary::read`] does.
+    pub fn read_among(
+        &self,
+        campo: &str,
+        text: &str,
+        entries: &[(&str, &str)],
+    ) -> Result<String, ApiError> {
+        let code = self.read(campo, text)?;
+        if entries.is_empty() || entries.iter().any(|(key, _)| *key == code) {
+            return Ok(code);
+        }
+        let named: Vec<String> = entries
+            .iter()
+            .map(|(key, description)| format!("{} ({description})", self.wire(key)))
+            .collect();
+        Err(ApiError::field(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            campo,
+            format!("`{}`: use {}", text.trim(), listed(&named)),
+        ))
     }
 
     /// Every Portuguese spelling: "a, b ou c".
@@ -119,6 +151,7 @@ pub(crate) const FUNCOES: Vocabulary = Vocabulary {
         ("colaborador", "collaborator"),
         ("preposto", "preposto"),
     ],
+    also: &[],
     open: false,
 };
 
@@ -131,6 +164,7 @@ pub(crate) const VISTORIAS: Vocabulary = Vocabulary {
         ("adaptacao", "adaptation"),
         ("nbr_14040", "nbr_14040"),
     ],
+    also: &[],
     open: true,
 };
 
@@ -145,6 +179,7 @@ pub(crate) const SITUACOES_PERMISSAO: Vocabulary = Vocabulary {
         ("revogada", "revoked"),
         ("extinta", "extinct"),
     ],
+    also: &[],
     open: false,
 };
 
@@ -163,6 +198,7 @@ pub(crate) const SITUACOES_AUTO: Vocabulary = Vocabulary {
         ("arquivado", "archived"),
         ("anulado", "annulled"),
     ],
+    also: &[],
     open: false,
 };
 
@@ -183,6 +219,7 @@ pub(crate) const PASSOS: Vocabulary = Vocabulary {
         ("comunicar_vistoria", "schedule_verification"),
         ("liberar", "release"),
     ],
+    also: &[],
     open: false,
 };
 
@@ -205,6 +242,7 @@ pub(crate) const PENALIDADES: Vocabulary = Vocabulary {
         ("processo_administrativo", "administrative_process"),
         ("inidoneidade", "inidoneidade"),
     ],
+    also: &[],
     open: false,
 };
 
@@ -217,6 +255,7 @@ pub(crate) const DOCUMENTOS: Vocabulary = Vocabulary {
         ("termo_delegacao", "delegation_term"),
         ("selo_vistoria", "inspection_seal"),
     ],
+    also: &[],
     open: false,
 };
 
@@ -232,6 +271,7 @@ pub(crate) const REGISTROS: Vocabulary = Vocabulary {
         ("pessoa", "person"),
         ("documento", "document"),
     ],
+    also: &[],
     open: true,
 };
 
@@ -254,6 +294,7 @@ pub(crate) const AGENDA: Vocabulary = Vocabulary {
         ("correcao_caducidade", "caducity_cure"),
         ("debito", "debt"),
     ],
+    also: &[],
     open: true,
 };
 
@@ -277,6 +318,7 @@ pub(crate) const EVENTOS: Vocabulary = Vocabulary {
         ("caducidade", "caducity"),
         ("extincao", "extinction"),
     ],
+    also: &[],
     open: true,
 };
 
@@ -289,16 +331,16 @@ pub(crate) const ESCOLARIDADES: Vocabulary = Vocabulary {
         ("medio", "medio"),
         ("superior", "superior"),
     ],
+    also: &[],
     open: false,
 };
 
-/// The reserved shares of a cap (`[[caps]] reserved`).
+/// The reserved shares of a cap (`[[caps]] reserved`): the core's table,
+/// which the cap's refusals name them by.
 pub(crate) const COTAS: Vocabulary = Vocabulary {
     what: "a cota (reserva de vagas) do regulamento",
-    words: &[
-        ("condutores_com_deficiencia", "disabled_drivers"),
-        ("veiculos_acessiveis", "accessible_vehicles"),
-    ],
+    words: Quota::PORTUGUESE,
+    also: &[],
     open: true,
 };
 
@@ -313,6 +355,7 @@ pub(crate) const EXCECOES: Vocabulary = Vocabulary {
         ("acidente", "accident"),
         ("veiculo_mais_novo", "newer_vehicle"),
     ],
+    also: &[],
     open: true,
 };
 
@@ -326,13 +369,80 @@ pub(crate) const NAO_CONHECIMENTO: Vocabulary = Vocabulary {
         ("sem_assinatura", "unsigned"),
         ("sem_pedido", "no_request"),
     ],
+    also: &[],
     open: true,
+};
+
+/// The reasons the law admits for a reserve, the holder's stop on request
+/// (`[permit_suspension] reasons`; SMJ and Teófilo Otoni art. 20).
+pub(crate) const MOTIVOS_RESERVA: Vocabulary = Vocabulary {
+    what: "o motivo da reserva (suspensão a pedido) da permissão",
+    words: &[
+        ("furto_ou_roubo", "theft"),
+        ("acidente", "accident"),
+        ("perda_judicial", "court_loss"),
+        ("substituicao", "substitution"),
+    ],
+    also: &[
+        ("furto", "theft"),
+        ("roubo", "theft"),
+        ("acidente_grave", "accident"),
+        ("destruicao_total", "accident"),
+        ("perda_total", "accident"),
+        ("sentenca_judicial", "court_loss"),
+        ("substituicao_veiculo", "substitution"),
+    ],
+    open: true,
+};
+
+/// The grounds of caducity a notice to correct names (`[[grounds]]` of set
+/// `caducity`; Amapá art. 18, § 1º, and art. 65, § único).
+pub(crate) const HIPOTESES_CADUCIDADE: Vocabulary = Vocabulary {
+    what: "a hipótese de caducidade da lei",
+    words: &[
+        ("descumprimento", "breach"),
+        ("paralisacao", "paralysis"),
+        ("frequencias_minimas", "frequencies"),
+        ("perda_de_condicoes", "lost_conditions"),
+        ("penalidades_nao_cumpridas", "penalties_unserved"),
+        ("intimacao_nao_atendida", "ignored_summons"),
+        ("indice_de_acidentes", "accidents"),
+        ("abuso_do_poder_economico", "economic_abuse"),
+    ],
+    also: &[("inidoneidade", "economic_abuse")],
+    open: true,
+};
+
+/// The grounds on which the law ends a permit (`EndGround`).
+pub(crate) const FUNDAMENTOS: Vocabulary = Vocabulary {
+    what: "o fundamento da extinção da permissão",
+    words: &[
+        ("termo", "term"),
+        ("falecimento", "death"),
+        ("invalidez", "disability"),
+        ("incapacidade", "incapacity"),
+        ("renuncia", "renunciation"),
+        ("revogacao", "revocation"),
+        ("anulacao", "annulment"),
+        ("caducidade", "caducity"),
+        ("cassacao", "cassation"),
+        ("insolvencia", "insolvency"),
+        ("falencia", "bankruptcy"),
+        ("alteracao_societaria", "corporate_change"),
+        ("idade_limite", "age_limit"),
+        ("abandono", "abandonment"),
+        ("rescisao", "rescission"),
+        ("encampacao", "encampment"),
+    ],
+    also: &[],
+    open: false,
 };
 
 /// Who a requirement asks (`Applicant`).
 pub(crate) const REQUERENTES: Vocabulary = Vocabulary {
     what: "quem o requisito alcança",
     words: &[("titular", "holder"), ("condutor", "driver")],
+    also: &[],
     open: false,
 };
 
@@ -380,6 +490,7 @@ pub(crate) const PRAZOS: Vocabulary = Vocabulary {
         ),
         ("edital_licitacao", "tender_notice"),
     ],
+    also: &[],
     open: true,
 };
 
@@ -429,6 +540,7 @@ pub(crate) const EQUIPAMENTOS: Vocabulary = Vocabulary {
         ("bolsas_laterais", "side_bags"),
         ("bau_traseiro", "top_box"),
     ],
+    also: &[],
     open: true,
 };
 
@@ -475,6 +587,12 @@ pub(crate) const DOCUMENTED: &[(&str, &str, &Vocabulary)] = &[
     ("PermissaoSaida", "situacao", &SITUACOES_PERMISSAO),
     ("PassoHistorico", "situacao", &SITUACOES_PERMISSAO),
     ("PassoHistorico", "evento", &EVENTOS),
+    ("PassoHistorico", "fundamento", &MOTIVOS_RESERVA),
+    ("PassoHistorico", "fundamento", &HIPOTESES_CADUCIDADE),
+    ("PassoHistorico", "fundamento", &FUNDAMENTOS),
+    ("MudancaEntrada", "motivo", &MOTIVOS_RESERVA),
+    ("MudancaEntrada", "fundamento", &FUNDAMENTOS),
+    ("MudancaEntrada", "fundamento", &HIPOTESES_CADUCIDADE),
     ("VeiculoPublico", "situacao_permissao", &SITUACOES_PERMISSAO),
     ("PermissaoEntrada", "cota", &COTAS),
     ("PermissaoSaida", "cota", &COTAS),
@@ -508,7 +626,7 @@ pub(crate) const DOCUMENTED: &[(&str, &str, &Vocabulary)] = &[
 mod tests {
     use super::*;
     use outorga_core::engine::process::{Status, StepKind};
-    use outorga_core::model::{DeadlineKind, PermitStatus, SanctionKind};
+    use outorga_core::model::{DeadlineKind, EndGround, PermitStatus, SanctionKind};
 
     /// Every word of `codes` has a Portuguese spelling, and the vocabulary
     /// names no code beyond them.
@@ -539,6 +657,7 @@ mod tests {
         covers(&SITUACOES_PERMISSAO, PermitStatus::NAMES);
         covers(&SITUACOES_AUTO, Status::NAMES);
         covers(&PASSOS, StepKind::NAMES);
+        covers(&FUNDAMENTOS, EndGround::NAMES);
         covers(&PRAZOS, DeadlineKind::NAMES);
         let kinds: Vec<&str> = SanctionKind::ALL.iter().map(|k| k.name()).collect();
         covers(&PENALIDADES, &kinds);
@@ -561,11 +680,27 @@ mod tests {
             &COTAS,
             &EXCECOES,
             &NAO_CONHECIMENTO,
+            &MOTIVOS_RESERVA,
+            &HIPOTESES_CADUCIDADE,
+            &FUNDAMENTOS,
             &REQUERENTES,
             &PRAZOS,
             &EQUIPAMENTOS,
         ];
         for vocabulary in all {
+            for (other, code) in vocabulary.also {
+                assert_eq!(fold(other), *other, "`{other}` is its own folding");
+                assert!(
+                    vocabulary.words.iter().all(|(wire, _)| wire != other),
+                    "`{other}` is a spelling answered"
+                );
+                assert!(
+                    vocabulary.words.iter().any(|(_, c)| c == code),
+                    "{}: `{other}` reads `{code}`, not a word of it",
+                    vocabulary.what
+                );
+                assert_eq!(vocabulary.code(other), Some(*code));
+            }
             for (i, (wire, code)) in vocabulary.words.iter().enumerate() {
                 for (other_wire, other_code) in &vocabulary.words[i + 1..] {
                     assert_ne!(wire, other_wire, "{}", vocabulary.what);
@@ -607,5 +742,30 @@ mod tests {
         assert_eq!(subject_code("veiculo:ABC1D23"), "vehicle:ABC1D23");
         assert_eq!(subject_code("vehicle:ABC1D23"), "vehicle:ABC1D23");
         assert_eq!(subject_wire("x"), "x");
+        assert_eq!(MOTIVOS_RESERVA.code("Roubo"), Some("theft"));
+        assert_eq!(MOTIVOS_RESERVA.code("furto"), Some("theft"));
+        assert_eq!(MOTIVOS_RESERVA.wire("theft"), "furto_ou_roubo");
+        assert_eq!(FUNDAMENTOS.code("Idade-limite"), Some("age_limit"));
+    }
+
+    #[test]
+    fn a_word_of_the_law_is_read_among_the_rulebooks_entries() {
+        let entries = [
+            ("theft", "Furto ou roubo do veículo"),
+            ("substitution", "Substituição do veículo"),
+        ];
+        let read = |text: &str| MOTIVOS_RESERVA.read_among("motivo", text, &entries);
+        assert_eq!(read("roubo").ok().as_deref(), Some("theft"));
+        assert_eq!(read("substitution").ok().as_deref(), Some("substitution"));
+        let refused = read("acidente").err().and_then(|e| e.body.motivo);
+        assert_eq!(
+            refused.as_deref(),
+            Some(
+                "`acidente`: use furto_ou_roubo (Furto ou roubo do veículo) ou \
+                 substituicao (Substituição do veículo)"
+            )
+        );
+        let anything = MOTIVOS_RESERVA.read_among("motivo", "greve", &[]);
+        assert_eq!(anything.ok().as_deref(), Some("greve"));
     }
 }

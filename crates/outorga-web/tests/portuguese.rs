@@ -1032,3 +1032,231 @@ async fn who_hears_the_appeal(app: &App) {
 }
 
 on_both_backends!(who_hears_the_appeal);
+
+/// What the engine and the cap answer reaches the API in Portuguese: a
+/// parameter the law leaves to the deployment and it has not set, and the
+/// reserved share named as users write it, not by the rulebook's key.
+async fn engine_and_cap_refusals(app: &App) {
+    let team = team(app).await;
+    let board = app.with_token("junta", Role::Board, Scope::All).await;
+    // Canguçu's law leaves the population to the deployment (art. 3º, § 2º).
+    person(app, &team, CANGUCU, ANA).await;
+    let unknown = app
+        .post(
+            &format!("{CANGUCU}/permits"),
+            &team.clerk,
+            json!({ "servico": "taxi", "titular": ANA }),
+        )
+        .await;
+    ok(
+        &unknown,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "no population yet",
+    );
+    assert_eq!(
+        unknown.text("erro"),
+        "o regulamento não responde a este pedido: o parâmetro `population` não tem valor \
+         em 2026-11-30: defina-o no regulamento ou nos parâmetros da implantação",
+        "{:?}",
+        unknown.body
+    );
+    // Santa Maria de Jetibá: 1 600 inhabitants, 2 places, 1 reserved.
+    population(app, &team, SMJ, "1600").await;
+    for doc in [ANA, DANI] {
+        person(app, &team, SMJ, doc).await;
+    }
+    let under = |doc: &str| json!({ "servico": "taxi", "titular": doc, "cota": "condutores_com_deficiencia" });
+    ok(
+        &app.post(&format!("{SMJ}/permits"), &team.clerk, under(ANA))
+            .await,
+        StatusCode::CREATED,
+        "the reserved place",
+    );
+    let full = app
+        .post(&format!("{SMJ}/permits"), &team.clerk, under(DANI))
+        .await;
+    ok(&full, StatusCode::UNPROCESSABLE_ENTITY, "the share is full");
+    assert_eq!(
+        full.text("motivo"),
+        "as vagas da reserva `condutores_com_deficiencia` (1) estão todas ocupadas",
+        "{:?}",
+        full.body
+    );
+    let release = app
+        .post(
+            &format!("{SMJ}/caps/taxi/reservas/condutores_com_deficiencia/liberacao"),
+            &board,
+            json!({}),
+        )
+        .await;
+    ok(
+        &release,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "nothing to release",
+    );
+    assert_eq!(
+        release.text("motivo"),
+        "não há vagas da reserva `condutores_com_deficiencia` por preencher",
+        "{:?}",
+        release.body
+    );
+    for answer in [&unknown, &full, &release] {
+        let text = answer.body.to_string();
+        for english in [
+            "disabled_drivers",
+            "has no value",
+            "parameter",
+            "not in this",
+        ] {
+            assert!(!text.contains(english), "{text}");
+        }
+    }
+}
+
+on_both_backends!(engine_and_cap_refusals);
+
+/// A permit's status changes take the law's words in Portuguese — a
+/// reserve's reason, a caducity's ground, an extinction's — written loosely
+/// or as the code spells them; others are refused naming the law's own in
+/// Portuguese; the history answers them in Portuguese.
+async fn permit_status_words(app: &App) {
+    let team = team(app).await;
+    let board = app.with_token("junta", Role::Board, Scope::All).await;
+    population(app, &team, SMJ, "1600").await;
+    person(app, &team, SMJ, ANA).await;
+    ok(
+        &app.post(
+            &format!("{SMJ}/permits"),
+            &team.clerk,
+            json!({ "servico": "taxi", "titular": ANA }),
+        )
+        .await,
+        StatusCode::CREATED,
+        "grant",
+    );
+    let status = format!("{SMJ}/permits/taxi/1/status");
+    let reserve = |motivo: &str| json!({ "mudanca": "reserva", "motivo": motivo, "dias": 30 });
+    refused(
+        &app.post(&status, &team.clerk, reserve("greve")).await,
+        "motivo",
+        "`greve`: use furto_ou_roubo (Furto ou roubo do veículo), acidente (Acidente grave \
+         ou destruição total do veículo), perda_judicial (Sentença judicial da perda da posse \
+         ou propriedade do veículo) ou substituicao (Substituição do veículo)",
+    );
+    let reserved = app.post(&status, &team.clerk, reserve("Roubo")).await;
+    ok(&reserved, StatusCode::OK, "a reserve for a robbery");
+    assert_eq!(reserved.body["situacao"], "em_reserva");
+    // An extinction's ground: the law's list, closed.
+    refused(
+        &app.post(
+            &status,
+            &board,
+            json!({ "mudanca": "extincao", "fundamento": "morte" }),
+        )
+        .await,
+        "fundamento",
+        "`morte`: use termo, falecimento, invalidez, incapacidade, renuncia",
+    );
+    // The holder's renunciation, written loosely, is the clerk's to record.
+    let renounced = app
+        .post(
+            &status,
+            &team.clerk,
+            json!({ "mudanca": "extincao", "fundamento": "Renúncia" }),
+        )
+        .await;
+    ok(&renounced, StatusCode::OK, "renunciation");
+    assert_eq!(renounced.body["situacao"], "renunciada");
+    let history = app
+        .get(&format!("{SMJ}/permits/taxi/1"), &team.reader)
+        .await;
+    let steps = items(&history.body, "historico");
+    let said: Vec<(&Value, &Value)> = steps
+        .iter()
+        .map(|s| (&s["evento"], &s["fundamento"]))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (&json!("outorga"), &Value::Null),
+            (&json!("reserva"), &json!("furto_ou_roubo")),
+            (&json!("renuncia"), &json!("renuncia")),
+        ],
+        "{:?}",
+        history.body
+    );
+
+    // Amapá: a notice before caducity names a ground of art. 18, § 1º.
+    const AP: &str = "/api/jurisdictions/amapa";
+    const CARRIER: &str = "36002518000101";
+    ok(
+        &app.post(
+            &format!("{AP}/people"),
+            &team.clerk,
+            json!({ "documento": CARRIER, "nome": "Expresso Tucuju" }),
+        )
+        .await,
+        StatusCode::CREATED,
+        "carrier",
+    );
+    ok(
+        &app.post(
+            &format!("{AP}/lines"),
+            &team.clerk,
+            json!({ "codigo": "MCP-FGO", "nome": "Macapá–Ferreira Gomes", "coeficiente": "0,2175",
+                    "itinerario": ["Macapá", "Ferreira Gomes"] }),
+        )
+        .await,
+        StatusCode::CREATED,
+        "line",
+    );
+    let delegated = app
+        .post(
+            &format!("{AP}/permits"),
+            &team.clerk,
+            json!({ "servico": "onibus", "titular": CARRIER, "linha": "MCP-FGO" }),
+        )
+        .await;
+    ok(&delegated, StatusCode::CREATED, "delegation");
+    let number = &delegated.body["permissao"]["numero"];
+    let status = format!("{AP}/permits/onibus/{number}/status");
+    let notice =
+        |ground: &str| json!({ "mudanca": "notificacao_caducidade", "fundamento": ground });
+    refused(
+        &app.post(&status, &board, notice("greve")).await,
+        "fundamento",
+        "`greve`: use descumprimento (Descumprir cláusulas contratuais ou disposições legais \
+         ou regulamentares do serviço), paralisacao (Paralisar o serviço",
+    );
+    let abuse = app
+        .post(&status, &board, notice("abuso do poder econômico"))
+        .await;
+    ok(
+        &abuse,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "no cure for abuse",
+    );
+    assert!(
+        abuse
+            .text("motivo")
+            .starts_with("Declaração de inidoneidade por abuso do poder econômico"),
+        "{:?}",
+        abuse.body
+    );
+    assert!(!abuse.body.to_string().contains("economic_abuse"));
+    assert_eq!(abuse.body["artigos"], json!(["Art. 65, Parágrafo único"]));
+    let noticed = app.post(&status, &board, notice("Paralisação")).await;
+    ok(&noticed, StatusCode::OK, "notice");
+    let history = app
+        .get(&format!("{AP}/permits/onibus/{number}"), &team.reader)
+        .await;
+    let last = items(&history.body, "historico")
+        .last()
+        .copied()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(last["evento"], "notificacao_caducidade");
+    assert_eq!(last["fundamento"], "paralisacao");
+}
+
+on_both_backends!(permit_status_words);

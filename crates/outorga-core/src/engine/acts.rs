@@ -10,9 +10,9 @@ pub fn permit_act<'r>(ctx: &Context<'r>, act: &str) -> Result<(bool, Vec<&'r str
     match acts.iter().find(|a| a.act == act) {
         Some(forbidden) => Ok((false, vec![forbidden.citation.as_str()])),
         None => Err(EngineError::InvalidQuestion(format!(
-            "`{act}` is not an act this rulebook rules on (it rules on: {})",
+            "`{act}` não é ato de que o regulamento trate (trata de: {})",
             if acts.is_empty() {
-                "none".to_string()
+                "nenhum".to_string()
             } else {
                 acts.iter()
                     .map(|a| a.act.as_str())

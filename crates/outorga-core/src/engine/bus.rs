@@ -10,7 +10,7 @@ fn rules<'r>(ctx: &Context<'r>, what: &str) -> Result<&'r BusRules, EngineError>
     ctx.rulebook
         .bus
         .as_ref()
-        .ok_or_else(|| EngineError::NotInRulebook(format!("a rule on {what}")))
+        .ok_or_else(|| EngineError::NotInRulebook(format!("regras de {what}")))
 }
 
 /// A line's tariff coefficient, and whether it is semi-urban.
@@ -23,7 +23,7 @@ pub struct Line {
 /// The Coeficiente Tarifário Médio: the arithmetic mean of the coefficients
 /// of the lines, semi-urban lines left out.
 pub fn ctm<'r>(ctx: &Context<'r>, lines: &[Line]) -> Result<(Decimal, &'r str), EngineError> {
-    let rules = rules(ctx, "the mean tariff coefficient")?;
+    let rules = rules(ctx, "coeficiente tarifário médio")?;
     let counted: Vec<Decimal> = lines
         .iter()
         .filter(|l| !l.semi_urban)
@@ -31,7 +31,8 @@ pub fn ctm<'r>(ctx: &Context<'r>, lines: &[Line]) -> Result<(Decimal, &'r str), 
         .collect();
     if counted.is_empty() {
         return Err(EngineError::InvalidQuestion(
-            "the mean tariff coefficient needs at least one line that is not semi-urban".into(),
+            "o coeficiente tarifário médio precisa de ao menos uma linha que não seja semiurbana"
+                .into(),
         ));
     }
     let mut sum = Decimal::ZERO;
@@ -51,8 +52,8 @@ pub fn refund<'r>(
     departs: NaiveDateTime,
     requested: NaiveDateTime,
 ) -> Result<(bool, &'r str), EngineError> {
-    let rules = rules(ctx, "refunds")?;
-    let hours = ctx.whole(&rules.refund.value, departs.date(), "hours")?;
+    let rules = rules(ctx, "reembolso")?;
+    let hours = ctx.whole(&rules.refund.value, departs.date(), "horas")?;
     let latest = departs
         .checked_sub_signed(TimeDelta::hours(i64::from(hours)))
         .ok_or(EngineError::TooLarge)?;
@@ -77,7 +78,7 @@ pub fn baggage<'r>(
     hand_kg: Decimal,
     on: NaiveDate,
 ) -> Result<Baggage<'r>, EngineError> {
-    let rules = rules(ctx, "baggage")?;
+    let rules = rules(ctx, "bagagem")?;
     let b = &rules.baggage;
     let hold_free = ctx.quantity(&b.hold_kg, on)?;
     let hand_free = ctx.quantity(&b.hand_kg, on)?;
@@ -107,14 +108,14 @@ pub fn indemnity<'r>(
     kind: &str,
     on: NaiveDate,
 ) -> Result<(Decimal, &'r str), EngineError> {
-    let rules = rules(ctx, "indemnities")?;
+    let rules = rules(ctx, "indenizações")?;
     let rule = rules
         .indemnities
         .iter()
         .find(|i| i.kind == kind)
         .ok_or_else(|| {
             EngineError::InvalidQuestion(format!(
-                "`{kind}` is not an indemnity of this law (known: {})",
+                "`{kind}` não é indenização prevista nesta lei (indenizações: {})",
                 rules
                     .indemnities
                     .iter()
@@ -125,7 +126,7 @@ pub fn indemnity<'r>(
         })?;
     let value = ctx.unit_value(&rule.max.value.unit, on).ok_or_else(|| {
         EngineError::InvalidQuestion(format!(
-            "the value of {} on {on} is not known: give `units.{}` (its Portaria's value)",
+            "o valor de {} em {on} não é conhecido: informe `units.{}` (o valor da sua Portaria)",
             rule.max.value.unit, rule.max.value.unit
         ))
     })?;
@@ -170,7 +171,7 @@ pub fn ticket<'r>(
     fields: Option<&[String]>,
     today: NaiveDate,
 ) -> Result<TicketAnswer<'r>, EngineError> {
-    let rules = rules(ctx, "tickets")?;
+    let rules = rules(ctx, "bilhetes de passagem")?;
     let mut reasons = Vec::new();
     let mut citations = Vec::new();
     if let Some(shown) = fields {
@@ -220,10 +221,10 @@ pub fn supervision_share<'r>(
     fares: Decimal,
     on: NaiveDate,
 ) -> Result<(Decimal, &'r str), EngineError> {
-    let rules = rules(ctx, "the supervision share of the fares")?;
+    let rules = rules(ctx, "taxa de supervisão sobre as passagens")?;
     if fares.is_sign_negative() {
         return Err(EngineError::InvalidQuestion(
-            "the fares collected cannot be negative".into(),
+            "a receita das passagens não pode ser negativa".into(),
         ));
     }
     let percent = ctx.quantity(&rules.supervision_percent.value, on)?;

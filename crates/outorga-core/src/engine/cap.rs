@@ -2,7 +2,7 @@
 
 use crate::context::{Context, EngineError, exact};
 use crate::engine::process::Refusal;
-use crate::model::{CapRule, Service};
+use crate::model::{CapRule, Quota, Service};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
@@ -24,17 +24,12 @@ pub fn permit_cap<'r>(
     current: u64,
     on: NaiveDate,
 ) -> Result<PermitCap<'r>, EngineError> {
-    let rule = ctx
-        .rulebook
-        .caps
-        .iter()
-        .find(|cap| cap.services.contains(&service))
-        .ok_or_else(|| EngineError::NotInRulebook(format!("a cap for `{}`", service.name())))?;
+    let rule = cap_rule(ctx, service)?;
     let population = ctx.parameter("population", on)?;
     let per = ctx.quantity(&rule.inhabitants_per_permit, on)?;
     if per <= Decimal::ZERO {
         return Err(EngineError::InvalidQuestion(
-            "inhabitants per permit must be positive".into(),
+            "o número de habitantes por permissão deve ser maior que zero".into(),
         ));
     }
     let mut max = exact(population.checked_div(per))?.floor();
@@ -104,12 +99,15 @@ fn held<'r>(
         .collect()
 }
 
+/// The cap that counts `service`'s permits.
 fn cap_rule<'r>(ctx: &Context<'r>, service: Service) -> Result<&'r CapRule, EngineError> {
     ctx.rulebook
         .caps
         .iter()
         .find(|cap| cap.services.contains(&service))
-        .ok_or_else(|| EngineError::NotInRulebook(format!("a cap for `{}`", service.name())))
+        .ok_or_else(|| {
+            EngineError::NotInRulebook(format!("limite de permissões de `{}`", service.name()))
+        })
 }
 
 /// Whether one more permit of `service` (under `quota`) fits the cap on
@@ -157,16 +155,20 @@ pub fn room<'r>(
         Some(key) => {
             let Some((_, held, used)) = shares.iter().find(|(k, _, _)| *k == key) else {
                 return refuse(format!(
-                    "`{key}` não é reserva de vagas do regulamento (reservas: {})",
+                    "`{}` não é reserva de vagas do regulamento (reservas: {})",
+                    Quota::portuguese(key),
                     shares
                         .iter()
-                        .map(|(k, _, _)| *k)
+                        .map(|(k, _, _)| Quota::portuguese(k))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ));
             };
             if used >= held && (quota.is_some() || general_full) {
-                return refuse(format!("as {held} vagas reservadas a {key} estão ocupadas"));
+                return refuse(format!(
+                    "as vagas da reserva `{}` ({held}) estão todas ocupadas",
+                    Quota::portuguese(key)
+                ));
             }
         }
         None if general_full => {
@@ -201,13 +203,19 @@ pub fn releasable<'r>(
     };
     let Some(quota) = rule.reserved.iter().find(|q| q.key == key) else {
         return refuse(
-            format!("`{key}` não é reserva de vagas do regulamento"),
+            format!(
+                "`{}` não é reserva de vagas do regulamento",
+                Quota::portuguese(key)
+            ),
             &rule.citation,
         );
     };
     let Some(release) = &quota.release else {
         return refuse(
-            format!("a lei não libera as vagas reservadas a {key} para os demais"),
+            format!(
+                "a lei não libera aos demais as vagas da reserva `{}`",
+                Quota::portuguese(key)
+            ),
             &quota.citation,
         );
     };
@@ -219,7 +227,10 @@ pub fn releasable<'r>(
     let unfilled = held.saturating_sub(used);
     if unfilled == 0 {
         return refuse(
-            format!("não há vagas reservadas a {key} por preencher"),
+            format!(
+                "não há vagas da reserva `{}` por preencher",
+                Quota::portuguese(key)
+            ),
             release,
         );
     }

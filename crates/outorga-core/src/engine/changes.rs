@@ -34,12 +34,12 @@ pub fn change_allowed<'r>(
     else {
         return Ok(None);
     };
-    let max = ctx.whole(&limit.max, on, "changes")?;
+    let max = ctx.whole(&limit.max, on, "trocas")?;
     let mut citations = vec![limit.citation.as_str()];
     if let Some(key) = excuse {
         let Some(known) = limit.excuses.iter().find(|e| e.key == key) else {
             return Err(EngineError::InvalidQuestion(format!(
-                "`{key}` is not an excuse the law admits for `{change}` (known: {})",
+                "`{key}` não é motivo que a lei admita para deixar `{change}` fora do limite (motivos: {})",
                 limit
                     .excuses
                     .iter()

@@ -14,7 +14,7 @@ pub struct Deadline<'r> {
 fn rule<'r>(ctx: &Context<'r>, kind: DeadlineKind) -> Result<&'r DeadlineRule, EngineError> {
     ctx.rulebook
         .deadline(kind)
-        .ok_or_else(|| EngineError::NotInRulebook(format!("a `{kind}` deadline")))
+        .ok_or_else(|| EngineError::NotInRulebook(format!("o prazo `{kind}`")))
 }
 
 /// The last day of the limit of `kind` (notification, defense, appeal, payment,
@@ -24,7 +24,7 @@ pub fn deadline<'r>(
     kind: DeadlineKind,
     from: NaiveDate,
 ) -> Result<Deadline<'r>, EngineError> {
-    let length = ctx.whole(&rule(ctx, kind)?.length, from, "days")?;
+    let length = ctx.whole(&rule(ctx, kind)?.length, from, "dias")?;
     deadline_lasting(ctx, kind, from, length)
 }
 
@@ -40,7 +40,7 @@ pub fn deadline_lasting<'r>(
     let rule = rule(ctx, kind)?;
     let LimitUnit::Counted(counting) = rule.unit else {
         return Err(EngineError::InvalidQuestion(format!(
-            "the `{kind}` limit counts hours: give the moment it starts (`at`), not a date"
+            "o prazo `{kind}` conta horas: informe o momento em que começa (`at`), não uma data"
         )));
     };
     Ok(Deadline {
@@ -66,10 +66,10 @@ pub fn moment<'r>(
     let rule = rule(ctx, kind)?;
     if rule.unit != LimitUnit::Hours {
         return Err(EngineError::InvalidQuestion(format!(
-            "the `{kind}` limit counts days: give the date it starts (`from`), not a moment"
+            "o prazo `{kind}` conta dias: informe a data em que começa (`from`), não um momento"
         )));
     }
-    let hours = ctx.whole(&rule.length, at.date(), "hours")?;
+    let hours = ctx.whole(&rule.length, at.date(), "horas")?;
     let due = at
         .checked_add_signed(TimeDelta::hours(i64::from(hours)))
         .ok_or(EngineError::TooLarge)?;

@@ -41,10 +41,10 @@ pub fn downtime<'r>(
         .rulebook
         .downtime
         .as_ref()
-        .ok_or_else(|| EngineError::NotInRulebook("a rule on vehicles off the road".into()))?;
+        .ok_or_else(|| EngineError::NotInRulebook("regras de veículo parado".into()))?;
     if to < from {
         return Err(EngineError::InvalidQuestion(format!(
-            "the vehicle cannot return ({to}) before it left ({from})"
+            "o veículo não pode voltar ({to}) antes de parar ({from}): confira as datas"
         )));
     }
     let total = (to - from).num_days() + 1;
@@ -63,7 +63,7 @@ pub fn downtime<'r>(
             .find(|x| x.key == e.reason)
             .ok_or_else(|| {
                 EngineError::InvalidQuestion(format!(
-                    "`{}` is not an excuse the law admits (known: {})",
+                    "`{}` não é justificativa que a lei admita (justificativas: {})",
                     e.reason,
                     rule.excuses
                         .iter()
@@ -74,7 +74,7 @@ pub fn downtime<'r>(
             })?;
         if e.to < e.from {
             return Err(EngineError::InvalidQuestion(format!(
-                "excuse `{}` ends ({}) before it starts ({})",
+                "a justificativa `{}` termina ({}) antes de começar ({}): confira as datas",
                 e.reason, e.to, e.from
             )));
         }
@@ -84,7 +84,7 @@ pub fn downtime<'r>(
                 continue;
             }
             if let Some(max) = &excuse.max_days_per_year {
-                let max = ctx.whole(max, day, "days")?;
+                let max = ctx.whole(max, day, "dias")?;
                 let so_far = taken.entry((excuse.key.as_str(), day.year())).or_default();
                 if *so_far >= max {
                     continue;
@@ -108,7 +108,7 @@ pub fn downtime<'r>(
     };
     let mut band_found = None;
     for band in &rule.bands {
-        if days >= ctx.whole(&band.from_day, to, "days")? {
+        if days >= ctx.whole(&band.from_day, to, "dias")? {
             band_found = Some(band);
         }
     }

@@ -33,7 +33,7 @@ pub fn eligibility<'r>(
 ) -> Result<Assessment<'r>, EngineError> {
     if !ctx.rulebook.services.contains(&service) {
         return Err(EngineError::NotInRulebook(format!(
-            "the service `{}`",
+            "o serviço `{}`",
             service.name()
         )));
     }
@@ -96,7 +96,7 @@ fn years_after(
     date: NaiveDate,
     years: Decimal,
 ) -> Result<NaiveDate, EngineError> {
-    let years = ctx.whole(&years.into(), date, "years")?;
+    let years = ctx.whole(&years.into(), date, "anos")?;
     Ok(add_months(date, years.saturating_mul(12)))
 }
 

@@ -34,10 +34,10 @@ pub fn fare<'r>(
         .rulebook
         .fare
         .as_ref()
-        .ok_or_else(|| EngineError::NotInRulebook("a fare rule".into()))?;
+        .ok_or_else(|| EngineError::NotInRulebook("regras de tarifa".into()))?;
     if km.is_sign_negative() || stopped_minutes.is_sign_negative() {
         return Err(EngineError::InvalidQuestion(
-            "km and stopped minutes cannot be negative".into(),
+            "os quilômetros e os minutos parados não podem ser negativos".into(),
         ));
     }
     let on = start.date();
@@ -60,7 +60,7 @@ pub fn fare<'r>(
                     && stated != derived
                 {
                     return Err(EngineError::InvalidQuestion(format!(
-                        "tariff.km_bandeira_2 {stated} contradicts {}: bandeira 1 ({rate_1}) plus {percent} % is {}",
+                        "tariff.km_bandeira_2 {stated} contraria o {}: a bandeira 1 ({rate_1}) mais {percent} % é {}",
                         increase.citation,
                         derived.normalize()
                     )));

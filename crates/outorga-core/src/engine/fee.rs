@@ -28,7 +28,7 @@ pub fn fee<'r>(
         .find(|fee| fee.kind == kind)
         .ok_or_else(|| {
             EngineError::NotInRulebook(format!(
-                "a `{kind}` fee (fees: {})",
+                "a taxa `{kind}` (taxas do regulamento: {})",
                 ctx.rulebook
                     .fees
                     .iter()

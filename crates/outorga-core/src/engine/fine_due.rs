@@ -42,12 +42,12 @@ pub fn fine_due<'r>(
 ) -> Result<FineDue<'r>, EngineError> {
     if paid < issued {
         return Err(EngineError::InvalidQuestion(format!(
-            "paid ({paid}) is before issued ({issued})"
+            "o pagamento ({paid}) é anterior à emissão da multa ({issued}): confira as duas datas"
         )));
     }
     if amount.quantity.is_sign_negative() {
         return Err(EngineError::InvalidQuestion(format!(
-            "a fine of {} {} is negative",
+            "uma multa de {} {} é negativa: o valor de uma multa é zero ou mais",
             amount.quantity, amount.unit
         )));
     }
@@ -57,7 +57,7 @@ pub fn fine_due<'r>(
     for tier in &rulebook.late_payment {
         // "After N days from issue": a limit in days, which ends on the next
         // business day when day N is not one (Lei 9.784, art. 66).
-        let after = ctx.whole(&tier.after_days, paid, "days")?;
+        let after = ctx.whole(&tier.after_days, paid, "dias")?;
         let limit = ctx.calendar.count(issued, after, Counting::CalendarDays);
         let percent = ctx.quantity(&tier.percent, paid)?;
         if paid > limit && percent > surcharge {
@@ -141,7 +141,7 @@ fn plan<'r>(
             parcels: Vec::new(),
         });
     }
-    let max = ctx.whole(&rule.max, issued, "installments")?;
+    let max = ctx.whole(&rule.max, issued, "parcelas")?;
     let min = ctx.quantity(&rule.min_quantity, issued)?;
     if count == 0 || count > max || amount.quantity < min {
         return Ok(InstallmentPlan {

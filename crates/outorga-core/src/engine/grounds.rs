@@ -18,14 +18,14 @@ pub fn grounds<'r>(
         .collect();
     if listed.is_empty() {
         return Err(EngineError::NotInRulebook(format!(
-            "a set of grounds `{set}`"
+            "hipóteses do conjunto `{set}`"
         )));
     }
     let mut citations = Vec::new();
     for key in found {
         let ground = listed.iter().find(|g| g.key == *key).ok_or_else(|| {
             EngineError::InvalidQuestion(format!(
-                "`{key}` is not a ground of `{set}` (its grounds: {})",
+                "`{key}` não é hipótese de `{set}` (hipóteses: {})",
                 listed
                     .iter()
                     .map(|g| g.key.as_str())

@@ -275,6 +275,9 @@ pub fn status_on_day(
     }
 }
 
+/// The set of `[[grounds]]` a notice before caducity names.
+pub const CADUCITY_GROUNDS: &str = "caducity";
+
 /// The limits of a permit's life that are no deadline kind of the law.
 pub const LIFE_LIMITS: [&str; 2] = ["reserve", "suspension"];
 
@@ -308,7 +311,7 @@ impl<'c, 'r> Life<'c, 'r> {
     /// The machine of the rulebook's permit life, when it has one.
     pub fn of(ctx: &'c Context<'r>) -> Result<Self, EngineError> {
         let rules = ctx.rulebook.permit_life.as_ref().ok_or_else(|| {
-            EngineError::NotInRulebook("the life of a permit (`[permit_life]`)".into())
+            EngineError::NotInRulebook("a vida da permissão (`[permit_life]`)".into())
         })?;
         Ok(Life { ctx, rules })
     }
@@ -344,7 +347,7 @@ impl<'c, 'r> Life<'c, 'r> {
             return Ok(None);
         };
         let from = self.anchor(granted);
-        let length = self.ctx.whole(&rule.length, from, "days")?;
+        let length = self.ctx.whole(&rule.length, from, "dias")?;
         let calendar = &self.ctx.calendar;
         let end =
             match rule.unit {
@@ -362,7 +365,7 @@ impl<'c, 'r> Life<'c, 'r> {
                 }
                 LimitUnit::Hours => {
                     return Err(EngineError::InvalidQuestion(format!(
-                        "the term `{}` counts hours",
+                        "o prazo `{}` conta horas; o prazo da permissão conta dias, meses ou anos",
                         rule.kind
                     )));
                 }
@@ -559,7 +562,7 @@ impl<'c, 'r> Life<'c, 'r> {
                         &[&rule.citation],
                     );
                 };
-                let max = self.ctx.whole(&rule.max_days, day, "days")?;
+                let max = self.ctx.whole(&rule.max_days, day, "dias")?;
                 if *days == 0 || *days > max {
                     return refuse(
                         format!("a reserva vai de 1 a {max} dias; pedidos {days}"),
@@ -587,8 +590,8 @@ impl<'c, 'r> Life<'c, 'r> {
                     );
                 }
                 let cited = rule.extension_citation.as_ref().unwrap_or(&rule.citation);
-                let extension = self.ctx.whole(&rule.extension_days, day, "days")?;
-                let max = self.ctx.whole(&rule.max_days, day, "days")? + extension;
+                let extension = self.ctx.whole(&rule.extension_days, day, "dias")?;
+                let max = self.ctx.whole(&rule.max_days, day, "dias")? + extension;
                 let until = reserve.until + chrono::Days::new(u64::from(*days));
                 let total = (until - reserve.since).num_days() + 1;
                 if *days == 0 || *days > extension {
@@ -757,7 +760,7 @@ impl<'c, 'r> Life<'c, 'r> {
                     .rulebook
                     .grounds
                     .iter()
-                    .filter(|g| g.set == "caducity")
+                    .filter(|g| g.set == CADUCITY_GROUNDS)
                     .collect();
                 if !grounds.is_empty() && !grounds.iter().any(|g| g.key == *ground) {
                     return refuse(
@@ -765,24 +768,22 @@ impl<'c, 'r> Life<'c, 'r> {
                             "`{ground}` não é hipótese de caducidade da lei (hipóteses: {})",
                             grounds
                                 .iter()
-                                .map(|g| g.key.as_str())
+                                .map(|g| format!("{} — {}", g.key, g.description))
                                 .collect::<Vec<_>>()
-                                .join(", ")
+                                .join("; ")
                         ),
                         &[&end.citation],
                     );
                 }
                 if end.direct.contains(ground) {
-                    let cited = grounds
-                        .iter()
-                        .find(|g| g.key == *ground)
-                        .map_or(end.citation.as_str(), |g| g.citation.as_str());
+                    let listed = grounds.iter().find(|g| g.key == *ground);
                     return refuse(
                         format!(
-                            "`{ground}` não se corrige em prazo: a caducidade decorre do auto \
-                             que a declara"
+                            "{} não se corrige em prazo: a caducidade decorre do auto que a \
+                             declara",
+                            listed.map_or(format!("`{ground}`"), |g| g.description.clone())
                         ),
-                        &[cited],
+                        &[listed.map_or(end.citation.as_str(), |g| g.citation.as_str())],
                     );
                 }
                 if state.notice.as_ref().is_some_and(|n| day <= n.cure_by) {
@@ -826,9 +827,9 @@ impl<'c, 'r> Life<'c, 'r> {
                             self.rules
                                 .ends
                                 .iter()
-                                .map(|e| e.ground.name())
+                                .map(|e| e.ground.portuguese())
                                 .collect::<Vec<_>>()
-                                .join(", ")
+                                .join("; ")
                         ),
                         &[life],
                     );
@@ -872,7 +873,7 @@ impl<'c, 'r> Life<'c, 'r> {
     ) -> Result<bool, EngineError> {
         let whole = |q: &Option<crate::model::Quantity>| -> Result<Option<u32>, EngineError> {
             q.as_ref()
-                .map(|q| self.ctx.whole(q, day, "days"))
+                .map(|q| self.ctx.whole(q, day, "dias"))
                 .transpose()
         };
         if let Some(fixed) = whole(&spec.days)? {

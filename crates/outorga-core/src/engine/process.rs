@@ -453,7 +453,7 @@ impl<'c, 'r> Machine<'c, 'r> {
     /// The machine of the rulebook's procedure, when it has one.
     pub fn of(ctx: &'c Context<'r>) -> Result<Self, EngineError> {
         let procedure = ctx.rulebook.procedure.as_ref().ok_or_else(|| {
-            EngineError::NotInRulebook("the procedure of an auto (`[procedure]`)".into())
+            EngineError::NotInRulebook("o processo do auto (`[procedure]`)".into())
         })?;
         Ok(Machine { ctx, procedure })
     }
@@ -669,7 +669,9 @@ impl<'c, 'r> Machine<'c, 'r> {
             }
             (Status::AwaitingCure, Step::Cure | Step::NotCured) => {
                 let Some(limit) = self.governing(stakes, state, DeadlineKind::Cure)? else {
-                    return Err(EngineError::NotInRulebook("a `cure` deadline".into()));
+                    return Err(EngineError::NotInRulebook(
+                        "o prazo para sanar (`cure`)".into(),
+                    ));
                 };
                 let cure = matches!(step, Step::Cure);
                 if let (false, Some(at)) = (cure, state.verification)

@@ -28,9 +28,13 @@ pub fn validity<'r>(
         .iter()
         .find(|r| r.role == role)
         .ok_or_else(|| {
-            EngineError::NotInRulebook(
-                format!("the validity of a {role:?} registration").to_lowercase(),
-            )
+            EngineError::NotInRulebook(format!(
+                "a validade da matrícula {}",
+                match role {
+                    Applicant::Holder => "do titular",
+                    Applicant::Driver => "do condutor",
+                }
+            ))
         })?;
     let end = ctx.period_end(&rule.valid, issued)?;
     if rule.until_license_expires
@@ -38,7 +42,7 @@ pub fn validity<'r>(
         && expired < issued
     {
         return Err(EngineError::InvalidQuestion(format!(
-            "the CNH expired on {expired}, before the registration on {issued}: no registration can be issued on an expired licence"
+            "a CNH venceu em {expired}, antes da matrícula em {issued}: não se expede matrícula com a CNH vencida; registre a CNH renovada"
         )));
     }
     let valid_until = if rule.until_license_expires {

@@ -166,11 +166,11 @@ pub fn instantiate<'r>(
     let scaled = |q: &Option<Quantity>| -> Result<Option<u32>, EngineError> {
         q.as_ref()
             .map(|q| {
-                let base = ctx.whole(q, occasion.on, "days or hours")?;
+                let base = ctx.whole(q, occasion.on, "dias ou horas")?;
                 let value = exact(Decimal::from(base).checked_mul(occasion.multiplier))?;
                 whole_u32(value).ok_or(EngineError::NotWhole {
-                    name: "a multiplied length".to_string(),
-                    what: "days or hours",
+                    name: "a duração multiplicada pela reincidência".to_string(),
+                    what: "dias ou horas",
                     value,
                 })
             })
@@ -183,7 +183,7 @@ pub fn instantiate<'r>(
     sanction.business_days = spec.business_days;
     let plain = |q: &Option<Quantity>| -> Result<Option<u32>, EngineError> {
         q.as_ref()
-            .map(|q| ctx.whole(q, occasion.on, "years or months"))
+            .map(|q| ctx.whole(q, occasion.on, "anos ou meses"))
             .transpose()
     };
     sanction.years = plain(&spec.years)?;
@@ -209,7 +209,7 @@ pub fn instantiate<'r>(
                 .map(|g| ctx.rulebook.group(g))
                 .and_then(|g| g.fine.as_ref())
                 .ok_or_else(|| {
-                    EngineError::NotInRulebook("a group fine for this infraction".into())
+                    EngineError::NotInRulebook("a multa do grupo desta infração".into())
                 })?,
         };
         sanction.cite(&cited.citation);

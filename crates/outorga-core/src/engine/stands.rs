@@ -19,7 +19,7 @@ fn rules<'r>(ctx: &Context<'r>) -> Result<&'r StandRules, EngineError> {
     ctx.rulebook
         .stands
         .as_ref()
-        .ok_or_else(|| EngineError::NotInRulebook("rules on taxi stands".into()))
+        .ok_or_else(|| EngineError::NotInRulebook("regras de pontos de táxi".into()))
 }
 
 /// How the lottery orders the candidates, for anyone to re-run it.
@@ -50,19 +50,19 @@ pub fn lottery<'a, 'r>(
     let rules = rules(ctx)?;
     if stand.free {
         return Err(EngineError::InvalidQuestion(format!(
-            "stand `{}` is a free stand ({}): it has no places to draw",
+            "o ponto `{}` é ponto livre ({}): não tem vagas a sortear",
             stand.name, rules.free_stands
         )));
     }
     if seed.trim().is_empty() {
         return Err(EngineError::InvalidQuestion(
-            "the lottery needs the seed announced before the draw".into(),
+            "o sorteio precisa da semente anunciada antes dele".into(),
         ));
     }
     for (i, c) in candidates.iter().enumerate() {
         if candidates[..i].contains(c) {
             return Err(EngineError::InvalidQuestion(format!(
-                "candidate `{c}` is listed twice"
+                "o candidato `{c}` está na lista duas vezes: cada um entra uma vez"
             )));
         }
     }

@@ -25,10 +25,10 @@ pub fn suspension_request<'r>(
         .rulebook
         .permit_suspension
         .as_ref()
-        .ok_or_else(|| EngineError::NotInRulebook("suspension on request".into()))?;
-    let mut max_days = ctx.whole(&rule.max_days, on, "days")?;
+        .ok_or_else(|| EngineError::NotInRulebook("a suspensão a pedido".into()))?;
+    let mut max_days = ctx.whole(&rule.max_days, on, "dias")?;
     if extension {
-        max_days += ctx.whole(&rule.extension_days, on, "days")?;
+        max_days += ctx.whole(&rule.extension_days, on, "dias")?;
     }
     let mut citations = vec![rule.citation.as_str()];
     let mut reasons = Vec::new();

@@ -97,12 +97,9 @@ pub fn inclusion<'r>(
     vehicle: &Vehicle,
     today: NaiveDate,
 ) -> Result<Assessment<'r>, EngineError> {
-    let rule = ctx
-        .rulebook
-        .vehicles
-        .inclusion
-        .as_ref()
-        .ok_or_else(|| EngineError::NotInRulebook("an age limit for inclusion".into()))?;
+    let rule = ctx.rulebook.vehicles.inclusion.as_ref().ok_or_else(|| {
+        EngineError::NotInRulebook("idade máxima para a inclusão de veículo".into())
+    })?;
     let mut answer = Assessment::default();
     let limit = ctx.quantity(&rule.max_age, today)?;
     answer.record(
@@ -125,7 +122,7 @@ pub fn substitution<'r>(
     let rules = &ctx.rulebook.vehicles.substitution;
     if rules.is_empty() {
         return Err(EngineError::NotInRulebook(
-            "rules for substituting a vehicle".into(),
+            "regras de substituição de veículo".into(),
         ));
     }
     let mut answer = Assessment::default();
@@ -200,7 +197,7 @@ fn periodic_inspection(
             let Some(made) = vehicle.manufactured else {
                 return Ok(Some(None));
             };
-            let years = i32::try_from(ctx.whole(older_than, today, "years")?).unwrap_or(i32::MAX);
+            let years = i32::try_from(ctx.whole(older_than, today, "anos")?).unwrap_or(i32::MAX);
             NaiveDate::from_ymd_opt(made.saturating_add(years).saturating_add(1), 1, 1)
         }
     };
@@ -254,13 +251,13 @@ pub fn deadlines<'r>(
         .filter(|_| extended);
     if extended && extension.is_none() {
         return Err(EngineError::NotInRulebook(
-            "an extension of the replacement deadline".into(),
+            "a prorrogação do prazo de substituição do veículo".into(),
         ));
     }
     if let (Some(rule), Some(made)) = (&rules.replacement, vehicle.manufactured) {
-        let mut at_age = ctx.whole(&rule.at_age, today, "years")?;
+        let mut at_age = ctx.whole(&rule.at_age, today, "anos")?;
         if let Some(extension) = extension {
-            at_age += ctx.whole(&extension.years, today, "years")?;
+            at_age += ctx.whole(&extension.years, today, "anos")?;
             answer.citations.push(&extension.citation);
         }
         let year = made.saturating_add(i32::try_from(at_age).unwrap_or(i32::MAX));
@@ -323,7 +320,7 @@ pub fn deadlines<'r>(
         }
     }
     if answer.citations.is_empty() {
-        return Err(EngineError::NotInRulebook("vehicle deadlines".into()));
+        return Err(EngineError::NotInRulebook("prazos de veículo".into()));
     }
     Ok(answer)
 }

@@ -10,12 +10,12 @@ use crate::page::{Lista, Pagina};
 use crate::routes::{
     change, day_or_today, parse_moment, rulebook_for_service, rulebook_named, rulebook_of_auto,
 };
-use crate::routes::{optional_day, text};
+use crate::routes::{grounds_of, optional_day, text};
 use crate::state::AppState;
 use crate::vocab::{NAO_CONHECIMENTO, PASSOS, PENALIDADES, SITUACOES_AUTO};
 use axum::extract::State;
 use axum::http::StatusCode;
-use outorga_core::engine::process::{Misfit, Step, StepFields, StepKind};
+use outorga_core::engine::process::{Misfit, NOT_ADMITTED, Step, StepFields, StepKind};
 use outorga_core::model::{Rulebook, SanctionKind};
 use outorga_store::{Auto, AutoFilter, AutoInput, ProcessStep, Proposal, ProposedSanction};
 use serde::{Deserialize, Serialize};
@@ -390,24 +390,10 @@ fn process_step(input: &PassoEntrada) -> Result<(ProcessStep, bool), ApiError> {
 /// Refuses (422, in Portuguese) a ground of non-admission the rulebook does
 /// not list, naming those it does (none listed: the law's machine says so).
 fn admissible(rulebook: &Rulebook, ground: &str) -> Result<(), ApiError> {
-    let key = NAO_CONHECIMENTO.read("nao_conhecido", ground)?;
-    let listed: Vec<_> = rulebook
-        .grounds
-        .iter()
-        .filter(|g| g.set == "not_admitted")
-        .collect();
-    if listed.is_empty() || listed.iter().any(|g| g.key == key) {
-        return Ok(());
-    }
-    let named: Vec<String> = listed
-        .iter()
-        .map(|g| format!("{} ({})", NAO_CONHECIMENTO.wire(&g.key), g.description))
-        .collect();
-    Err(ApiError::field(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "nao_conhecido",
-        format!("`{}`: use {}", ground.trim(), crate::vocab::listed(&named)),
-    ))
+    let listed = grounds_of(rulebook, NOT_ADMITTED);
+    NAO_CONHECIMENTO
+        .read_among("nao_conhecido", ground, &listed)
+        .map(drop)
 }
 
 /// Issues an auto de infração with the engine's penalty proposal; the

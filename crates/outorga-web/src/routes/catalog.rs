@@ -15,13 +15,10 @@ use crate::state::AppState;
 use crate::vocab::{self, EQUIPAMENTOS, REQUERENTES, VISTORIAS};
 use axum::extract::State;
 use chrono::NaiveDate;
+use outorga_core::Context;
 use outorga_core::model::{Applicant, Period, Quantity, Rulebook, VehicleCheck};
-use outorga_core::{Context, Overrides};
-use outorga_store::{AuditFilter, Scope, Window};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use std::str::FromStr;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -67,64 +64,16 @@ fn number(value: Decimal) -> String {
     value.normalize().to_string()
 }
 
-/// The values the deployment gave to `j`'s parameters (`PUT
-/// …/parameters/{nome}`), the latest of each.
-///
-/// Read from the audit log, where each of those writes records the value it
-/// wrote in the same transaction: the store offers no read of the
-/// parameters table yet (`Store::parameter_values` would replace this).
-async fn deployed(state: &AppState, j: &str) -> Result<BTreeMap<String, Decimal>, ApiError> {
-    let filter = AuditFilter {
-        action: Some("parameter.set".into()),
-        jurisdiction: Some(j.to_string()),
-        ..AuditFilter::default()
-    };
-    let mut values = BTreeMap::new();
-    let mut after = None;
-    loop {
-        let page = state
-            .store
-            .audit_page(
-                &Scope::All,
-                &filter,
-                Window {
-                    limit: crate::page::MAX_LIMIT,
-                    after: after.as_ref(),
-                },
-            )
-            .await?;
-        for entry in page.items {
-            let name = entry.subject.strip_prefix("parameter:").unwrap_or_default();
-            let detail: serde_json::Value = serde_json::from_str(&entry.detail).unwrap_or_default();
-            if let Some(value) = detail["value"]
-                .as_str()
-                .and_then(|v| Decimal::from_str(v).ok())
-                && !name.is_empty()
-            {
-                values.insert(name.to_string(), value);
-            }
-        }
-        match page.next {
-            Some(next) => after = Some(next),
-            None => return Ok(values),
-        }
-    }
-}
-
 /// The context `rulebook` decides in for `j`: its parameters with the
-/// values the deployment gave them, as the store's workflows read it.
+/// values the deployment gave them (`PUT …/parameters/{nome}`), as the
+/// store's workflows read them.
 pub(crate) async fn law<'r>(
     state: &AppState,
     j: &str,
     rulebook: &'r Rulebook,
 ) -> Result<Context<'r>, ApiError> {
-    let mut overrides = Overrides::default();
-    for (name, value) in deployed(state, j).await? {
-        if outorga_store::settable_parameter(rulebook, &name) {
-            overrides.values.insert(name, value);
-        }
-    }
-    Ok(Context::new(rulebook, overrides))
+    let values = state.store.parameter_values(j).await?;
+    Ok(outorga_store::deployed_law(rulebook, values))
 }
 
 // ------------------------------------------------------------ infractions
@@ -707,6 +656,9 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::routes::grounds_of;
+    use outorga_core::engine::permit_life::CADUCITY_GROUNDS;
+    use outorga_core::engine::process::NOT_ADMITTED;
     use std::path::PathBuf;
 
     fn library() -> outorga_rulebook::Library {
@@ -715,8 +667,9 @@ mod tests {
     }
 
     /// Whatever a rulebook names, the catalogs say in Portuguese: every
-    /// parameter has its meaning and unit, every item of equipment and
-    /// every kind of inspection its Portuguese spelling.
+    /// parameter has its meaning and unit, every item of equipment, kind of
+    /// inspection, reserved share, excuse, ground and reason for a reserve
+    /// its Portuguese spelling.
     #[test]
     fn every_parameter_equipment_and_inspection_of_the_rulebooks_is_in_portuguese() {
         for rulebook in library().rulebooks() {
@@ -758,16 +711,22 @@ mod tests {
                     excuse.key
                 );
             }
-            for ground in rulebook.grounds.iter().filter(|g| g.set == "not_admitted") {
+            let spelled = |vocabulary: &vocab::Vocabulary, key: &str| {
                 assert!(
-                    vocab::NAO_CONHECIMENTO
-                        .words
-                        .iter()
-                        .any(|(_, c)| *c == ground.key),
-                    "{}: ground `{}`",
+                    vocabulary.words.iter().any(|(_, c)| *c == key),
+                    "{}: {} `{key}`",
                     rulebook.id,
-                    ground.key
+                    vocabulary.what
                 );
+            };
+            for (key, _) in grounds_of(rulebook, NOT_ADMITTED) {
+                spelled(&vocab::NAO_CONHECIMENTO, key);
+            }
+            for (key, _) in grounds_of(rulebook, CADUCITY_GROUNDS) {
+                spelled(&vocab::HIPOTESES_CADUCIDADE, key);
+            }
+            for reason in rulebook.permit_suspension.iter().flat_map(|r| &r.reasons) {
+                spelled(&vocab::MOTIVOS_RESERVA, &reason.key);
             }
         }
     }

@@ -212,6 +212,16 @@ pub(crate) async fn rulebook_of_auto<'a>(
     rulebook_named(state, j, &auto.rulebook).await
 }
 
+/// The rulebook's `[[grounds]]` of `set`: (key, description) each.
+pub(crate) fn grounds_of<'r>(rulebook: &'r Rulebook, set: &str) -> Vec<(&'r str, &'r str)> {
+    rulebook
+        .grounds
+        .iter()
+        .filter(|g| g.set == set)
+        .map(|g| (g.key.as_str(), g.description.as_str()))
+        .collect()
+}
+
 /// A day as the API writes it (YYYY-MM-DD).
 pub(crate) fn text(day: Option<chrono::NaiveDate>) -> Option<String> {
     day.map(|d| d.to_string())

@@ -8,12 +8,17 @@ use crate::extract::{Path, Query};
 use crate::json::Json;
 use crate::page::{Lista, Pagina};
 use crate::routes::documents::DocumentoSaida;
-use crate::routes::{change, day_or_today, rulebook_for_service};
+use crate::routes::{change, day_or_today, grounds_of, rulebook_for_service};
 use crate::state::AppState;
-use crate::vocab::{COTAS, EVENTOS, EXCECOES, FUNCOES, SITUACOES_PERMISSAO, VISTORIAS};
+use crate::vocab::{
+    COTAS, EVENTOS, EXCECOES, FUNCOES, FUNDAMENTOS, HIPOTESES_CADUCIDADE, MOTIVOS_RESERVA,
+    SITUACOES_PERMISSAO, VISTORIAS,
+};
 use axum::extract::State;
 use axum::http::StatusCode;
-use outorga_core::engine::permit_life::{LifeFields, LifeMisfit, LifeStep, LifeStepKind};
+use outorga_core::engine::permit_life::{
+    CADUCITY_GROUNDS, LifeFields, LifeMisfit, LifeStep, LifeStepKind,
+};
 use outorga_core::model::{EndGround, Rulebook};
 use outorga_store::{
     Driver, DriverAdded, GrantRequest, Granted, HistoryStep, Inspection, PermitChange,
@@ -181,11 +186,24 @@ pub struct PassoHistorico {
     pub ate: Option<String>,
     pub motivo: String,
     pub artigos: Vec<String>,
+    /// Em que a lei fundou o passo: o motivo da reserva, a hipótese de
+    /// caducidade notificada ou o fundamento da extinção.
+    pub fundamento: Option<String>,
+}
+
+/// A history step's ground in Portuguese, in the vocabulary of its event.
+fn ground_wire(event: &str, ground: &str) -> String {
+    match event {
+        "reserve" => MOTIVOS_RESERVA.wire(ground),
+        "caducity_notice" => HIPOTESES_CADUCIDADE.wire(ground),
+        _ => FUNDAMENTOS.wire(ground),
+    }
 }
 
 impl From<HistoryStep> for PassoHistorico {
     fn from(h: HistoryStep) -> PassoHistorico {
         PassoHistorico {
+            fundamento: h.ground.as_deref().map(|g| ground_wire(&h.event, g)),
             evento: EVENTOS.wire(&h.event),
             situacao: SITUACOES_PERMISSAO.wire(&h.status),
             desde: h.since.to_string(),
@@ -213,14 +231,12 @@ pub struct MudancaEntrada {
     pub mudanca: String,
     /// AAAA-MM-DD; hoje quando omitida.
     pub data: Option<String>,
-    /// O motivo da reserva (suspensão a pedido), como o regulamento o nomeia
-    /// (`theft`…).
+    /// O motivo da reserva (suspensão a pedido), um dos que o regulamento
+    /// admite (`furto_ou_roubo`, que também se escreve `furto` ou `roubo`…).
     pub motivo: Option<String>,
     pub dias: Option<u32>,
-    /// Na extinção: termo, falecimento, invalidez, incapacidade, renuncia,
-    /// revogacao, anulacao, caducidade, insolvencia, falencia,
-    /// alteracao_societaria, idade_limite, abandono, rescisao ou encampacao.
-    /// Na notificação de caducidade: a hipótese da lei (`breach`…).
+    /// Na extinção: o fundamento (`termo`, `falecimento`…). Na notificação
+    /// de caducidade: a hipótese da lei (`descumprimento`, `paralisacao`…).
     pub fundamento: Option<String>,
     /// Na transferência: o CPF ou CNPJ do novo titular, cadastrado.
     pub para: Option<String>,
@@ -240,25 +256,24 @@ const MUDANCAS: [(&str, LifeStepKind); 8] = [
     ("extincao", LifeStepKind::End),
 ];
 
-/// The grounds of extinction as the API spells them.
-const FUNDAMENTOS: [(&str, EndGround); 16] = [
-    ("termo", EndGround::Term),
-    ("falecimento", EndGround::Death),
-    ("invalidez", EndGround::Disability),
-    ("incapacidade", EndGround::Incapacity),
-    ("renuncia", EndGround::Renunciation),
-    ("revogacao", EndGround::Revocation),
-    ("anulacao", EndGround::Annulment),
-    ("caducidade", EndGround::Caducity),
-    ("cassacao", EndGround::Cassation),
-    ("insolvencia", EndGround::Insolvency),
-    ("falencia", EndGround::Bankruptcy),
-    ("alteracao_societaria", EndGround::CorporateChange),
-    ("idade_limite", EndGround::AgeLimit),
-    ("abandono", EndGround::Abandonment),
-    ("rescisao", EndGround::Rescission),
-    ("encampacao", EndGround::Encampment),
-];
+fn names<T>(table: &[(&str, T)]) -> String {
+    table.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+}
+
+/// A text sent, unless blank.
+fn sent(text: &Option<String>) -> Option<&str> {
+    text.as_deref().filter(|t| !t.trim().is_empty())
+}
+
+/// The rulebook's reasons for a reserve: (key, description).
+fn reserve_reasons(rulebook: &Rulebook) -> Vec<(&str, &str)> {
+    rulebook
+        .permit_suspension
+        .iter()
+        .flat_map(|r| &r.reasons)
+        .map(|r| (r.key.as_str(), r.description.as_str()))
+        .collect()
+}
 
 impl MudancaEntrada {
     /// Whether the change is the authority's decision (read from the names
@@ -266,26 +281,55 @@ impl MudancaEntrada {
     fn by_the_authority(&self) -> bool {
         match self.mudanca.trim() {
             "revogacao" | "transferencia" | "notificacao_caducidade" => true,
-            "extincao" => self.fundamento.as_deref().map(str::trim) != Some("renuncia"),
+            "extincao" => {
+                self.fundamento.as_deref().and_then(|f| FUNDAMENTOS.code(f))
+                    != Some(EndGround::Renunciation.name())
+            }
             _ => false,
         }
     }
-}
 
-fn names<T>(table: &[(&str, T)]) -> String {
-    table.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
-}
+    /// The ground the change is asked on, as the record keeps it: a
+    /// reserve's reason and a caducity notice's ground among the
+    /// rulebook's, an extinction's of the law's list; refused in
+    /// Portuguese, naming the field, when the law does not know it.
+    fn ground(
+        &self,
+        rulebook: &Rulebook,
+        asked: &str,
+        (kind, given): (LifeStepKind, Option<EndGround>),
+    ) -> Result<Option<String>, ApiError> {
+        Ok(match (kind, given, sent(&self.fundamento)) {
+            (LifeStepKind::Reserve, _, _) => sent(&self.motivo)
+                .map(|m| MOTIVOS_RESERVA.read_among("motivo", m, &reserve_reasons(rulebook)))
+                .transpose()?,
+            (LifeStepKind::End, Some(g), None) => Some(g.name().to_string()),
+            (LifeStepKind::End, Some(_), Some(_)) => {
+                return Err(bad("fundamento", format!("`{asked}` já diz o fundamento")));
+            }
+            (LifeStepKind::End, None, f) => {
+                f.map(|f| FUNDAMENTOS.read("fundamento", f)).transpose()?
+            }
+            (LifeStepKind::CaducityNotice, _, f) => f
+                .map(|f| {
+                    HIPOTESES_CADUCIDADE.read_among(
+                        "fundamento",
+                        f,
+                        &grounds_of(rulebook, CADUCITY_GROUNDS),
+                    )
+                })
+                .transpose()?,
+            (_, _, f) => f.map(str::to_string),
+        })
+    }
 
-impl TryFrom<&MudancaEntrada> for PermitChange {
-    type Error = ApiError;
-
-    fn try_from(m: &MudancaEntrada) -> Result<PermitChange, ApiError> {
-        let bad = |campo: &str, motivo: String| {
-            ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, campo, motivo)
-        };
-        let asked = m.mudanca.trim();
+    /// The change asked, as the store takes it: the step of the permit's
+    /// life with its ground (read against `rulebook`), days and consent,
+    /// and the new holder.
+    fn change(&self, rulebook: &Rulebook) -> Result<PermitChange, ApiError> {
+        let asked = self.mudanca.trim();
         // `renuncia` and `revogacao` are extinctions on that ground.
-        let (kind, ground) = match asked {
+        let (kind, given) = match asked {
             "renuncia" => (LifeStepKind::End, Some(EndGround::Renunciation)),
             "revogacao" => (LifeStepKind::End, Some(EndGround::Revocation)),
             other => {
@@ -302,66 +346,64 @@ impl TryFrom<&MudancaEntrada> for PermitChange {
                 (kind, None)
             }
         };
-        let ground_text = match kind {
-            LifeStepKind::Reserve => m.motivo.clone(),
-            LifeStepKind::End => match (ground, m.fundamento.as_deref().map(str::trim)) {
-                (Some(g), None) => Some(g.name().to_string()),
-                (Some(_), Some(_)) => {
-                    return Err(bad("fundamento", format!("`{asked}` já diz o fundamento")));
-                }
-                (None, Some(f)) => Some(
-                    FUNDAMENTOS
-                        .iter()
-                        .find(|(n, _)| *n == f)
-                        .map(|(_, g)| g.name().to_string())
-                        .ok_or_else(|| {
-                            bad("fundamento", format!("`{f}`: use {}", names(&FUNDAMENTOS)))
-                        })?,
-                ),
-                (None, None) => None,
-            },
-            _ => m.fundamento.clone(),
-        };
-        if kind != LifeStepKind::Reserve && m.motivo.is_some() {
+        if kind != LifeStepKind::Reserve && self.motivo.is_some() {
             return Err(bad("motivo", "só a reserva tem motivo".into()));
         }
-        if kind == LifeStepKind::Reserve && m.fundamento.is_some() {
+        if kind == LifeStepKind::Reserve && self.fundamento.is_some() {
             return Err(bad(
                 "fundamento",
                 "a reserva tem motivo, não fundamento".into(),
             ));
         }
         let fields = LifeFields {
-            ground: ground_text,
-            days: m.dias,
+            ground: self.ground(rulebook, asked, (kind, given))?,
+            days: self.dias,
             until: None,
-            consent: m.anuencia,
+            consent: self.anuencia,
         };
-        let step = LifeStep::build(kind, fields).map_err(|misfit| match misfit {
-            LifeMisfit::Missing(field) => {
-                let campo = match field {
-                    "ground" if kind == LifeStepKind::Reserve => "motivo",
-                    "ground" => "fundamento",
-                    "days" => "dias",
-                    other => other,
-                };
-                bad(campo, format!("obrigatório em {}", kind.portuguese()))
-            }
-            LifeMisfit::NotHere(field) => {
-                let campo = match field {
-                    "ground" => "fundamento",
-                    "days" => "dias",
-                    "consent" => "anuencia",
-                    other => other,
-                };
-                bad(campo, format!("não cabe em {}", kind.portuguese()))
-            }
-            LifeMisfit::UnknownGround(g) => bad("fundamento", format!("`{g}` desconhecido")),
-        })?;
+        let step = LifeStep::build(kind, fields).map_err(|misfit| misplaced(kind, misfit))?;
         Ok(PermitChange {
             step,
-            to: m.para.clone(),
+            to: self.para.clone(),
         })
+    }
+}
+
+/// A refused field of a change (422).
+fn bad(campo: &str, motivo: String) -> ApiError {
+    ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, campo, motivo)
+}
+
+/// A field a change of `kind` lacks or does not take, named as the API
+/// spells it.
+fn misplaced(kind: LifeStepKind, misfit: LifeMisfit) -> ApiError {
+    match misfit {
+        LifeMisfit::Missing(field) => {
+            let campo = match field {
+                "ground" if kind == LifeStepKind::Reserve => "motivo",
+                "ground" => "fundamento",
+                "days" => "dias",
+                other => other,
+            };
+            bad(campo, format!("obrigatório em {}", kind.portuguese()))
+        }
+        LifeMisfit::NotHere(field) => {
+            let campo = match field {
+                "ground" => "fundamento",
+                "days" => "dias",
+                "consent" => "anuencia",
+                other => other,
+            };
+            bad(campo, format!("não cabe em {}", kind.portuguese()))
+        }
+        LifeMisfit::UnknownGround(g) => bad(
+            "fundamento",
+            format!(
+                "`{}`: use {}",
+                FUNDAMENTOS.wire(&g),
+                FUNDAMENTOS.spellings()
+            ),
+        ),
     }
 }
 
@@ -635,8 +677,8 @@ async fn change_status(
     } else {
         require(&who.user, Clerk::admits, "atendente")?;
     }
-    let asked = PermitChange::try_from(&input)?;
     let rulebook = rulebook_for_service(&state, &j, &servico).await?;
+    let asked = input.change(rulebook)?;
     let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let change = change!(state, who, "mudança de situação pela API");
     let permit = state
