@@ -380,8 +380,9 @@ impl Store {
 
     /// Takes an auto `steps` steps along its process, each the next the law
     /// allows, on the first day it allows it, never after `today`: notified
-    /// three days after the auto; a notice of irregularity found not cured
-    /// the day after its time to cure; judged after the defense's time (the
+    /// three days after the auto; a notice of irregularity's verification
+    /// told on its last day to cure, for two days later, and the
+    /// irregularity found not cured then; judged after the defense's time (the
     /// days of a penalty the law gives as a range fixed at its maximum);
     /// the decision notified the next day; final after the appeal's time.
     async fn advance(
@@ -399,10 +400,30 @@ impl Store {
             let next = |d: Option<NaiveDate>| d.and_then(|d| d.succ_opt()).unwrap_or(day);
             let (step, on) = match auto.status {
                 Status::Issued => (ProcessStep::new(Step::Notify { cure_days: None }), day),
-                Status::AwaitingCure => (
-                    ProcessStep::with_text(Step::NotCured, "Vistoria: irregularidade não sanada"),
-                    next(auto.cure_by),
-                ),
+                // The verification told on the last day to cure, for two
+                // days later (Canguçu Anexo I art. 7º, § 2º: 24 hours ahead
+                // at least), then found not cured on its day.
+                Status::AwaitingCure => match (auto.verification_at, auto.cure_by) {
+                    (Some(at), _) => (
+                        ProcessStep::with_text(
+                            Step::NotCured,
+                            "Vistoria: irregularidade não sanada",
+                        ),
+                        at.date(),
+                    ),
+                    (None, Some(last)) => {
+                        let told = last.and_hms_opt(10, 0, 0).unwrap_or_default();
+                        let inspection = told.checked_add_days(Days::new(2)).unwrap_or(told);
+                        (
+                            ProcessStep::with_text(
+                                Step::ScheduleVerification { told, inspection },
+                                "Vistoria de verificação comunicada ao delegatário",
+                            ),
+                            last,
+                        )
+                    }
+                    (None, None) => break,
+                },
                 Status::Notified => {
                     let in_play = if auto.uncured {
                         &auto.proposal.uncured

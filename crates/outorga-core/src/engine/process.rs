@@ -741,7 +741,8 @@ impl<'c, 'r> Machine<'c, 'r> {
                 if *inspection < notice.due {
                     return refuse(
                         format!(
-                            "a vistoria se comunica com a antecedência que a lei fixa: comunicada em {}, pode realizar-se a partir de {}",
+                            "a vistoria se comunica com {} horas de antecedência, no mínimo: comunicada em {}, pode realizar-se a partir de {}",
+                            (notice.due - *told).num_hours(),
                             told.format("%Y-%m-%d %H:%M"),
                             notice.due.format("%Y-%m-%d %H:%M")
                         ),
