@@ -1004,19 +1004,14 @@ impl<'c, 'r> Machine<'c, 'r> {
         else {
             return Vec::new();
         };
-        let proposal = self.in_play(stakes, state);
-        let imposed: Vec<SanctionKind> = match state
-            .decision
-            .as_ref()
-            .and_then(|d| self.selection(stakes, state, d).ok())
-        {
-            Some(selection) => {
-                let set = selection
-                    .option
-                    .map_or(proposal, |i| stakes.options[i].0.as_slice());
-                selection.stakes.iter().map(|i| set[*i].kind).collect()
-            }
-            None => proposal
+        let imposed: Vec<SanctionKind> = match &state.decision {
+            Some(decision) => self
+                .imposed(stakes, state, decision)
+                .into_iter()
+                .map(|s| s.kind)
+                .collect(),
+            None => self
+                .in_play(stakes, state)
                 .iter()
                 .filter(|s| !s.is_procedural() && s.at_once.is_none())
                 .map(|s| s.kind)
@@ -1239,6 +1234,22 @@ impl<'c, 'r> Machine<'c, 'r> {
         Ok(())
     }
 
+    /// The penalties a decision imposes (none when the law does not allow it).
+    fn imposed<'s, 'a>(
+        &self,
+        stakes: &'s Stakes<'a>,
+        state: &State,
+        decision: &Decision,
+    ) -> Vec<&'s Stake<'a>> {
+        let Ok(selection) = self.selection(stakes, state, decision) else {
+            return Vec::new();
+        };
+        let set = selection.option.map_or(self.in_play(stakes, state), |i| {
+            stakes.options[i].0.as_slice()
+        });
+        selection.stakes.iter().map(|i| &set[*i]).collect()
+    }
+
     /// An appeal's decision may worsen the penalty decided below only after
     /// the appellant was told so and could argue (Lei 9.784/1999, art. 64,
     /// parágrafo único): worse is a penalty that nothing decided below
@@ -1256,21 +1267,11 @@ impl<'c, 'r> Machine<'c, 'r> {
             return Ok(());
         }
         let imposed = |decision: &Decision| -> Vec<(SanctionKind, Option<u32>)> {
-            let Ok(selection) = self.selection(stakes, state, decision) else {
-                return Vec::new();
-            };
-            let set = selection.option.map_or(self.in_play(stakes, state), |i| {
-                stakes.options[i].0.as_slice()
-            });
-            selection
-                .stakes
-                .iter()
-                .map(|i| &set[*i])
+            self.imposed(stakes, state, decision)
+                .into_iter()
                 .map(|s| {
-                    (
-                        s.kind,
-                        s.days.or(decision.days.filter(|_| s.range().is_some())),
-                    )
+                    let days = s.days.or(decision.days.filter(|_| s.range().is_some()));
+                    (s.kind, days)
                 })
                 .collect()
         };
