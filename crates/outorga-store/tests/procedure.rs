@@ -73,20 +73,26 @@ async fn setup(store: &Store) {
     }
 }
 
+/// Takes one step of a Canguçu auto's process on `day`.
+async fn cangucu_step(
+    store: &Store,
+    key: (i32, i64),
+    step: Step,
+    day: NaiveDate,
+) -> Result<outorga_store::Auto, StoreError> {
+    let rb = rulebook("cangucu/taxi");
+    store
+        .process_auto(&on(day), &rb, CG, key, &ProcessStep::new(step), day)
+        .await
+}
+
 /// A first leve infraction is a notice of irregularity: notified, it waits
 /// for the cure (15 days, the product's default for what the notice sets);
 /// cured in time it ends; found not cured after that, it becomes the auto
 /// with the fine of art. 9º, notified anew, final without a defense.
 async fn notice_of_irregularity(store: &Store) {
     let rb = rulebook("cangucu/taxi");
-    let step = |key: (i32, i64), step: Step, day: NaiveDate| {
-        let rb = rb.clone();
-        async move {
-            store
-                .process_auto(&on(day), &rb, CG, key, &ProcessStep::new(step), day)
-                .await
-        }
-    };
+    let step = |key, step, day| cangucu_step(store, key, step, day);
     let first = store
         .issue_auto(
             &on(d(2026, 6, 8)),
@@ -413,14 +419,7 @@ async fn seized_at_once(store: &Store) {
 /// it (art. 7º, § 2º), and only it finds the irregularity not cured.
 async fn the_verification(store: &Store) {
     let rb = rulebook("cangucu/taxi");
-    let step = |key: (i32, i64), step: Step, day: NaiveDate| {
-        let rb = rb.clone();
-        async move {
-            store
-                .process_auto(&on(day), &rb, CG, key, &ProcessStep::new(step), day)
-                .await
-        }
-    };
+    let step = |key, step, day| cangucu_step(store, key, step, day);
     let at = |day: NaiveDate, h: u32, m: u32| day.and_hms_opt(h, m, 0).expect("time");
     let notice = store
         .issue_auto(
