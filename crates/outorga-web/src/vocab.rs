@@ -252,6 +252,7 @@ pub(crate) const AGENDA: Vocabulary = Vocabulary {
         ("fim_reserva", "reserve_end"),
         ("correcao_caducidade", "caducity_cure"),
         ("debito", "debt"),
+        ("fora_de_servico", "out_of_service"),
     ],
     open: true,
 };
