@@ -28,7 +28,7 @@ pub fn agenda(
         .filter(|r| r.jurisdiction.id == jurisdiction)
         .collect();
     if own.is_empty() {
-        bail!("no rulebook is bound to the jurisdiction `{jurisdiction}`");
+        bail!("nenhum regulamento se aplica à jurisdição `{jurisdiction}`");
     }
     let today = date.unwrap_or_else(|| chrono::Local::now().date_naive());
     crate::db::runtime()?.block_on(async {
@@ -53,8 +53,11 @@ pub fn agenda(
                     format!(" [{}]", item.articles.join("; "))
                 };
                 println!(
-                    "{} {late}{:<20} {:<24} {}{cited}",
-                    item.due, item.kind, item.subject, item.description
+                    "{} {late}{:<28} {:<32} {}{cited}",
+                    item.due,
+                    item.kind_name(),
+                    item.record_name(),
+                    item.description
                 );
             }
             count += page.items.len();

@@ -8,27 +8,45 @@
 //! one index range by its day (migration 0021), read from the cursor on and
 //! merged; the kinds the engine works out (a vehicle's inspections and age
 //! limit, point thresholds) are computed and placed in the same order.
+//!
+//! What is out of service today (`out_of_service`) is what the one rule of
+//! what is in service (`engine::in_service`) bars, asked with what the
+//! public checks read (`checks`): each vehicle serving a permit in force,
+//! suspended or in reserve, and each driver linked to one, that it bars for
+//! a reason the agenda shows nowhere else (a failed inspection, a seizure or
+//! retention, the permit suspended or in reserve, the traffic authorization
+//! or the registration expired…), with every bar in Portuguese and the
+//! articles each rests on. Like the thresholds it falls due today and needs
+//! the whole fleet and crew read (a query per vehicle, bounded by the
+//! fleet, not by the autos), so it is worked out only when a page reaches
+//! today's place for it: not for a page full of what falls due before, nor
+//! for one that starts after.
 
+use crate::checks::{self, Held, Serving, cited_list};
 use crate::dates::day;
+use crate::documents::kind_name as document_kind;
 use crate::fleet::engine_vehicle;
 use crate::listing::{self, Cursor, Filter, KeyValue, Kind, List, Page, Window, text};
 use crate::parameters::deadline_article;
+use crate::permit_status::STATUS_CITATIONS;
 use crate::vehicles::read_vehicle;
 use crate::world::{self, ACTIVE, Scope};
 use crate::{Store, StoreError, Tx, articles};
 use chrono::{Days, NaiveDate};
 use outorga_core::Context;
+use outorga_core::engine::in_service::{self, Bar};
 use outorga_core::engine::standing::standing;
 use outorga_core::engine::vehicle::deadlines;
-use outorga_core::model::{DeadlineKind, Rulebook};
+use outorga_core::model::{Applicant, DeadlineKind, PermitStatus, Rulebook, SanctionKind};
 use sqlx::Row;
+use std::collections::BTreeMap;
 
 /// One thing that falls due.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct AgendaItem {
     /// permit_expiry, document_expiry, inspection, vehicle_replacement,
     /// notification, cure, defense, decision_notification, appeal, threshold,
-    /// suspension_end, reserve_end, caducity_cure, debt.
+    /// suspension_end, reserve_end, caducity_cure, debt, out_of_service.
     pub kind: String,
     pub due: NaiveDate,
     pub overdue: bool,
@@ -37,6 +55,36 @@ pub struct AgendaItem {
     /// What to do, in Portuguese.
     pub description: String,
     pub articles: Vec<String>,
+}
+
+impl AgendaItem {
+    /// The item's kind as staff read it, in Portuguese.
+    pub fn kind_name(&self) -> &str {
+        KINDS
+            .iter()
+            .find(|(kind, _)| *kind == self.kind)
+            .map_or(self.kind.as_str(), |(_, name)| name)
+    }
+
+    /// The record it concerns as staff read it, in Portuguese.
+    pub fn record_name(&self) -> String {
+        record_name(&self.subject)
+    }
+}
+
+/// A record key (`vehicle:ABC1D23`, `permit:taxi:3`, …) as staff read it
+/// (the key itself, for a kind of record it does not know).
+fn record_name(subject: &str) -> String {
+    let parts: Vec<&str> = subject.split(':').collect();
+    match parts.as_slice() {
+        ["permit", service, number] => format!("permissão {service} nº {number}"),
+        ["vehicle", plate] => format!("veículo {plate}"),
+        ["driver", registration] => format!("condutor de matrícula {registration}"),
+        ["auto", year, number] => format!("auto nº {number}/{year}"),
+        ["debt", year, number, seq] => format!("débito {seq} do auto nº {number}/{year}"),
+        ["person", document] => format!("pessoa {document}"),
+        _ => subject.to_string(),
+    }
 }
 
 /// An item and its place among those of its day and kind (the record's
@@ -63,6 +111,22 @@ impl Span<'_> {
             && self
                 .after
                 .is_none_or(|(d, k, rest)| (due, kind, key) > (d, k, rest))
+    }
+
+    /// Whether this page reaches the items of `kind` that fall due today,
+    /// given the `entries` merged so far (each source read to `limit`, and
+    /// `more` when one had more): not when the page is full of what falls
+    /// due before them, nor when it starts after them.
+    fn reaches(&self, entries: &[Entry], more: bool, kind: &str) -> bool {
+        let limit = self.limit as usize;
+        let full_before = (more || entries.len() > limit)
+            && entries
+                .get(limit - 1)
+                .is_some_and(|(item, _)| (item.due, item.kind.as_str()) < (self.today, kind));
+        let started_after = self
+            .after
+            .is_some_and(|(d, k, _)| (d, k) > (self.today, kind));
+        !full_before && !started_after
     }
 
     fn item(
@@ -97,7 +161,8 @@ struct Due {
     until: &'static str,
 }
 
-const AUTO_COLUMNS: &str = "year, number, rulebook, notify_by, defense_by, judged_on, appeal_by";
+const AUTO_COLUMNS: &str =
+    "year, number, rulebook, notify_by, defense_by, cure_by, judged_on, appeal_by";
 const AUTO_KEY: [(&str, Kind); 2] = [("year", Kind::Int), ("number", Kind::Int)];
 
 /// One due-date column of the autos in process.
@@ -184,7 +249,9 @@ const SUSPENSION_END: Due = Due {
     list: List {
         name: "suspension_end",
         table: "applied_sanctions",
-        columns: "year, number, seq, kind, target, ends, citations",
+        columns: "year, number, seq, kind, target, ends, citations, (SELECT a.plate FROM autos a \
+                  WHERE a.jurisdiction = applied_sanctions.jurisdiction \
+                  AND a.year = applied_sanctions.year AND a.number = applied_sanctions.number) AS plate",
         key: &[
             ("ends", Kind::Text),
             ("year", Kind::Int),
@@ -292,25 +359,34 @@ const DEBT: Due = Due {
 /// The kinds the engine works out.
 const INSPECTION: &str = "inspection";
 const VEHICLE_REPLACEMENT: &str = "vehicle_replacement";
+const OUT_OF_SERVICE: &str = "out_of_service";
 const THRESHOLD: &str = "threshold";
 
-/// Every kind, for reading a cursor back.
-const KINDS: &[&str] = &[
-    PERMIT_EXPIRY.list.name,
-    DOCUMENT_EXPIRY.list.name,
-    NOTIFICATION.list.name,
-    CURE.list.name,
-    DEFENSE.list.name,
-    DECISION_NOTIFICATION.list.name,
-    APPEAL.list.name,
-    SUSPENSION_END.list.name,
-    RESERVE_END.list.name,
-    CADUCITY_CURE.list.name,
-    DEBT.list.name,
-    INSPECTION,
-    VEHICLE_REPLACEMENT,
-    THRESHOLD,
+/// Every kind (for reading a cursor back), with its name as staff read it.
+const KINDS: &[(&str, &str)] = &[
+    (PERMIT_EXPIRY.list.name, "vencimento da permissão"),
+    (DOCUMENT_EXPIRY.list.name, "vencimento de documento"),
+    (NOTIFICATION.list.name, "notificação"),
+    (CURE.list.name, "saneamento"),
+    (DEFENSE.list.name, "defesa"),
+    (DECISION_NOTIFICATION.list.name, "notificação da decisão"),
+    (APPEAL.list.name, "recurso"),
+    (SUSPENSION_END.list.name, "fim de penalidade"),
+    (RESERVE_END.list.name, "fim da reserva"),
+    (CADUCITY_CURE.list.name, "correção antes da caducidade"),
+    (DEBT.list.name, "débito"),
+    (INSPECTION, "vistoria"),
+    (VEHICLE_REPLACEMENT, "substituição de veículo"),
+    (OUT_OF_SERVICE, "fora de serviço"),
+    (THRESHOLD, "limite de pontos"),
 ];
+
+/// Adds `more` to `entries`, in the agenda's order. Stable: the items of
+/// one day and kind keep their source's order.
+fn merge(entries: &mut Vec<Entry>, more: impl IntoIterator<Item = Entry>) {
+    entries.extend(more);
+    entries.sort_by(|(a, _), (b, _)| (a.due, &a.kind).cmp(&(b.due, &b.kind)));
+}
 
 /// The rows of `kind` in `span` (at most `limit`, and whether more follow),
 /// each `convert`ed with its record's key.
@@ -368,7 +444,7 @@ fn resume_from(cursor: Option<&Cursor>) -> Result<Option<Resume<'_>>, StoreError
     };
     match (cursor.list.as_str(), cursor.key.as_slice()) {
         ("agenda", [KeyValue::Text(due), KeyValue::Text(kind), rest @ ..])
-            if KINDS.contains(&kind.as_str()) =>
+            if KINDS.iter().any(|(known, _)| known == kind) =>
         {
             let due: NaiveDate = due.parse().map_err(|_| refused())?;
             Ok(Some((due, kind.as_str(), rest)))
@@ -479,13 +555,12 @@ impl Store {
                     row.try_get("subject")?,
                 );
                 let valid: String = row.try_get("valid_until")?;
-                Ok(span.item(
-                    "document_expiry",
-                    day(&valid)?,
-                    subject,
-                    format!("documento {kind} {code} vence: renovar"),
-                    Vec::new(),
-                ))
+                let what = format!(
+                    "{} {code} ({}) vence: renovar",
+                    document_kind(&kind),
+                    record_name(&subject)
+                );
+                Ok(span.item("document_expiry", day(&valid)?, subject, what, Vec::new()))
             })
             .await?,
         );
@@ -548,14 +623,24 @@ impl Store {
                 let ends = day(&ends)?;
                 let kind: String = row.try_get("kind")?;
                 let target: Option<String> = row.try_get("target")?;
+                let plate: Option<String> = row.try_get("plate")?;
                 let (year, number): (i64, i64) = (row.try_get("year")?, row.try_get("number")?);
                 let cited: String = row.try_get("citations")?;
+                let what = match SanctionKind::parse(&kind) {
+                    Some(known) => known.portuguese(),
+                    None => kind.as_str(),
+                };
+                let whom = match (target, plate) {
+                    (Some(target), _) => format!(" de {target}"),
+                    (None, Some(plate)) => format!(" do veículo {plate}"),
+                    (None, None) => String::new(),
+                };
                 Ok(span.item(
                     "suspension_end",
                     ends,
                     format!("auto:{year}:{number}"),
-                    format!("{kind} de {} termina", target.unwrap_or_default()),
-                    serde_json::from_str(&cited).unwrap_or_default(),
+                    format!("{what}{whom} termina (auto nº {number}/{year})"),
+                    cited_list(&cited),
                 ))
             })
             .await?,
@@ -582,30 +667,28 @@ impl Store {
         parts.push(vehicles(&mut tx, jurisdiction, &laws, &span).await?);
 
         let mut more = parts.iter().any(|(_, more)| *more);
-        let mut entries: Vec<Entry> = parts.into_iter().flat_map(|(entries, _)| entries).collect();
-        // Stable: the items of one day and kind keep their source's order.
-        entries.sort_by(|(a, _), (b, _)| (a.due, &a.kind).cmp(&(b.due, &b.kind)));
-        // Thresholds fall due today: worked out only when this page can
-        // reach them (not when it is full of what falls due before them, nor
-        // when it starts after them).
-        let limit = span.limit as usize;
-        let full_before = (more || entries.len() > limit)
-            && entries
-                .get(limit - 1)
-                .is_some_and(|(item, _)| (item.due, item.kind.as_str()) < (today, THRESHOLD));
-        let started_after = span
-            .after
-            .is_some_and(|(d, k, _)| (d, k) > (today, THRESHOLD));
-        if !full_before && !started_after {
+        let mut entries = Vec::new();
+        merge(
+            &mut entries,
+            parts.into_iter().flat_map(|(entries, _)| entries),
+        );
+        // What is out of service and the thresholds fall due today: worked
+        // out only when this page can reach them.
+        if span.reaches(&entries, more, OUT_OF_SERVICE) {
+            let (barred, further) = out_of_service(&mut tx, jurisdiction, &laws, &span).await?;
+            more |= further;
+            merge(&mut entries, barred);
+        }
+        if span.reaches(&entries, more, THRESHOLD) {
             let mut crossed = Vec::new();
             for ctx in &laws {
                 thresholds(&mut tx, &mut crossed, jurisdiction, ctx, &span).await?;
             }
             crossed.sort_by(|(_, a), (_, b)| a.cmp(b));
-            entries.extend(crossed);
-            entries.sort_by(|(a, _), (b, _)| (a.due, &a.kind).cmp(&(b.due, &b.kind)));
+            merge(&mut entries, crossed);
         }
         tx.commit().await?;
+        let limit = span.limit as usize;
         more |= entries.len() > limit;
         entries.truncate(limit);
         let next = match entries.last() {
@@ -626,14 +709,16 @@ impl Store {
     }
 }
 
-/// The inspections due and the replacements of the vehicles in service
-/// (the engine works them out from each vehicle's age and inspections).
-async fn vehicles(
-    tx: &mut Tx,
-    jurisdiction: &str,
-    laws: &[Context<'_>],
-    span: &Span<'_>,
-) -> Result<(Vec<Entry>, bool), StoreError> {
+/// A vehicle serving a permit in force, suspended or in reserve.
+struct Serves {
+    rulebook: String,
+    plate: String,
+    since: NaiveDate,
+}
+
+/// The vehicles serving the permits of `jurisdiction` in force, suspended
+/// or in reserve, by plate.
+async fn fleet(tx: &mut Tx, jurisdiction: &str) -> Result<Vec<Serves>, StoreError> {
     let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
         "SELECT p.rulebook, pv.plate, pv.since FROM permits p JOIN permit_vehicles pv \
          ON pv.jurisdiction = p.jurisdiction AND pv.service = p.service AND pv.number = p.number \
@@ -642,18 +727,43 @@ async fn vehicles(
     .bind(jurisdiction)
     .fetch_all(&mut **tx)
     .await?;
+    let mut fleet = rows
+        .iter()
+        .map(|row| {
+            let since: String = row.try_get("since")?;
+            Ok(Serves {
+                rulebook: row.try_get("rulebook")?,
+                plate: row.try_get("plate")?,
+                since: day(&since)?,
+            })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    fleet.sort_by(|a, b| a.plate.cmp(&b.plate));
+    Ok(fleet)
+}
+
+/// The inspections due and the replacements of the vehicles in service
+/// (the engine works them out from each vehicle's age and inspections).
+async fn vehicles(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    laws: &[Context<'_>],
+    span: &Span<'_>,
+) -> Result<(Vec<Entry>, bool), StoreError> {
     let mut out = Vec::new();
-    for row in rows {
-        let rulebook: String = row.try_get("rulebook")?;
+    for Serves {
+        rulebook,
+        plate,
+        since,
+    } in fleet(tx, jurisdiction).await?
+    {
         let Some(ctx) = laws.iter().find(|ctx| ctx.rulebook.id == rulebook) else {
             continue;
         };
-        let plate: String = row.try_get("plate")?;
-        let since: String = row.try_get("since")?;
         let Some(vehicle) = read_vehicle(tx, jurisdiction, &plate).await? else {
             continue;
         };
-        let seen = engine_vehicle(tx, jurisdiction, &vehicle, Some(day(&since)?)).await?;
+        let seen = engine_vehicle(tx, jurisdiction, &vehicle, Some(since)).await?;
         let due = deadlines(ctx, &seen, span.today, false)?;
         let cited = articles(&due.citations);
         let subject = format!("vehicle:{plate}");
@@ -675,10 +785,17 @@ async fn vehicles(
         }
         for (kind, next) in &due.inspections {
             if let Some(next) = next {
+                let what = ctx
+                    .rulebook
+                    .vehicles
+                    .inspections
+                    .iter()
+                    .find(|i| i.kind == *kind)
+                    .map_or(*kind, |i| i.description.as_str());
                 add(
                     INSPECTION,
                     *next,
-                    format!("vistoria ({kind}) do veículo {plate}"),
+                    format!("vistoria do veículo {plate}: {what}"),
                 );
             }
         }
@@ -693,6 +810,238 @@ async fn vehicles(
     out.sort_by(|(a, ka), (b, kb)| (a.due, &a.kind, ka).cmp(&(b.due, &b.kind, kb)));
     let more = out.len() > span.limit as usize;
     out.truncate(span.limit as usize);
+    Ok((out, more))
+}
+
+/// Whether the agenda already shows `bar` by another kind, so that alone it
+/// makes no `out_of_service` item: a seal expired is the inspection the
+/// engine works out falling due (the seal lasts until then), shown overdue
+/// as `inspection`; a permit whose term ran out is its `permit_expiry`,
+/// overdue.
+fn shown_elsewhere(bar: &Bar) -> bool {
+    matches!(
+        bar,
+        Bar::SealExpired(_) | Bar::Permit(PermitStatus::Extinct)
+    )
+}
+
+/// What the record keeps of the measures and penalties behind a vehicle's
+/// or a driver's bars: its holds, its permit's reserve or suspension, the
+/// driver's suspension, each with the articles it was applied on.
+#[derive(Default)]
+struct Recorded<'a> {
+    holds: &'a [Held],
+    permit: Vec<String>,
+    suspension: &'a [String],
+}
+
+/// The articles a bar rests on: the rule of the law it breaks (the
+/// inspection schedule, the traffic authorization's term, the
+/// registration's validity, the permit's term), or for a measure or a
+/// penalty those it was applied on.
+fn bar_articles(rulebook: Option<&Rulebook>, bar: &Bar, recorded: &Recorded<'_>) -> Vec<String> {
+    let Some(law) = rulebook else {
+        return Vec::new();
+    };
+    match bar {
+        Bar::NoSeal | Bar::SealExpired(_) | Bar::InspectionFailed(_) => law
+            .vehicles
+            .inspection
+            .iter()
+            .map(|rule| rule.citation.clone())
+            .collect(),
+        Bar::NoAuthorization | Bar::AuthorizationExpired(_) => {
+            deadline_article(law, &[DeadlineKind::TrafficAuthorizationTerm])
+        }
+        Bar::RegistrationExpired(_) => law
+            .registrations
+            .iter()
+            .filter(|rule| rule.role == Applicant::Driver)
+            .map(|rule| rule.citation.clone())
+            .collect(),
+        Bar::Permit(PermitStatus::Extinct) => deadline_article(
+            law,
+            &[DeadlineKind::PermitTerm, DeadlineKind::DelegationTerm],
+        ),
+        Bar::Permit(_) => recorded.permit.clone(),
+        Bar::Held(kind, until) => recorded
+            .holds
+            .iter()
+            .filter(|held| held.hold.kind == *kind && held.hold.until == *until)
+            .flat_map(|held| held.articles.iter().cloned())
+            .collect(),
+        Bar::Suspended(_) => recorded.suspension.to_vec(),
+        _ => Vec::new(),
+    }
+}
+
+/// The articles of the reserve or suspension a permit is in, read once per
+/// permit (`known`), when `bars` name its status.
+async fn permit_articles(
+    tx: &mut Tx,
+    known: &mut BTreeMap<(String, i64), Vec<String>>,
+    jurisdiction: &str,
+    (service, number): (&str, i64),
+    bars: &[Bar],
+) -> Result<Vec<String>, StoreError> {
+    let reserved = bars.iter().any(|bar| {
+        matches!(
+            bar,
+            Bar::Permit(PermitStatus::Suspended | PermitStatus::Reserved)
+        )
+    });
+    if !reserved {
+        return Ok(Vec::new());
+    }
+    let key = (service.to_string(), number);
+    if let Some(cited) = known.get(&key) {
+        return Ok(cited.clone());
+    }
+    let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {STATUS_CITATIONS} AS citations FROM permits p \
+         WHERE p.jurisdiction = $1 AND p.service = $2 AND p.number = $3"
+    )))
+    .bind(jurisdiction)
+    .bind(service)
+    .bind(number)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let cited: Option<String> = match row {
+        Some(row) => row.try_get("citations")?,
+        None => None,
+    };
+    let cited = cited.as_deref().map(cited_list).unwrap_or_default();
+    known.insert(key, cited.clone());
+    Ok(cited)
+}
+
+/// The `out_of_service` item of a record the rule bars today, unless every
+/// bar is one the agenda shows by another kind: every bar, in Portuguese,
+/// and the articles they rest on.
+fn barred(
+    span: &Span<'_>,
+    (subject, who): (String, String),
+    bars: &[Bar],
+    rulebook: Option<&Rulebook>,
+    recorded: &Recorded<'_>,
+) -> Option<Entry> {
+    if bars.iter().all(shown_elsewhere) {
+        return None;
+    }
+    let why: Vec<String> = bars.iter().map(Bar::portuguese).collect();
+    let cited: Vec<String> = bars
+        .iter()
+        .flat_map(|bar| bar_articles(rulebook, bar, recorded))
+        .collect();
+    let cited: Vec<&str> = cited.iter().map(String::as_str).collect();
+    let key = vec![text(subject.as_str())];
+    let item = span.item(
+        OUT_OF_SERVICE,
+        span.today,
+        subject,
+        format!("{who} fora de serviço: {}", why.join("; ")),
+        articles(&cited),
+    );
+    Some((item, key))
+}
+
+/// The drivers and the vehicles the one rule of what is in service bars
+/// today (see the module's comment), in `span`: drivers by registration,
+/// then vehicles by plate (their record keys' order), at most `limit`, and
+/// whether more follow.
+async fn out_of_service(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    laws: &[Context<'_>],
+    span: &Span<'_>,
+) -> Result<(Vec<Entry>, bool), StoreError> {
+    let today = span.today;
+    let limit = span.limit as usize;
+    let law = |id: &str| {
+        laws.iter()
+            .find(|ctx| ctx.rulebook.id == id)
+            .map(|ctx| ctx.rulebook)
+    };
+    let admitted = |subject: &str| span.admits(today, OUT_OF_SERVICE, &[text(subject)]);
+    let mut permits = BTreeMap::new();
+    let mut out = Vec::new();
+    for serving in checks::serving_drivers(tx, jurisdiction, today).await? {
+        let Serving {
+            driver,
+            rulebook,
+            permit,
+            suspension,
+        } = serving;
+        if out.len() > limit {
+            break;
+        }
+        let subject = format!("driver:{}", driver.registration);
+        if !admitted(&subject) {
+            continue;
+        }
+        let bars = in_service::driver(&driver.record(Some(permit)), today);
+        let recorded = Recorded {
+            permit: permit_articles(
+                tx,
+                &mut permits,
+                jurisdiction,
+                (&driver.service, driver.number),
+                &bars,
+            )
+            .await?,
+            suspension: &suspension,
+            ..Recorded::default()
+        };
+        let who = format!(
+            "{} ({})",
+            record_name(&subject),
+            record_name(&format!("permit:{}:{}", driver.service, driver.number))
+        );
+        out.extend(barred(
+            span,
+            (subject, who),
+            &bars,
+            law(&rulebook),
+            &recorded,
+        ));
+    }
+    for Serves {
+        rulebook, plate, ..
+    } in fleet(tx, jurisdiction).await?
+    {
+        if out.len() > limit {
+            break;
+        }
+        let subject = format!("vehicle:{plate}");
+        if !admitted(&subject) {
+            continue;
+        }
+        let Some(check) = checks::plate_check(tx, jurisdiction, &plate, today).await? else {
+            continue;
+        };
+        let bars = in_service::vehicle(&check.record(), today);
+        let permit = match &check.permit {
+            Some((service, number, _)) => {
+                permit_articles(tx, &mut permits, jurisdiction, (service, *number), &bars).await?
+            }
+            None => Vec::new(),
+        };
+        let recorded = Recorded {
+            holds: &check.holds,
+            permit,
+            ..Recorded::default()
+        };
+        let who = record_name(&subject);
+        out.extend(barred(
+            span,
+            (subject, who),
+            &bars,
+            law(&rulebook),
+            &recorded,
+        ));
+    }
+    let more = out.len() > limit;
+    out.truncate(limit);
     Ok((out, more))
 }
 
@@ -740,7 +1089,7 @@ async fn thresholds(
         };
         let now = standing(ctx, &world.facts, person, span.today)?;
         if !now.triggers.is_empty() {
-            let kinds: Vec<&str> = now.triggers.iter().map(|t| t.kind.name()).collect();
+            let kinds: Vec<&str> = now.triggers.iter().map(|t| t.kind.portuguese()).collect();
             let item = span.item(
                 THRESHOLD,
                 span.today,

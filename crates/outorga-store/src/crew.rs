@@ -129,7 +129,7 @@ pub struct DriverAdded {
     pub articles: Vec<String>,
 }
 
-fn driver_of(row: &sqlx::any::AnyRow) -> Result<Driver, StoreError> {
+pub(crate) fn driver_of(row: &sqlx::any::AnyRow) -> Result<Driver, StoreError> {
     let since: String = row.try_get("since")?;
     let valid: Option<String> = row.try_get("valid_until")?;
     let until: Option<String> = row.try_get("until")?;
@@ -147,7 +147,7 @@ fn driver_of(row: &sqlx::any::AnyRow) -> Result<Driver, StoreError> {
     })
 }
 
-const COLUMNS: &str =
+pub(crate) const COLUMNS: &str =
     "registration, service, number, driver, role, since, valid_until, until, suspended_until";
 
 impl Store {

@@ -8,8 +8,7 @@ use crate::dates::day;
 use crate::listing::{self, Filter, Kind, List, Page, Window, day_range, one_of, renamed, text};
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
-use outorga_core::engine::in_service::{self, DocumentRecord, Hold, VehicleRecord};
-use outorga_core::model::{PermitStatus, SanctionKind};
+use outorga_core::engine::in_service::{self, DocumentRecord};
 use sqlx::Row;
 
 /// A document as issued.
@@ -198,7 +197,7 @@ impl Store {
         let kind = filter
             .kind
             .as_deref()
-            .map(|k| one_of("tipo", k, KINDS))
+            .map(|k| one_of("tipo", k, &KINDS.map(|(code, _)| code)))
             .transpose()?;
         let (from, to) = day_range(filter.from, filter.to)?;
         let subject = filter.subject.as_deref().map(|s| text(s.trim()));
@@ -230,12 +229,22 @@ pub struct DocumentFilter {
     pub to: Option<NaiveDate>,
 }
 
-const KINDS: &[&str] = &[
-    "traffic_authorization",
-    "driver_registration",
-    "delegation_term",
-    "inspection_seal",
+/// The kinds of document, each with its name as staff and the public read it.
+const KINDS: [(&str, &str); 4] = [
+    ("traffic_authorization", "autorização de tráfego"),
+    ("driver_registration", "matrícula do condutor"),
+    ("delegation_term", "termo de delegação"),
+    ("inspection_seal", "selo de vistoria"),
 ];
+
+/// A kind of document as staff and the public read it (the record's
+/// spelling, for a kind it does not know).
+pub(crate) fn kind_name(kind: &str) -> &str {
+    KINDS
+        .iter()
+        .find(|(code, _)| *code == kind)
+        .map_or(kind, |(_, name)| name)
+}
 
 /// Documents, the latest issued first (the day, then the code): each
 /// filter has an index ending in this order (migration 0021).
@@ -246,131 +255,3 @@ const DOCUMENTS: List = List {
     key: &[("issued_on", Kind::Text), ("code", Kind::Text)],
     descending: true,
 };
-
-/// What the public may know of a plate: the permit it serves (service,
-/// number, status) and its documents' validity — nothing about the holder.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlateCheck {
-    pub plate: String,
-    /// The permit it serves now: service, number and status.
-    pub permit: Option<(String, i64, PermitStatus)>,
-    /// The traffic authorization in force: `Some(None)` when it has no expiry.
-    pub authorization: Option<Option<NaiveDate>>,
-    /// The inspection seal in force, valid until.
-    pub seal: Option<Option<NaiveDate>>,
-    /// The latest inspection: its day and whether it passed.
-    pub inspection: Option<(NaiveDate, bool)>,
-    /// Impediments, seizures and retentions from its autos that had not
-    /// ended before the day asked about.
-    pub holds: Vec<Hold>,
-}
-
-impl PlateCheck {
-    /// The vehicle as the core's rule of what is in service reads it.
-    pub fn record(&self) -> VehicleRecord {
-        VehicleRecord {
-            permit: self.permit.as_ref().map(|(_, _, status)| *status),
-            authorization: self.authorization,
-            seal: self.seal,
-            inspection: self.inspection,
-            holds: self.holds.clone(),
-        }
-    }
-}
-
-impl Store {
-    /// The public check of a plate, in one query. Each part reads one
-    /// index range whatever the planner knows: the plate's documents by
-    /// subject (the kind is not a condition, so no index by kind competes),
-    /// and its impediments from its autos by plate (`CROSS JOIN` keeps
-    /// SQLite from starting at every sanction of the jurisdiction).
-    pub async fn plate_check(
-        &self,
-        jurisdiction: &str,
-        plate: &str,
-        on: NaiveDate,
-    ) -> Result<Option<PlateCheck>, StoreError> {
-        let plate = crate::parse_plate(plate)?;
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT pv.service, pv.number, p.status, p.expires_on, {} AS status_until, \
-             (SELECT COUNT(CASE WHEN d.kind = 'traffic_authorization' THEN 1 END) FROM documents d \
-              WHERE d.jurisdiction = $1 AND d.subject = $3 AND d.cancelled_on IS NULL) AS authorizations, \
-             (SELECT MAX(CASE WHEN d.kind = 'traffic_authorization' THEN d.valid_until END) FROM documents d \
-              WHERE d.jurisdiction = $1 AND d.subject = $3 AND d.cancelled_on IS NULL) AS authorization_until, \
-             (SELECT COUNT(CASE WHEN d.kind = 'inspection_seal' THEN 1 END) FROM documents d \
-              WHERE d.jurisdiction = $1 AND d.subject = $3 AND d.cancelled_on IS NULL) AS seals, \
-             (SELECT MAX(CASE WHEN d.kind = 'inspection_seal' THEN d.valid_until END) FROM documents d \
-              WHERE d.jurisdiction = $1 AND d.subject = $3 AND d.cancelled_on IS NULL) AS seal_until, \
-             (SELECT i.done_on FROM inspections i WHERE i.jurisdiction = $1 AND i.plate = $2 \
-              ORDER BY i.done_on DESC, i.year DESC, i.number DESC LIMIT 1) AS inspected_on, \
-             (SELECT i.approved FROM inspections i WHERE i.jurisdiction = $1 AND i.plate = $2 \
-              ORDER BY i.done_on DESC, i.year DESC, i.number DESC LIMIT 1) AS approved \
-             FROM vehicles v \
-             LEFT JOIN permit_vehicles pv ON pv.jurisdiction = v.jurisdiction AND pv.plate = v.plate AND pv.until IS NULL \
-             LEFT JOIN permits p ON p.jurisdiction = pv.jurisdiction AND p.service = pv.service AND p.number = pv.number \
-             WHERE v.jurisdiction = $1 AND v.plate = $2",
-            crate::permit_status::STATUS_UNTIL
-        )))
-        .bind(jurisdiction)
-        .bind(&plate)
-        .bind(format!("vehicle:{plate}"))
-        .fetch_optional(&self.pool)
-        .await?;
-        let Some(row) = row else {
-            return Ok(None);
-        };
-        let service: Option<String> = row.try_get("service")?;
-        let number: Option<i64> = row.try_get("number")?;
-        let status = match number {
-            Some(_) => Some(crate::permit_status::status_in(&row, on)?),
-            None => None,
-        };
-        let valid = |count: &str, until: &str| -> Result<Option<Option<NaiveDate>>, StoreError> {
-            let n: i64 = row.try_get(count)?;
-            let until: Option<String> = row.try_get(until)?;
-            Ok((n > 0).then(|| until.as_deref().and_then(|u| day(u).ok())))
-        };
-        let inspected: Option<String> = row.try_get("inspected_on")?;
-        let approved: Option<i32> = row.try_get("approved")?;
-        let inspection = match (inspected.as_deref(), approved) {
-            (Some(on), Some(approved)) => Some((day(on)?, approved != 0)),
-            _ => None,
-        };
-        let holds = sqlx::query(
-            "SELECT s.kind, s.starts, s.ends FROM autos a CROSS JOIN applied_sanctions s \
-             WHERE a.jurisdiction = $1 AND a.plate = $2 AND s.jurisdiction = a.jurisdiction \
-             AND s.year = a.year AND s.number = a.number \
-             AND s.kind IN ('vehicle_impediment', 'vehicle_seizure', 'vehicle_retention') \
-             AND (s.ends IS NULL OR s.ends >= $3)",
-        )
-        .bind(jurisdiction)
-        .bind(&plate)
-        .bind(on.to_string())
-        .fetch_all(&self.pool)
-        .await?
-        .iter()
-        .map(|row| {
-            let kind: String = row.try_get("kind")?;
-            let starts: String = row.try_get("starts")?;
-            let ends: Option<String> = row.try_get("ends")?;
-            Ok(Hold {
-                kind: SanctionKind::parse(&kind)
-                    .ok_or_else(|| StoreError::Corrupt(format!("sanção `{kind}`")))?,
-                from: day(&starts)?,
-                until: ends.as_deref().map(day).transpose()?,
-            })
-        })
-        .collect::<Result<Vec<_>, StoreError>>()?;
-        Ok(Some(PlateCheck {
-            permit: match (service, number, status) {
-                (Some(s), Some(n), Some(st)) => Some((s, n, st)),
-                _ => None,
-            },
-            authorization: valid("authorizations", "authorization_until")?,
-            seal: valid("seals", "seal_until")?,
-            inspection,
-            holds,
-            plate,
-        }))
-    }
-}

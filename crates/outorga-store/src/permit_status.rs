@@ -10,12 +10,28 @@ use outorga_core::engine::permit_life::{LifeStep, status_on_day};
 use outorga_core::model::{EndedHow, PermitStatus};
 use sqlx::Row;
 
+/// A column of the latest reserve or penalty suspension step of a permit
+/// (`p`), as a select list expression.
+macro_rules! status_step {
+    ($column:literal) => {
+        concat!(
+            "(SELECT h.",
+            $column,
+            " FROM permit_history h \
+             WHERE h.jurisdiction = p.jurisdiction AND h.service = p.service AND h.number = p.number \
+             AND h.event IN ('reserve', 'reserve_extension', 'suspension', 'penalty_suspension') \
+             ORDER BY h.seq DESC LIMIT 1)"
+        )
+    };
+}
+
 /// The last day of the reserve or penalty suspension a permit (`p`) is in:
 /// the `until` of its latest such step (a select list expression).
-pub(crate) const STATUS_UNTIL: &str = "(SELECT h.until FROM permit_history h \
-     WHERE h.jurisdiction = p.jurisdiction AND h.service = p.service AND h.number = p.number \
-     AND h.event IN ('reserve', 'reserve_extension', 'suspension', 'penalty_suspension') \
-     ORDER BY h.seq DESC LIMIT 1)";
+pub(crate) const STATUS_UNTIL: &str = status_step!("until");
+
+/// The articles of that step (a JSON list), which a permit suspended or in
+/// reserve rests on.
+pub(crate) const STATUS_CITATIONS: &str = status_step!("citations");
 
 /// The permit's status on `on` from a row with `status`, `expires_on` and
 /// `status_until` ([`STATUS_UNTIL`]).

@@ -112,6 +112,19 @@ async fn notice_of_irregularity(store: &Store) {
     assert_eq!(notified.status, Status::AwaitingCure);
     // 15 calendar days from Tue 9 June: Wed 24 June.
     assert_eq!(notified.cure_by, Some(d(2026, 6, 24)));
+    // The agenda lists the time to cure.
+    let agenda = store
+        .agenda(CG, &[&rb], (d(2026, 6, 10), 30), Window::first(200))
+        .await
+        .expect("agenda")
+        .items;
+    let subject = format!("auto:{}:{}", key.0, key.1);
+    let cure = agenda
+        .iter()
+        .find(|i| i.kind == "cure" && i.subject == subject)
+        .unwrap_or_else(|| panic!("the time to cure in {agenda:#?}"));
+    assert_eq!(cure.due, d(2026, 6, 24));
+    assert!(cure.description.contains("sanar"), "{}", cure.description);
     // The verification comes after the time to cure, never before.
     let articles = refused(step(key, Step::NotCured, d(2026, 6, 24)).await);
     assert_eq!(articles, ["Anexo I, Art. 7º, § 1º"]);

@@ -1108,11 +1108,17 @@ async fn penalties_on_records(store: &Store, rb: &Rulebook) {
             .await
             .expect("check")
             .expect("plate");
-        let impediment = check
+        let held = check
             .holds
             .iter()
-            .find(|h| h.kind == SanctionKind::VehicleImpediment)
+            .find(|h| h.hold.kind == SanctionKind::VehicleImpediment)
             .expect("impediment");
+        assert!(
+            held.articles.iter().any(|a| a == "Art. 52, IV, a"),
+            "{:?}",
+            held.articles
+        );
+        let impediment = held.hold;
         assert_eq!(
             (impediment.from, impediment.until),
             (final_day, final_day.checked_add_days(chrono::Days::new(59)))

@@ -293,6 +293,7 @@ pub(crate) const AGENDA: Vocabulary = Vocabulary {
         ("fim_reserva", "reserve_end"),
         ("correcao_caducidade", "caducity_cure"),
         ("debito", "debt"),
+        ("fora_de_servico", "out_of_service"),
     ],
     also: &[],
     open: true,
