@@ -45,7 +45,7 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct AgendaItem {
     /// permit_expiry, document_expiry, inspection, vehicle_replacement,
-    /// notification, cure, defense, decision_notification, appeal, threshold,
+    /// notification, cure, verification, defense, decision_notification, appeal, threshold,
     /// suspension_end, reserve_end, caducity_cure, debt, out_of_service.
     pub kind: String,
     pub due: NaiveDate,
@@ -162,7 +162,7 @@ struct Due {
 }
 
 const AUTO_COLUMNS: &str =
-    "year, number, rulebook, notify_by, defense_by, cure_by, judged_on, appeal_by";
+    "year, number, rulebook, notify_by, defense_by, cure_by, verification_on, judged_on, appeal_by";
 const AUTO_KEY: [(&str, Kind); 2] = [("year", Kind::Int), ("number", Kind::Int)];
 
 /// One due-date column of the autos in process.
@@ -233,6 +233,11 @@ const CURE: Due = auto_deadline!(
     "cure",
     "cure_by",
     "status = 'awaiting_cure' AND cure_by IS NOT NULL"
+);
+const VERIFICATION: Due = auto_deadline!(
+    "verification",
+    "verification_on",
+    "status = 'awaiting_cure' AND verification_on IS NOT NULL"
 );
 const DECISION_NOTIFICATION: Due = auto_deadline!(
     "decision_notification",
@@ -368,6 +373,7 @@ const KINDS: &[(&str, &str)] = &[
     (DOCUMENT_EXPIRY.list.name, "vencimento de documento"),
     (NOTIFICATION.list.name, "notificação"),
     (CURE.list.name, "saneamento"),
+    (VERIFICATION.list.name, "vistoria de verificação"),
     (DEFENSE.list.name, "defesa"),
     (DECISION_NOTIFICATION.list.name, "notificação da decisão"),
     (APPEAL.list.name, "recurso"),
@@ -576,6 +582,12 @@ impl Store {
                 DeadlineKind::Cure,
                 "cure_by",
                 "prazo para sanar a irregularidade: após ele, vistoria de verificação (avisada com 24 horas)",
+            ),
+            (
+                &VERIFICATION,
+                DeadlineKind::VerificationInspectionNotice,
+                "verification_on",
+                "vistoria de verificação comunicada ao delegatário: registrar se a irregularidade foi sanada",
             ),
             (
                 &DEFENSE,

@@ -289,6 +289,7 @@ async fn write_state(
          notified_on = $9, defense_by = $10, defense_on = $11, judged_on = $12, \
          decision_notified_on = $13, appeal_by = $14, appealed_on = $15, instance = $16, \
          decision = $17, final_on = $18, released_on = $19, cure_days = $20, verification_at = $21, \
+         verification_on = $23, \
          recorded_as = COALESCE($22, recorded_as) \
          WHERE jurisdiction = $1 AND year = $2 AND number = $3",
     )
@@ -321,6 +322,7 @@ async fn write_state(
             .map(|at| at.format("%Y-%m-%dT%H:%M:%S").to_string()),
     )
     .bind(recorded_as)
+    .bind(text(next.verification.map(|at| at.date())))
     .execute(&mut **tx)
     .await?;
     Ok(())

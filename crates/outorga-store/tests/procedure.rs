@@ -475,6 +475,18 @@ async fn the_verification(store: &Store) {
     .expect("scheduled");
     assert_eq!(scheduled.status, Status::AwaitingCure);
     assert_eq!(scheduled.verification_at, Some(at(d(2026, 8, 18), 9, 0)));
+    // The agenda shows the verification on its day, with the article.
+    let agenda = store
+        .agenda(CG, &[&rb], (d(2026, 8, 17), 3), Window::first(50))
+        .await
+        .expect("agenda")
+        .items;
+    let verification = agenda
+        .iter()
+        .find(|i| i.kind == "verification" && i.subject == format!("auto:{}:{}", key.0, key.1))
+        .unwrap_or_else(|| panic!("no verification in {agenda:#?}"));
+    assert_eq!(verification.due, d(2026, 8, 18));
+    assert_eq!(verification.articles, ["Anexo I, Art. 7º, § 2º"]);
     // Past the time to cure, but before the verification it was told of.
     let early = step(key, Step::NotCured, d(2026, 8, 17)).await;
     assert_eq!(refused(early), ["Anexo I, Art. 7º, § 2º"]);

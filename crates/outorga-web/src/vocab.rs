@@ -285,6 +285,7 @@ pub(crate) const AGENDA: Vocabulary = Vocabulary {
         ("substituicao_veiculo", "vehicle_replacement"),
         ("notificacao", "notification"),
         ("saneamento", "cure"),
+        ("vistoria_verificacao", "verification"),
         ("defesa", "defense"),
         ("notificacao_decisao", "decision_notification"),
         ("recurso", "appeal"),
