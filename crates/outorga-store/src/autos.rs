@@ -67,7 +67,19 @@ fn check_input(
     change: &Change<'_>,
     rulebook: &Rulebook,
 ) -> Result<(), StoreError> {
-    crate::under_law("data_hora", input.committed_at.date(), change, rulebook)?;
+    crate::under_law("cometida_em", input.committed_at.date(), change, rulebook)?;
+    let now = rulebook.jurisdiction.local(change.at);
+    if input.committed_at > now {
+        return Err(StoreError::Invalid {
+            field: "cometida_em",
+            reason: format!(
+                "{} é depois de agora ({}, na hora de {}): registre o que já aconteceu",
+                input.committed_at.format("%d/%m/%Y %H:%M"),
+                now.format("%d/%m/%Y %H:%M"),
+                rulebook.jurisdiction.name
+            ),
+        });
+    }
     crate::text::checked("infração", &input.infraction, TextKind::Code)?;
     for (field, value, kind) in [
         ("local", &input.place, TextKind::Line),

@@ -692,7 +692,7 @@ async fn autos(store: &Store, rb: &Rulebook) {
             .issue_auto(&on(d(2026, 12, 1)), rb, SMJ, &future)
             .await,
         Err(StoreError::Invalid {
-            field: "data_hora",
+            field: "cometida_em",
             ..
         })
     ));

@@ -145,13 +145,32 @@ async fn days_the_law_can_rule_on(app: &App) {
         "{:?}",
         ancient.body
     );
-    assert_eq!(ancient.text("campo"), "data_hora");
+    assert_eq!(ancient.text("campo"), "cometida_em");
     assert!(
         ancient
             .text("motivo")
             .contains("anterior à entrada em vigor da lei de Santa Maria de Jetibá (01/08/2024)"),
         "{:?}",
         ancient.body
+    );
+    // The clock reads 09:00 UTC, 06:00 in Santa Maria de Jetibá: an auto of
+    // 06:30 today has not happened yet; one of 05:59 has.
+    let later_today = app.post(&autos, &inspector, auto("2026-11-30T06:30")).await;
+    assert_eq!(later_today.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(later_today.text("campo"), "cometida_em");
+    assert!(
+        later_today
+            .text("motivo")
+            .contains("é depois de agora (30/11/2026 06:00"),
+        "{:?}",
+        later_today.body
+    );
+    let just_before = app.post(&autos, &inspector, auto("2026-11-30T05:59")).await;
+    assert_eq!(
+        just_before.status,
+        StatusCode::CREATED,
+        "{:?}",
+        just_before.body
     );
     let before = app.post(&autos, &inspector, auto("2024-07-31T23:59")).await;
     assert_eq!(before.status, StatusCode::UNPROCESSABLE_ENTITY);

@@ -761,7 +761,7 @@ async fn allowed_steps(app: &App) {
             json!({
                 "infracao": "13", "autuado": ANA,
                 "regulamento": "santa-maria-de-jetiba/taxi",
-                "cometida_em": format!("{after}T10:00"), "local": "Centro",
+                "cometida_em": format!("{after}T05:00"), "local": "Centro",
                 "descricao": "Veículo não substituído no prazo"
             }),
         )
@@ -870,7 +870,7 @@ async fn verification_told_in_time(app: &App) {
             &team.inspector,
             json!({
                 "infracao": "A16-I", "autuado": ANA, "regulamento": "cangucu/taxi",
-                "cometida_em": "2026-11-30T10:00", "local": "Centro",
+                "cometida_em": "2026-11-30T05:00", "local": "Centro",
                 "descricao": "Veículo sujo"
             }),
         )
@@ -991,7 +991,7 @@ async fn who_hears_the_appeal(app: &App) {
             json!({
                 "infracao": "61-IV-b", "autuado": ANA,
                 "regulamento": "amapa/onibus-intermunicipal",
-                "cometida_em": "2026-11-30T08:00", "local": "Rodoviária",
+                "cometida_em": "2026-11-30T05:00", "local": "Rodoviária",
                 "descricao": "Dois bilhetes para a poltrona 12"
             }),
         )

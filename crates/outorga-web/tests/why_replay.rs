@@ -237,7 +237,7 @@ async fn cangucu_suspension_days(app: &App) {
             json!({
                 "infracao": "A18-I", "autuado": ANA,
                 "permissao": { "servico": "taxi", "numero": number },
-                "cometida_em": "2026-11-30T08:00", "local": "Centro",
+                "cometida_em": "2026-11-30T05:00", "local": "Centro",
                 "descricao": "Objeto esquecido não entregue"
             }),
         )
@@ -346,7 +346,7 @@ async fn clandestine_seizure(app: &App) {
             json!({
                 "infracao": "55", "autuado": ANA,
                 "regulamento": "santa-maria-de-jetiba/taxi", "placa": "MTX1A22",
-                "cometida_em": "2026-11-30T07:30", "local": "Rodovia ES-264",
+                "cometida_em": "2026-11-30T05:30", "local": "Rodovia ES-264",
                 "descricao": "Transporte intermunicipal de passageiros sem autorização"
             }),
         )
@@ -415,7 +415,7 @@ async fn teofilo_otoni_second_instance(app: &App) {
             json!({
                 "infracao": "72201", "autuado": ANA,
                 "regulamento": "teofilo-otoni/mototaxi",
-                "cometida_em": "2026-11-30T08:00", "local": "Centro",
+                "cometida_em": "2026-11-30T05:00", "local": "Centro",
                 "descricao": "Interrompeu a viagem para abastecer"
             }),
         )

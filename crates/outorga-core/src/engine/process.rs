@@ -934,11 +934,18 @@ impl<'c, 'r> Machine<'c, 'r> {
                     .iter()
                     .filter(|s| s.at_once.is_some() && !s.is_procedural())
                     .collect();
-                if held.is_empty() || state.released.is_some() {
+                if held.is_empty() {
                     return refuse(
-                        "nada foi retido ou apreendido no ato por este auto, ou já foi liberado"
-                            .into(),
+                        "nada foi retido ou apreendido no ato por este auto".into(),
                         vec![procedure],
+                    );
+                }
+                if let Some(released) = state.released {
+                    return refuse(
+                        format!("o que foi retido no ato já foi liberado em {released}"),
+                        held.iter()
+                            .flat_map(|s| s.citations.iter().copied())
+                            .collect(),
                     );
                 }
                 // Each measure's minimum runs from the auto: its days
@@ -1140,6 +1147,41 @@ impl<'c, 'r> Machine<'c, 'r> {
                         })
                 };
                 let Some((option, set)) = candidates.clone().find(|(_, set)| fits(set)) else {
+                    // The kinds are the law's, but a penalty it does not
+                    // leave to the authority is left out.
+                    let left_out = candidates.clone().find_map(|(_, set)| {
+                        let penalties = penalties(set);
+                        let offered = kinds
+                            .iter()
+                            .all(|k| penalties.iter().any(|i| set[*i].kind == *k));
+                        let missing: Vec<&Stake<'_>> = penalties
+                            .iter()
+                            .map(|i| &set[*i])
+                            .filter(|s| !s.optional && !follows(s.kind) && !kinds.contains(&s.kind))
+                            .collect();
+                        (offered && !missing.is_empty()).then_some(missing)
+                    });
+                    if let Some(missing) = left_out {
+                        return Err(Refusal {
+                            reason: format!(
+                                "a lei não deixa à escolha da autoridade {}: a decisão a mantém ao lado de {}",
+                                missing
+                                    .iter()
+                                    .map(|s| s.kind.portuguese())
+                                    .collect::<Vec<_>>()
+                                    .join(" e "),
+                                kinds
+                                    .iter()
+                                    .map(|k| k.portuguese())
+                                    .collect::<Vec<_>>()
+                                    .join(" e ")
+                            ),
+                            citations: missing
+                                .iter()
+                                .flat_map(|s| s.citations.iter().map(|c| c.to_string()))
+                                .collect(),
+                        });
+                    }
                     return Err(Refusal {
                         reason: format!(
                             "a lei não permite decidir {} neste auto",

@@ -71,10 +71,10 @@ pub fn d(y: i32, m: u32, day: u32) -> chrono::NaiveDate {
     chrono::NaiveDate::from_ymd_opt(y, m, day).expect("date")
 }
 
-/// The clerk's change at 10:00 (UTC) of `date`.
+/// The clerk's change at 22:00 UTC (19:00 in Brasília) of `date`: after the day's events.
 pub fn on(date: chrono::NaiveDate) -> Change<'static> {
     Change {
-        at: date.and_hms_opt(10, 0, 0).expect("time"),
+        at: date.and_hms_opt(22, 0, 0).expect("time"),
         ..by()
     }
 }
