@@ -124,9 +124,8 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot listen on {}:{}", args.bind, args.port))?;
         let address = listener.local_addr().context("no local address")?;
         println!("database: {}", redacted(&url));
-        println!(
-            "outorga serving on http://{address}/api (OpenAPI: http://{address}/api/openapi.json)"
-        );
+        println!("outorga serving on http://{address}/ (entre em http://{address}/entrar)");
+        println!("API: http://{address}/api (OpenAPI: http://{address}/api/openapi.json)");
         crate::anchor::record(&store, &args.data).await?;
         tokio::spawn(crate::anchor::watch(store.clone(), args.data.clone()));
         let state = AppState::new(store, library).with_limits(args.limits.limits());
@@ -135,7 +134,8 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         } else {
             Peers::Clients
         };
-        outorga_web::server::serve(listener, state, peers, async {
+        let pages = outorga_ui::routes(outorga_ui::Options { demo: args.demo });
+        outorga_web::server::serve(listener, (state, pages), peers, async {
             // Without a signal handler the server runs until killed.
             if tokio::signal::ctrl_c().await.is_err() {
                 std::future::pending::<()>().await;

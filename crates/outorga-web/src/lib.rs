@@ -55,9 +55,17 @@ pub use state::{AppState, Clock, SystemClock};
 /// log and metrics, the security headers, the catching of panics, the
 /// request timeout and the body limit of `state.limits`.
 pub fn router(state: AppState) -> axum::Router {
+    router_with(state, axum::Router::new())
+}
+
+/// The API with `pages` beside it (the web application's screens), under
+/// the same log, security headers (a page sets its own policy), panic
+/// catching, timeout and body limit.
+pub fn router_with(state: AppState, pages: axum::Router<AppState>) -> axum::Router {
     let (router, _) = routes::api().split_for_parts();
     let limits = state.limits;
     let router = router
+        .merge(pages)
         .fallback(error::no_route)
         .method_not_allowed_fallback(error::no_method)
         .layer(axum::extract::DefaultBodyLimit::max(limits.body_bytes))

@@ -37,17 +37,17 @@ use tower::ServiceExt as _;
 /// file descriptors, say): the error would only repeat at once.
 const ACCEPT_PAUSE: Duration = Duration::from_millis(100);
 
-/// Serves `state`'s router on `listener` until `shutdown` completes, then
-/// stops accepting and lets open requests finish (for as long as a request
-/// may take).
+/// Serves the API, with `pages` beside it, on `listener` until `shutdown`
+/// completes, then stops accepting and lets open requests finish (for as
+/// long as a request may take).
 pub async fn serve(
     listener: TcpListener,
-    state: AppState,
+    (state, pages): (AppState, axum::Router<AppState>),
     peers: Peers,
     shutdown: impl Future<Output = ()>,
 ) {
     let limits = state.limits;
-    let router = crate::router(state.clone());
+    let router = crate::router_with(state.clone(), pages);
     let slots = Arc::new(Slots::new(&limits, state.metrics.clone()));
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())

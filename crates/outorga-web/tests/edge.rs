@@ -34,7 +34,7 @@ async fn serve(app: &App, limits: Limits) -> SocketAddr {
     let address = listener.local_addr().expect("address");
     tokio::spawn(outorga_web::server::serve(
         listener,
-        state,
+        (state, axum::Router::new()),
         Peers::Clients,
         std::future::pending(),
     ));

@@ -1,0 +1,422 @@
+//! The first screens: the home page (how to sign in, with the demo users
+//! when the server runs with them), sign-in and sign-out, and the panel —
+//! the user's agenda per jurisdiction of their scope, read from the same
+//! store function as `GET …/agenda`.
+
+use crate::Options;
+use crate::format;
+use crate::session::{self, SESSION, SIGN_IN, Signed, cookie, csrf_of, same, set_cookie};
+use askama::Template;
+use axum::Extension;
+use axum::Form;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use outorga_store::{Change, SignIn, StoreError, Window};
+use outorga_web::AppState;
+use outorga_web::client::ClientIp;
+use serde::Deserialize;
+
+/// How long a session opened here lasts (as one opened through the API).
+const SESSION_HOURS: i64 = 12;
+/// The longest name and password a form takes (as the API).
+const MAX_NAME_CHARS: usize = 64;
+const MAX_PASSWORD_CHARS: usize = outorga_store::MAX_PASSWORD_CHARS;
+/// Items of the agenda a jurisdiction's panel shows.
+const PANEL_ITEMS: u32 = 50;
+/// Days ahead the panel looks.
+const PANEL_DAYS: u32 = 7;
+
+/// The policy of every page: its own styles, scripts and fonts, nothing
+/// inline, forms only to itself, never in a frame.
+const PAGE_POLICY: &str = "default-src 'none'; style-src 'self'; script-src 'self'; \
+    font-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; \
+    frame-ancestors 'none'; base-uri 'none'";
+
+/// The signed-in user as the header shows them.
+#[derive(Debug)]
+pub(crate) struct Bar {
+    name: String,
+    role: &'static str,
+    csrf: String,
+}
+
+impl Bar {
+    fn of(signed: &Signed) -> Bar {
+        Bar {
+            name: signed.user.name.clone(),
+            role: signed.user.role.label(),
+            csrf: signed.csrf(),
+        }
+    }
+}
+
+/// A rendered page with the page policy.
+fn page(status: StatusCode, template: &impl Template) -> Response {
+    match template.render() {
+        Ok(html) => (
+            status,
+            [
+                (
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("text/html; charset=utf-8"),
+                ),
+                (
+                    header::CONTENT_SECURITY_POLICY,
+                    HeaderValue::from_static(PAGE_POLICY),
+                ),
+            ],
+            html,
+        )
+            .into_response(),
+        Err(error) => {
+            tracing::error!(%error, "a page could not be rendered");
+            failure()
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "erro.html")]
+struct ErrorPage<'a> {
+    user: Option<Bar>,
+    title: &'a str,
+    message: &'a str,
+}
+
+/// The page of a failure the user cannot fix (logged where it happened).
+pub(crate) fn failure() -> Response {
+    let template = ErrorPage {
+        user: None,
+        title: "Não foi possível concluir",
+        message: "Ocorreu um erro no sistema. Tente de novo em instantes; se persistir, avise o administrador.",
+    };
+    match template.render() {
+        Ok(html) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            [(header::CONTENT_SECURITY_POLICY, PAGE_POLICY)],
+            axum::response::Html(html),
+        )
+            .into_response(),
+        Err(_) => (StatusCode::INTERNAL_SERVER_ERROR, "erro interno").into_response(),
+    }
+}
+
+/// The user signed in by the request's cookie, if any.
+async fn current(headers: &HeaderMap, state: &AppState) -> Option<Signed> {
+    let token = cookie(headers, SESSION)?;
+    match state.store.authenticate(&token, state.clock.now()).await {
+        Ok(Some(user)) => Some(Signed { user, token }),
+        _ => None,
+    }
+}
+
+#[derive(Template)]
+#[template(path = "inicio.html")]
+struct Home {
+    user: Option<Bar>,
+    demo: bool,
+    jurisdictions: Vec<String>,
+}
+
+pub(crate) async fn home(
+    State(state): State<AppState>,
+    Extension(options): Extension<Options>,
+    headers: HeaderMap,
+) -> Response {
+    if current(&headers, &state).await.is_some() {
+        return Redirect::to("/painel").into_response();
+    }
+    let jurisdictions = match state.store.jurisdictions().await {
+        Ok(list) => list
+            .into_iter()
+            .map(|j| format!("{} ({})", j.name, j.state))
+            .collect(),
+        Err(error) => {
+            tracing::error!(%error, "the jurisdictions could not be read");
+            return failure();
+        }
+    };
+    page(
+        StatusCode::OK,
+        &Home {
+            user: None,
+            demo: options.demo,
+            jurisdictions,
+        },
+    )
+}
+
+#[derive(Template)]
+#[template(path = "entrar.html")]
+struct SignInPage {
+    user: Option<Bar>,
+    csrf: String,
+    name: String,
+    error: Option<String>,
+}
+
+/// The sign-in form with a fresh token, in its cookie too.
+fn sign_in_page(
+    headers: &HeaderMap,
+    status: StatusCode,
+    name: &str,
+    error: Option<String>,
+) -> Response {
+    let token = session::fresh_token();
+    let mut answer = page(
+        status,
+        &SignInPage {
+            user: None,
+            csrf: token.clone(),
+            name: name.to_string(),
+            error,
+        },
+    );
+    answer.headers_mut().append(
+        header::SET_COOKIE,
+        set_cookie(headers, SIGN_IN, &token, 3600),
+    );
+    answer
+}
+
+pub(crate) async fn sign_in_form(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    if current(&headers, &state).await.is_some() {
+        return Redirect::to("/painel").into_response();
+    }
+    sign_in_page(&headers, StatusCode::OK, "", None)
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct SignInForm {
+    #[serde(default)]
+    nome: String,
+    #[serde(default)]
+    senha: String,
+    #[serde(default)]
+    csrf: String,
+}
+
+pub(crate) async fn sign_in(
+    State(state): State<AppState>,
+    ClientIp(client): ClientIp,
+    headers: HeaderMap,
+    Form(form): Form<SignInForm>,
+) -> Response {
+    let name = form.nome.trim();
+    let expected = cookie(&headers, SIGN_IN).unwrap_or_default();
+    if !same(&form.csrf, &expected) {
+        return sign_in_page(
+            &headers,
+            StatusCode::FORBIDDEN,
+            name,
+            Some("O formulário expirou. Digite o nome e a senha de novo.".into()),
+        );
+    }
+    if name.is_empty() || form.senha.is_empty() {
+        return sign_in_page(
+            &headers,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            name,
+            Some("Informe o nome de usuário e a senha.".into()),
+        );
+    }
+    if name.chars().count() > MAX_NAME_CHARS || form.senha.chars().count() > MAX_PASSWORD_CHARS {
+        return sign_in_page(
+            &headers,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "",
+            Some("Nome ou senha longos demais.".into()),
+        );
+    }
+    let now = state.clock.now();
+    let expires = now + chrono::Duration::hours(SESSION_HOURS);
+    match state
+        .store
+        .sign_in(name, &form.senha, client, now, expires)
+        .await
+    {
+        Ok(SignIn::Opened(opened)) => {
+            let mut answer = Redirect::to("/painel").into_response();
+            let cookies = answer.headers_mut();
+            cookies.append(
+                header::SET_COOKIE,
+                set_cookie(&headers, SESSION, &opened.token, SESSION_HOURS * 3600),
+            );
+            cookies.append(header::SET_COOKIE, set_cookie(&headers, SIGN_IN, "", 0));
+            answer
+        }
+        Ok(SignIn::Refused) => sign_in_page(
+            &headers,
+            StatusCode::UNAUTHORIZED,
+            name,
+            Some("Nome ou senha incorretos.".into()),
+        ),
+        Ok(SignIn::TooMany { seconds }) => {
+            let mut answer = sign_in_page(
+                &headers,
+                StatusCode::TOO_MANY_REQUESTS,
+                name,
+                Some(format!(
+                    "Tentativas falhas demais. Tente de novo em {seconds} segundos."
+                )),
+            );
+            if let Ok(value) = HeaderValue::from_str(&seconds.unsigned_abs().to_string()) {
+                answer.headers_mut().insert(header::RETRY_AFTER, value);
+            }
+            answer
+        }
+        Err(StoreError::Busy) => sign_in_page(
+            &headers,
+            StatusCode::SERVICE_UNAVAILABLE,
+            name,
+            Some("O sistema está ocupado. Tente de novo em instantes.".into()),
+        ),
+        Err(error) => {
+            tracing::error!(%error, "sign-in failed");
+            failure()
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct CsrfForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+pub(crate) async fn sign_out(
+    State(state): State<AppState>,
+    signed: Signed,
+    headers: HeaderMap,
+    Form(form): Form<CsrfForm>,
+) -> Response {
+    if !same(&form.csrf, &csrf_of(&signed.token)) {
+        return page(
+            StatusCode::FORBIDDEN,
+            &ErrorPage {
+                user: Some(Bar::of(&signed)),
+                title: "Formulário expirado",
+                message: "A página que enviou este pedido é antiga. Volte ao painel e tente de novo.",
+            },
+        );
+    }
+    let change = Change {
+        by: &signed.user.name,
+        at: state.clock.now(),
+        why: "fim de sessão",
+    };
+    if let Err(error) = state.store.close_session(&change, &signed.token).await {
+        tracing::error!(%error, "the session could not be closed");
+        return failure();
+    }
+    let mut answer = Redirect::to("/").into_response();
+    answer
+        .headers_mut()
+        .append(header::SET_COOKIE, set_cookie(&headers, SESSION, "", 0));
+    answer
+}
+
+/// One item of a jurisdiction's agenda as the panel shows it.
+#[derive(Debug)]
+struct Row {
+    due: String,
+    overdue: bool,
+    kind: String,
+    subject: String,
+    description: String,
+    articles: String,
+}
+
+/// A jurisdiction's part of the panel.
+#[derive(Debug)]
+struct Section {
+    name: String,
+    today: String,
+    overdue: usize,
+    due_today: usize,
+    ahead: usize,
+    more: bool,
+    rows: Vec<Row>,
+}
+
+#[derive(Template)]
+#[template(path = "painel.html")]
+struct Panel {
+    user: Option<Bar>,
+    days: u32,
+    sections: Vec<Section>,
+}
+
+pub(crate) async fn panel(State(state): State<AppState>, signed: Signed) -> Response {
+    let now = state.clock.now();
+    let jurisdictions = match state.store.jurisdictions().await {
+        Ok(list) => list,
+        Err(error) => {
+            tracing::error!(%error, "the jurisdictions could not be read");
+            return failure();
+        }
+    };
+    let mut sections = Vec::new();
+    for j in jurisdictions
+        .into_iter()
+        .filter(|j| signed.user.scope.allows(&j.id))
+    {
+        let rulebooks: Vec<_> = state
+            .library
+            .rulebooks()
+            .filter(|r| r.jurisdiction.id == j.id)
+            .collect();
+        let Some(first) = rulebooks.first() else {
+            continue;
+        };
+        let today = first.jurisdiction.today(now);
+        let agenda = match state
+            .store
+            .agenda(
+                &j.id,
+                &rulebooks,
+                (today, PANEL_DAYS),
+                Window::first(PANEL_ITEMS),
+            )
+            .await
+        {
+            Ok(agenda) => agenda,
+            Err(error) => {
+                tracing::error!(%error, jurisdiction = %j.id, "the agenda could not be read");
+                return failure();
+            }
+        };
+        let items = &agenda.items;
+        sections.push(Section {
+            name: format!("{} ({})", j.name, j.state),
+            today: format::day(today),
+            overdue: items.iter().filter(|i| i.overdue).count(),
+            due_today: items
+                .iter()
+                .filter(|i| !i.overdue && i.due == today)
+                .count(),
+            ahead: items.iter().filter(|i| i.due > today).count(),
+            more: agenda.next.is_some(),
+            rows: items
+                .iter()
+                .map(|i| Row {
+                    due: format::day(i.due),
+                    overdue: i.overdue,
+                    kind: i.kind_name().to_string(),
+                    subject: i.record_name(),
+                    description: i.description.clone(),
+                    articles: i.articles.join("; "),
+                })
+                .collect(),
+        });
+    }
+    page(
+        StatusCode::OK,
+        &Panel {
+            user: Some(Bar::of(&signed)),
+            days: PANEL_DAYS,
+            sections,
+        },
+    )
+}

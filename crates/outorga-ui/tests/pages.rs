@@ -1,0 +1,332 @@
+//! The first screens through the router, on SQLite and PostgreSQL: the home
+//! page (with the demo users), sign-in with its form token and the session
+//! cookie's flags, the panel per jurisdiction of the user's scope, sign-out
+//! with the form's CSRF token, and the vendored assets.
+
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode, header};
+use chrono::NaiveDateTime;
+use outorga_store::{AuditKey, AuditKeys, Change, Jurisdiction, Role, Scope, Store, sqlite_url};
+use outorga_web::{AppState, Clock};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+use tower::ServiceExt;
+
+const PASSWORD: &str = "uma senha bem longa 42";
+const PG: &str = "postgres://postgres@127.0.0.1:5432/test";
+
+#[derive(Debug)]
+struct Fixed;
+
+impl Clock for Fixed {
+    fn now(&self) -> NaiveDateTime {
+        chrono::NaiveDate::from_ymd_opt(2026, 11, 30)
+            .and_then(|d| d.and_hms_opt(15, 0, 0))
+            .expect("date")
+    }
+}
+
+fn setup() -> Change<'static> {
+    Change {
+        by: "preparo-do-teste",
+        at: Fixed.now(),
+        why: "teste automatizado",
+    }
+}
+
+struct Page {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: String,
+}
+
+impl Page {
+    fn cookie(&self, name: &str) -> Option<String> {
+        self.headers
+            .get_all(header::SET_COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find(|v| v.starts_with(&format!("{name}=")))
+            .map(str::to_string)
+    }
+
+    fn location(&self) -> &str {
+        self.headers
+            .get(header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+    }
+
+    /// The value of the form's hidden `csrf` field.
+    fn csrf(&self) -> String {
+        let at = self
+            .body
+            .find("name=\"csrf\" value=\"")
+            .expect("a csrf field")
+            + 19;
+        self.body[at..]
+            .split('"')
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    }
+}
+
+/// The value a `Set-Cookie` line sets.
+fn value(set_cookie: &str) -> &str {
+    set_cookie
+        .split(';')
+        .next()
+        .and_then(|pair| pair.split_once('='))
+        .map(|(_, v)| v)
+        .unwrap_or_default()
+}
+
+async fn send(router: &axum::Router, request: Request<Body>) -> Page {
+    let answer = router.clone().oneshot(request).await.expect("answer");
+    let status = answer.status();
+    let headers = answer.headers().clone();
+    let bytes = axum::body::to_bytes(answer.into_body(), 8 << 20)
+        .await
+        .expect("body");
+    Page {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&bytes).into_owned(),
+    }
+}
+
+fn get(path: &str, cookies: &str) -> Request<Body> {
+    Request::get(path)
+        .header(header::COOKIE, cookies)
+        .body(Body::empty())
+        .expect("request")
+}
+
+fn post(path: &str, cookies: &str, form: &str) -> Request<Body> {
+    Request::post(path)
+        .header(header::COOKIE, cookies)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from(form.to_string()))
+        .expect("request")
+}
+
+async fn router(url: &str) -> axum::Router {
+    let keys = AuditKeys::new(AuditKey::from_hex(&"5e".repeat(32)).expect("test key"));
+    let store = Store::open(url, keys).await.expect("open");
+    store.seal(&setup()).await.expect("seal");
+    let rulebooks = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks");
+    let library = outorga_rulebook::load(&rulebooks).expect("rulebooks");
+    let mut jurisdictions: Vec<Jurisdiction> = Vec::new();
+    for rulebook in library.rulebooks() {
+        let j = &rulebook.jurisdiction;
+        match jurisdictions.iter_mut().find(|known| known.id == j.id) {
+            Some(known) => known.rulebooks.push(rulebook.id.clone()),
+            None => jurisdictions.push(Jurisdiction {
+                id: j.id.clone(),
+                name: j.name.clone(),
+                state: j.state.clone(),
+                rulebooks: vec![rulebook.id.clone()],
+            }),
+        }
+    }
+    store
+        .sync_jurisdictions(&setup(), &jurisdictions)
+        .await
+        .expect("sync");
+    store
+        .create_user(
+            &setup(),
+            "atendente",
+            Role::Clerk,
+            PASSWORD,
+            &Scope::Only(vec!["cangucu".into()]),
+        )
+        .await
+        .expect("user");
+    let state = AppState::new(store, library).with_clock(Arc::new(Fixed));
+    outorga_web::router_with(
+        state,
+        outorga_ui::routes(outorga_ui::Options { demo: true }),
+    )
+}
+
+/// Signs in as `atendente`: the session cookie's line.
+async fn signed_in(router: &axum::Router) -> String {
+    let form = send(router, get("/entrar", "")).await;
+    let pre = value(&form.cookie("outorga_entrada").expect("form cookie")).to_string();
+    let opened = send(
+        router,
+        post(
+            "/entrar",
+            &format!("outorga_entrada={pre}"),
+            &format!(
+                "nome=atendente&senha=uma+senha+bem+longa+42&csrf={}",
+                form.csrf()
+            ),
+        ),
+    )
+    .await;
+    assert_eq!(opened.status, StatusCode::SEE_OTHER, "{}", opened.body);
+    opened.cookie("outorga_sessao").expect("session cookie")
+}
+
+async fn screens(url: &str) {
+    let router = router(url).await;
+
+    // The home page: what it is, how to sign in, the demo users.
+    let home = send(&router, get("/", "")).await;
+    assert_eq!(home.status, StatusCode::OK);
+    let policy = home.headers[header::CONTENT_SECURITY_POLICY]
+        .to_str()
+        .expect("policy");
+    assert!(
+        policy.contains("script-src 'self'") && !policy.contains("unsafe"),
+        "{policy}"
+    );
+    assert!(home.body.contains("lang=\"pt-BR\""));
+    assert!(home.body.contains("href=\"#conteudo\""), "a skip link");
+    assert!(home.body.contains("<strong>demonstracao</strong>"));
+    assert!(home.body.contains("Canguçu (RS)"));
+
+    // The sign-in form sets its token in a cookie and in the form.
+    let form = send(&router, get("/entrar", "")).await;
+    assert_eq!(form.status, StatusCode::OK);
+    let pre = form.cookie("outorga_entrada").expect("form cookie");
+    assert!(
+        pre.contains("HttpOnly") && pre.contains("SameSite=Strict"),
+        "{pre}"
+    );
+    assert_eq!(value(&pre), form.csrf());
+    assert!(form.body.contains("<label for=\"nome\">"));
+    let cookies = format!("outorga_entrada={}", value(&pre));
+    let attempt = |password: &str, csrf: &str| {
+        post(
+            "/entrar",
+            &cookies,
+            &format!("nome=atendente&senha={password}&csrf={csrf}"),
+        )
+    };
+    // Without the form's token: refused, no session.
+    let forged = send(&router, attempt("uma+senha+bem+longa+42", "outro")).await;
+    assert_eq!(forged.status, StatusCode::FORBIDDEN);
+    assert!(forged.cookie("outorga_sessao").is_none());
+    // A wrong password: said next to the form, announced.
+    let wrong = send(&router, attempt("errada", &form.csrf())).await;
+    assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
+    assert!(
+        wrong
+            .body
+            .contains("role=\"alert\">Nome ou senha incorretos.")
+    );
+    assert!(wrong.body.contains("aria-invalid=\"true\""));
+    // The password: to the panel, with the session cookie.
+    let opened = send(&router, attempt("uma+senha+bem+longa+42", &form.csrf())).await;
+    assert_eq!(opened.status, StatusCode::SEE_OTHER);
+    assert_eq!(opened.location(), "/painel");
+    let session = opened.cookie("outorga_sessao").expect("session cookie");
+    assert!(
+        session.contains("HttpOnly") && session.contains("SameSite=Strict"),
+        "{session}"
+    );
+    assert!(!session.contains("Secure"), "plain HTTP: {session}");
+
+    // Behind TLS the cookie is Secure.
+    let tls = {
+        let mut request = get("/entrar", "");
+        request
+            .headers_mut()
+            .insert("x-forwarded-proto", "https".parse().expect("header"));
+        send(&router, request).await
+    };
+    assert!(
+        tls.cookie("outorga_entrada")
+            .is_some_and(|c| c.contains("; Secure"))
+    );
+
+    // The panel needs a session, and shows the jurisdictions of the scope.
+    let away = send(&router, get("/painel", "")).await;
+    assert_eq!(
+        (away.status, away.location()),
+        (StatusCode::SEE_OTHER, "/entrar")
+    );
+    let signed = format!("outorga_sessao={}", value(&session));
+    let panel = send(&router, get("/painel", &signed)).await;
+    assert_eq!(panel.status, StatusCode::OK, "{}", panel.body);
+    assert!(panel.body.contains("Canguçu (RS)"));
+    assert!(
+        !panel.body.contains("Amapá (AP)"),
+        "out of the user's scope"
+    );
+    assert!(panel.body.contains("Hoje: 30/11/2026"));
+    assert!(panel.body.contains("atendente — atendente"));
+    // Signed in, the home page and the form lead to the panel.
+    let home = send(&router, get("/", &signed)).await;
+    assert_eq!(home.location(), "/painel");
+
+    // Signing out needs the page's token; then the session is over.
+    let forged = send(&router, post("/sair", &signed, "csrf=outro")).await;
+    assert_eq!(forged.status, StatusCode::FORBIDDEN);
+    let out = send(
+        &router,
+        post("/sair", &signed, &format!("csrf={}", panel.csrf())),
+    )
+    .await;
+    assert_eq!((out.status, out.location()), (StatusCode::SEE_OTHER, "/"));
+    assert!(
+        out.cookie("outorga_sessao")
+            .is_some_and(|c| c.contains("Max-Age=0"))
+    );
+    let after = send(&router, get("/painel", &signed)).await;
+    assert_eq!(after.location(), "/entrar");
+    let again = signed_in(&router).await;
+    assert!(value(&again) != value(&session));
+
+    // The vendored assets, kept by browsers; nothing else.
+    let css = send(&router, get("/static/govbr-ds-core-3.7.0.min.css", "")).await;
+    assert_eq!(css.status, StatusCode::OK);
+    assert_eq!(css.headers[header::CONTENT_TYPE], "text/css; charset=utf-8");
+    assert!(
+        css.headers[header::CACHE_CONTROL]
+            .to_str()
+            .is_ok_and(|c| c.contains("immutable"))
+    );
+    let font = send(&router, get("/static/raleway-latin-400-normal.woff2", "")).await;
+    assert_eq!(font.headers[header::CONTENT_TYPE], "font/woff2");
+    let missing = send(&router, get("/static/nada.js", "")).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn screens_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    screens(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn screens_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("ui_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    screens(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
+/// Runs one statement outside the store (the test's schema).
+async fn sqlx_admin(url: &str, sql: &str) {
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::any::AnyPoolOptions::new()
+        .max_connections(1)
+        .connect(url)
+        .await
+        .expect("PostgreSQL reachable (OUTORGA_TEST_DATABASE_URL)");
+    sqlx::query(sqlx::AssertSqlSafe(sql.to_string()))
+        .execute(&pool)
+        .await
+        .expect("statement");
+}
