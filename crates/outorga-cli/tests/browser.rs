@@ -1,7 +1,7 @@
 //! The web application in a real browser: Debian's headless Chromium,
 //! driven through chromedriver, against `outorga serve --demo` on SQLite.
 //! A clerk signs in (a wrong password first: the error is announced next to
-//! the form), reads the panel, and signs out; every page is checked with
+//! the form), reads the panel, opens the change of password, and signs out; every page is checked with
 //! axe-core (WCAG 2.1 A and AA: no serious or critical violation), also at a
 //! phone's width. Screenshots go to `$CARGO_TARGET_TMPDIR/screens` (and to
 //! `failed-*.png` there when a check fails).
@@ -296,6 +296,13 @@ async fn a_clerk_signs_in_reads_the_panel_and_signs_out() {
     )
     .await;
     page(&driver, "painel").await;
+
+    driver
+        .goto(format!("{base}/senha"))
+        .await
+        .expect("password page");
+    page(&driver, "senha").await;
+    driver.goto(format!("{base}/painel")).await.expect("panel");
 
     driver
         .set_window_rect(0, 0, 390, 844)

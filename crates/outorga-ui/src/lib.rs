@@ -7,11 +7,13 @@
 //!   behind TLS) over the store's sessions, and the CSRF token of each form;
 //! - `pages.rs`: the first screens — the home page, sign-in and sign-out,
 //!   the panel with the user's agenda per jurisdiction;
+//! - `password.rs`: changing one's own password;
 //! - `format.rs`: dates as users read them (dd/mm/aaaa).
 
 mod assets;
 mod format;
 mod pages;
+mod password;
 mod session;
 
 use axum::Router;
@@ -33,6 +35,10 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route("/entrar", get(pages::sign_in_form).post(pages::sign_in))
         .route("/sair", post(pages::sign_out))
         .route("/painel", get(pages::panel))
+        .route(
+            "/senha",
+            get(password::password_form).post(password::change_password),
+        )
         .route("/static/{file}", get(assets::serve))
         .layer(axum::Extension(options))
 }

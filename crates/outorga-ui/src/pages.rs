@@ -18,7 +18,7 @@ use outorga_web::client::ClientIp;
 use serde::Deserialize;
 
 /// How long a session opened here lasts (as one opened through the API).
-const SESSION_HOURS: i64 = 12;
+pub(crate) const SESSION_HOURS: i64 = 12;
 /// The longest name and password a form takes (as the API).
 const MAX_NAME_CHARS: usize = 64;
 const MAX_PASSWORD_CHARS: usize = outorga_store::MAX_PASSWORD_CHARS;
@@ -36,13 +36,13 @@ const PAGE_POLICY: &str = "default-src 'none'; style-src 'self'; script-src 'sel
 /// The signed-in user as the header shows them.
 #[derive(Debug)]
 pub(crate) struct Bar {
-    name: String,
-    role: &'static str,
-    csrf: String,
+    pub(crate) name: String,
+    pub(crate) role: &'static str,
+    pub(crate) csrf: String,
 }
 
 impl Bar {
-    fn of(signed: &Signed) -> Bar {
+    pub(crate) fn of(signed: &Signed) -> Bar {
         Bar {
             name: signed.user.name.clone(),
             role: signed.user.role.label(),
@@ -52,7 +52,7 @@ impl Bar {
 }
 
 /// A rendered page with the page policy.
-fn page(status: StatusCode, template: &impl Template) -> Response {
+pub(crate) fn page(status: StatusCode, template: &impl Template) -> Response {
     match template.render() {
         Ok(html) => (
             status,

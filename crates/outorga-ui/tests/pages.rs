@@ -283,6 +283,49 @@ async fn screens(url: &str) {
     let again = signed_in(&router).await;
     assert!(value(&again) != value(&session));
 
+    // Changing one's own password: the current one checked, the new one
+    // confirmed and within the rules; then the old sessions are over and
+    // this browser has a new one.
+    let signed = format!("outorga_sessao={}", value(&again));
+    let form = send(&router, get("/senha", &signed)).await;
+    assert_eq!(form.status, StatusCode::OK);
+    let token = form.csrf();
+    let change = |current: &str, new: &str, confirm: &str| {
+        post(
+            "/senha",
+            &signed,
+            &format!("atual={current}&nova={new}&confirmacao={confirm}&csrf={token}"),
+        )
+    };
+    let nova = "outra+senha+comprida+77";
+    let wrong = send(&router, change("errada", nova, nova)).await;
+    assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
+    assert!(wrong.body.contains("A senha atual está incorreta."));
+    let unlike = send(&router, change("uma+senha+bem+longa+42", nova, "outra")).await;
+    assert_eq!(unlike.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let weak = send(&router, change("uma+senha+bem+longa+42", "123", "123")).await;
+    assert_eq!(weak.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        weak.body.contains("A nova senha não foi aceita:"),
+        "{}",
+        weak.body
+    );
+    let changed = send(&router, change("uma+senha+bem+longa+42", nova, nova)).await;
+    assert_eq!(changed.status, StatusCode::OK, "{}", changed.body);
+    assert!(changed.body.contains("Senha trocada."));
+    let fresh = changed.cookie("outorga_sessao").expect("a new session");
+    assert_eq!(
+        send(&router, get("/painel", &signed)).await.location(),
+        "/entrar",
+        "the old session ended"
+    );
+    let panel = send(
+        &router,
+        get("/painel", &format!("outorga_sessao={}", value(&fresh))),
+    )
+    .await;
+    assert_eq!(panel.status, StatusCode::OK);
+
     // The vendored assets, kept by browsers; nothing else.
     let css = send(&router, get("/static/govbr-ds-core-3.7.0.min.css", "")).await;
     assert_eq!(css.status, StatusCode::OK);
