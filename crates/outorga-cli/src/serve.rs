@@ -124,8 +124,10 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot listen on {}:{}", args.bind, args.port))?;
         let address = listener.local_addr().context("no local address")?;
         println!("database: {}", redacted(&url));
-        println!("outorga serving on http://{address}/ (entre em http://{address}/entrar)");
-        println!("API: http://{address}/api (OpenAPI: http://{address}/api/openapi.json)");
+        // One line, the last printed: a reader may stop reading after it.
+        println!(
+            "outorga serving on http://{address}/ (entre em /entrar; API em /api, OpenAPI em /api/openapi.json)"
+        );
         crate::anchor::record(&store, &args.data).await?;
         tokio::spawn(crate::anchor::watch(store.clone(), args.data.clone()));
         let state = AppState::new(store, library).with_limits(args.limits.limits());
