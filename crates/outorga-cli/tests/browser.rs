@@ -189,6 +189,26 @@ async fn path_after(driver: &WebDriver, path: &str) -> String {
     at
 }
 
+/// Types each value into the field of that id, then submits the form.
+async fn fill(driver: &WebDriver, fields: &[(&str, &str)]) {
+    for (id, value) in fields {
+        driver
+            .find(By::Id(*id))
+            .await
+            .expect("the field")
+            .send_keys(*value)
+            .await
+            .expect("type");
+    }
+    driver
+        .find(By::Css("form button[type=submit]"))
+        .await
+        .expect("button")
+        .click()
+        .await
+        .expect("submit");
+}
+
 async fn text(driver: &WebDriver) -> String {
     driver
         .find(By::Tag("body"))
@@ -224,27 +244,7 @@ async fn a_clerk_signs_in_reads_the_panel_and_signs_out() {
         .click()
         .await
         .expect("click");
-    driver
-        .find(By::Id("nome"))
-        .await
-        .expect("name")
-        .send_keys("clerk")
-        .await
-        .expect("type");
-    driver
-        .find(By::Id("senha"))
-        .await
-        .expect("password")
-        .send_keys("errada")
-        .await
-        .expect("type");
-    driver
-        .find(By::Css("form button[type=submit]"))
-        .await
-        .expect("button")
-        .click()
-        .await
-        .expect("submit");
+    fill(&driver, &[("nome", "clerk"), ("senha", "errada")]).await;
     let alert = driver
         .query(By::Css("[role=alert]"))
         .wait(Duration::from_secs(10), Duration::from_millis(100))
@@ -263,20 +263,7 @@ async fn a_clerk_signs_in_reads_the_panel_and_signs_out() {
     .await;
     page(&driver, "entrar-erro").await;
 
-    driver
-        .find(By::Id("senha"))
-        .await
-        .expect("password")
-        .send_keys("demonstracao")
-        .await
-        .expect("type");
-    driver
-        .find(By::Css("form button[type=submit]"))
-        .await
-        .expect("button")
-        .click()
-        .await
-        .expect("submit");
+    fill(&driver, &[("senha", "demonstracao")]).await;
     let at = path_after(&driver, "/painel").await;
     check(
         &driver,

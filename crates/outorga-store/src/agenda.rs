@@ -676,7 +676,10 @@ impl Store {
             })
             .await?,
         );
-        parts.push(vehicles(&mut tx, jurisdiction, &laws, &span).await?);
+        // The vehicles serving, read once for what the engine works out of
+        // them and for what is out of service.
+        let serving = fleet(&mut tx, jurisdiction).await?;
+        parts.push(vehicles(&mut tx, jurisdiction, (&laws, &serving), &span).await?);
 
         let mut more = parts.iter().any(|(_, more)| *more);
         let mut entries = Vec::new();
@@ -687,7 +690,8 @@ impl Store {
         // What is out of service and the thresholds fall due today: worked
         // out only when this page can reach them.
         if span.reaches(&entries, more, OUT_OF_SERVICE) {
-            let (barred, further) = out_of_service(&mut tx, jurisdiction, &laws, &span).await?;
+            let (barred, further) =
+                out_of_service(&mut tx, jurisdiction, (&laws, &serving), &span).await?;
             more |= further;
             merge(&mut entries, barred);
         }
@@ -759,7 +763,7 @@ async fn fleet(tx: &mut Tx, jurisdiction: &str) -> Result<Vec<Serves>, StoreErro
 async fn vehicles(
     tx: &mut Tx,
     jurisdiction: &str,
-    laws: &[Context<'_>],
+    (laws, serving): (&[Context<'_>], &[Serves]),
     span: &Span<'_>,
 ) -> Result<(Vec<Entry>, bool), StoreError> {
     let mut out = Vec::new();
@@ -767,15 +771,15 @@ async fn vehicles(
         rulebook,
         plate,
         since,
-    } in fleet(tx, jurisdiction).await?
+    } in serving
     {
-        let Some(ctx) = laws.iter().find(|ctx| ctx.rulebook.id == rulebook) else {
+        let Some(ctx) = laws.iter().find(|ctx| ctx.rulebook.id == *rulebook) else {
             continue;
         };
-        let Some(vehicle) = read_vehicle(tx, jurisdiction, &plate).await? else {
+        let Some(vehicle) = read_vehicle(tx, jurisdiction, plate).await? else {
             continue;
         };
-        let seen = engine_vehicle(tx, jurisdiction, &vehicle, Some(since)).await?;
+        let seen = engine_vehicle(tx, jurisdiction, &vehicle, Some(*since)).await?;
         let due = deadlines(ctx, &seen, span.today, false)?;
         let cited = articles(&due.citations);
         let subject = format!("vehicle:{plate}");
@@ -964,7 +968,7 @@ fn barred(
 async fn out_of_service(
     tx: &mut Tx,
     jurisdiction: &str,
-    laws: &[Context<'_>],
+    (laws, serving): (&[Context<'_>], &[Serves]),
     span: &Span<'_>,
 ) -> Result<(Vec<Entry>, bool), StoreError> {
     let today = span.today;
@@ -1019,7 +1023,7 @@ async fn out_of_service(
     }
     for Serves {
         rulebook, plate, ..
-    } in fleet(tx, jurisdiction).await?
+    } in serving
     {
         if out.len() > limit {
             break;
@@ -1028,7 +1032,7 @@ async fn out_of_service(
         if !admitted(&subject) {
             continue;
         }
-        let Some(check) = checks::plate_check(tx, jurisdiction, &plate, today).await? else {
+        let Some(check) = checks::plate_check(tx, jurisdiction, plate, today).await? else {
             continue;
         };
         let bars = in_service::vehicle(&check.record(), today);
@@ -1048,7 +1052,7 @@ async fn out_of_service(
             span,
             (subject, who),
             &bars,
-            law(&rulebook),
+            law(rulebook),
             &recorded,
         ));
     }

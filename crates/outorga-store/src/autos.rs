@@ -243,7 +243,7 @@ impl Store {
         .bind(input.permit.as_ref().map(|p| p.0.clone()))
         .bind(input.permit.as_ref().map(|p| p.1))
         .bind(plate.clone())
-        .bind(input.committed_at.format("%Y-%m-%dT%H:%M:%S").to_string())
+        .bind(crate::dates::moment_text(input.committed_at))
         .bind(input.place.trim())
         .bind(input.description.trim())
         .bind(change.by)

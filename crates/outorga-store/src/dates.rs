@@ -10,6 +10,11 @@ pub(crate) fn day(text: &str) -> Result<NaiveDate, StoreError> {
         .map_err(|_| StoreError::Corrupt(format!("`{text}` is not a date")))
 }
 
+/// A moment as the record keeps it, `YYYY-MM-DDTHH:MM:SS`.
+pub(crate) fn moment_text(at: NaiveDateTime) -> String {
+    at.format("%Y-%m-%dT%H:%M:%S").to_string()
+}
+
 /// A moment kept as `YYYY-MM-DDTHH:MM:SS`.
 pub(crate) fn moment(text: &str) -> Result<NaiveDateTime, StoreError> {
     NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S")

@@ -289,8 +289,7 @@ async fn write_state(
          notified_on = $9, defense_by = $10, defense_on = $11, judged_on = $12, \
          decision_notified_on = $13, appeal_by = $14, appealed_on = $15, instance = $16, \
          decision = $17, final_on = $18, released_on = $19, cure_days = $20, verification_at = $21, \
-         verification_on = $23, \
-         recorded_as = COALESCE($22, recorded_as) \
+         verification_on = $22, recorded_as = COALESCE($23, recorded_as) \
          WHERE jurisdiction = $1 AND year = $2 AND number = $3",
     )
     .bind(jurisdiction)
@@ -317,12 +316,9 @@ async fn write_state(
     .bind(text(final_on))
     .bind(text(next.released))
     .bind(next.cure_days.map(|d| i32::try_from(d).unwrap_or(i32::MAX)))
-    .bind(
-        next.verification
-            .map(|at| at.format("%Y-%m-%dT%H:%M:%S").to_string()),
-    )
-    .bind(recorded_as)
+    .bind(next.verification.map(crate::dates::moment_text))
     .bind(text(next.verification.map(|at| at.date())))
+    .bind(recorded_as)
     .execute(&mut **tx)
     .await?;
     Ok(())

@@ -51,24 +51,29 @@ impl Bar {
     }
 }
 
+/// HTML with the page policy.
+fn html(status: StatusCode, html: String) -> Response {
+    (
+        status,
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            ),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(PAGE_POLICY),
+            ),
+        ],
+        html,
+    )
+        .into_response()
+}
+
 /// A rendered page with the page policy.
 pub(crate) fn page(status: StatusCode, template: &impl Template) -> Response {
     match template.render() {
-        Ok(html) => (
-            status,
-            [
-                (
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("text/html; charset=utf-8"),
-                ),
-                (
-                    header::CONTENT_SECURITY_POLICY,
-                    HeaderValue::from_static(PAGE_POLICY),
-                ),
-            ],
-            html,
-        )
-            .into_response(),
+        Ok(rendered) => html(status, rendered),
         Err(error) => {
             tracing::error!(%error, "a page could not be rendered");
             failure()
@@ -92,23 +97,15 @@ pub(crate) fn failure() -> Response {
         message: "Ocorreu um erro no sistema. Tente de novo em instantes; se persistir, avise o administrador.",
     };
     match template.render() {
-        Ok(html) => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            [(header::CONTENT_SECURITY_POLICY, PAGE_POLICY)],
-            axum::response::Html(html),
-        )
-            .into_response(),
+        Ok(rendered) => html(StatusCode::INTERNAL_SERVER_ERROR, rendered),
         Err(_) => (StatusCode::INTERNAL_SERVER_ERROR, "erro interno").into_response(),
     }
 }
 
-/// The user signed in by the request's cookie, if any.
+/// The user signed in by the request's cookie, if any (a session that
+/// cannot be read counts as none: the page asks to sign in).
 async fn current(headers: &HeaderMap, state: &AppState) -> Option<Signed> {
-    let token = cookie(headers, SESSION)?;
-    match state.store.authenticate(&token, state.clock.now()).await {
-        Ok(Some(user)) => Some(Signed { user, token }),
-        _ => None,
-    }
+    session::signed_in(headers, state).await.ok().flatten()
 }
 
 #[derive(Template)]

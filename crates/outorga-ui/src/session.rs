@@ -10,7 +10,7 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use outorga_store::User;
+use outorga_store::{StoreError, User};
 use outorga_web::AppState;
 use sha2::{Digest, Sha256};
 
@@ -94,16 +94,27 @@ impl Signed {
     }
 }
 
+/// The user the request's session cookie stands for now, if any (none
+/// without a cookie, or with one expired or revoked).
+pub(crate) async fn signed_in(
+    headers: &HeaderMap,
+    state: &AppState,
+) -> Result<Option<Signed>, StoreError> {
+    let Some(token) = cookie(headers, SESSION) else {
+        return Ok(None);
+    };
+    let user = state.store.authenticate(&token, state.clock.now()).await?;
+    Ok(user.map(|user| Signed { user, token }))
+}
+
 impl FromRequestParts<AppState> for Signed {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
         let to_sign_in = || Redirect::to("/entrar").into_response();
-        let Some(token) = cookie(&parts.headers, SESSION) else {
-            return Err(to_sign_in());
-        };
-        match state.store.authenticate(&token, state.clock.now()).await {
-            Ok(Some(user)) => Ok(Signed { user, token }),
+        match signed_in(&parts.headers, state).await {
+            Ok(Some(signed)) => Ok(signed),
+            Ok(None) if cookie(&parts.headers, SESSION).is_none() => Err(to_sign_in()),
             Ok(None) => {
                 let mut answer = to_sign_in();
                 answer.headers_mut().append(
