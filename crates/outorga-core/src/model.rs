@@ -162,6 +162,17 @@ impl Service {
     pub fn parse(text: &str) -> Option<Service> {
         Service::ALL.into_iter().find(|s| s.name() == text)
     }
+
+    /// The service as staff and the public read it.
+    pub fn portuguese(self) -> &'static str {
+        match self {
+            Service::Taxi => "táxi",
+            Service::TaxiAcessivel => "táxi acessível",
+            Service::Mototaxi => "mototáxi",
+            Service::Motofrete => "motofrete",
+            Service::Onibus => "ônibus intermunicipal",
+        }
+    }
 }
 
 /// A value in force from a date on.
@@ -1114,6 +1125,16 @@ impl Education {
             _ => return None,
         })
     }
+
+    /// The schooling as staff read it.
+    pub fn portuguese(self) -> &'static str {
+        match self {
+            Education::None => "sem escolaridade formal",
+            Education::Fundamental => "ensino fundamental completo",
+            Education::Medio => "ensino médio completo",
+            Education::Superior => "ensino superior completo",
+        }
+    }
 }
 
 /// The checks the engine knows how to make on the facts of a person.
@@ -1183,6 +1204,52 @@ pub enum Check {
         after: EndedHow,
         period: Period,
     },
+}
+
+impl Check {
+    /// What a clerk records to clear this requirement when it is unmet or
+    /// cannot be judged, in Portuguese (the profile's and the register's
+    /// words).
+    pub fn evidence(&self) -> String {
+        match self {
+            Check::NaturalPerson => "Cadastrar o titular pelo CPF (pessoa física).".into(),
+            Check::LicenseCategory { any_of, .. } => format!(
+                "Registrar no perfil a CNH com a categoria ({}) e, quando exigida, a observação \"exerce atividade remunerada\".",
+                any_of.join(" ou ")
+            ),
+            Check::LicenseValid => "Registrar no perfil a validade da CNH.".into(),
+            Check::LicenseNotSuspended | Check::NoSuspensionWithin(_) => {
+                "Registrar no perfil se o direito de dirigir está ou esteve suspenso (suspensa até).".into()
+            }
+            Check::LicenseYears(_) => "Registrar no perfil a data da primeira habilitação.".into(),
+            Check::ResidentYears(_) => "Registrar no perfil desde quando reside no município.".into(),
+            Check::MinAge(_) | Check::UnderAge(_) => "Registrar no perfil a data de nascimento.".into(),
+            Check::MinEducation(_) => "Registrar no perfil a escolaridade.".into(),
+            Check::NotPublicEmployee => "Registrar no perfil se é servidor público.".into(),
+            Check::NotTransportOperator => {
+                "Registrar no perfil se opera transporte coletivo ou escolar.".into()
+            }
+            Check::Document(name) => {
+                format!("Registrar no perfil o documento apresentado \"{name}\".")
+            }
+            Check::NoInterdependence { .. } => {
+                "Verificar os sócios, dirigentes e delegações das demais transportadoras da linha.".into()
+            }
+            Check::NoFinalConviction => {
+                "Registrar no perfil se há condenação criminal definitiva (certidão).".into()
+            }
+            Check::NoOtherPermit | Check::CompanyPermits(_) | Check::CompanyShare(_) => {
+                "Conferir as permissões já outorgadas a quem pede.".into()
+            }
+            Check::NoOverdueDebts => "Quitar ou parcelar os débitos vencidos.".into(),
+            Check::DriversPerPermit { .. } | Check::PrepostoGrounds { .. } => {
+                "Conferir os condutores vinculados e o motivo do preposto.".into()
+            }
+            Check::WaitingPeriod { .. } => {
+                "Conferir o fim das permissões anteriores de quem pede.".into()
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default)]

@@ -8,7 +8,9 @@ use crate::audit::{Change, next_number};
 use crate::auto_record::{
     Auto, COLUMNS, Proposal, ProposedOption, ProposedSanction, auto_of, auto_step, read_auto,
 };
-use crate::listing::{self, Filter, Kind, List, Page, Window, day_range, one_of, renamed, text};
+use crate::listing::{
+    self, Filter, KeyValue, Kind, List, Page, Window, day_range, one_of, renamed, text,
+};
 use crate::parameters::optional_deadline;
 use crate::permits::{bound, read_permit};
 use crate::world::{self, Scope, World};
@@ -361,10 +363,17 @@ impl Store {
             .transpose()?;
         let (from, to) = day_range(filter.from, filter.to)?;
         let infraction = filter.infraction.as_deref().map(|i| text(i.trim()));
+        let (service, permit) = filter
+            .permit
+            .as_ref()
+            .map(|(s, n)| (text(s.as_str()), KeyValue::Int(*n)))
+            .unzip();
         let rows = Filter::default()
             .always("jurisdiction = $?", text(jurisdiction))
+            .when("service = $?", service)
+            .when("permit_number = $?", permit.clone())
             .ranked(
-                false,
+                permit.is_some(),
                 &[
                     ("offender", offender),
                     ("plate", plate),
@@ -392,6 +401,8 @@ pub struct AutoFilter {
     pub from: Option<NaiveDate>,
     /// Committed on or before this day.
     pub to: Option<NaiveDate>,
+    /// Under this permit (service, number).
+    pub permit: Option<(String, i64)>,
 }
 
 /// The statuses of an auto.

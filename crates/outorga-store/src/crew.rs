@@ -21,6 +21,16 @@ use sqlx::Row;
 /// The roles a driver serves a permit in.
 const ROLES: [&str; 3] = ["auxiliary", "collaborator", "preposto"];
 
+/// A driver's role as staff read it.
+pub fn role_pt(role: &str) -> &'static str {
+    match role {
+        "auxiliary" => "auxiliar",
+        "collaborator" => "colaborador",
+        "preposto" => "preposto",
+        _ => "função desconhecida",
+    }
+}
+
 /// What admitting a driver under a permit gave: the registration's
 /// validity, the articles, and what the clerk must still check.
 struct Admitted {

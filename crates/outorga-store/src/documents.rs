@@ -239,7 +239,7 @@ const KINDS: [(&str, &str); 4] = [
 
 /// A kind of document as staff and the public read it (the record's
 /// spelling, for a kind it does not know).
-pub(crate) fn kind_name(kind: &str) -> &str {
+pub fn kind_name(kind: &str) -> &str {
     KINDS
         .iter()
         .find(|(code, _)| *code == kind)

@@ -121,6 +121,18 @@ async fn current_plate(
 }
 
 impl Store {
+    /// The vehicle serving the permit now, with the day it began, if any.
+    pub async fn permit_vehicle(
+        &self,
+        jurisdiction: &str,
+        permit: (&str, i64),
+    ) -> Result<Option<(String, NaiveDate)>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let found = current_plate(&mut tx, jurisdiction, permit).await?;
+        tx.commit().await?;
+        Ok(found)
+    }
+
     /// Puts a vehicle in service under a permit in force: the first one
     /// (inclusion: age limit and requirements) or a substitute for the one
     /// serving (substitution rules). Issues the traffic authorization, valid

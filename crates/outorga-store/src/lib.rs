@@ -15,6 +15,7 @@ mod debts;
 mod demo;
 mod documents;
 mod fleet;
+mod grant_preview;
 mod hashing;
 mod lines;
 mod listing;
@@ -28,6 +29,7 @@ mod permits;
 mod process;
 mod profile;
 mod requirements;
+mod search;
 mod sign_ins;
 mod stands;
 mod text;
@@ -46,11 +48,12 @@ pub use audit_list::{AuditFilter, LoggedChange};
 pub use auto_record::{Auto, Proposal, ProposedSanction};
 pub use autos::{AutoFilter, AutoInput};
 pub use checks::{Held, PlateCheck};
-pub use crew::{Driver, DriverAdded};
+pub use crew::{Driver, DriverAdded, role_pt as driver_role_pt};
 pub use debts::{Debt, DebtFilter, Due, Payment};
 pub use demo::DemoReport;
-pub use documents::{Document, DocumentFilter};
+pub use documents::{Document, DocumentFilter, kind_name as document_kind_name};
 pub use fleet::{Inspection, VehicleIncluded};
+pub use grant_preview::{CapState, CapView, CheckState, ChecklistItem, GrantPreview, ShareView};
 pub use hashing::{HashingLimits, HashingPeak};
 pub use lines::{Line, Section, parse_coefficient};
 pub use listing::{Cursor, KeyValue, Page, Window};
@@ -58,10 +61,12 @@ pub use parameters::{deployed_law, settable as settable_parameter};
 pub use password_policy::{MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS, check_password};
 pub use people::{Kind, Registered, parse_document};
 pub use permit_life::PermitChange;
+pub use permit_status::event_pt;
 pub use permits::{GrantRequest, Granted, HistoryStep, PermitFilter, PermitRecord, status_pt};
 pub use process::{ProcessStep, status_pt as auto_status_pt};
 pub use profile::{Cnh, Profile, check_profile, parse_cnh_number};
 pub use requirements::ToCheck;
+pub use search::{Found, PER_KIND as SEARCH_PER_KIND};
 pub use sign_ins::{
     Attempt, AttemptFilter, FAILURES_PER_CLIENT, FAILURES_PER_NAME, FAILURES_PER_NAME_EVERYWHERE,
     SignIn, WINDOW_SECONDS,
@@ -284,6 +289,7 @@ impl Store {
         let before = maintenance::applied(&pool, &MIGRATOR.table_name).await?;
         MIGRATOR.run(&pool).await?;
         if maintenance::applied(&pool, &MIGRATOR.table_name).await? > before {
+            search::index_people(&pool).await?;
             maintenance::analyze(&pool, backend).await?;
         }
         let key_id: String = sqlx::query("SELECT key_id FROM audit_head WHERE id = 1")

@@ -2,6 +2,7 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
+use crate::listing::{self, Filter, Kind as KeyKind, List, Page, Window, text};
 use crate::{Store, StoreError, refused_if_taken};
 use sqlx::Row;
 
@@ -86,6 +87,7 @@ impl Store {
                 format!("{document} já está cadastrado em {jurisdiction}"),
             )
         })?;
+        crate::search::index_person(&mut tx, jurisdiction, &document, name).await?;
         append(
             &mut tx,
             &self.audit,
@@ -110,6 +112,16 @@ impl Store {
         })
     }
 
+    /// A page of `jurisdiction`'s register, by name.
+    pub async fn people(
+        &self,
+        jurisdiction: &str,
+        window: Window<'_>,
+    ) -> Result<Page<Registered>, StoreError> {
+        let rows = Filter::default().always("jurisdiction = $?", text(jurisdiction));
+        listing::page(&self.pool, &PEOPLE, &rows, window, registered_of).await
+    }
+
     /// The person or company with this document in `jurisdiction`, if any.
     pub async fn registered(
         &self,
@@ -117,25 +129,45 @@ impl Store {
         document: &str,
     ) -> Result<Option<Registered>, StoreError> {
         let (document, _) = parse_document(document)?;
-        let row = sqlx::query(
-            "SELECT document, kind, name FROM people WHERE jurisdiction = $1 AND document = $2",
-        )
-        .bind(jurisdiction)
-        .bind(&document)
-        .fetch_optional(&self.pool)
-        .await?;
-        row.map(|row| {
-            let kind: String = row.try_get("kind")?;
-            Ok(Registered {
-                document: row.try_get("document")?,
-                kind: if kind == "company" {
-                    Kind::Company
-                } else {
-                    Kind::Person
-                },
-                name: row.try_get("name")?,
-            })
-        })
-        .transpose()
+        read(&self.pool, jurisdiction, &document).await
     }
 }
+
+/// The person or company with this document (without punctuation), if any.
+pub(crate) async fn read(
+    executor: impl sqlx::Executor<'_, Database = sqlx::Any>,
+    jurisdiction: &str,
+    document: &str,
+) -> Result<Option<Registered>, StoreError> {
+    let row = sqlx::query(
+        "SELECT document, kind, name FROM people WHERE jurisdiction = $1 AND document = $2",
+    )
+    .bind(jurisdiction)
+    .bind(document)
+    .fetch_optional(executor)
+    .await?;
+    row.map(|row| registered_of(&row)).transpose()
+}
+
+/// A row of `people` (document, kind, name).
+fn registered_of(row: &sqlx::any::AnyRow) -> Result<Registered, StoreError> {
+    let kind: String = row.try_get("kind")?;
+    Ok(Registered {
+        document: row.try_get("document")?,
+        kind: if kind == "company" {
+            Kind::Company
+        } else {
+            Kind::Person
+        },
+        name: row.try_get("name")?,
+    })
+}
+
+/// The register by name (index `people_by_name`, migration 0031).
+const PEOPLE: List = List {
+    name: "people",
+    table: "people",
+    columns: "document, kind, name",
+    key: &[("name", KeyKind::Text), ("document", KeyKind::Text)],
+    descending: false,
+};

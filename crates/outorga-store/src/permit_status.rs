@@ -6,7 +6,7 @@
 use crate::StoreError;
 use crate::dates::day;
 use chrono::NaiveDate;
-use outorga_core::engine::permit_life::{LifeStep, status_on_day};
+use outorga_core::engine::permit_life::{LifeStep, LifeStepKind, status_on_day};
 use outorga_core::model::{EndedHow, PermitStatus};
 use sqlx::Row;
 
@@ -70,6 +70,28 @@ pub(crate) fn event_of(step: &LifeStep) -> &'static str {
         LifeStep::Cure => "cure",
         LifeStep::Cassate => end_event(EndedHow::Cassated),
         LifeStep::End { ground } => end_event(ground.ended_how()),
+    }
+}
+
+/// A history event as staff read it.
+pub fn event_pt(event: &str) -> &'static str {
+    match event {
+        "grant" => "outorga",
+        "suspension" => "suspensão",
+        "reserve" => LifeStepKind::Reserve.portuguese(),
+        "reserve_extension" => LifeStepKind::ExtendReserve.portuguese(),
+        "reinstatement" => LifeStepKind::Reinstate.portuguese(),
+        "penalty_suspension" => LifeStepKind::Suspend.portuguese(),
+        "renewal" => LifeStepKind::Renew.portuguese(),
+        "transfer" => LifeStepKind::Transfer.portuguese(),
+        "caducity_notice" => LifeStepKind::CaducityNotice.portuguese(),
+        "cure" => LifeStepKind::Cure.portuguese(),
+        "renunciation" => "renúncia",
+        "cassation" => "cassação",
+        "revocation" => "revogação",
+        "caducity" => "caducidade",
+        "extinction" => "extinção",
+        _ => "evento",
     }
 }
 

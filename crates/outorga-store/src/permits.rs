@@ -549,7 +549,7 @@ pub(crate) async fn end_links(
 /// the other applicants. Grants and releases of the services of one cap take
 /// turns on one row (PostgreSQL's row lock; SQLite's write lock is already
 /// held).
-struct CapRecord {
+pub(crate) struct CapRecord {
     permits: Vec<(Service, Option<String>)>,
     released: Vec<(String, u64)>,
 }
@@ -561,6 +561,16 @@ async fn cap_record(
 ) -> Result<CapRecord, StoreError> {
     let first = rule.services.first().map_or("", |s| s.name());
     crate::audit::lock_series(tx, jurisdiction, &format!("cap:{first}")).await?;
+    cap_permits(tx, rule, jurisdiction).await
+}
+
+/// The permits a cap counts and the places released from its shares, as
+/// they are now (no lock: what a preview reads).
+pub(crate) async fn cap_permits(
+    tx: &mut Tx,
+    rule: &CapRule,
+    jurisdiction: &str,
+) -> Result<CapRecord, StoreError> {
     let mut permits = Vec::new();
     let mut released = Vec::new();
     for counted in &rule.services {
@@ -591,7 +601,7 @@ async fn cap_record(
 }
 
 /// The core's view of the cap's record.
-fn counted(record: &CapRecord) -> (Vec<Counted<'_>>, Vec<(&str, u64)>) {
+pub(crate) fn counted(record: &CapRecord) -> (Vec<Counted<'_>>, Vec<(&str, u64)>) {
     (
         record
             .permits

@@ -1,4 +1,4 @@
-//! Dates as users read them.
+//! Dates and documents as users read them.
 
 use chrono::NaiveDate;
 
@@ -7,11 +7,49 @@ pub(crate) fn day(day: NaiveDate) -> String {
     day.format("%d/%m/%Y").to_string()
 }
 
+/// A day, or a dash when there is none.
+pub(crate) fn maybe_day(day: Option<NaiveDate>) -> String {
+    day.map_or_else(|| "—".to_string(), self::day)
+}
+
+/// A CPF as `000.000.000-00`, a CNPJ as `00.000.000/0000-00`; anything
+/// else as it is.
+pub(crate) fn document(bare: &str) -> String {
+    let c: Vec<char> = bare.chars().collect();
+    let part = |from: usize, to: usize| c[from..to].iter().collect::<String>();
+    match c.len() {
+        11 => format!(
+            "{}.{}.{}-{}",
+            part(0, 3),
+            part(3, 6),
+            part(6, 9),
+            part(9, 11)
+        ),
+        14 => format!(
+            "{}.{}.{}/{}-{}",
+            part(0, 2),
+            part(2, 5),
+            part(5, 8),
+            part(8, 12),
+            part(12, 14)
+        ),
+        _ => bare.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn a_day_reads_day_month_year() {
         let day = chrono::NaiveDate::from_ymd_opt(2026, 3, 7).expect("date");
         assert_eq!(super::day(day), "07/03/2026");
+        assert_eq!(super::maybe_day(None), "—");
+    }
+
+    #[test]
+    fn documents_are_masked() {
+        assert_eq!(super::document("52998224725"), "529.982.247-25");
+        assert_eq!(super::document("11222333000181"), "11.222.333/0001-81");
+        assert_eq!(super::document("ABC"), "ABC");
     }
 }

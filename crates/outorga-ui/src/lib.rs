@@ -8,12 +8,23 @@
 //! - `pages.rs`: the first screens — the home page, sign-in and sign-out,
 //!   the panel with the user's agenda per jurisdiction;
 //! - `password.rs`: changing one's own password;
-//! - `format.rs`: dates as users read them (dd/mm/aaaa).
+//! - `place.rs`: the jurisdiction of a page (`/j/{j}/…`), within the
+//!   user's scope;
+//! - `search.rs`: the search box, results as one types;
+//! - `people.rs`: the register, a person's page with the checklist of the
+//!   law's requirements per service;
+//! - `permits.rs`: the list, the grant form with the cap and the checklist
+//!   before sending, the dossier;
+//! - `format.rs`: dates and documents as users read them.
 
 mod assets;
 mod format;
 mod pages;
 mod password;
+mod people;
+mod permits;
+mod place;
+mod search;
 mod session;
 
 use axum::Router;
@@ -38,6 +49,17 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route(
             "/senha",
             get(password::password_form).post(password::change_password),
+        )
+        .route("/busca", get(search::search))
+        .route("/busca/resultados", get(search::search_results))
+        .route("/j/{j}/pessoas", get(people::list).post(people::register))
+        .route("/j/{j}/pessoas/{documento}", get(people::person))
+        .route("/j/{j}/permissoes", get(permits::list).post(permits::grant))
+        .route("/j/{j}/permissoes/nova", get(permits::grant_form))
+        .route("/j/{j}/permissoes/previa", get(permits::grant_preview))
+        .route(
+            "/j/{j}/permissoes/{servico}/{numero}",
+            get(permits::dossier),
         )
         .route("/static/{file}", get(assets::serve))
         .layer(axum::Extension(options))

@@ -51,6 +51,21 @@ impl Bar {
     }
 }
 
+/// What the user may do in a jurisdiction, for its links (what a role may
+/// not do is not offered; the action refuses it anyway).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Offers {
+    pub clerk: bool,
+}
+
+impl Offers {
+    pub(crate) fn of(signed: &Signed) -> Offers {
+        Offers {
+            clerk: outorga_web::auth::Clerk::admits(signed.user.role),
+        }
+    }
+}
+
 /// HTML with the page policy.
 fn html(status: StatusCode, html: String) -> Response {
     (
@@ -83,10 +98,10 @@ pub(crate) fn page(status: StatusCode, template: &impl Template) -> Response {
 
 #[derive(Template)]
 #[template(path = "erro.html")]
-struct ErrorPage<'a> {
-    user: Option<Bar>,
-    title: &'a str,
-    message: &'a str,
+pub(crate) struct ErrorPage<'a> {
+    pub user: Option<Bar>,
+    pub title: &'a str,
+    pub message: &'a str,
 }
 
 /// The page of a failure the user cannot fix (logged where it happened).
@@ -328,6 +343,7 @@ struct Row {
 /// A jurisdiction's part of the panel.
 #[derive(Debug)]
 struct Section {
+    id: String,
     name: String,
     today: String,
     overdue: usize,
@@ -341,6 +357,7 @@ struct Section {
 #[template(path = "painel.html")]
 struct Panel {
     user: Option<Bar>,
+    offers: Offers,
     days: u32,
     sections: Vec<Section>,
 }
@@ -386,6 +403,7 @@ pub(crate) async fn panel(State(state): State<AppState>, signed: Signed) -> Resp
         };
         let items = &agenda.items;
         sections.push(Section {
+            id: j.id.clone(),
             name: format!("{} ({})", j.name, j.state),
             today: format::day(today),
             overdue: items.iter().filter(|i| i.overdue).count(),
@@ -412,6 +430,7 @@ pub(crate) async fn panel(State(state): State<AppState>, signed: Signed) -> Resp
         StatusCode::OK,
         &Panel {
             user: Some(Bar::of(&signed)),
+            offers: Offers::of(&signed),
             days: PANEL_DAYS,
             sections,
         },

@@ -80,6 +80,36 @@ pub(crate) fn same(a: &str, b: &str) -> bool {
             == 0
 }
 
+/// Whether a form sent by `signed` may act: its CSRF token is the session's
+/// and the user's role admits the action; otherwise the page that refuses
+/// (403), as the API refuses.
+pub(crate) fn checked_form(
+    signed: &Signed,
+    csrf: &str,
+    admits: fn(outorga_store::Role) -> bool,
+) -> Result<(), Box<Response>> {
+    if !same(csrf, &signed.csrf()) {
+        return Err(Box::new(crate::place::refusal(
+            signed,
+            axum::http::StatusCode::FORBIDDEN,
+            "Formulário expirado",
+            "A página que enviou este pedido é antiga. Volte à página anterior, recarregue-a e tente de novo.",
+        )));
+    }
+    if !admits(signed.user.role) {
+        return Err(Box::new(crate::place::refusal(
+            signed,
+            axum::http::StatusCode::FORBIDDEN,
+            "Ação não permitida",
+            &format!(
+                "O papel {} não permite esta ação. Peça a quem tem o papel adequado.",
+                signed.user.role.label()
+            ),
+        )));
+    }
+    Ok(())
+}
+
 /// The user signed in by the request's cookie; without one (or with one
 /// expired or revoked), the answer is the sign-in page.
 #[derive(Debug, Clone)]

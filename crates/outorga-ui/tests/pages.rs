@@ -145,6 +145,24 @@ async fn router(url: &str) -> axum::Router {
         )
         .await
         .expect("user");
+    store
+        .create_user(
+            &setup(),
+            "consulta",
+            Role::ReadOnly,
+            PASSWORD,
+            &Scope::Only(vec!["cangucu".into()]),
+        )
+        .await
+        .expect("user");
+    let taxi = library
+        .rulebooks()
+        .find(|r| r.jurisdiction.id == "cangucu")
+        .expect("Canguçu's rulebook");
+    store
+        .set_parameter(&setup(), taxi, "cangucu", ("population", 49_607u32.into()))
+        .await
+        .expect("population");
     let state = AppState::new(store, library).with_clock(Arc::new(Fixed));
     outorga_web::router_with(
         state,
@@ -154,6 +172,11 @@ async fn router(url: &str) -> axum::Router {
 
 /// Signs in as `atendente`: the session cookie's line.
 async fn signed_in(router: &axum::Router) -> String {
+    signed_in_as(router, "atendente").await
+}
+
+/// Signs in as `name`: the session cookie's line.
+async fn signed_in_as(router: &axum::Router, name: &str) -> String {
     let form = send(router, get("/entrar", "")).await;
     let pre = value(&form.cookie("outorga_entrada").expect("form cookie")).to_string();
     let opened = send(
@@ -162,7 +185,7 @@ async fn signed_in(router: &axum::Router) -> String {
             "/entrar",
             &format!("outorga_entrada={pre}"),
             &format!(
-                "nome=atendente&senha=uma+senha+bem+longa+42&csrf={}",
+                "nome={name}&senha=uma+senha+bem+longa+42&csrf={}",
                 form.csrf()
             ),
         ),
@@ -339,6 +362,200 @@ async fn screens(url: &str) {
     assert_eq!(font.headers[header::CONTENT_TYPE], "font/woff2");
     let missing = send(&router, get("/static/nada.js", "")).await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
+}
+
+/// A clerk's day on screen: registers a person (a bad CPF said next to
+/// the field), reads the checklist, sees the cap and the checklist before
+/// granting, grants, is refused a second grant with the article, finds
+/// the person and the permit by the search box, opens the dossier; pages
+/// out of the scope are refused; a read-only user is offered no write
+/// and is refused one anyway.
+async fn clerk_workflows(url: &str) {
+    let router = router(url).await;
+    let clerk = format!("outorga_sessao={}", value(&signed_in(&router).await));
+    let people = send(&router, get("/j/cangucu/pessoas", &clerk)).await;
+    assert_eq!(people.status, StatusCode::OK, "{}", people.body);
+    assert!(people.body.contains("Cadastrar"));
+    let token = people.csrf();
+    let register = |form: String| post("/j/cangucu/pessoas", &clerk, &form);
+    let bad = send(
+        &router,
+        register(format!(
+            "documento=529.982.247-24&nome=Jos%C3%A9&csrf={token}"
+        )),
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.body.contains("CPF inválido"), "{}", bad.body);
+    assert!(bad.body.contains("aria-invalid=\"true\""));
+    let forged = send(
+        &router,
+        register("documento=52998224725&nome=Jos%C3%A9&csrf=outro".into()),
+    )
+    .await;
+    assert_eq!(forged.status, StatusCode::FORBIDDEN);
+    let done = send(
+        &router,
+        register(format!(
+            "documento=529.982.247-25&nome=Jos%C3%A9+da+Concei%C3%A7%C3%A3o&csrf={token}"
+        )),
+    )
+    .await;
+    assert_eq!(
+        (done.status, done.location()),
+        (StatusCode::SEE_OTHER, "/j/cangucu/pessoas/52998224725")
+    );
+    let person = send(&router, get("/j/cangucu/pessoas/52998224725", &clerk)).await;
+    assert_eq!(person.status, StatusCode::OK);
+    assert!(person.body.contains("José da Conceição"));
+    assert!(person.body.contains("529.982.247-25"));
+    assert!(person.body.contains("Requisitos para táxi em 30/11/2026"));
+    assert!(person.body.contains("a verificar"));
+    assert!(
+        person
+            .body
+            .contains("Registrar no perfil a CNH com a categoria")
+    );
+    assert!(
+        person
+            .body
+            .contains("/j/cangucu/permissoes/nova?servico=taxi")
+    );
+
+    // Before granting: the cap and the checklist.
+    let form = send(
+        &router,
+        get(
+            "/j/cangucu/permissoes/nova?servico=taxi&titular=52998224725",
+            &clerk,
+        ),
+    )
+    .await;
+    assert_eq!(form.status, StatusCode::OK, "{}", form.body);
+    assert!(form.body.contains("Limite: <strong>"), "{}", form.body);
+    assert!(form.body.contains("Art. 3º, § 2º"));
+    assert!(form.body.contains("Requisitos de José da Conceição"));
+    let part = send(
+        &router,
+        get(
+            "/j/cangucu/permissoes/previa?servico=taxi&titular=00000000000",
+            &clerk,
+        ),
+    )
+    .await;
+    assert_eq!(part.status, StatusCode::OK);
+    assert!(part.body.starts_with("<div id=\"previa\""), "{}", part.body);
+    assert!(part.body.contains("CPF inválido"));
+    let grant = || {
+        post(
+            "/j/cangucu/permissoes",
+            &clerk,
+            &format!("servico=taxi&titular=52998224725&cota=&csrf={token}"),
+        )
+    };
+    let granted = send(&router, grant()).await;
+    assert_eq!(granted.status, StatusCode::CREATED, "{}", granted.body);
+    assert!(granted.body.contains("Permissão de táxi nº 1 outorgada"));
+    assert!(granted.body.contains("Conferir ainda"));
+    let again = send(&router, grant()).await;
+    assert_eq!(again.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(again.body.contains("Outorga negada"));
+    assert!(
+        again.body.contains("Art. 3º, § 3º"),
+        "the article: {}",
+        again.body
+    );
+    let unknown = send(
+        &router,
+        post(
+            "/j/cangucu/permissoes",
+            &clerk,
+            &format!("servico=taxi&titular=11144477735&csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(unknown.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        unknown.body.contains("não está cadastrado"),
+        "{}",
+        unknown.body
+    );
+
+    // The list, the dossier, the search.
+    let list = send(&router, get("/j/cangucu/permissoes?servico=taxi", &clerk)).await;
+    assert!(list.body.contains("/j/cangucu/permissoes/taxi/1"));
+    let bad_filter = send(&router, get("/j/cangucu/permissoes?titular=123", &clerk)).await;
+    assert_eq!(bad_filter.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let dossier = send(&router, get("/j/cangucu/permissoes/taxi/1", &clerk)).await;
+    assert_eq!(dossier.status, StatusCode::OK);
+    assert!(dossier.body.contains("30/11/2026 — outorga"));
+    assert!(dossier.body.contains("Art. 3º, § 3º"));
+    let missing = send(&router, get("/j/cangucu/permissoes/taxi/99", &clerk)).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    for text in ["conceic", "529.982", "Jose%20da"] {
+        let found = send(&router, get(&format!("/busca/resultados?q={text}"), &clerk)).await;
+        assert!(
+            found
+                .body
+                .contains("href=\"/j/cangucu/pessoas/52998224725\""),
+            "{text}: {}",
+            found.body
+        );
+    }
+    let numbered = send(&router, get("/busca?q=1", &clerk)).await;
+    assert!(numbered.body.contains("Digite ao menos 2 caracteres."));
+    let nothing = send(&router, get("/busca/resultados?q=zzzz", &clerk)).await;
+    assert!(nothing.body.contains("Nada encontrado"));
+
+    // Out of the scope, and nowhere.
+    let away = send(&router, get("/j/amapa/pessoas", &clerk)).await;
+    assert_eq!(away.status, StatusCode::FORBIDDEN);
+    let nowhere = send(&router, get("/j/atlantida/permissoes", &clerk)).await;
+    assert_eq!(nowhere.status, StatusCode::NOT_FOUND);
+
+    // A read-only user reads, is offered no write, and is refused one.
+    let reader = format!(
+        "outorga_sessao={}",
+        value(&signed_in_as(&router, "consulta").await)
+    );
+    let panel = send(&router, get("/painel", &reader)).await;
+    assert!(panel.body.contains("/j/cangucu/permissoes\""));
+    assert!(!panel.body.contains("Outorgar permissão"));
+    let people = send(&router, get("/j/cangucu/pessoas", &reader)).await;
+    assert!(!people.body.contains("Cadastrar</h2>"));
+    let person = send(&router, get("/j/cangucu/pessoas/52998224725", &reader)).await;
+    assert!(!person.body.contains("/permissoes/nova"));
+    let refused = send(
+        &router,
+        post(
+            "/j/cangucu/pessoas",
+            &reader,
+            &format!("documento=11144477735&nome=Outro&csrf={}", panel.csrf()),
+        ),
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    let form = send(&router, get("/j/cangucu/permissoes/nova", &reader)).await;
+    assert_eq!(form.status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn clerk_workflows_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    clerk_workflows(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn clerk_workflows_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uiw_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    clerk_workflows(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
 }
 
 #[tokio::test]

@@ -33,6 +33,8 @@ pub struct Finding<'r> {
 pub struct Assessment<'r> {
     /// False if any requirement is unmet; unknown ones are listed, not assumed.
     pub passed: bool,
+    /// The requirements met, in the rulebook's order (a checklist shows them).
+    pub met: Vec<Finding<'r>>,
     pub unmet: Vec<Finding<'r>>,
     pub unknown: Vec<Finding<'r>>,
     /// Every article checked, each once.
@@ -43,6 +45,7 @@ impl Default for Assessment<'_> {
     fn default() -> Self {
         Self {
             passed: true,
+            met: Vec::new(),
             unmet: Vec::new(),
             unknown: Vec::new(),
             citations: Vec::new(),
@@ -69,7 +72,7 @@ impl<'r> Assessment<'r> {
             citations,
         };
         match outcome {
-            Outcome::Met => {}
+            Outcome::Met => self.met.push(finding),
             Outcome::Unmet => {
                 self.passed = false;
                 self.unmet.push(finding);

@@ -110,6 +110,55 @@ fn cap_rule<'r>(ctx: &Context<'r>, service: Service) -> Result<&'r CapRule, Engi
         })
 }
 
+/// A reserved share of a cap on a day: the places it holds back from open
+/// competition (its size less those released) and how many are filled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Share<'r> {
+    pub key: &'r str,
+    pub held: u64,
+    pub filled: u64,
+}
+
+/// How a cap stands on a day: its size, each reserved share, and the places
+/// of open competition (the cap less the shares held back) with how many
+/// are filled; the articles it rests on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Occupancy<'r> {
+    pub max_permits: u64,
+    pub shares: Vec<Share<'r>>,
+    pub open: u64,
+    pub open_filled: u64,
+    pub citations: Vec<&'r str>,
+}
+
+/// How the cap that counts `service` stands on `on`, given the permits it
+/// counts and the places of each share released to open competition.
+pub fn occupancy<'r>(
+    ctx: &Context<'r>,
+    service: Service,
+    counted: &[Counted<'_>],
+    released: &[(&str, u64)],
+    on: NaiveDate,
+) -> Result<Occupancy<'r>, EngineError> {
+    let rule = cap_rule(ctx, service)?;
+    let cap = permit_cap(ctx, service, counted.len() as u64, on)?;
+    let shares: Vec<Share<'r>> = held(&cap, rule, counted, released)
+        .into_iter()
+        .map(|(key, held, filled)| Share { key, held, filled })
+        .collect();
+    let reserved: u64 = shares.iter().map(|s| s.held).sum();
+    Ok(Occupancy {
+        max_permits: cap.max_permits,
+        open: cap.max_permits.saturating_sub(reserved),
+        open_filled: counted
+            .iter()
+            .filter(|p| share_of(rule, **p).is_none())
+            .count() as u64,
+        shares,
+        citations: cap.citations,
+    })
+}
+
 /// Whether one more permit of `service` (under `quota`) fits the cap on
 /// `on`, given the permits the cap counts and the places of each share
 /// released to open competition: the articles it rests on, or the law's
@@ -124,17 +173,17 @@ pub fn room<'r>(
     on: NaiveDate,
 ) -> Result<Result<Vec<&'r str>, Refusal>, EngineError> {
     let rule = cap_rule(ctx, service)?;
-    let cap = permit_cap(ctx, service, counted.len() as u64, on)?;
+    let places = occupancy(ctx, service, counted, released, on)?;
     let refuse = |reason: String| {
         Ok(Err(Refusal {
             reason,
-            citations: cap.citations.iter().map(|c| c.to_string()).collect(),
+            citations: places.citations.iter().map(|c| c.to_string()).collect(),
         }))
     };
-    if counted.len() as u64 >= cap.max_permits {
+    if counted.len() as u64 >= places.max_permits {
         return refuse(format!(
             "o limite de {} permissões de {} foi atingido",
-            cap.max_permits,
+            places.max_permits,
             rule.services
                 .iter()
                 .map(|s| s.name())
@@ -142,43 +191,39 @@ pub fn room<'r>(
                 .join(" e ")
         ));
     }
-    let shares = held(&cap, rule, counted, released);
-    let reserved: u64 = shares.iter().map(|(_, held, _)| held).sum();
-    let general = counted
-        .iter()
-        .filter(|p| share_of(rule, **p).is_none())
-        .count() as u64;
-    let free = cap.max_permits.saturating_sub(reserved);
-    let general_full = general >= free;
-    let asked = share_of(rule, Counted { service, quota });
-    match asked {
+    let general_full = places.open_filled >= places.open;
+    match share_of(rule, Counted { service, quota }) {
         Some(key) => {
-            let Some((_, held, used)) = shares.iter().find(|(k, _, _)| *k == key) else {
+            let Some(share) = places.shares.iter().find(|s| s.key == key) else {
                 return refuse(format!(
                     "`{}` não é reserva de vagas do regulamento (reservas: {})",
                     Quota::portuguese(key),
-                    shares
+                    places
+                        .shares
                         .iter()
-                        .map(|(k, _, _)| Quota::portuguese(k))
+                        .map(|s| Quota::portuguese(s.key))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ));
             };
-            if used >= held && (quota.is_some() || general_full) {
+            if share.filled >= share.held && (quota.is_some() || general_full) {
                 return refuse(format!(
-                    "as vagas da reserva `{}` ({held}) estão todas ocupadas",
-                    Quota::portuguese(key)
+                    "as vagas da reserva `{}` ({}) estão todas ocupadas",
+                    Quota::portuguese(key),
+                    share.held
                 ));
             }
         }
         None if general_full => {
+            let reserved = places.max_permits - places.open;
             return refuse(format!(
-                "as {free} vagas de livre concorrência estão ocupadas ({reserved} reservadas)"
+                "as {} vagas de livre concorrência estão ocupadas ({reserved} reservadas)",
+                places.open
             ));
         }
         None => {}
     }
-    Ok(Ok(cap.citations))
+    Ok(Ok(places.citations))
 }
 
 /// How many places of the share `key` are unfilled on `on` and may be

@@ -11,14 +11,17 @@ use sqlx::{AnyPool, Row};
 /// migrations' bookkeeping, the gap-free counters (derived: each number
 /// they hand out is the unique key of the record that took it, so a counter
 /// moved back makes the next write fail on that key, never overwrite),
-/// and sign-in attempts (they are pruned; the pruning is an entry).
-pub(crate) const NOT_AUDITED: [&str; 6] = [
+/// sign-in attempts (they are pruned; the pruning is an entry), and the
+/// words of names the search reads (derived from `people.name`, which is
+/// audited, and written again from it when missing).
+pub(crate) const NOT_AUDITED: [&str; 7] = [
     "_sqlx_migrations",
     "counters",
     "audit_log",
     "audit_head",
     "audit_rows",
     "sign_in_attempts",
+    "person_words",
 ];
 
 /// Columns whose value is a secret (a password's hash, a token's hash): the

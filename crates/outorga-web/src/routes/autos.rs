@@ -464,6 +464,7 @@ async fn list(
         infraction: filter.infracao,
         from: optional_day(filter.de.as_deref(), "de")?,
         to: optional_day(filter.ate.as_deref(), "ate")?,
+        permit: None,
     };
     let autos = state.store.autos(&j, &filter, asked.window()).await?;
     Ok(Json(Lista::of(autos)))

@@ -1,0 +1,183 @@
+//! What a grant would meet before it is asked for: the cap of the service
+//! with its reserved shares and the places filled, and the applicant's
+//! checklist — each requirement met, unmet or to be checked, with its
+//! articles and what to record to clear it. Read only: the same engine
+//! questions the grant asks (`cap::occupancy`, `eligibility`), nothing
+//! written, nothing locked.
+
+use crate::permits::{bound, cap_permits, counted, eligible};
+use crate::{Registered, Store, StoreError, articles};
+use chrono::NaiveDate;
+use outorga_core::engine::assessment::Finding;
+use outorga_core::engine::cap::occupancy;
+use outorga_core::model::{Quota, Rulebook};
+
+/// A reserved share of the cap as the grant form shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShareView {
+    /// The quota key (what a grant under it names).
+    pub key: String,
+    /// The share in Portuguese.
+    pub name: String,
+    pub held: u64,
+    pub filled: u64,
+}
+
+/// How the cap of a service stands on a day.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CapView {
+    pub max_permits: u64,
+    pub shares: Vec<ShareView>,
+    /// Places of open competition, and how many are filled.
+    pub open: u64,
+    pub open_filled: u64,
+    pub articles: Vec<String>,
+}
+
+/// Where a requirement stands on what the record holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckState {
+    Met,
+    Unmet,
+    /// A fact it reads is not recorded: the clerk checks it.
+    ToCheck,
+}
+
+impl CheckState {
+    /// As staff read it.
+    pub fn portuguese(self) -> &'static str {
+        match self {
+            CheckState::Met => "atendido",
+            CheckState::Unmet => "não atendido",
+            CheckState::ToCheck => "a verificar",
+        }
+    }
+}
+
+/// One line of the applicant's checklist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChecklistItem {
+    pub requirement: String,
+    pub description: String,
+    pub articles: Vec<String>,
+    pub state: CheckState,
+    /// What to record to clear it (empty when met).
+    pub to_record: String,
+}
+
+/// The cap of a service as a preview knows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CapState {
+    /// The law sets no cap on the service.
+    None,
+    Known(CapView),
+    /// The engine cannot compute it (a parameter without a value): why, in
+    /// Portuguese. A grant would be refused for the same reason.
+    Unknown(String),
+}
+
+/// What a grant of `service` to `holder` would meet on `on`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GrantPreview {
+    pub cap: CapState,
+    /// The applicant and their checklist, when one was named.
+    pub applicant: Option<(Registered, Vec<ChecklistItem>)>,
+}
+
+fn items(
+    rulebook: &Rulebook,
+    findings: &[Finding<'_>],
+    state: CheckState,
+) -> impl Iterator<Item = ChecklistItem> {
+    findings.iter().map(move |f| ChecklistItem {
+        requirement: f.requirement.to_string(),
+        description: f.description.to_string(),
+        articles: articles(&f.citations),
+        state,
+        to_record: match state {
+            CheckState::Met => String::new(),
+            _ => rulebook
+                .requirements
+                .iter()
+                .find(|r| r.id == f.requirement)
+                .map(|r| r.check.evidence())
+                .unwrap_or_default(),
+        },
+    })
+}
+
+impl Store {
+    /// What a grant of `service` (to `holder`, when named; on a bus `line`)
+    /// would meet on `on`: the cap and its shares, the checklist. Unmet
+    /// requirements come first, then those to check, then those met.
+    pub async fn grant_preview(
+        &self,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        (service, holder, line): (&str, Option<&str>, Option<&str>),
+        on: NaiveDate,
+    ) -> Result<GrantPreview, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let kind = bound(&mut tx, jurisdiction, rulebook, service).await?;
+        let cap = match ctx
+            .rulebook
+            .caps
+            .iter()
+            .find(|c| c.services.contains(&kind))
+        {
+            None => CapState::None,
+            Some(rule) => {
+                let record = cap_permits(&mut tx, rule, jurisdiction).await?;
+                let (permits, released) = counted(&record);
+                match occupancy(&ctx, kind, &permits, &released, on) {
+                    Err(why) => CapState::Unknown(why.to_string()),
+                    Ok(places) => CapState::Known(CapView {
+                        max_permits: places.max_permits,
+                        shares: places
+                            .shares
+                            .iter()
+                            .map(|s| ShareView {
+                                key: s.key.to_string(),
+                                name: Quota::portuguese(s.key).to_string(),
+                                held: s.held,
+                                filled: s.filled,
+                            })
+                            .collect(),
+                        open: places.open,
+                        open_filled: places.open_filled,
+                        articles: articles(&places.citations),
+                    }),
+                }
+            }
+        };
+        let applicant = match holder {
+            None => None,
+            Some(holder) => {
+                let (document, _) = crate::parse_document(holder)?;
+                let assessment =
+                    eligible(&mut tx, &ctx, jurisdiction, (&document, kind, line), on).await?;
+                let registered = read_registered(&mut tx, jurisdiction, &document).await?;
+                let checklist = items(rulebook, &assessment.unmet, CheckState::Unmet)
+                    .chain(items(rulebook, &assessment.unknown, CheckState::ToCheck))
+                    .chain(items(rulebook, &assessment.met, CheckState::Met))
+                    .collect();
+                Some((registered, checklist))
+            }
+        };
+        tx.commit().await?;
+        Ok(GrantPreview { cap, applicant })
+    }
+}
+
+async fn read_registered(
+    tx: &mut crate::Tx,
+    jurisdiction: &str,
+    document: &str,
+) -> Result<Registered, StoreError> {
+    crate::people::read(&mut **tx, jurisdiction, document)
+        .await?
+        .ok_or_else(|| {
+            StoreError::NotFound(format!("{document} não está cadastrado em {jurisdiction}"))
+        })
+}

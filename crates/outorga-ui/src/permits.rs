@@ -1,0 +1,768 @@
+//! Permits: the list with its filters and pages, the grant form — the cap,
+//! the reserved shares and the applicant's checklist shown before anything
+//! is sent, the law's refusal with its articles — and the permit's dossier
+//! (holder, history with the articles of each step, drivers, vehicle,
+//! documents, autos, debts). The store's `permits`, `grant_preview`,
+//! `grant_permit`, `permit`, as the API's.
+
+use crate::format;
+use crate::pages::{Bar, failure, page};
+use crate::people::CheckRow;
+use crate::place::{Place, place, refusal};
+use crate::session::{Signed, checked_form};
+use askama::Template;
+use axum::Form;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use outorga_core::model::{PermitStatus, Service};
+use outorga_store::{
+    AutoFilter, CapState, Change, DebtFilter, DocumentFilter, GrantPreview, GrantRequest,
+    PermitFilter, StoreError, Window, document_kind_name, driver_role_pt, event_pt, status_pt,
+};
+use outorga_web::AppState;
+use outorga_web::auth::Clerk;
+use outorga_web::page::{Lista, Pagina};
+use serde::Deserialize;
+
+/// Permits per page of the list.
+const PER_PAGE: u32 = 50;
+/// Items of each part of the dossier (the latest first).
+const DOSSIER_ITEMS: u32 = 20;
+
+/// A service as a form offers it.
+#[derive(Debug)]
+struct Choice {
+    value: String,
+    label: String,
+    chosen: bool,
+}
+
+fn service_choices(place: &Place<'_>, chosen: &str, any: Option<&str>) -> Vec<Choice> {
+    any.map(|label| Choice {
+        value: String::new(),
+        label: label.to_string(),
+        chosen: chosen.is_empty(),
+    })
+    .into_iter()
+    .chain(place.services().into_iter().map(|s| Choice {
+        value: s.name().to_string(),
+        label: s.portuguese().to_string(),
+        chosen: s.name() == chosen,
+    }))
+    .collect()
+}
+
+/// A permit as the list shows it.
+#[derive(Debug)]
+struct PermitRow {
+    service: String,
+    service_pt: &'static str,
+    number: i64,
+    holder: String,
+    holder_shown: String,
+    status: &'static str,
+    granted: String,
+    expires: String,
+}
+
+fn service_pt(service: &str) -> &'static str {
+    Service::parse(service).map_or("serviço desconhecido", Service::portuguese)
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct ListAsked {
+    #[serde(default)]
+    servico: String,
+    #[serde(default)]
+    situacao: String,
+    #[serde(default)]
+    titular: String,
+    #[serde(default)]
+    placa: String,
+    cursor: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "permissoes.html")]
+struct ListPage {
+    user: Option<Bar>,
+    j: String,
+    place: String,
+    services: Vec<Choice>,
+    statuses: Vec<Choice>,
+    holder: String,
+    plate: String,
+    rows: Vec<PermitRow>,
+    next: Option<String>,
+    filters: String,
+    error: Option<String>,
+    clerk: bool,
+}
+
+pub(crate) async fn list(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path(j): Path<String>,
+    Query(asked): Query<ListAsked>,
+) -> Response {
+    let place = match place(&state, &signed, &j) {
+        Ok(place) => place,
+        Err(refused) => return *refused,
+    };
+    let filter = PermitFilter {
+        service: Some(asked.servico.clone()).filter(|s| !s.is_empty()),
+        status: Some(asked.situacao.clone()).filter(|s| !s.is_empty()),
+        holder: Some(asked.titular.clone()).filter(|s| !s.trim().is_empty()),
+        plate: Some(asked.placa.clone()).filter(|s| !s.trim().is_empty()),
+    };
+    let paging = Pagina {
+        limite: Some(PER_PAGE),
+        cursor: asked.cursor.clone(),
+    };
+    let (rows, next, error) = match paging.asked() {
+        Err(_) => (
+            Vec::new(),
+            None,
+            Some("O endereço da página foi alterado: volte à primeira página.".to_string()),
+        ),
+        Ok(window) => match state
+            .store
+            .permits(&place.id, &filter, window.window())
+            .await
+        {
+            Ok(list) => {
+                let list = Lista::with(list, |p| PermitRow {
+                    service_pt: service_pt(&p.service),
+                    holder_shown: format::document(&p.holder),
+                    status: status_pt(&p.status),
+                    granted: format::day(p.granted_on),
+                    expires: format::maybe_day(p.expires_on),
+                    service: p.service,
+                    number: p.number,
+                    holder: p.holder,
+                });
+                (list.itens, list.proximo, None)
+            }
+            Err(error) => match error.bad_input() {
+                Some((field, reason)) => (Vec::new(), None, Some(format!("{field}: {reason}"))),
+                None => {
+                    tracing::error!(%error, "the permits could not be read");
+                    return failure();
+                }
+            },
+        },
+    };
+    let filters = format!(
+        "servico={}&situacao={}&titular={}&placa={}",
+        query_text(&asked.servico),
+        query_text(&asked.situacao),
+        query_text(&asked.titular),
+        query_text(&asked.placa)
+    );
+    let statuses = std::iter::once(Choice {
+        value: String::new(),
+        label: "todas".into(),
+        chosen: asked.situacao.is_empty(),
+    })
+    .chain(PermitStatus::ALL.iter().map(|s| Choice {
+        value: s.name().to_string(),
+        label: s.portuguese().to_string(),
+        chosen: s.name() == asked.situacao,
+    }))
+    .collect();
+    page(
+        if error.is_some() {
+            StatusCode::UNPROCESSABLE_ENTITY
+        } else {
+            StatusCode::OK
+        },
+        &ListPage {
+            user: Some(Bar::of(&signed)),
+            j: place.id.clone(),
+            place: place.name.clone(),
+            services: service_choices(&place, &asked.servico, Some("todos")),
+            statuses,
+            holder: asked.titular,
+            plate: asked.placa,
+            rows,
+            next,
+            filters,
+            error,
+            clerk: Clerk::admits(signed.user.role),
+        },
+    )
+}
+
+/// A value for a query string: letters, digits and `-_.` as they are, the
+/// rest percent-encoded.
+fn query_text(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.') {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+// ------------------------------------------------------------- the grant
+
+/// The cap as the grant form shows it.
+#[derive(Debug)]
+struct CapRows {
+    max: u64,
+    open: u64,
+    open_filled: u64,
+    shares: Vec<(String, u64, u64)>,
+    articles: String,
+}
+
+/// What the grant form shows before it is sent.
+#[derive(Debug, Default)]
+struct Preview {
+    cap: Option<CapRows>,
+    /// Why the cap cannot be computed now.
+    cap_unknown: Option<String>,
+    holder: Option<String>,
+    checklist: Vec<CheckRow>,
+    blocked: bool,
+    /// Why the preview could not be made (an unknown holder, a bad CPF).
+    problem: Option<String>,
+}
+
+impl From<GrantPreview> for Preview {
+    fn from(p: GrantPreview) -> Preview {
+        let checklist: Vec<CheckRow> = p
+            .applicant
+            .as_ref()
+            .map(|(_, items)| items.iter().cloned().map(CheckRow::from).collect())
+            .unwrap_or_default();
+        Preview {
+            blocked: checklist.iter().any(|c| c.unmet),
+            cap_unknown: match &p.cap {
+                CapState::Unknown(why) => Some(why.clone()),
+                _ => None,
+            },
+            cap: match p.cap {
+                CapState::Known(c) => Some(CapRows {
+                    max: c.max_permits,
+                    open: c.open,
+                    open_filled: c.open_filled,
+                    shares: c
+                        .shares
+                        .into_iter()
+                        .map(|s| (s.name, s.held, s.filled))
+                        .collect(),
+                    articles: c.articles.join("; "),
+                }),
+                _ => None,
+            },
+            holder: p
+                .applicant
+                .map(|(r, _)| format!("{} ({})", r.name, format::document(&r.document))),
+            checklist,
+            problem: None,
+        }
+    }
+}
+
+/// The quotas a grant of the service may be asked under.
+fn quota_choices(place: &Place<'_>, service: &str, chosen: &str) -> Vec<Choice> {
+    let Some(kind) = Service::parse(service) else {
+        return Vec::new();
+    };
+    let Some(rulebook) = place.rulebook(kind) else {
+        return Vec::new();
+    };
+    std::iter::once(Choice {
+        value: String::new(),
+        label: "livre concorrência".into(),
+        chosen: chosen.is_empty(),
+    })
+    .chain(
+        rulebook
+            .caps
+            .iter()
+            .filter(|c| c.services.contains(&kind))
+            .flat_map(|c| &c.reserved)
+            .filter(|q| q.service.is_none())
+            .map(|q| Choice {
+                value: q.key.clone(),
+                label: outorga_core::model::Quota::portuguese(&q.key).to_string(),
+                chosen: q.key == chosen,
+            }),
+    )
+    .collect()
+}
+
+async fn preview(
+    state: &AppState,
+    place: &Place<'_>,
+    asked: &GrantAsked,
+) -> Result<Preview, Response> {
+    let Some(kind) = Service::parse(&asked.servico) else {
+        return Ok(Preview::default());
+    };
+    let Some(rulebook) = place.rulebook(kind) else {
+        return Ok(Preview::default());
+    };
+    let holder = Some(asked.titular.trim()).filter(|h| !h.is_empty());
+    let line = Some(asked.linha.trim()).filter(|l| !l.is_empty());
+    match state
+        .store
+        .grant_preview(
+            rulebook,
+            &place.id,
+            (kind.name(), holder, line),
+            place.today,
+        )
+        .await
+    {
+        Ok(found) => Ok(found.into()),
+        Err(StoreError::NotFound(reason)) | Err(StoreError::Invalid { reason, .. }) => {
+            // The cap alone, and why the checklist is missing.
+            let mut alone = match state
+                .store
+                .grant_preview(rulebook, &place.id, (kind.name(), None, None), place.today)
+                .await
+            {
+                Ok(found) => Preview::from(found),
+                Err(_) => Preview::default(),
+            };
+            alone.problem = Some(reason);
+            Ok(alone)
+        }
+        Err(error) => {
+            tracing::error!(%error, "the grant could not be previewed");
+            Err(failure())
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct GrantAsked {
+    #[serde(default)]
+    servico: String,
+    #[serde(default)]
+    titular: String,
+    #[serde(default)]
+    cota: String,
+    #[serde(default)]
+    linha: String,
+    #[serde(default)]
+    csrf: String,
+}
+
+#[derive(Template)]
+#[template(path = "permissao-nova.html")]
+struct GrantPage {
+    user: Option<Bar>,
+    j: String,
+    place: String,
+    today: String,
+    services: Vec<Choice>,
+    quotas: Vec<Choice>,
+    bus: bool,
+    holder: String,
+    line: String,
+    preview: Preview,
+    refused: Option<(String, String)>,
+    error: Option<(String, String)>,
+}
+
+#[derive(Template)]
+#[template(path = "previa.html")]
+struct PreviewPart {
+    preview: Preview,
+}
+
+/// How a grant form is shown again: its status, the law's refusal
+/// (reason, articles) and the field in error (field, reason).
+struct Outcome {
+    status: StatusCode,
+    refused: Option<(String, String)>,
+    error: Option<(String, String)>,
+}
+
+impl Outcome {
+    fn fresh() -> Outcome {
+        Outcome {
+            status: StatusCode::OK,
+            refused: None,
+            error: None,
+        }
+    }
+
+    fn field(field: &str, reason: String) -> Outcome {
+        Outcome {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            refused: None,
+            error: Some((field.to_string(), reason)),
+        }
+    }
+}
+
+async fn grant_page(
+    state: &AppState,
+    signed: &Signed,
+    place: &Place<'_>,
+    asked: GrantAsked,
+    outcome: Outcome,
+) -> Response {
+    let preview = match preview(state, place, &asked).await {
+        Ok(preview) => preview,
+        Err(failed) => return failed,
+    };
+    let Outcome {
+        status,
+        refused,
+        error,
+    } = outcome;
+    page(
+        status,
+        &GrantPage {
+            user: Some(Bar::of(signed)),
+            j: place.id.clone(),
+            place: place.name.clone(),
+            today: format::day(place.today),
+            services: service_choices(place, &asked.servico, Some("escolha o serviço")),
+            quotas: quota_choices(place, &asked.servico, &asked.cota),
+            bus: asked.servico == Service::Onibus.name(),
+            holder: asked.titular,
+            line: asked.linha,
+            preview,
+            refused,
+            error,
+        },
+    )
+}
+
+/// The grant form (`?servico=…&titular=…` fills it and shows the preview).
+pub(crate) async fn grant_form(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path(j): Path<String>,
+    Query(asked): Query<GrantAsked>,
+) -> Response {
+    let place = match place(&state, &signed, &j) {
+        Ok(place) => place,
+        Err(refused) => return *refused,
+    };
+    if !Clerk::admits(signed.user.role) {
+        return refusal(
+            &signed,
+            StatusCode::FORBIDDEN,
+            "Ação não permitida",
+            "Só atendentes outorgam permissões.",
+        );
+    }
+    grant_page(&state, &signed, &place, asked, Outcome::fresh()).await
+}
+
+/// The preview alone, for the form's partial update (htmx).
+pub(crate) async fn grant_preview(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path(j): Path<String>,
+    Query(asked): Query<GrantAsked>,
+) -> Response {
+    let place = match place(&state, &signed, &j) {
+        Ok(place) => place,
+        Err(refused) => return *refused,
+    };
+    match preview(&state, &place, &asked).await {
+        Ok(preview) => page(StatusCode::OK, &PreviewPart { preview }),
+        Err(failed) => failed,
+    }
+}
+
+#[derive(Template)]
+#[template(path = "permissao-outorgada.html")]
+struct GrantedPage {
+    user: Option<Bar>,
+    j: String,
+    place: String,
+    service: String,
+    service_pt: &'static str,
+    number: i64,
+    holder: String,
+    expires: String,
+    articles: String,
+    to_check: Vec<(String, String)>,
+}
+
+pub(crate) async fn grant(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path(j): Path<String>,
+    _headers: HeaderMap,
+    Form(asked): Form<GrantAsked>,
+) -> Response {
+    let place = match place(&state, &signed, &j) {
+        Ok(place) => place,
+        Err(refused) => return *refused,
+    };
+    if let Err(refused) = checked_form(&signed, &asked.csrf, Clerk::admits) {
+        return *refused;
+    }
+    let Some(rulebook) = Service::parse(&asked.servico).and_then(|s| place.rulebook(s)) else {
+        let outcome = Outcome::field("servico", "Escolha o serviço.".into());
+        return grant_page(&state, &signed, &place, asked, outcome).await;
+    };
+    let request = GrantRequest {
+        service: asked.servico.clone(),
+        holder: asked.titular.clone(),
+        on: place.today,
+        quota: Some(asked.cota.clone()).filter(|q| !q.is_empty()),
+        line: Some(asked.linha.trim().to_string()).filter(|l| !l.is_empty()),
+    };
+    let change = Change {
+        by: &signed.user.name,
+        at: state.clock.now(),
+        why: "outorga pela tela",
+    };
+    match state
+        .store
+        .grant_permit(&change, rulebook, &place.id, &request)
+        .await
+    {
+        Ok(granted) => page(
+            StatusCode::CREATED,
+            &GrantedPage {
+                user: Some(Bar::of(&signed)),
+                j: place.id.clone(),
+                place: place.name.clone(),
+                service_pt: service_pt(&granted.permit.service),
+                service: granted.permit.service,
+                number: granted.permit.number,
+                holder: format::document(&granted.permit.holder),
+                expires: format::maybe_day(granted.permit.expires_on),
+                articles: granted.articles.join("; "),
+                to_check: granted
+                    .to_check
+                    .into_iter()
+                    .map(|t| (t.description, t.articles.join("; ")))
+                    .collect(),
+            },
+        ),
+        Err(StoreError::Refused { reason, articles }) => {
+            let outcome = Outcome {
+                status: StatusCode::UNPROCESSABLE_ENTITY,
+                refused: Some((reason, articles.join("; "))),
+                error: None,
+            };
+            grant_page(&state, &signed, &place, asked, outcome).await
+        }
+        Err(StoreError::NotFound(reason)) => {
+            let outcome = Outcome::field("titular", reason);
+            grant_page(&state, &signed, &place, asked, outcome).await
+        }
+        Err(error) => match error.bad_input() {
+            Some((field, reason)) => {
+                let field = match field {
+                    "linha" => "linha",
+                    "cota" => "cota",
+                    "serviço" => "servico",
+                    _ => "titular",
+                };
+                let outcome = Outcome::field(field, reason.to_string());
+                grant_page(&state, &signed, &place, asked, outcome).await
+            }
+            None => {
+                tracing::error!(%error, "a grant failed");
+                failure()
+            }
+        },
+    }
+}
+
+// ------------------------------------------------------------- the dossier
+
+#[derive(Debug)]
+struct Step {
+    event: &'static str,
+    status: &'static str,
+    since: String,
+    until: String,
+    reason: String,
+    articles: String,
+}
+
+#[derive(Template)]
+#[template(path = "permissao.html")]
+struct DossierPage {
+    user: Option<Bar>,
+    j: String,
+    place: String,
+    service_pt: &'static str,
+    number: i64,
+    status: &'static str,
+    holder: String,
+    holder_name: String,
+    holder_shown: String,
+    granted: String,
+    expires: String,
+    quota: Option<String>,
+    line: Option<String>,
+    vehicle: Option<(String, String)>,
+    history: Vec<Step>,
+    drivers: Vec<(String, String, String, String, String)>,
+    documents: Vec<(String, String, String, String)>,
+    autos: Vec<(String, String, String, &'static str)>,
+    debts: Vec<(String, String, String, String)>,
+}
+
+pub(crate) async fn dossier(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path((j, service, number)): Path<(String, String, i64)>,
+) -> Response {
+    let place = match place(&state, &signed, &j) {
+        Ok(place) => place,
+        Err(refused) => return *refused,
+    };
+    match read_dossier(&state, &signed, &place, (&service, number)).await {
+        Ok(Some(dossier)) => page(StatusCode::OK, &dossier),
+        Ok(None) => refusal(
+            &signed,
+            StatusCode::NOT_FOUND,
+            "Permissão não encontrada",
+            "Não há permissão com este serviço e número nesta jurisdição.",
+        ),
+        Err(error) => {
+            tracing::error!(%error, "a dossier could not be read");
+            failure()
+        }
+    }
+}
+
+async fn read_dossier(
+    state: &AppState,
+    signed: &Signed,
+    place: &Place<'_>,
+    (service, number): (&str, i64),
+) -> Result<Option<DossierPage>, StoreError> {
+    let store = &state.store;
+    let j = place.id.as_str();
+    let (permit, history) = match store.permit(j, service, number).await {
+        Ok(found) => found,
+        Err(StoreError::NotFound(_)) => return Ok(None),
+        Err(error) => return Err(error),
+    };
+    let holder = store.registered(j, &permit.holder).await?;
+    let window = Window::first(DOSSIER_ITEMS);
+    let drivers = store.drivers(j, (service, number), window).await?;
+    let vehicle = store.permit_vehicle(j, (service, number)).await?;
+    let documents = store
+        .documents(
+            j,
+            &DocumentFilter {
+                subject: Some(format!("permit:{service}:{number}")),
+                ..DocumentFilter::default()
+            },
+            window,
+        )
+        .await?;
+    let autos = store
+        .autos(
+            j,
+            &AutoFilter {
+                permit: Some((service.to_string(), number)),
+                ..AutoFilter::default()
+            },
+            window,
+        )
+        .await?;
+    let debts = store
+        .debts(
+            j,
+            &DebtFilter {
+                debtor: Some(permit.holder.clone()),
+                ..DebtFilter::default()
+            },
+            window,
+        )
+        .await?;
+    Ok(Some(DossierPage {
+        user: Some(Bar::of(signed)),
+        j: j.to_string(),
+        place: place.name.clone(),
+        service_pt: service_pt(&permit.service),
+        number: permit.number,
+        status: status_pt(&permit.status),
+        holder_name: holder.map_or_else(String::new, |h| h.name),
+        holder_shown: format::document(&permit.holder),
+        holder: permit.holder,
+        granted: format::day(permit.granted_on),
+        expires: format::maybe_day(permit.expires_on),
+        quota: permit
+            .quota
+            .map(|q| outorga_core::model::Quota::portuguese(&q).to_string()),
+        line: permit.line,
+        vehicle: vehicle.map(|(plate, since)| (plate, format::day(since))),
+        history: history
+            .into_iter()
+            .map(|h| Step {
+                event: event_pt(&h.event),
+                status: status_pt(&h.status),
+                since: format::day(h.since),
+                until: format::maybe_day(h.until),
+                reason: h.reason,
+                articles: h.articles.join("; "),
+            })
+            .collect(),
+        drivers: drivers
+            .items
+            .into_iter()
+            .map(|d| {
+                (
+                    d.registration,
+                    format::document(&d.driver),
+                    driver_role_pt(&d.role).to_string(),
+                    format::day(d.since),
+                    format::maybe_day(d.until),
+                )
+            })
+            .collect(),
+        documents: documents
+            .items
+            .into_iter()
+            .map(|d| {
+                (
+                    d.code,
+                    document_kind_name(&d.kind).to_string(),
+                    format::day(d.issued_on),
+                    format::maybe_day(d.valid_until),
+                )
+            })
+            .collect(),
+        autos: autos
+            .items
+            .into_iter()
+            .map(|a| {
+                (
+                    format!("{}/{}", a.year, a.number),
+                    a.committed_at.format("%d/%m/%Y %H:%M").to_string(),
+                    a.infraction,
+                    a.status.portuguese(),
+                )
+            })
+            .collect(),
+        debts: debts
+            .items
+            .into_iter()
+            .map(|d| {
+                (
+                    format!("{}/{}-{}", d.year, d.number, d.seq),
+                    format!("{} {}", d.quantity, d.unit),
+                    format::day(d.due_on),
+                    if d.settled() { "quitado" } else { "em aberto" }.to_string(),
+                )
+            })
+            .collect(),
+    }))
+}

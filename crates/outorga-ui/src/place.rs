@@ -1,0 +1,88 @@
+//! The jurisdiction a page works in (`/j/{j}/…`): known by its rulebooks,
+//! and within the signed-in user's scope — otherwise the page says so (404,
+//! 403), as the API refuses.
+
+use crate::pages::{Bar, ErrorPage, page};
+use crate::session::Signed;
+use axum::http::StatusCode;
+use axum::response::Response;
+use chrono::NaiveDate;
+use outorga_core::model::{Rulebook, Service};
+use outorga_web::AppState;
+
+/// A jurisdiction as the pages use it.
+#[derive(Debug)]
+pub(crate) struct Place<'a> {
+    pub id: String,
+    pub name: String,
+    pub rulebooks: Vec<&'a Rulebook>,
+    pub today: NaiveDate,
+}
+
+impl<'a> Place<'a> {
+    /// The services its rulebooks regulate, in the law's order.
+    pub fn services(&self) -> Vec<Service> {
+        let mut list: Vec<Service> = Vec::new();
+        for service in self.rulebooks.iter().flat_map(|r| r.services.iter()) {
+            if !list.contains(service) {
+                list.push(*service);
+            }
+        }
+        list
+    }
+
+    /// The rulebook of `service`, if the jurisdiction regulates it.
+    pub fn rulebook(&self, service: Service) -> Option<&'a Rulebook> {
+        self.rulebooks
+            .iter()
+            .find(|r| r.services.contains(&service))
+            .copied()
+    }
+}
+
+/// The jurisdiction `j` for `signed`, or the page that refuses it.
+pub(crate) fn place<'a>(
+    state: &'a AppState,
+    signed: &Signed,
+    j: &str,
+) -> Result<Place<'a>, Box<Response>> {
+    let rulebooks: Vec<&Rulebook> = state
+        .library
+        .rulebooks()
+        .filter(|r| r.jurisdiction.id == j)
+        .collect();
+    let Some(first) = rulebooks.first() else {
+        return Err(Box::new(refusal(
+            signed,
+            StatusCode::NOT_FOUND,
+            "Jurisdição não encontrada",
+            "Não há jurisdição com este endereço. Volte ao painel e escolha uma das suas.",
+        )));
+    };
+    if !signed.user.scope.allows(j) {
+        return Err(Box::new(refusal(
+            signed,
+            StatusCode::FORBIDDEN,
+            "Sem acesso a esta jurisdição",
+            "Seu usuário não tem acesso a esta jurisdição. Peça ao administrador, se precisar.",
+        )));
+    }
+    Ok(Place {
+        id: j.to_string(),
+        name: format!("{} ({})", first.jurisdiction.name, first.jurisdiction.state),
+        today: first.jurisdiction.today(state.clock.now()),
+        rulebooks,
+    })
+}
+
+/// A page that refuses, with the user's bar.
+pub(crate) fn refusal(signed: &Signed, status: StatusCode, title: &str, message: &str) -> Response {
+    page(
+        status,
+        &ErrorPage {
+            user: Some(Bar::of(signed)),
+            title,
+            message,
+        },
+    )
+}
