@@ -1,7 +1,11 @@
 //! The web application in a real browser: Debian's headless Chromium,
 //! driven through chromedriver, against `outorga serve --demo` on SQLite.
 //! A clerk signs in (a wrong password first: the error is announced next to
-//! the form), reads the panel, opens the change of password, and signs out; every page is checked with
+//! the form), reads the panel, opens the change of password, and signs out;
+//! a clerk registers a person (a bad CPF first), sees the cap and the
+//! checklist while typing the holder, grants a permit, is refused a second
+//! with its article, opens the list and the dossier, and finds the person
+//! and a plate as they type in the search box. Every page is checked with
 //! axe-core (WCAG 2.1 A and AA: no serious or critical violation), also at a
 //! phone's width. Screenshots go to `$CARGO_TARGET_TMPDIR/screens` (and to
 //! `failed-*.png` there when a check fails).
@@ -316,6 +320,224 @@ async fn a_clerk_signs_in_reads_the_panel_and_signs_out() {
     )
     .await;
     page(&driver, "entrar").await;
+
+    driver.quit().await.expect("quit");
+}
+
+/// Clicks the element `css` finds.
+async fn click(driver: &WebDriver, css: &str) {
+    driver
+        .find(By::Css(css))
+        .await
+        .expect("the element to click")
+        .click()
+        .await
+        .expect("click");
+}
+
+/// Types `value` into the field of that id.
+async fn type_into(driver: &WebDriver, id: &str, value: &str) {
+    driver
+        .find(By::Id(id))
+        .await
+        .expect("the field")
+        .send_keys(value)
+        .await
+        .expect("type");
+}
+
+/// Waits up to 10 s for the page's text to contain `wanted`: the text then.
+async fn text_with(driver: &WebDriver, wanted: &str) -> String {
+    let mut said = String::new();
+    for _ in 0..100 {
+        // A page still loading has no body yet: read again.
+        said = match driver.find(By::Tag("body")).await {
+            Ok(body) => body.text().await.unwrap_or_default(),
+            Err(_) => String::new(),
+        };
+        if said.contains(wanted) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    said
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clerk_registers_a_person_grants_a_permit_and_finds_it() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let (_server, base) = serve(data.path());
+    let (_chromedriver, url) = chromedriver().await;
+    let driver = browser(&url).await;
+    driver
+        .goto(format!("{base}/entrar"))
+        .await
+        .expect("sign-in");
+    fill(&driver, &[("nome", "clerk"), ("senha", "demonstracao")]).await;
+    path_after(&driver, "/painel").await;
+
+    // The register: a bad CPF said next to the field, then a good one.
+    driver
+        .goto(format!("{base}/j/cangucu/pessoas"))
+        .await
+        .expect("people");
+    type_into(&driver, "documento", "52998224724").await;
+    let said = text_with(&driver, "confira os dígitos").await;
+    check(
+        &driver,
+        said.contains("CPF inválido: confira os dígitos."),
+        "pessoas-mascara",
+        "the check digits are checked while typing",
+    )
+    .await;
+    let shown = driver
+        .find(By::Id("documento"))
+        .await
+        .expect("field")
+        .value()
+        .await
+        .expect("value");
+    check(
+        &driver,
+        shown.as_deref() == Some("529.982.247-24"),
+        "pessoas-mascara",
+        "the CPF is masked while typing",
+    )
+    .await;
+    type_into(&driver, "nome", "José da Conceição").await;
+    click(&driver, "#conteudo form button[type=submit]").await;
+    let said = text_with(&driver, "CPF inválido").await;
+    check(
+        &driver,
+        said.contains("CPF inválido"),
+        "pessoas",
+        "a bad CPF is refused",
+    )
+    .await;
+    page(&driver, "pessoas-erro").await;
+    driver
+        .find(By::Id("documento"))
+        .await
+        .expect("field")
+        .clear()
+        .await
+        .expect("clear");
+    type_into(&driver, "documento", "529.982.247-25").await;
+    click(&driver, "#conteudo form button[type=submit]").await;
+    let at = path_after(&driver, "/j/cangucu/pessoas/52998224725").await;
+    check(
+        &driver,
+        at.ends_with("52998224725"),
+        "pessoa",
+        "registered, the person's page",
+    )
+    .await;
+    let person = text(&driver).await;
+    check(
+        &driver,
+        person.contains("Requisitos para táxi") && person.contains("a verificar"),
+        "pessoa",
+        "the person's page shows the checklist",
+    )
+    .await;
+    page(&driver, "pessoa").await;
+
+    // The grant form: the cap and the checklist as the holder is typed.
+    driver
+        .goto(format!("{base}/j/cangucu/permissoes/nova"))
+        .await
+        .expect("grant form");
+    driver
+        .find(By::Css("#servico option[value=taxi]"))
+        .await
+        .expect("taxi")
+        .click()
+        .await
+        .expect("choose");
+    type_into(&driver, "titular", "52998224725").await;
+    let said = text_with(&driver, "Requisitos de José da Conceição").await;
+    check(
+        &driver,
+        said.contains("Limite:") && said.contains("Requisitos de José da Conceição"),
+        "permissao-nova",
+        "the cap and the checklist show before granting",
+    )
+    .await;
+    page(&driver, "permissao-nova").await;
+    click(&driver, "#conteudo form button.primary[type=submit]").await;
+    let said = text_with(&driver, "outorgada").await;
+    check(
+        &driver,
+        said.contains("outorgada"),
+        "permissao-outorgada",
+        "granted",
+    )
+    .await;
+    page(&driver, "permissao-outorgada").await;
+
+    // A second permit to the same holder: refused with the article.
+    driver
+        .goto(format!(
+            "{base}/j/cangucu/permissoes/nova?servico=taxi&titular=52998224725"
+        ))
+        .await
+        .expect("grant form");
+    click(&driver, "#conteudo form button.primary[type=submit]").await;
+    let said = text_with(&driver, "Outorga negada").await;
+    check(
+        &driver,
+        said.contains("Outorga negada") && said.contains("Art. 3º, § 3º"),
+        "permissao-negada",
+        "a refused grant shows its articles",
+    )
+    .await;
+    page(&driver, "permissao-negada").await;
+
+    // The list and the dossier.
+    driver
+        .goto(format!("{base}/j/cangucu/permissoes?titular=52998224725"))
+        .await
+        .expect("list");
+    page(&driver, "permissoes").await;
+    click(&driver, "#conteudo table a").await;
+    let said = text_with(&driver, "Histórico").await;
+    check(
+        &driver,
+        said.contains("outorga pela tela"),
+        "permissao",
+        "the dossier",
+    )
+    .await;
+    page(&driver, "permissao").await;
+
+    // The search box answers as one types: by name, then by plate.
+    driver.goto(format!("{base}/busca")).await.expect("search");
+    type_into(&driver, "q", "conceic").await;
+    let said = text_with(&driver, "José da Conceição").await;
+    check(
+        &driver,
+        said.contains("Pessoa ou empresa"),
+        "busca",
+        "found by name",
+    )
+    .await;
+    page(&driver, "busca").await;
+    driver
+        .find(By::Id("q"))
+        .await
+        .expect("q")
+        .clear()
+        .await
+        .expect("clear");
+    type_into(&driver, "q", "IZC").await;
+    let said = text_with(&driver, "Veículo").await;
+    check(
+        &driver,
+        said.contains("Veículo"),
+        "busca-placa",
+        "found by plate",
+    )
+    .await;
 
     driver.quit().await.expect("quit");
 }

@@ -904,6 +904,15 @@ impl Quota {
             .find(|(_, code)| *code == key)
             .map_or(key, |(portuguese, _)| portuguese)
     }
+
+    /// The share `key` as staff read it on screen and paper.
+    pub fn label(key: &str) -> &str {
+        match key {
+            "disabled_drivers" => "condutores com deficiência",
+            "accessible_vehicles" => "veículos acessíveis",
+            other => Self::portuguese(other),
+        }
+    }
 }
 
 /// Who asks: a permit holder, or a driver serving under someone's permit.

@@ -139,7 +139,7 @@ impl Store {
                             .iter()
                             .map(|s| ShareView {
                                 key: s.key.to_string(),
-                                name: Quota::portuguese(s.key).to_string(),
+                                name: Quota::label(s.key).to_string(),
                                 held: s.held,
                                 filled: s.filled,
                             })

@@ -1,8 +1,9 @@
 //! The vendored front-end assets, embedded in the binary (pinned versions
 //! and checksums in `assets/vendor/SHA256SUMS`, fetched by
 //! `scripts/vendor-assets`): the gov.br Design System's CSS, htmx, the
-//! Raleway font, and the application's own stylesheet. Their names carry
-//! their versions, so browsers may keep them for a year.
+//! Raleway font, and the application's own stylesheet and script (masks
+//! and check digits while typing). Their names carry their versions (bump
+//! the number when the file changes), so browsers may keep them for a year.
 
 use axum::extract::Path;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -36,9 +37,14 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../assets/vendor/raleway-5.3.0/raleway-latin-700-normal.woff2"),
     ),
     (
-        "outorga-1.css",
+        "outorga-2.css",
         "text/css; charset=utf-8",
         include_bytes!("../assets/outorga.css"),
+    ),
+    (
+        "outorga-1.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/outorga.js"),
     ),
 ];
 

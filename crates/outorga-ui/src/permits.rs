@@ -292,7 +292,7 @@ fn quota_choices(place: &Place<'_>, service: &str, chosen: &str) -> Vec<Choice> 
             .filter(|q| q.service.is_none())
             .map(|q| Choice {
                 value: q.key.clone(),
-                label: outorga_core::model::Quota::portuguese(&q.key).to_string(),
+                label: outorga_core::model::Quota::label(&q.key).to_string(),
                 chosen: q.key == chosen,
             }),
     )
@@ -701,7 +701,7 @@ async fn read_dossier(
         expires: format::maybe_day(permit.expires_on),
         quota: permit
             .quota
-            .map(|q| outorga_core::model::Quota::portuguese(&q).to_string()),
+            .map(|q| outorga_core::model::Quota::label(&q).to_string()),
         line: permit.line,
         vehicle: vehicle.map(|(plate, since)| (plate, format::day(since))),
         history: history
