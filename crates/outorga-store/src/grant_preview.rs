@@ -8,15 +8,14 @@
 use crate::permits::{bound, cap_permits, counted, eligible};
 use crate::{Registered, Store, StoreError, articles};
 use chrono::NaiveDate;
+use outorga_core::Context;
 use outorga_core::engine::assessment::Finding;
 use outorga_core::engine::cap::occupancy;
-use outorga_core::model::{Quota, Rulebook};
+use outorga_core::model::{Quota, Rulebook, Service};
 
 /// A reserved share of the cap as the grant form shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShareView {
-    /// The quota key (what a grant under it names).
-    pub key: String,
     /// The share in Portuguese.
     pub name: String,
     pub held: u64,
@@ -57,7 +56,6 @@ impl CheckState {
 /// One line of the applicant's checklist.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChecklistItem {
-    pub requirement: String,
     pub description: String,
     pub articles: Vec<String>,
     pub state: CheckState,
@@ -76,12 +74,16 @@ pub enum CapState {
     Unknown(String),
 }
 
+/// The applicant of a preview: registered, with their checklist; or why
+/// there is none (a document that is no CPF or CNPJ, or one not registered).
+pub type Applicant = Result<(Registered, Vec<ChecklistItem>), String>;
+
 /// What a grant of `service` to `holder` would meet on `on`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GrantPreview {
     pub cap: CapState,
-    /// The applicant and their checklist, when one was named.
-    pub applicant: Option<(Registered, Vec<ChecklistItem>)>,
+    /// The applicant, when one was named.
+    pub applicant: Option<Applicant>,
 }
 
 fn items(
@@ -90,7 +92,6 @@ fn items(
     state: CheckState,
 ) -> impl Iterator<Item = ChecklistItem> {
     findings.iter().map(move |f| ChecklistItem {
-        requirement: f.requirement.to_string(),
         description: f.description.to_string(),
         articles: articles(&f.citations),
         state,
@@ -108,8 +109,7 @@ fn items(
 
 impl Store {
     /// What a grant of `service` (to `holder`, when named; on a bus `line`)
-    /// would meet on `on`: the cap and its shares, the checklist. Unmet
-    /// requirements come first, then those to check, then those met.
+    /// would meet on `on`: the cap and its shares, the checklist.
     pub async fn grant_preview(
         &self,
         rulebook: &Rulebook,
@@ -138,7 +138,6 @@ impl Store {
                             .shares
                             .iter()
                             .map(|s| ShareView {
-                                key: s.key.to_string(),
                                 name: Quota::label(s.key).to_string(),
                                 held: s.held,
                                 filled: s.filled,
@@ -153,31 +152,57 @@ impl Store {
         };
         let applicant = match holder {
             None => None,
-            Some(holder) => {
-                let (document, _) = crate::parse_document(holder)?;
-                let assessment =
-                    eligible(&mut tx, &ctx, jurisdiction, (&document, kind, line), on).await?;
-                let registered = read_registered(&mut tx, jurisdiction, &document).await?;
-                let checklist = items(rulebook, &assessment.unmet, CheckState::Unmet)
-                    .chain(items(rulebook, &assessment.unknown, CheckState::ToCheck))
-                    .chain(items(rulebook, &assessment.met, CheckState::Met))
-                    .collect();
-                Some((registered, checklist))
-            }
+            Some(holder) => Some(
+                match checklist(&mut tx, &ctx, jurisdiction, (holder, kind, line), on).await {
+                    Ok(found) => Ok(found),
+                    Err(StoreError::NotFound(why)) => Err(why),
+                    Err(StoreError::Invalid { reason, .. }) => Err(reason),
+                    Err(error) => return Err(error),
+                },
+            ),
         };
         tx.commit().await?;
         Ok(GrantPreview { cap, applicant })
     }
+
+    /// The registered `holder` and their checklist for `service` (on a bus
+    /// `line`) on `on`, as a grant would weigh it.
+    pub async fn checklist(
+        &self,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        (service, holder, line): (&str, &str, Option<&str>),
+        on: NaiveDate,
+    ) -> Result<(Registered, Vec<ChecklistItem>), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let kind = bound(&mut tx, jurisdiction, rulebook, service).await?;
+        let found = checklist(&mut tx, &ctx, jurisdiction, (holder, kind, line), on).await?;
+        tx.commit().await?;
+        Ok(found)
+    }
 }
 
-async fn read_registered(
+/// The registered applicant and their checklist: unmet requirements
+/// first, then those to check, then those met.
+async fn checklist(
     tx: &mut crate::Tx,
+    ctx: &Context<'_>,
     jurisdiction: &str,
-    document: &str,
-) -> Result<Registered, StoreError> {
-    crate::people::read(&mut **tx, jurisdiction, document)
+    (holder, service, line): (&str, Service, Option<&str>),
+    on: NaiveDate,
+) -> Result<(Registered, Vec<ChecklistItem>), StoreError> {
+    let (document, _) = crate::parse_document(holder)?;
+    let assessment = eligible(tx, ctx, jurisdiction, (&document, service, line), on).await?;
+    let registered = crate::people::read(&mut **tx, jurisdiction, &document)
         .await?
         .ok_or_else(|| {
             StoreError::NotFound(format!("{document} não está cadastrado em {jurisdiction}"))
-        })
+        })?;
+    let rulebook = ctx.rulebook;
+    let items = items(rulebook, &assessment.unmet, CheckState::Unmet)
+        .chain(items(rulebook, &assessment.unknown, CheckState::ToCheck))
+        .chain(items(rulebook, &assessment.met, CheckState::Met))
+        .collect();
+    Ok((registered, items))
 }

@@ -53,7 +53,9 @@ pub use debts::{Debt, DebtFilter, Due, Payment};
 pub use demo::DemoReport;
 pub use documents::{Document, DocumentFilter, kind_name as document_kind_name};
 pub use fleet::{Inspection, VehicleIncluded};
-pub use grant_preview::{CapState, CapView, CheckState, ChecklistItem, GrantPreview, ShareView};
+pub use grant_preview::{
+    Applicant, CapState, CapView, CheckState, ChecklistItem, GrantPreview, ShareView,
+};
 pub use hashing::{HashingLimits, HashingPeak};
 pub use lines::{Line, Section, parse_coefficient};
 pub use listing::{Cursor, KeyValue, Page, Window};
@@ -66,7 +68,7 @@ pub use permits::{GrantRequest, Granted, HistoryStep, PermitFilter, PermitRecord
 pub use process::{ProcessStep, status_pt as auto_status_pt};
 pub use profile::{Cnh, Profile, check_profile, parse_cnh_number};
 pub use requirements::ToCheck;
-pub use search::{Found, PER_KIND as SEARCH_PER_KIND};
+pub use search::Found;
 pub use sign_ins::{
     Attempt, AttemptFilter, FAILURES_PER_CLIENT, FAILURES_PER_NAME, FAILURES_PER_NAME_EVERYWHERE,
     SignIn, WINDOW_SECONDS,

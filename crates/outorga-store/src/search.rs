@@ -8,6 +8,7 @@
 
 use crate::{Store, StoreError, Tx};
 use sqlx::Row;
+use sqlx::any::AnyRow;
 use unicode_normalization::UnicodeNormalization;
 
 /// The most results of each kind a search returns.
@@ -174,29 +175,48 @@ impl Store {
     }
 }
 
-async fn people_by_document(
+/// Up to [`PER_KIND`] rows of `table` whose `column` starts with
+/// `prefix`, in its order: one index range (every column searched leads an
+/// index after `jurisdiction`).
+async fn prefixed(
     tx: &mut Tx,
+    (table, columns, column): (&str, &str, &str),
     jurisdiction: &str,
     prefix: &str,
-) -> Result<Vec<Found>, StoreError> {
-    let rows = sqlx::query(
-        "SELECT document, name FROM people WHERE jurisdiction = $1 AND document >= $2 \
-         AND document < $3 ORDER BY document LIMIT $4",
-    )
+) -> Result<Vec<AnyRow>, StoreError> {
+    Ok(sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {columns} FROM {table} WHERE jurisdiction = $1 AND {column} >= $2 \
+         AND {column} < $3 ORDER BY {column} LIMIT $4"
+    )))
     .bind(jurisdiction)
     .bind(prefix)
     .bind(range_end(prefix))
     .bind(PER_KIND)
     .fetch_all(&mut **tx)
+    .await?)
+}
+
+/// A row with a person's `document` and `name`.
+fn person_of(row: &AnyRow) -> Result<Found, StoreError> {
+    Ok(Found::Person {
+        document: row.try_get("document")?,
+        name: row.try_get("name")?,
+    })
+}
+
+async fn people_by_document(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    prefix: &str,
+) -> Result<Vec<Found>, StoreError> {
+    let rows = prefixed(
+        tx,
+        ("people", "document, name", "document"),
+        jurisdiction,
+        prefix,
+    )
     .await?;
-    rows.iter()
-        .map(|r| {
-            Ok(Found::Person {
-                document: r.try_get("document")?,
-                name: r.try_get("name")?,
-            })
-        })
-        .collect()
+    rows.iter().map(person_of).collect()
 }
 
 /// People whose name has a word starting with each of `words` (the
@@ -232,14 +252,7 @@ async fn people_by_name(
         query = query.bind(word.as_str()).bind(range_end(word));
     }
     let rows = query.bind(PER_KIND).fetch_all(&mut **tx).await?;
-    rows.iter()
-        .map(|r| {
-            Ok(Found::Person {
-                document: r.try_get("document")?,
-                name: r.try_get("name")?,
-            })
-        })
-        .collect()
+    rows.iter().map(person_of).collect()
 }
 
 async fn vehicles(
@@ -248,15 +261,12 @@ async fn vehicles(
     column: &'static str,
     prefix: &str,
 ) -> Result<Vec<Found>, StoreError> {
-    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-        "SELECT plate, renavam FROM vehicles WHERE jurisdiction = $1 AND {column} >= $2 \
-         AND {column} < $3 ORDER BY {column} LIMIT $4"
-    )))
-    .bind(jurisdiction)
-    .bind(prefix)
-    .bind(range_end(prefix))
-    .bind(PER_KIND)
-    .fetch_all(&mut **tx)
+    let rows = prefixed(
+        tx,
+        ("vehicles", "plate, renavam", column),
+        jurisdiction,
+        prefix,
+    )
     .await?;
     rows.iter()
         .map(|r| {
@@ -269,18 +279,12 @@ async fn vehicles(
 }
 
 async fn drivers(tx: &mut Tx, jurisdiction: &str, text: &str) -> Result<Vec<Found>, StoreError> {
-    let prefix = text.trim().to_uppercase();
-    let rows = sqlx::query(
-        "SELECT registration, driver, service, number FROM permit_drivers \
-         WHERE jurisdiction = $1 AND registration >= $2 AND registration < $3 \
-         ORDER BY registration LIMIT $4",
-    )
-    .bind(jurisdiction)
-    .bind(&prefix)
-    .bind(range_end(&prefix))
-    .bind(PER_KIND)
-    .fetch_all(&mut **tx)
-    .await?;
+    let columns = (
+        "permit_drivers",
+        "registration, driver, service, number",
+        "registration",
+    );
+    let rows = prefixed(tx, columns, jurisdiction, &text.trim().to_uppercase()).await?;
     rows.iter()
         .map(|r| {
             Ok(Found::Driver {

@@ -5,7 +5,7 @@
 
 use crate::Options;
 use crate::format;
-use crate::session::{self, SESSION, SIGN_IN, Signed, cookie, csrf_of, same, set_cookie};
+use crate::session::{self, SESSION, SIGN_IN, Signed, checked_form, cookie, same, set_cookie};
 use askama::Template;
 use axum::Extension;
 use axum::Form;
@@ -303,15 +303,9 @@ pub(crate) async fn sign_out(
     headers: HeaderMap,
     Form(form): Form<CsrfForm>,
 ) -> Response {
-    if !same(&form.csrf, &csrf_of(&signed.token)) {
-        return page(
-            StatusCode::FORBIDDEN,
-            &ErrorPage {
-                user: Some(Bar::of(&signed)),
-                title: "Formulário expirado",
-                message: "A página que enviou este pedido é antiga. Volte ao painel e tente de novo.",
-            },
-        );
+    // Anyone signed in may sign out: only the form's token is checked.
+    if let Err(refused) = checked_form(&signed, &form.csrf, |_| true) {
+        return *refused;
     }
     let change = Change {
         by: &signed.user.name,

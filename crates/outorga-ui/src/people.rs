@@ -350,22 +350,19 @@ pub(crate) async fn person(
         let Some(rulebook) = place.rulebook(service) else {
             continue;
         };
-        // A bus delegation is asked for a line: its checklist is on the grant form.
-        let preview = state
+        // Without a line: what a bus line adds is weighed on the grant form.
+        let found = state
             .store
-            .grant_preview(
+            .checklist(
                 rulebook,
                 &place.id,
-                (service.name(), Some(&registered.document), None),
+                (service.name(), &registered.document, None),
                 place.today,
             )
             .await;
-        match preview {
-            Ok(preview) => {
-                let items: Vec<CheckRow> = preview
-                    .applicant
-                    .map(|(_, items)| items.into_iter().map(CheckRow::from).collect())
-                    .unwrap_or_default();
+        match found {
+            Ok((_, items)) => {
+                let items: Vec<CheckRow> = items.into_iter().map(CheckRow::from).collect();
                 checklists.push(ServiceChecklist {
                     service: service.name().to_string(),
                     label: service.portuguese(),

@@ -13,7 +13,7 @@ use crate::session::{Signed, checked_form};
 use askama::Template;
 use axum::Form;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Response;
 use outorga_core::model::{PermitStatus, Service};
 use outorga_store::{
@@ -236,11 +236,19 @@ struct Preview {
 
 impl From<GrantPreview> for Preview {
     fn from(p: GrantPreview) -> Preview {
-        let checklist: Vec<CheckRow> = p
-            .applicant
-            .as_ref()
-            .map(|(_, items)| items.iter().cloned().map(CheckRow::from).collect())
-            .unwrap_or_default();
+        let (holder, checklist, problem) = match p.applicant {
+            None => (None, Vec::new(), None),
+            Some(Err(why)) => (None, Vec::new(), Some(why)),
+            Some(Ok((registered, items))) => (
+                Some(format!(
+                    "{} ({})",
+                    registered.name,
+                    format::document(&registered.document)
+                )),
+                items.into_iter().map(CheckRow::from).collect::<Vec<_>>(),
+                None,
+            ),
+        };
         Preview {
             blocked: checklist.iter().any(|c| c.unmet),
             cap_unknown: match &p.cap {
@@ -261,11 +269,9 @@ impl From<GrantPreview> for Preview {
                 }),
                 _ => None,
             },
-            holder: p
-                .applicant
-                .map(|(r, _)| format!("{} ({})", r.name, format::document(&r.document))),
+            holder,
             checklist,
-            problem: None,
+            problem,
         }
     }
 }
@@ -323,19 +329,6 @@ async fn preview(
         .await
     {
         Ok(found) => Ok(found.into()),
-        Err(StoreError::NotFound(reason)) | Err(StoreError::Invalid { reason, .. }) => {
-            // The cap alone, and why the checklist is missing.
-            let mut alone = match state
-                .store
-                .grant_preview(rulebook, &place.id, (kind.name(), None, None), place.today)
-                .await
-            {
-                Ok(found) => Preview::from(found),
-                Err(_) => Preview::default(),
-            };
-            alone.problem = Some(reason);
-            Ok(alone)
-        }
         Err(error) => {
             tracing::error!(%error, "the grant could not be previewed");
             Err(failure())
@@ -499,7 +492,6 @@ pub(crate) async fn grant(
     State(state): State<AppState>,
     signed: Signed,
     Path(j): Path<String>,
-    _headers: HeaderMap,
     Form(asked): Form<GrantAsked>,
 ) -> Response {
     let place = match place(&state, &signed, &j) {
@@ -587,7 +579,7 @@ struct Step {
     event: &'static str,
     status: &'static str,
     since: String,
-    until: String,
+    until: Option<String>,
     reason: String,
     articles: String,
 }
@@ -710,7 +702,7 @@ async fn read_dossier(
                 event: event_pt(&h.event),
                 status: status_pt(&h.status),
                 since: format::day(h.since),
-                until: format::maybe_day(h.until),
+                until: h.until.map(format::day),
                 reason: h.reason,
                 articles: h.articles.join("; "),
             })
