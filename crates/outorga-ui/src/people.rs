@@ -2,7 +2,7 @@
 //! it, and a person's page — what is recorded, and for each service the
 //! checklist of the law's requirements (met, unmet, to be checked) with
 //! the articles and what to record to clear each. The store's `register`,
-//! `people`, `profile` and `grant_preview`, as the API's.
+//! `people`, `profile` and `checklist`, as the API's.
 
 use crate::format;
 use crate::pages::{Bar, failure, page};

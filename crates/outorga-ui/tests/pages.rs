@@ -539,6 +539,127 @@ async fn clerk_workflows(url: &str) {
     assert_eq!(form.status, StatusCode::FORBIDDEN);
 }
 
+/// Who asks, in the role × scope table of the pages.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Who {
+    Nobody,
+    Clerk,
+    Reader,
+}
+
+/// Every page route, for each caller and jurisdiction: without a session
+/// the sign-in page; out of the scope 403; an unknown jurisdiction 404; a
+/// write a role may not make 403 (its form not offered); otherwise the
+/// route answers (a bad form is 422, a missing record 404) — never the
+/// sign-in page nor a refusal.
+async fn role_table(url: &str) {
+    let router = router(url).await;
+    let clerk = format!("outorga_sessao={}", value(&signed_in(&router).await));
+    let reader = format!(
+        "outorga_sessao={}",
+        value(&signed_in_as(&router, "consulta").await)
+    );
+    let token_of = |cookies: String| {
+        let router = router.clone();
+        async move { send(&router, get("/painel", &cookies)).await.csrf() }
+    };
+    let clerk_token = token_of(clerk.clone()).await;
+    let reader_token = token_of(reader.clone()).await;
+    // (method, path, form, whether only a clerk may use it)
+    let routes: [(&str, &str, &str, bool); 14] = [
+        ("GET", "/painel", "", false),
+        ("GET", "/senha", "", false),
+        ("GET", "/busca?q=ab", "", false),
+        ("GET", "/busca/resultados?q=ab", "", false),
+        ("GET", "/j/{j}/pessoas", "", false),
+        ("POST", "/j/{j}/pessoas", "documento=123&nome=X", true),
+        ("GET", "/j/{j}/pessoas/52998224725", "", false),
+        ("GET", "/j/{j}/permissoes", "", false),
+        (
+            "POST",
+            "/j/{j}/permissoes",
+            "servico=taxi&titular=123",
+            true,
+        ),
+        ("GET", "/j/{j}/permissoes/nova", "", true),
+        ("GET", "/j/{j}/permissoes/previa?servico=taxi", "", false),
+        ("GET", "/j/{j}/permissoes/taxi/1", "", false),
+        ("POST", "/senha", "atual=x&nova=y&confirmacao=z", false),
+        ("POST", "/sair", "", false),
+    ];
+    for (method, path, form, writes) in routes {
+        for who in [Who::Nobody, Who::Clerk, Who::Reader] {
+            for j in ["cangucu", "amapa", "atlantida"] {
+                let scoped = path.contains("{j}");
+                if !scoped && j != "cangucu" {
+                    continue;
+                }
+                // Signing out would end the sessions the other rows use
+                // (the screens test signs out).
+                if path == "/sair" && who != Who::Nobody {
+                    continue;
+                }
+                let (cookies, token) = match who {
+                    Who::Nobody => (String::new(), String::new()),
+                    Who::Clerk => (clerk.clone(), clerk_token.clone()),
+                    Who::Reader => (reader.clone(), reader_token.clone()),
+                };
+                let at = path.replace("{j}", j);
+                let request = if method == "GET" {
+                    get(&at, &cookies)
+                } else {
+                    post(&at, &cookies, &format!("{form}&csrf={token}"))
+                };
+                let answer = send(&router, request).await;
+                let row = format!("{method} {at} as {who:?}: {}", answer.status);
+                match who {
+                    Who::Nobody => assert_eq!(answer.location(), "/entrar", "{row}"),
+                    _ if scoped && j == "atlantida" => {
+                        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{row}")
+                    }
+                    _ if scoped && j == "amapa" => {
+                        assert_eq!(answer.status, StatusCode::FORBIDDEN, "{row}")
+                    }
+                    Who::Reader if writes => {
+                        assert_eq!(answer.status, StatusCode::FORBIDDEN, "{row}")
+                    }
+                    _ => {
+                        assert!(
+                            !matches!(
+                                answer.status,
+                                StatusCode::FORBIDDEN | StatusCode::INTERNAL_SERVER_ERROR
+                            ) && answer.location() != "/entrar",
+                            "{row}"
+                        );
+                        if writes && method == "POST" {
+                            assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY, "{row}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn role_table_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    role_table(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn role_table_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uir_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    role_table(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
 #[tokio::test]
 async fn clerk_workflows_on_sqlite() {
     let dir = tempfile::tempdir().expect("temp dir");
