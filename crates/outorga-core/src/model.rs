@@ -448,6 +448,15 @@ impl SanctionKind {
         SanctionKind::ALL.into_iter().find(|k| k.name() == text)
     }
 
+    /// A step of the procedure rather than a penalty a decision imposes
+    /// (a notice to cure, the opening of an administrative process).
+    pub fn is_procedural(self) -> bool {
+        matches!(
+            self,
+            SanctionKind::NoticeOfIrregularity | SanctionKind::AdministrativeProcess
+        )
+    }
+
     /// The penalty or measure as staff and the public read it.
     pub fn portuguese(self) -> &'static str {
         match self {
@@ -736,6 +745,46 @@ crate::vocab::vocabulary! {
         TemporaryVehicleTotalLossExtension = "temporary_vehicle_total_loss_extension",
         /// To publish the tender notice after an emergency authorization.
         TenderNotice = "tender_notice",
+    }
+}
+
+impl DeadlineKind {
+    /// The time limit as staff read it ("prazo de …").
+    pub fn portuguese(self) -> &'static str {
+        match self {
+            DeadlineKind::Notification => "notificação do auto",
+            DeadlineKind::Defense => "defesa",
+            DeadlineKind::Judgement => "julgamento",
+            DeadlineKind::Appeal => "recurso",
+            DeadlineKind::SecondAppeal => "recurso em segunda instância",
+            DeadlineKind::Cure => "sanar a irregularidade",
+            DeadlineKind::VerificationInspectionNotice => "aviso da vistoria de verificação",
+            DeadlineKind::Payment => "pagamento da multa",
+            DeadlineKind::PermitTerm => "vigência da permissão",
+            DeadlineKind::TrafficAuthorizationTerm => "vigência da autorização de tráfego",
+            DeadlineKind::DelegationTerm => "vigência da delegação",
+            DeadlineKind::DelegationTermExtended => "prorrogação da delegação",
+            DeadlineKind::DelegationFormalization => "assinatura do termo de delegação",
+            DeadlineKind::CaducityCure => "correção das falhas antes da caducidade",
+            DeadlineKind::CaducityBar => "impedimento após a caducidade",
+            DeadlineKind::StandRelocationResponse => "resposta à mudança de ponto",
+            DeadlineKind::CourtSeizureNotice => "aviso de apreensão judicial",
+            DeadlineKind::AccidentReport => "comunicação de acidente",
+            DeadlineKind::ContinuousCharter => "fretamento contínuo",
+            DeadlineKind::EmergencyAuthorization => "autorização emergencial",
+            DeadlineKind::FareReadjustment => "próximo reajuste da tarifa",
+            DeadlineKind::IndemnityPayment => "pagamento da indenização",
+            DeadlineKind::OpenTicketPrice => "preço do bilhete em aberto",
+            DeadlineKind::PrecariousLinesTender => "licitação das linhas precárias",
+            DeadlineKind::Refund => "reembolso da passagem",
+            DeadlineKind::SalesOpening => "abertura da venda de passagens",
+            DeadlineKind::TemporaryVehicle => "veículo temporário",
+            DeadlineKind::TemporaryVehicleExtension => "prorrogação do veículo temporário",
+            DeadlineKind::TemporaryVehicleTotalLossExtension => {
+                "prorrogação do veículo temporário por perda total"
+            }
+            DeadlineKind::TenderNotice => "publicação do edital",
+        }
     }
 }
 

@@ -37,6 +37,17 @@ pub struct AutoInput {
     pub description: String,
 }
 
+/// An auto checked and weighed, not yet written.
+struct Proposed<'r> {
+    ctx: outorga_core::Context<'r>,
+    issued_on: NaiveDate,
+    offender: String,
+    plate: Option<String>,
+    holder: Option<String>,
+    proposal: Proposal,
+    notify: Option<(NaiveDate, String)>,
+}
+
 /// The engine's sanction, in documents and plain numbers.
 fn proposed(world: &World, s: &Sanction<'_>) -> ProposedSanction {
     ProposedSanction {
@@ -98,10 +109,9 @@ fn check_input(
 }
 
 impl Store {
-    /// Issues an auto de infração: checks its fields, asks the engine for the
-    /// penalty the law attaches (the offender's final record counts), sets
-    /// the deadline to notify, and numbers it in the jurisdiction's sequence
-    /// of the year of issue. The inspector is `change.by`.
+    /// Issues an auto de infração as `propose` weighs it, numbered in the
+    /// jurisdiction's sequence of the year of issue, and applies what the
+    /// law applies on the spot. The inspector is `change.by`.
     pub async fn issue_auto(
         &self,
         change: &Change<'_>,
@@ -109,116 +119,15 @@ impl Store {
         jurisdiction: &str,
         input: &AutoInput,
     ) -> Result<Auto, StoreError> {
-        // The day the auto is issued, in the jurisdiction's time.
-        let issued_on = rulebook.jurisdiction.today(change.at);
-        check_input(input, change, rulebook)?;
-        let (offender, _) = crate::parse_document(&input.offender)?;
-        let plate = input
-            .plate
-            .as_deref()
-            .filter(|p| !p.trim().is_empty())
-            .map(crate::parse_plate)
-            .transpose()?;
-        let Some(infraction) = rulebook.infraction_by_code(input.infraction.trim()) else {
-            return Err(StoreError::Invalid {
-                field: "infração",
-                reason: format!("`{}` não é infração de {}", input.infraction, rulebook.id),
-            });
-        };
-        // The decision is read in a transaction of its own, before the write
-        // lock is taken: the lock covers only numbering and writing, so
-        // autos are issued at the pace of their writes. (A decision that
-        // became final meanwhile on another auto of the same offender is
-        // not in this proposal; the board judges it with the record of then.)
-        let mut tx = self.pool.begin().await?;
-        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
-        let mut people = vec![offender.as_str()];
-        let permit = match &input.permit {
-            Some((service, number)) => {
-                bound(&mut tx, jurisdiction, rulebook, service).await?;
-                Some(read_permit(&mut tx, jurisdiction, service, *number).await?)
-            }
-            None => {
-                let row = sqlx::query(
-                    "SELECT 1 AS one FROM jurisdiction_rulebooks WHERE jurisdiction = $1 AND rulebook = $2",
-                )
-                .bind(jurisdiction)
-                .bind(&rulebook.id)
-                .fetch_optional(&mut *tx)
-                .await?;
-                if row.is_none() {
-                    return Err(StoreError::Invalid {
-                        field: "jurisdição",
-                        reason: format!("{jurisdiction} não aplica o regulamento {}", rulebook.id),
-                    });
-                }
-                None
-            }
-        };
-        if let Some(p) = &permit {
-            people.push(&p.holder);
-        }
-        let scope = Scope {
-            all_permits: false,
-            people: &people,
-            records_only: true,
-        };
-        let world = world::load(&mut tx, &ctx, jurisdiction, scope, issued_on).await?;
-        let Some(by) = world.person(&offender) else {
-            return Err(StoreError::NotFound(format!(
-                "{offender} não está cadastrado em {jurisdiction}"
-            )));
-        };
-        let event = Event {
-            infraction,
-            by,
-            permit: permit
-                .as_ref()
-                .and_then(|p| world.permit(&p.service, p.number)),
-            at: input.committed_at,
-            is_final: false,
-            uncured: false,
-        };
-        let decided = penalty(&ctx, &world.facts, &event)?;
-        let uncured = if decided
-            .sanctions
-            .iter()
-            .any(|s| s.kind == SanctionKind::NoticeOfIrregularity)
-        {
-            let event = Event {
-                uncured: true,
-                ..event
-            };
-            penalty(&ctx, &world.facts, &event)?.sanctions
-        } else {
-            Vec::new()
-        };
-        let proposal = Proposal {
-            sanctions: decided
-                .sanctions
-                .iter()
-                .map(|s| proposed(&world, s))
-                .collect(),
-            uncured: uncured.iter().map(|s| proposed(&world, s)).collect(),
-            options: decided
-                .options
-                .iter()
-                .zip(&decided.record_as)
-                .map(|((set, article), record_as)| ProposedOption {
-                    sanctions: set.iter().map(|s| proposed(&world, s)).collect(),
-                    article: article.to_string(),
-                    record_as: record_as.map(str::to_string),
-                })
-                .collect(),
-            points: decided
-                .points
-                .iter()
-                .map(|(p, n)| (world.document(*p).to_string(), n.normalize().to_string()))
-                .collect(),
-            articles: articles(&decided.citations()),
-        };
-        let notify = optional_deadline(&ctx, DeadlineKind::Notification, issued_on)?;
-        tx.commit().await?;
+        let Proposed {
+            ctx,
+            issued_on,
+            offender,
+            plate,
+            holder,
+            proposal,
+            notify,
+        } = self.propose(change, rulebook, jurisdiction, input).await?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let year = issued_on.year();
         let number = next_number(&mut tx, jurisdiction, "auto", year).await?;
@@ -229,7 +138,6 @@ impl Store {
                 .find(|(d, _)| d == doc)
                 .map_or("0".to_string(), |(_, n)| n.clone())
         };
-        let holder = permit.as_ref().map(|p| p.holder.clone());
         sqlx::query(
             "INSERT INTO autos (jurisdiction, year, number, rulebook, infraction, offender, service, permit_number, \
              plate, committed_at, place, description, inspector, status, proposal, notify_by, points_offender, \
@@ -322,6 +230,151 @@ impl Store {
         }
         tx.commit().await?;
         Ok(auto)
+    }
+
+    /// The engine's proposal for an auto as it would be issued now, without
+    /// issuing it: what the inspector reads before saving.
+    pub async fn auto_proposal(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        input: &AutoInput,
+    ) -> Result<Proposal, StoreError> {
+        Ok(self
+            .propose(change, rulebook, jurisdiction, input)
+            .await?
+            .proposal)
+    }
+
+    /// Checks an auto's fields and asks the engine for the penalty the law
+    /// attaches (the offender's final record counts), and the deadline to
+    /// notify. The decision is read in a transaction of its own, before any
+    /// write lock is taken: the lock covers only numbering and writing, so
+    /// autos are issued at the pace of their writes. (A decision that
+    /// became final meanwhile on another auto of the same offender is not
+    /// in this proposal; the board judges it with the record of then.)
+    async fn propose<'r>(
+        &self,
+        change: &Change<'_>,
+        rulebook: &'r Rulebook,
+        jurisdiction: &str,
+        input: &AutoInput,
+    ) -> Result<Proposed<'r>, StoreError> {
+        // The day the auto is issued, in the jurisdiction's time.
+        let issued_on = rulebook.jurisdiction.today(change.at);
+        check_input(input, change, rulebook)?;
+        let (offender, _) = crate::parse_document(&input.offender)?;
+        let plate = input
+            .plate
+            .as_deref()
+            .filter(|p| !p.trim().is_empty())
+            .map(crate::parse_plate)
+            .transpose()?;
+        let Some(infraction) = rulebook.infraction_by_code(input.infraction.trim()) else {
+            return Err(StoreError::Invalid {
+                field: "infração",
+                reason: format!("`{}` não é infração de {}", input.infraction, rulebook.id),
+            });
+        };
+        let mut tx = self.pool.begin().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let mut people = vec![offender.as_str()];
+        let permit = match &input.permit {
+            Some((service, number)) => {
+                bound(&mut tx, jurisdiction, rulebook, service).await?;
+                Some(read_permit(&mut tx, jurisdiction, service, *number).await?)
+            }
+            None => {
+                let row = sqlx::query(
+                    "SELECT 1 AS one FROM jurisdiction_rulebooks WHERE jurisdiction = $1 AND rulebook = $2",
+                )
+                .bind(jurisdiction)
+                .bind(&rulebook.id)
+                .fetch_optional(&mut *tx)
+                .await?;
+                if row.is_none() {
+                    return Err(StoreError::Invalid {
+                        field: "jurisdição",
+                        reason: format!("{jurisdiction} não aplica o regulamento {}", rulebook.id),
+                    });
+                }
+                None
+            }
+        };
+        if let Some(p) = &permit {
+            people.push(&p.holder);
+        }
+        let scope = Scope {
+            all_permits: false,
+            people: &people,
+            records_only: true,
+        };
+        let world = world::load(&mut tx, &ctx, jurisdiction, scope, issued_on).await?;
+        let Some(by) = world.person(&offender) else {
+            return Err(StoreError::NotFound(format!(
+                "{offender} não está cadastrado em {jurisdiction}"
+            )));
+        };
+        let event = Event {
+            infraction,
+            by,
+            permit: permit
+                .as_ref()
+                .and_then(|p| world.permit(&p.service, p.number)),
+            at: input.committed_at,
+            is_final: false,
+            uncured: false,
+        };
+        let decided = penalty(&ctx, &world.facts, &event)?;
+        let uncured = if decided
+            .sanctions
+            .iter()
+            .any(|s| s.kind == SanctionKind::NoticeOfIrregularity)
+        {
+            let event = Event {
+                uncured: true,
+                ..event
+            };
+            penalty(&ctx, &world.facts, &event)?.sanctions
+        } else {
+            Vec::new()
+        };
+        let proposal = Proposal {
+            sanctions: decided
+                .sanctions
+                .iter()
+                .map(|s| proposed(&world, s))
+                .collect(),
+            uncured: uncured.iter().map(|s| proposed(&world, s)).collect(),
+            options: decided
+                .options
+                .iter()
+                .zip(&decided.record_as)
+                .map(|((set, article), record_as)| ProposedOption {
+                    sanctions: set.iter().map(|s| proposed(&world, s)).collect(),
+                    article: article.to_string(),
+                    record_as: record_as.map(str::to_string),
+                })
+                .collect(),
+            points: decided
+                .points
+                .iter()
+                .map(|(p, n)| (world.document(*p).to_string(), n.normalize().to_string()))
+                .collect(),
+            articles: articles(&decided.citations()),
+        };
+        let notify = optional_deadline(&ctx, DeadlineKind::Notification, issued_on)?;
+        tx.commit().await?;
+        Ok(Proposed {
+            ctx,
+            issued_on,
+            holder: permit.map(|p| p.holder),
+            offender,
+            plate,
+            proposal,
+            notify,
+        })
     }
 
     /// An auto by number and year.

@@ -27,6 +27,7 @@ mod permit_life;
 mod permit_status;
 mod permits;
 mod process;
+mod process_options;
 mod profile;
 mod requirements;
 mod search;
@@ -66,9 +67,10 @@ pub use permit_life::PermitChange;
 pub use permit_status::event_pt;
 pub use permits::{GrantRequest, Granted, HistoryStep, PermitFilter, PermitRecord, status_pt};
 pub use process::{ProcessStep, status_pt as auto_status_pt};
+pub use process_options::{AppealTo, ProcessOptions, RunningLimit, StepOption, TakenStep};
 pub use profile::{Cnh, Profile, check_profile, parse_cnh_number};
 pub use requirements::ToCheck;
-pub use search::Found;
+pub use search::{Found, words as search_words};
 pub use sign_ins::{
     Attempt, AttemptFilter, FAILURES_PER_CLIENT, FAILURES_PER_NAME, FAILURES_PER_NAME_EVERYWHERE,
     SignIn, WINDOW_SECONDS,

@@ -53,7 +53,7 @@ pub fn status_pt(status: Status) -> &'static str {
 
 /// The machine's state of an auto as recorded; `last` is the day of its
 /// last step.
-fn state_of(auto: &Auto, last: NaiveDate) -> State {
+pub(crate) fn state_of(auto: &Auto, last: NaiveDate) -> State {
     let day = auto.committed_at.date();
     State {
         status: auto.status,
@@ -77,7 +77,11 @@ fn state_of(auto: &Auto, last: NaiveDate) -> State {
 }
 
 /// The day of the auto's last step (its day when none was taken).
-async fn last_step(tx: &mut Tx, jurisdiction: &str, auto: &Auto) -> Result<NaiveDate, StoreError> {
+pub(crate) async fn last_step(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    auto: &Auto,
+) -> Result<NaiveDate, StoreError> {
     let last = sqlx::query(
         "SELECT MAX(on_date) AS last FROM auto_steps WHERE jurisdiction = $1 AND year = $2 AND number = $3",
     )

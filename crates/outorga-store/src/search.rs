@@ -52,7 +52,7 @@ pub enum Found {
 
 /// The words of a name as the search compares them: lower case, without
 /// accents, letters and digits only.
-pub(crate) fn words(name: &str) -> Vec<String> {
+pub fn words(name: &str) -> Vec<String> {
     let plain: String = name
         .nfd()
         .filter(|c| !unicode_normalization::char::is_combining_mark(*c))

@@ -37,8 +37,49 @@ pub(crate) fn document(bare: &str) -> String {
     }
 }
 
+/// A decimal as Brazilians write it: `1.234,56` (thousands by dots, the
+/// decimal comma); text that is not a decimal as it is.
+pub(crate) fn decimal(text: &str) -> String {
+    let (sign, digits) = text.strip_prefix('-').map_or(("", text), |d| ("-", d));
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) {
+        return text.to_string();
+    }
+    let mut grouped = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push('.');
+        }
+        grouped.push(c);
+    }
+    if fraction.is_empty() {
+        format!("{sign}{grouped}")
+    } else {
+        format!("{sign}{grouped},{fraction}")
+    }
+}
+
+/// Reais: `R$ 1.234,56` (always two decimals).
+pub(crate) fn money(text: &str) -> String {
+    let cents = match text.split_once('.') {
+        Some((whole, fraction)) => format!("{whole}.{:0<2}", &fraction[..fraction.len().min(2)]),
+        None => format!("{text}.00"),
+    };
+    format!("R$ {}", decimal(&cents))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn numbers_read_as_in_brazil() {
+        assert_eq!(super::decimal("1234567.5"), "1.234.567,5");
+        assert_eq!(super::decimal("0.2175"), "0,2175");
+        assert_eq!(super::decimal("100"), "100");
+        assert_eq!(super::money("1234.5"), "R$ 1.234,50");
+        assert_eq!(super::money("500"), "R$ 500,00");
+        assert_eq!(super::money("-12.3"), "R$ -12,30");
+    }
+
     #[test]
     fn a_day_reads_day_month_year() {
         let day = chrono::NaiveDate::from_ymd_opt(2026, 3, 7).expect("date");

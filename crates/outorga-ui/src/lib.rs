@@ -15,15 +15,28 @@
 //!   law's requirements per service;
 //! - `permits.rs`: the list, the grant form with the cap and the checklist
 //!   before sending, the dossier;
-//! - `format.rs`: dates and documents as users read them.
+//! - `autos.rs`: the list of autos and the inspector's form, the
+//!   infraction picked from the catalog, the proposal shown before saving;
+//! - `auto_page.rs`: an auto's page — the proposal, the process as a
+//!   timeline, the limits that run, the steps the law admits today as
+//!   forms per role, and those it does not with why;
+//! - `board.rs`: the board's queue (to judge, appeals to decide);
+//! - `proposal.rs`: the engine's proposal as staff read it;
+//! - `forms.rs`: choices of a select, query strings;
+//! - `format.rs`: dates, documents and money as users read them.
 
 mod assets;
+mod auto_page;
+mod autos;
+mod board;
 mod format;
+mod forms;
 mod pages;
 mod password;
 mod people;
 mod permits;
 mod place;
+mod proposal;
 mod search;
 mod session;
 
@@ -61,6 +74,12 @@ pub fn routes(options: Options) -> Router<AppState> {
             "/j/{j}/permissoes/{servico}/{numero}",
             get(permits::dossier),
         )
+        .route("/j/{j}/autos", get(autos::list).post(autos::issue))
+        .route("/j/{j}/autos/novo", get(autos::issue_form))
+        .route("/j/{j}/autos/infracoes", get(autos::infractions))
+        .route("/j/{j}/autos/{ano}/{numero}", get(auto_page::show))
+        .route("/j/{j}/autos/{ano}/{numero}/passos", post(auto_page::take))
+        .route("/j/{j}/junta", get(board::queue))
         .route("/static/{file}", get(assets::serve))
         .layer(axum::Extension(options))
 }

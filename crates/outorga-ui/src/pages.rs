@@ -56,12 +56,14 @@ impl Bar {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Offers {
     pub clerk: bool,
+    pub inspector: bool,
 }
 
 impl Offers {
     pub(crate) fn of(signed: &Signed) -> Offers {
         Offers {
             clerk: outorga_web::auth::Clerk::admits(signed.user.role),
+            inspector: outorga_web::auth::Inspector::admits(signed.user.role),
         }
     }
 }

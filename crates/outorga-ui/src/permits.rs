@@ -6,6 +6,7 @@
 //! `grant_permit`, `permit`, as the API's.
 
 use crate::format;
+use crate::forms::{Choice, query_text, service_choices};
 use crate::pages::{Bar, failure, page};
 use crate::people::CheckRow;
 use crate::place::{Place, place, refusal};
@@ -29,29 +30,6 @@ use serde::Deserialize;
 const PER_PAGE: u32 = 50;
 /// Items of each part of the dossier (the latest first).
 const DOSSIER_ITEMS: u32 = 20;
-
-/// A service as a form offers it.
-#[derive(Debug)]
-struct Choice {
-    value: String,
-    label: String,
-    chosen: bool,
-}
-
-fn service_choices(place: &Place<'_>, chosen: &str, any: Option<&str>) -> Vec<Choice> {
-    any.map(|label| Choice {
-        value: String::new(),
-        label: label.to_string(),
-        chosen: chosen.is_empty(),
-    })
-    .into_iter()
-    .chain(place.services().into_iter().map(|s| Choice {
-        value: s.name().to_string(),
-        label: s.portuguese().to_string(),
-        chosen: s.name() == chosen,
-    }))
-    .collect()
-}
 
 /// A permit as the list shows it.
 #[derive(Debug)]
@@ -192,21 +170,6 @@ pub(crate) async fn list(
             clerk: Clerk::admits(signed.user.role),
         },
     )
-}
-
-/// A value for a query string: letters, digits and `-_.` as they are, the
-/// rest percent-encoded.
-fn query_text(value: &str) -> String {
-    value
-        .bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.') {
-                char::from(b).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
 }
 
 // ------------------------------------------------------------- the grant

@@ -6,7 +6,7 @@ use crate::pages::{Bar, ErrorPage, page};
 use crate::session::Signed;
 use axum::http::StatusCode;
 use axum::response::Response;
-use chrono::NaiveDate;
+use chrono::{NaiveDate, NaiveDateTime};
 use outorga_core::model::{Rulebook, Service};
 use outorga_web::AppState;
 
@@ -17,6 +17,8 @@ pub(crate) struct Place<'a> {
     pub name: String,
     pub rulebooks: Vec<&'a Rulebook>,
     pub today: NaiveDate,
+    /// Now, in the jurisdiction's time.
+    pub now: NaiveDateTime,
 }
 
 impl<'a> Place<'a> {
@@ -71,6 +73,7 @@ pub(crate) fn place<'a>(
         id: j.to_string(),
         name: format!("{} ({})", first.jurisdiction.name, first.jurisdiction.state),
         today: first.jurisdiction.today(state.clock.now()),
+        now: first.jurisdiction.local(state.clock.now()),
         rulebooks,
     })
 }

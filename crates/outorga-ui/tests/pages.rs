@@ -155,6 +155,18 @@ async fn router(url: &str) -> axum::Router {
         )
         .await
         .expect("user");
+    for (name, role) in [("fiscal", Role::Inspector), ("junta", Role::Board)] {
+        store
+            .create_user(
+                &setup(),
+                name,
+                role,
+                PASSWORD,
+                &Scope::Only(vec!["cangucu".into()]),
+            )
+            .await
+            .expect("user");
+    }
     let taxi = library
         .rulebooks()
         .find(|r| r.jurisdiction.id == "cangucu")
@@ -539,12 +551,255 @@ async fn clerk_workflows(url: &str) {
     assert_eq!(form.status, StatusCode::FORBIDDEN);
 }
 
+/// An auto from the inspector's phone to the board's decision: the
+/// catalog searched by words, the proposal with its articles shown before
+/// saving (nothing written), the auto issued; the clerk notifies it and
+/// records the defense; the board's queue lists it; a decision the law does
+/// not allow is refused with its articles next to the form; the decision
+/// the law allows is recorded and shown.
+async fn auto_workflows(url: &str) {
+    let router = router(url).await;
+    let clerk = format!("outorga_sessao={}", value(&signed_in(&router).await));
+    let inspector = format!(
+        "outorga_sessao={}",
+        value(&signed_in_as(&router, "fiscal").await)
+    );
+    let board = format!(
+        "outorga_sessao={}",
+        value(&signed_in_as(&router, "junta").await)
+    );
+    let token = send(&router, get("/j/cangucu/pessoas", &clerk))
+        .await
+        .csrf();
+    let registered = send(
+        &router,
+        post(
+            "/j/cangucu/pessoas",
+            &clerk,
+            &format!("documento=52998224725&nome=Jo%C3%A3o+Taxista&csrf={token}"),
+        ),
+    )
+    .await;
+    assert!(registered.status.is_success() || registered.status.is_redirection());
+
+    // The catalog, by words without accents, and by code.
+    let found = send(
+        &router,
+        get(
+            "/j/cangucu/autos/infracoes?servico=taxi&busca=tarifa+superior",
+            &inspector,
+        ),
+    )
+    .await;
+    assert!(found.body.contains("A18-X"), "{}", found.body);
+    assert!(!found.body.contains("A18-XIV"), "every word must match");
+    let by_code = send(
+        &router,
+        get(
+            "/j/cangucu/autos/infracoes?servico=taxi&busca=A18-X",
+            &inspector,
+        ),
+    )
+    .await;
+    assert!(by_code.body.contains("A18-XIV") && by_code.body.contains("A18-X\""));
+
+    let form = send(&router, get("/j/cangucu/autos/novo", &inspector)).await;
+    assert_eq!(form.status, StatusCode::OK, "{}", form.body);
+    assert!(
+        form.body.contains("2026-11-30T12:00"),
+        "now in Canguçu's time"
+    );
+    let token = form.csrf();
+    let fields = |acao: &str| {
+        format!(
+            "servico=taxi&numero=&autuado=529.982.247-25&placa=&cometida_em=2026-11-30T09%3A00\
+             &local=Pra%C3%A7a+central&descricao=Cobrou+acima+do+tax%C3%ADmetro&infracao=A18-X\
+             &acao={acao}&csrf={token}"
+        )
+    };
+    let preview = send(
+        &router,
+        post("/j/cangucu/autos", &inspector, &fields("previa")),
+    )
+    .await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    assert!(preview.body.contains("R$ 400,00"), "{}", preview.body);
+    assert!(preview.body.contains("Anexo I, Art. 12, III"));
+    assert!(preview.body.contains("value=\"lavrar\""));
+    let none = send(&router, get("/j/cangucu/autos", &inspector)).await;
+    assert!(
+        none.body.contains("Nenhum auto"),
+        "a preview writes nothing"
+    );
+    let missing = send(
+        &router,
+        post(
+            "/j/cangucu/autos",
+            &inspector,
+            &fields("previa").replace("infracao=A18-X", "infracao="),
+        ),
+    )
+    .await;
+    assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(missing.body.contains("Escolha a infração"));
+    let issued = send(
+        &router,
+        post("/j/cangucu/autos", &inspector, &fields("lavrar")),
+    )
+    .await;
+    assert_eq!(issued.location(), "/j/cangucu/autos/2026/1?lavrado=1");
+
+    let page = send(&router, get("/j/cangucu/autos/2026/1", &clerk)).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("lavrado, aguardando notificação"));
+    assert!(page.body.contains("Registrar notificação do auto"));
+    assert!(!page.body.contains("Registrar julgamento"));
+    let token = page.csrf();
+    let step = |who: &str, form: String| post("/j/cangucu/autos/2026/1/passos", who, &form);
+    let notified = send(
+        &router,
+        step(&clerk, format!("passo=notificar&csrf={token}")),
+    )
+    .await;
+    assert_eq!(notified.location(), "/j/cangucu/autos/2026/1?passo=notify");
+    let early = send(
+        &router,
+        step(
+            &clerk,
+            format!("passo=defender&data=2026-11-01&texto=x&csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(early.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        early.body.contains("id=\"erro-defender\""),
+        "{}",
+        early.body
+    );
+    let defended = send(
+        &router,
+        step(
+            &clerk,
+            format!("passo=defender&texto=N%C3%A3o+cobrei&csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(defended.location(), "/j/cangucu/autos/2026/1?passo=defend");
+    // The clerk may not judge: the form is not offered, and refused.
+    let page = send(&router, get("/j/cangucu/autos/2026/1", &clerk)).await;
+    assert!(page.body.contains("registrado por a junta/comissão"));
+    let judged_by_clerk = send(
+        &router,
+        step(
+            &clerk,
+            format!("passo=julgar&mantido=sim&fundamentos=x&csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(judged_by_clerk.status, StatusCode::FORBIDDEN);
+
+    let queue = send(&router, get("/j/cangucu/junta", &board)).await;
+    assert!(
+        queue.body.contains("/j/cangucu/autos/2026/1#passos"),
+        "{}",
+        queue.body
+    );
+    let page = send(&router, get("/j/cangucu/autos/2026/1", &board)).await;
+    // What the law lets the authority choose: the fine alone, or with the
+    // suspension of 5 to 30 days (Canguçu art. 19, III).
+    assert!(page.body.contains("value=\"multa\""), "{}", page.body);
+    assert!(page.body.contains("value=\"multa,suspensao_permissao\""));
+    assert!(page.body.contains("de 5 a 30"));
+    let token = page.csrf();
+    let too_short = send(
+        &router,
+        step(
+            &board,
+            format!(
+                "passo=julgar&mantido=sim&dias=3&penalidades=multa%2Csuspensao_permissao\
+                 &fundamentos=Comprovado&csrf={token}"
+            ),
+        ),
+    )
+    .await;
+    assert_eq!(too_short.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        too_short.body.contains("entre 5 e 30 dias"),
+        "{}",
+        too_short.body
+    );
+    assert!(too_short.body.contains("Art. 19, III"));
+    let judged = send(
+        &router,
+        step(
+            &board,
+            format!(
+                "passo=julgar&mantido=sim&dias=10&penalidades=multa%2Csuspensao_permissao\
+                 &fundamentos=Comprovado&csrf={token}"
+            ),
+        ),
+    )
+    .await;
+    assert_eq!(judged.location(), "/j/cangucu/autos/2026/1?passo=judge");
+    let page = send(&router, get("/j/cangucu/autos/2026/1?passo=judge", &board)).await;
+    assert!(page.body.contains("Registrado: julgamento."));
+    assert!(
+        page.body.contains("auto mantido; 10 dias fixados"),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body
+            .contains("julgado, aguardando a notificação da decisão")
+    );
+    let timeline = page.body.matches("30/11/2026 — ").count();
+    assert_eq!(timeline, 4, "issued, notified, defended, judged");
+}
+
+#[tokio::test]
+async fn auto_workflows_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    auto_workflows(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn auto_workflows_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uia_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    auto_workflows(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
 /// Who asks, in the role × scope table of the pages.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Who {
     Nobody,
     Clerk,
     Reader,
+    Inspector,
+    Board,
+}
+
+impl Who {
+    fn role(self) -> Option<Role> {
+        match self {
+            Who::Nobody => None,
+            Who::Clerk => Some(Role::Clerk),
+            Who::Reader => Some(Role::ReadOnly),
+            Who::Inspector => Some(Role::Inspector),
+            Who::Board => Some(Role::Board),
+        }
+    }
+}
+
+/// Who may use a route.
+fn anyone(_: Role) -> bool {
+    true
 }
 
 /// Every page route, for each caller and jurisdiction: without a session
@@ -553,57 +808,122 @@ enum Who {
 /// route answers (a bad form is 422, a missing record 404) — never the
 /// sign-in page nor a refusal.
 async fn role_table(url: &str) {
+    use outorga_web::auth::{Board, Clerk, Inspector};
     let router = router(url).await;
-    let clerk = format!("outorga_sessao={}", value(&signed_in(&router).await));
-    let reader = format!(
-        "outorga_sessao={}",
-        value(&signed_in_as(&router, "consulta").await)
+    let mut sessions = Vec::new();
+    for (who, name) in [
+        (Who::Clerk, "atendente"),
+        (Who::Reader, "consulta"),
+        (Who::Inspector, "fiscal"),
+        (Who::Board, "junta"),
+    ] {
+        let cookies = format!(
+            "outorga_sessao={}",
+            value(&signed_in_as(&router, name).await)
+        );
+        let token = send(&router, get("/painel", &cookies)).await.csrf();
+        sessions.push((who, cookies, token));
+    }
+    let clerk_or_board: fn(Role) -> bool = |r| Clerk::admits(r) || Board::admits(r);
+    // (method, path, form, who may use it, the answer when they may and the
+    // form is bad or the record missing: none, any answer but a refusal)
+    type Row<'a> = (
+        &'a str,
+        &'a str,
+        &'a str,
+        fn(Role) -> bool,
+        Option<StatusCode>,
     );
-    let token_of = |cookies: String| {
-        let router = router.clone();
-        async move { send(&router, get("/painel", &cookies)).await.csrf() }
-    };
-    let clerk_token = token_of(clerk.clone()).await;
-    let reader_token = token_of(reader.clone()).await;
-    // (method, path, form, whether only a clerk may use it)
-    let routes: [(&str, &str, &str, bool); 14] = [
-        ("GET", "/painel", "", false),
-        ("GET", "/senha", "", false),
-        ("GET", "/busca?q=ab", "", false),
-        ("GET", "/busca/resultados?q=ab", "", false),
-        ("GET", "/j/{j}/pessoas", "", false),
-        ("POST", "/j/{j}/pessoas", "documento=123&nome=X", true),
-        ("GET", "/j/{j}/pessoas/52998224725", "", false),
-        ("GET", "/j/{j}/permissoes", "", false),
+    let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
+    let routes: [Row<'_>; 20] = [
+        ("GET", "/painel", "", anyone, None),
+        ("GET", "/senha", "", anyone, None),
+        ("GET", "/busca?q=ab", "", anyone, None),
+        ("GET", "/busca/resultados?q=ab", "", anyone, None),
+        ("GET", "/j/{j}/pessoas", "", anyone, None),
+        (
+            "POST",
+            "/j/{j}/pessoas",
+            "documento=123&nome=X",
+            Clerk::admits,
+            unprocessable,
+        ),
+        ("GET", "/j/{j}/pessoas/52998224725", "", anyone, None),
+        ("GET", "/j/{j}/permissoes", "", anyone, None),
         (
             "POST",
             "/j/{j}/permissoes",
             "servico=taxi&titular=123",
-            true,
+            Clerk::admits,
+            unprocessable,
         ),
-        ("GET", "/j/{j}/permissoes/nova", "", true),
-        ("GET", "/j/{j}/permissoes/previa?servico=taxi", "", false),
-        ("GET", "/j/{j}/permissoes/taxi/1", "", false),
-        ("POST", "/senha", "atual=x&nova=y&confirmacao=z", false),
-        ("POST", "/sair", "", false),
+        ("GET", "/j/{j}/permissoes/nova", "", Clerk::admits, None),
+        (
+            "GET",
+            "/j/{j}/permissoes/previa?servico=taxi",
+            "",
+            anyone,
+            None,
+        ),
+        ("GET", "/j/{j}/permissoes/taxi/1", "", anyone, None),
+        ("GET", "/j/{j}/autos", "", anyone, None),
+        (
+            "POST",
+            "/j/{j}/autos",
+            "servico=taxi&acao=previa",
+            Inspector::admits,
+            unprocessable,
+        ),
+        ("GET", "/j/{j}/autos/novo", "", Inspector::admits, None),
+        (
+            "GET",
+            "/j/{j}/autos/infracoes?servico=taxi&busca=tarifa",
+            "",
+            anyone,
+            None,
+        ),
+        (
+            "GET",
+            "/j/{j}/autos/2026/1",
+            "",
+            anyone,
+            Some(StatusCode::NOT_FOUND),
+        ),
+        (
+            "POST",
+            "/j/{j}/autos/2026/1/passos",
+            "passo=notificar",
+            clerk_or_board,
+            Some(StatusCode::NOT_FOUND),
+        ),
+        ("GET", "/j/{j}/junta", "", anyone, None),
+        (
+            "POST",
+            "/senha",
+            "atual=x&nova=y&confirmacao=z",
+            anyone,
+            None,
+        ),
     ];
-    for (method, path, form, writes) in routes {
-        for who in [Who::Nobody, Who::Clerk, Who::Reader] {
+    for (method, path, form, admits, expected) in routes {
+        for who in [
+            Who::Nobody,
+            Who::Clerk,
+            Who::Reader,
+            Who::Inspector,
+            Who::Board,
+        ] {
             for j in ["cangucu", "amapa", "atlantida"] {
                 let scoped = path.contains("{j}");
                 if !scoped && j != "cangucu" {
                     continue;
                 }
-                // Signing out would end the sessions the other rows use
-                // (the screens test signs out).
-                if path == "/sair" && who != Who::Nobody {
-                    continue;
-                }
-                let (cookies, token) = match who {
-                    Who::Nobody => (String::new(), String::new()),
-                    Who::Clerk => (clerk.clone(), clerk_token.clone()),
-                    Who::Reader => (reader.clone(), reader_token.clone()),
-                };
+                let (cookies, token) = sessions
+                    .iter()
+                    .find(|(w, _, _)| *w == who)
+                    .map_or((String::new(), String::new()), |(_, c, t)| {
+                        (c.clone(), t.clone())
+                    });
                 let at = path.replace("{j}", j);
                 let request = if method == "GET" {
                     get(&at, &cookies)
@@ -612,18 +932,18 @@ async fn role_table(url: &str) {
                 };
                 let answer = send(&router, request).await;
                 let row = format!("{method} {at} as {who:?}: {}", answer.status);
-                match who {
-                    Who::Nobody => assert_eq!(answer.location(), "/entrar", "{row}"),
-                    _ if scoped && j == "atlantida" => {
+                match who.role() {
+                    None => assert_eq!(answer.location(), "/entrar", "{row}"),
+                    Some(_) if scoped && j == "atlantida" => {
                         assert_eq!(answer.status, StatusCode::NOT_FOUND, "{row}")
                     }
-                    _ if scoped && j == "amapa" => {
+                    Some(_) if scoped && j == "amapa" => {
                         assert_eq!(answer.status, StatusCode::FORBIDDEN, "{row}")
                     }
-                    Who::Reader if writes => {
+                    Some(role) if !admits(role) => {
                         assert_eq!(answer.status, StatusCode::FORBIDDEN, "{row}")
                     }
-                    _ => {
+                    Some(_) => {
                         assert!(
                             !matches!(
                                 answer.status,
@@ -631,14 +951,18 @@ async fn role_table(url: &str) {
                             ) && answer.location() != "/entrar",
                             "{row}"
                         );
-                        if writes && method == "POST" {
-                            assert_eq!(answer.status, StatusCode::UNPROCESSABLE_ENTITY, "{row}");
+                        if let Some(expected) = expected {
+                            assert_eq!(answer.status, expected, "{row}");
                         }
                     }
                 }
             }
         }
     }
+    // Signing out ends the session: asked last (and without a session,
+    // the sign-in page).
+    let signed_out = send(&router, post("/sair", "", "csrf=x")).await;
+    assert_eq!(signed_out.location(), "/entrar");
 }
 
 #[tokio::test]

@@ -46,6 +46,26 @@ mod text_limits;
 mod vocab;
 
 pub use error::{ApiError, ErrorBody};
+
+/// The workflows the web pages run as the API runs them (never a second
+/// copy): the same input types, checks and store calls.
+pub mod workflows {
+    pub use crate::routes::autos::{
+        AutoEntrada, PassoEntrada, PermissaoRef, issue_auto, propose_auto, take_step,
+    };
+    use outorga_core::engine::process::StepKind;
+    use outorga_core::model::SanctionKind;
+
+    /// A step as `PassoEntrada::passo` names it.
+    pub fn step_word(kind: StepKind) -> String {
+        crate::vocab::PASSOS.wire(kind.name())
+    }
+
+    /// A penalty as `PassoEntrada::penalidades` names it.
+    pub fn sanction_word(kind: SanctionKind) -> String {
+        crate::vocab::PENALIDADES.wire(kind.name())
+    }
+}
 pub use limits::Limits;
 pub use openapi::openapi;
 pub use state::{AppState, Clock, SystemClock};

@@ -356,10 +356,7 @@ impl<'a> Stake<'a> {
 
     /// Whether it is a measure of the procedure itself, not a penalty in force.
     fn is_procedural(&self) -> bool {
-        matches!(
-            self.kind,
-            SanctionKind::NoticeOfIrregularity | SanctionKind::AdministrativeProcess
-        )
+        self.kind.is_procedural()
     }
 }
 

@@ -17,7 +17,9 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use outorga_core::engine::process::{Misfit, NOT_ADMITTED, Step, StepFields, StepKind};
 use outorga_core::model::{Rulebook, SanctionKind};
-use outorga_store::{Auto, AutoFilter, AutoInput, ProcessStep, Proposal, ProposedSanction};
+use outorga_store::{
+    Auto, AutoFilter, AutoInput, Change, ProcessStep, Proposal, ProposedSanction, User,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -411,9 +413,21 @@ async fn issue(
     Path(j): Path<String>,
     Json(input): Json<AutoEntrada>,
 ) -> Result<(StatusCode, Json<AutoSaida>), ApiError> {
+    let change = change!(state, who, "auto lavrado pela API");
+    let issued = issue_auto(&state, &change, &j, input).await?;
+    Ok((StatusCode::CREATED, Json(issued.into())))
+}
+
+/// The rulebook an auto is issued under (its permit's service's, or the
+/// one named when there is no permit) and the auto as the store takes it.
+async fn auto_input<'a>(
+    state: &'a AppState,
+    j: &str,
+    input: AutoEntrada,
+) -> Result<(&'a Rulebook, AutoInput), ApiError> {
     let rulebook = match (&input.permissao, &input.regulamento) {
-        (Some(permit), _) => rulebook_for_service(&state, &j, &permit.servico).await?,
-        (None, Some(id)) => rulebook_named(&state, &j, id).await?,
+        (Some(permit), _) => rulebook_for_service(state, j, &permit.servico).await?,
+        (None, Some(id)) => rulebook_named(state, j, id).await?,
         (None, None) => {
             return Err(ApiError::field(
                 StatusCode::UNPROCESSABLE_ENTITY,
@@ -433,9 +447,34 @@ async fn issue(
         place: input.local,
         description: input.descricao,
     };
-    let change = change!(state, who, "auto lavrado pela API");
-    let issued = state.store.issue_auto(&change, rulebook, &j, &auto).await?;
-    Ok((StatusCode::CREATED, Json(issued.into())))
+    Ok((rulebook, auto))
+}
+
+/// Issues an auto: what `POST …/autos` and the inspector's page do. The
+/// inspector is `change.by`.
+pub async fn issue_auto(
+    state: &AppState,
+    change: &Change<'_>,
+    j: &str,
+    input: AutoEntrada,
+) -> Result<Auto, ApiError> {
+    let (rulebook, auto) = auto_input(state, j, input).await?;
+    Ok(state.store.issue_auto(change, rulebook, j, &auto).await?)
+}
+
+/// The engine's proposal for the auto as it would be issued now, writing
+/// nothing: what the inspector's page shows before saving.
+pub async fn propose_auto(
+    state: &AppState,
+    change: &Change<'_>,
+    j: &str,
+    input: AutoEntrada,
+) -> Result<Proposal, ApiError> {
+    let (rulebook, auto) = auto_input(state, j, input).await?;
+    Ok(state
+        .store
+        .auto_proposal(change, rulebook, j, &auto)
+        .await?)
 }
 
 /// A page of the autos of the jurisdiction that the filters admit, the
@@ -505,11 +544,25 @@ async fn step(
     Path((j, ano, numero)): Path<(String, i32, i64)>,
     Json(input): Json<PassoEntrada>,
 ) -> Result<Json<AutoSaida>, ApiError> {
-    let (process, by_board) = process_step(&input)?;
+    let change = change!(state, who, "processo do auto pela API");
+    let auto = take_step(&state, (&who.user, &change), &j, (ano, numero), &input).await?;
+    Ok(Json(auto.into()))
+}
+
+/// Takes a step of an auto's process as `user` (clerks take the steps,
+/// the board judges): what `POST …/steps` and the auto's page do.
+pub async fn take_step(
+    state: &AppState,
+    (user, change): (&User, &Change<'_>),
+    j: &str,
+    (ano, numero): (i32, i64),
+    input: &PassoEntrada,
+) -> Result<Auto, ApiError> {
+    let (process, by_board) = process_step(input)?;
     if by_board {
-        require(&who.user, Board::admits, "junta/comissão")?;
+        require(user, Board::admits, "junta/comissão")?;
     } else {
-        require(&who.user, Clerk::admits, "atendente")?;
+        require(user, Clerk::admits, "atendente")?;
     }
     // The verification is communicated on the day it was told.
     let told = match &process.step {
@@ -518,18 +571,16 @@ async fn step(
     };
     let on = match told {
         Some(day) => day,
-        None => day_or_today(&state, &j, input.data.as_deref(), "data")?,
+        None => day_or_today(state, j, input.data.as_deref(), "data")?,
     };
-    let rulebook = rulebook_of_auto(&state, &j, (ano, numero)).await?;
+    let rulebook = rulebook_of_auto(state, j, (ano, numero)).await?;
     if let Some(ground) = input.nao_conhecido.as_deref() {
         admissible(rulebook, ground)?;
     }
-    let change = change!(state, who, "processo do auto pela API");
-    let auto = state
+    Ok(state
         .store
-        .process_auto(&change, rulebook, &j, (ano, numero), &process, on)
-        .await?;
-    Ok(Json(auto.into()))
+        .process_auto(change, rulebook, j, (ano, numero), &process, on)
+        .await?)
 }
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {

@@ -3,7 +3,7 @@
 
 mod agenda;
 mod audit;
-mod autos;
+pub(crate) mod autos;
 mod caps;
 mod catalog;
 mod debts;

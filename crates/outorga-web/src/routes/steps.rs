@@ -12,9 +12,7 @@ use crate::routes::{rulebook_named, today_in};
 use crate::state::AppState;
 use crate::vocab::{PASSOS, PENALIDADES, PRAZOS, SITUACOES_AUTO};
 use axum::extract::State;
-use axum::http::StatusCode;
-use chrono::NaiveDate;
-use outorga_core::engine::process::{Machine, Step, StepFields, StepKind};
+
 use outorga_store::Role;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -75,25 +73,6 @@ pub struct PrazoAberto {
     pub artigo: String,
 }
 
-/// The step of `kind` as the machine is asked it: a decision asked as an
-/// annulment, which any judgement may be (what else it decides is weighed
-/// when it is posted).
-/// A verification is asked as told now for the earliest day the law would
-/// allow (two days on, past any notice counted in hours of a day).
-fn probe(kind: StepKind, today: NaiveDate) -> Option<Step> {
-    let told = today.and_hms_opt(0, 0, 0);
-    let verification = kind == StepKind::ScheduleVerification;
-    let fields = StepFields {
-        upheld: kind.decides().then_some(false),
-        told: told.filter(|_| verification),
-        inspection: told
-            .and_then(|t| t.checked_add_days(chrono::Days::new(2)))
-            .filter(|_| verification),
-        ..StepFields::default()
-    };
-    Step::build(kind, fields).ok()
-}
-
 /// The steps of the auto's procedure the law admits today, each with who
 /// takes it, or why not and the articles; and the limits that run today.
 #[utoipa::path(get, path = "/api/jurisdictions/{j}/autos/{ano}/{numero}/steps", tag = "fiscalização",
@@ -109,88 +88,61 @@ async fn allowed(
     _who: Reader,
     Path((j, ano, numero)): Path<(String, i32, i64)>,
 ) -> Result<Json<PassosPossiveis>, ApiError> {
-    let (auto, now) = state.store.auto_state(&j, (ano, numero)).await?;
+    let auto = state.store.auto(&j, (ano, numero)).await?;
     let rulebook = rulebook_named(&state, &j, &auto.rulebook).await?;
-    let ctx = crate::routes::catalog::law(&state, &j, rulebook).await?;
-    let engine = |e: outorga_core::EngineError| {
-        ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!("o regulamento não responde a este pedido: {e}"),
-        )
-    };
-    let machine = Machine::of(&ctx).map_err(engine)?;
     let today = today_in(&state, &j);
-    let stakes = auto.proposal.stakes()?;
-    let mut passos = Vec::new();
-    for kind in StepKind::ALL {
-        let Some(step) = probe(*kind, today) else {
-            continue;
-        };
-        let mut outcome = machine.take(&stakes, &now, &step, today).map_err(engine)?;
-        let mut authority = None;
-        // A judgement the law reserves to another authority is theirs.
-        if outcome.is_err() && kind.decides() {
-            for reserved in &machine.procedure.reserved {
-                let Some(theirs) = step.clone().decided_by(Some(reserved.key.clone())) else {
-                    continue;
-                };
-                let tried = machine
-                    .take(&stakes, &now, &theirs, today)
-                    .map_err(engine)?;
-                if tried.is_ok() {
-                    outcome = tried;
-                    authority = Some(reserved);
-                    break;
-                }
-            }
-        }
-        let (motivo, artigos) = match outcome {
-            Ok(_) => (None, Vec::new()),
-            Err(refusal) => (Some(refusal.reason), refusal.citations),
-        };
-        passos.push(PassoPossivel {
-            passo: PASSOS.wire(kind.name()),
-            nome: kind.portuguese().to_string(),
-            papel: if kind.decides() {
+    let options = state
+        .store
+        .process_options(rulebook, &j, (ano, numero), today)
+        .await?;
+    let passos = options
+        .steps
+        .into_iter()
+        .map(|step| PassoPossivel {
+            passo: PASSOS.wire(step.kind.name()),
+            nome: step.kind.portuguese().to_string(),
+            papel: if step.kind.decides() {
                 Role::Board.label()
             } else {
                 Role::Clerk.label()
             }
             .to_string(),
-            autoridade: authority.map(|r| r.key.clone()),
-            autoridade_nome: authority.map(|r| r.by.clone()),
-            permitido: motivo.is_none(),
-            motivo,
-            artigos,
-        });
-    }
-    let prazos = machine
-        .open(&stakes, &now, today)
-        .map_err(engine)?
+            permitido: step.refusal.is_none(),
+            autoridade: step.authority.as_ref().map(|(key, _)| key.clone()),
+            autoridade_nome: step.authority.map(|(_, by)| by),
+            motivo: step.refusal.as_ref().map(|(why, _)| why.clone()),
+            artigos: step
+                .refusal
+                .map(|(_, articles)| articles)
+                .unwrap_or_default(),
+        })
+        .collect();
+    let prazos = options
+        .limits
         .into_iter()
         .map(|limit| PrazoAberto {
             tipo: PRAZOS.wire(limit.kind.name()),
             vence_em: limit.due.to_string(),
-            artigo: limit.citation.to_string(),
+            artigo: limit.article,
         })
         .collect();
-    let recurso_para = machine
-        .appeal_bodies(&stakes, &now)
+    let recurso_para = options
+        .appeal_to
         .into_iter()
-        .map(|body| InstanciaRecurso {
-            orgao: body.to.to_string(),
-            contra: body
-                .kinds
+        .map(|to| InstanciaRecurso {
+            orgao: to.body,
+            contra: to
+                .against
                 .iter()
                 .map(|k| PENALIDADES.wire(k.name()))
                 .collect(),
-            artigo: body.citation.to_string(),
+            artigo: to.article,
         })
         .collect();
     Ok(Json(PassosPossiveis {
         data: today.to_string(),
-        situacao: SITUACOES_AUTO.wire(auto.status.name()),
-        situacao_nome: auto.status.portuguese().to_string(),
+        situacao: SITUACOES_AUTO.wire(options.auto.status.name()),
+        situacao_nome: options.auto.status.portuguese().to_string(),
         passos,
         prazos,
         recurso_para,
