@@ -334,6 +334,14 @@ fn next_due(ctx: &Context<'_>, debt: &Debt, on: NaiveDate) -> Result<Due, StoreE
 }
 
 impl Store {
+    /// A debt with its payments.
+    pub async fn debt(&self, jurisdiction: &str, key: Key) -> Result<Debt, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let debt = one_debt(&mut tx, jurisdiction, key).await?;
+        tx.commit().await?;
+        Ok(debt)
+    }
+
     /// A page of the debts of a jurisdiction that `filter` admits, in the
     /// order they were issued, with their payments.
     pub async fn debts(

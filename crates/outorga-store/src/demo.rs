@@ -301,17 +301,15 @@ impl Store {
                         note(format!("condutor {driver}"), e);
                     }
                     // Autos at every stage: final, judged, notified, issued.
-                    if let Some(code) = rulebook.infractions.first().map(|i| i.code.clone())
-                        && k < 4
-                    {
+                    if k < 4 {
                         let committed = today
                             .checked_sub_days(Days::new(200 - 45 * k as u64))
                             .unwrap_or(today);
                         let issued_at = committed
                             .checked_add_days(Days::new(1))
                             .unwrap_or(committed);
-                        let input = AutoInput {
-                            infraction: code,
+                        let mut input = AutoInput {
+                            infraction: String::new(),
                             offender: holder.clone(),
                             permit: Some((service.name().into(), *number)),
                             plate: Some(vehicle.plate.clone()),
@@ -323,6 +321,25 @@ impl Store {
                             at: issued_at.and_hms_opt(9, 0, 0).unwrap_or(at),
                             ..change
                         };
+                        // The first infraction the law fines outright (no
+                        // notice to cure first, nothing held on the spot), so
+                        // the final auto leaves a debt to pay.
+                        for infraction in &rulebook.infractions {
+                            input.infraction = infraction.code.clone();
+                            let fined = self
+                                .auto_proposal(&auto_change, rulebook, jurisdiction, &input)
+                                .await
+                                .is_ok_and(|p| {
+                                    p.sanctions.iter().any(|s| s.kind == "fine")
+                                        && p.sanctions.iter().all(|s| {
+                                            s.at_once.is_none()
+                                                && s.kind != "notice_of_irregularity"
+                                        })
+                                });
+                            if fined {
+                                break;
+                            }
+                        }
                         match self
                             .issue_auto(&auto_change, rulebook, jurisdiction, &input)
                             .await

@@ -29,6 +29,7 @@ mod assets;
 mod auto_page;
 mod autos;
 mod board;
+mod debts;
 mod format;
 mod forms;
 mod pages;
@@ -80,6 +81,16 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route("/j/{j}/autos/{ano}/{numero}", get(auto_page::show))
         .route("/j/{j}/autos/{ano}/{numero}/passos", post(auto_page::take))
         .route("/j/{j}/junta", get(board::queue))
+        .route("/j/{j}/debitos", get(debts::list))
+        .route("/j/{j}/debitos/{ano}/{numero}/{seq}", get(debts::show))
+        .route(
+            "/j/{j}/debitos/{ano}/{numero}/{seq}/pagamento",
+            post(debts::pay),
+        )
+        .route(
+            "/j/{j}/debitos/{ano}/{numero}/{seq}/parcelamento",
+            post(debts::split),
+        )
         .route("/static/{file}", get(assets::serve))
         .layer(axum::Extension(options))
 }

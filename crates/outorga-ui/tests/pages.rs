@@ -113,6 +113,11 @@ fn post(path: &str, cookies: &str, form: &str) -> Request<Body> {
 }
 
 async fn router(url: &str) -> axum::Router {
+    router_on(url, false).await
+}
+
+/// The router on a store at `url`, with the demo's records when `demo`.
+async fn router_on(url: &str, demo: bool) -> axum::Router {
     let keys = AuditKeys::new(AuditKey::from_hex(&"5e".repeat(32)).expect("test key"));
     let store = Store::open(url, keys).await.expect("open");
     store.seal(&setup()).await.expect("seal");
@@ -135,6 +140,14 @@ async fn router(url: &str) -> axum::Router {
         .sync_jurisdictions(&setup(), &jurisdictions)
         .await
         .expect("sync");
+    if demo {
+        let rulebooks: Vec<_> = library.rulebooks().collect();
+        let now = Fixed.now();
+        store
+            .load_demo(&rulebooks, now.date(), now)
+            .await
+            .expect("demo");
+    }
     store
         .create_user(
             &setup(),
@@ -775,6 +788,150 @@ async fn auto_workflows_on_postgresql() {
     sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
 }
 
+/// Debts on the demo's records: the list, a debt's page with what paying
+/// it costs today and the article, the payment recorded (then settled,
+/// with its row), a read-only user refused; a split asked with a bad number
+/// refused next to its field, and with a number the law rules on either
+/// done or refused with the article.
+async fn debt_workflows(url: &str) {
+    let router = router_on(url, true).await;
+    let clerk = format!("outorga_sessao={}", value(&signed_in(&router).await));
+    let reader = format!(
+        "outorga_sessao={}",
+        value(&signed_in_as(&router, "consulta").await)
+    );
+    let list = send(&router, get("/j/cangucu/debitos", &clerk)).await;
+    assert_eq!(list.status, StatusCode::OK, "{}", list.body);
+    let paths: Vec<String> = list
+        .body
+        .match_indices("href=\"/j/cangucu/debitos/2")
+        .map(|(at, _)| {
+            let rest = &list.body[at + 6..];
+            rest[..rest.find('"').expect("end")].to_string()
+        })
+        .collect();
+    assert!(
+        paths.len() >= 2,
+        "the demo leaves a debt per service: {}",
+        list.body
+    );
+    let debt = send(&router, get(&paths[0], &clerk)).await;
+    assert_eq!(debt.status, StatusCode::OK);
+    assert!(
+        debt.body.contains("Quanto pagar hoje (30/11/2026)"),
+        "{}",
+        debt.body
+    );
+    assert!(debt.body.contains("R$ 400,00") && debt.body.contains("Anexo I, Art. 13"));
+    assert!(debt.body.contains("Registrar pagamento"));
+    let as_reader = send(&router, get(&paths[0], &reader)).await;
+    assert!(
+        !as_reader.body.contains("Registrar pagamento"),
+        "no write offered"
+    );
+    let token = send(&router, get("/painel", &reader)).await.csrf();
+    let refused = send(
+        &router,
+        post(
+            &format!("{}/pagamento", paths[0]),
+            &reader,
+            &format!("csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    let token = debt.csrf();
+    let paid = send(
+        &router,
+        post(
+            &format!("{}/pagamento", paths[0]),
+            &clerk,
+            &format!("data=&csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(paid.location(), format!("{}?feito=pagamento", paths[0]));
+    let settled = send(&router, get(paid.location(), &clerk)).await;
+    assert!(settled.body.contains("Pagamento registrado."));
+    assert!(settled.body.contains("<strong>quitado</strong>"));
+    assert!(
+        settled
+            .body
+            .contains("<td>30/11/2026</td><td>R$ 400,00</td>"),
+        "{}",
+        settled.body
+    );
+    assert!(!settled.body.contains("Registrar pagamento"));
+    let again = send(
+        &router,
+        post(
+            &format!("{}/pagamento", paths[0]),
+            &clerk,
+            &format!("csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(
+        again.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "a settled debt is not paid twice"
+    );
+
+    let bad = send(
+        &router,
+        post(
+            &format!("{}/parcelamento", paths[1]),
+            &clerk,
+            &format!("parcelas=duas&csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.body.contains("id=\"erro-parcelamento\""));
+    let split = send(
+        &router,
+        post(
+            &format!("{}/parcelamento", paths[1]),
+            &clerk,
+            &format!("parcelas=2&csrf={token}"),
+        ),
+    )
+    .await;
+    match split.status {
+        StatusCode::SEE_OTHER => {
+            let page = send(&router, get(split.location(), &clerk)).await;
+            assert!(page.body.contains("2 parcelas"), "{}", page.body);
+        }
+        StatusCode::UNPROCESSABLE_ENTITY => {
+            assert!(
+                split.body.contains("Art."),
+                "refused with the article: {}",
+                split.body
+            )
+        }
+        other => panic!("a split answers {other}: {}", split.body),
+    }
+}
+
+#[tokio::test]
+async fn debt_workflows_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    debt_workflows(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn debt_workflows_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uid_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    debt_workflows(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
 /// Who asks, in the role × scope table of the pages.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Who {
@@ -835,7 +992,7 @@ async fn role_table(url: &str) {
         Option<StatusCode>,
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
-    let routes: [Row<'_>; 20] = [
+    let routes: [Row<'_>; 24] = [
         ("GET", "/painel", "", anyone, None),
         ("GET", "/senha", "", anyone, None),
         ("GET", "/busca?q=ab", "", anyone, None),
@@ -897,6 +1054,28 @@ async fn role_table(url: &str) {
             Some(StatusCode::NOT_FOUND),
         ),
         ("GET", "/j/{j}/junta", "", anyone, None),
+        ("GET", "/j/{j}/debitos", "", anyone, None),
+        (
+            "GET",
+            "/j/{j}/debitos/2026/1/1",
+            "",
+            anyone,
+            Some(StatusCode::NOT_FOUND),
+        ),
+        (
+            "POST",
+            "/j/{j}/debitos/2026/1/1/pagamento",
+            "",
+            Clerk::admits,
+            Some(StatusCode::NOT_FOUND),
+        ),
+        (
+            "POST",
+            "/j/{j}/debitos/2026/1/1/parcelamento",
+            "parcelas=2",
+            Clerk::admits,
+            Some(StatusCode::NOT_FOUND),
+        ),
         (
             "POST",
             "/senha",

@@ -53,6 +53,7 @@ pub mod workflows {
     pub use crate::routes::autos::{
         AutoEntrada, PassoEntrada, PermissaoRef, issue_auto, propose_auto, take_step,
     };
+    pub use crate::routes::debts::{debt_due, pay_debt, split_debt};
     use outorga_core::engine::process::StepKind;
     use outorga_core::model::SanctionKind;
 

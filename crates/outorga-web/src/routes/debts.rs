@@ -10,7 +10,7 @@ use crate::routes::{change, day_or_today, optional_day, rulebook_of_auto};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
-use outorga_store::{Debt, DebtFilter, Due, Payment};
+use outorga_store::{Change, Debt, DebtFilter, Due, Payment};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -170,13 +170,24 @@ async fn due(
     Path((j, ano, numero, seq)): Path<(String, i32, i64, i64)>,
     Query(when): Query<NaData>,
 ) -> Result<Json<DevidoSaida>, ApiError> {
-    let on = day_or_today(&state, &j, when.data.as_deref(), "data")?;
-    let rulebook = rulebook_of_auto(&state, &j, (ano, numero)).await?;
-    let due = state
-        .store
-        .debt_due(rulebook, &j, (ano, numero, seq), on)
-        .await?;
+    let due = debt_due(&state, &j, (ano, numero, seq), when.data.as_deref()).await?;
     Ok(Json(due.into()))
+}
+
+/// What paying the debt (or its next parcel) costs on `data` (none:
+/// today): what `GET …/due` and the debt's page answer.
+pub async fn debt_due(
+    state: &AppState,
+    j: &str,
+    (ano, numero, seq): (i32, i64, i64),
+    data: Option<&str>,
+) -> Result<Due, ApiError> {
+    let on = day_or_today(state, j, data, "data")?;
+    let rulebook = rulebook_of_auto(state, j, (ano, numero)).await?;
+    Ok(state
+        .store
+        .debt_due(rulebook, j, (ano, numero, seq), on)
+        .await?)
 }
 
 /// Records the payment of the debt (or its next parcel) for what is due.
@@ -196,14 +207,33 @@ async fn pay(
     Path((j, ano, numero, seq)): Path<(String, i32, i64, i64)>,
     Json(input): Json<PagamentoEntrada>,
 ) -> Result<(StatusCode, Json<DevidoSaida>), ApiError> {
-    let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
-    let rulebook = rulebook_of_auto(&state, &j, (ano, numero)).await?;
     let change = change!(state, who, "pagamento pela API");
-    let paid = state
-        .store
-        .pay_debt(&change, rulebook, &j, (ano, numero, seq), on)
-        .await?;
+    let paid = pay_debt(
+        &state,
+        &change,
+        &j,
+        (ano, numero, seq),
+        input.data.as_deref(),
+    )
+    .await?;
     Ok((StatusCode::CREATED, Json(paid.into())))
+}
+
+/// Records the payment of the debt (or its next parcel) on `data` (none:
+/// today) for what is due: what `POST …/payments` and the debt's page do.
+pub async fn pay_debt(
+    state: &AppState,
+    change: &Change<'_>,
+    j: &str,
+    (ano, numero, seq): (i32, i64, i64),
+    data: Option<&str>,
+) -> Result<Due, ApiError> {
+    let on = day_or_today(state, j, data, "data")?;
+    let rulebook = rulebook_of_auto(state, j, (ano, numero)).await?;
+    Ok(state
+        .store
+        .pay_debt(change, rulebook, j, (ano, numero, seq), on)
+        .await?)
 }
 
 /// Splits a debt not yet paid into parcels, if the law allows it.
@@ -223,20 +253,33 @@ async fn split(
     Path((j, ano, numero, seq)): Path<(String, i32, i64, i64)>,
     Json(input): Json<ParcelamentoEntrada>,
 ) -> Result<Json<DebitoSaida>, ApiError> {
-    let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
-    let rulebook = rulebook_of_auto(&state, &j, (ano, numero)).await?;
     let change = change!(state, who, "parcelamento pela API");
-    let debt = state
-        .store
-        .split_debt(
-            &change,
-            rulebook,
-            &j,
-            (ano, numero, seq),
-            (input.parcelas, on),
-        )
-        .await?;
+    let debt = split_debt(
+        &state,
+        &change,
+        &j,
+        (ano, numero, seq),
+        (input.parcelas, input.data.as_deref()),
+    )
+    .await?;
     Ok(Json(debt.into()))
+}
+
+/// Splits a debt not yet paid into `parcelas`, if the law allows it, on
+/// `data` (none: today): what `POST …/installments` and the debt's page do.
+pub async fn split_debt(
+    state: &AppState,
+    change: &Change<'_>,
+    j: &str,
+    (ano, numero, seq): (i32, i64, i64),
+    (parcelas, data): (u32, Option<&str>),
+) -> Result<Debt, ApiError> {
+    let on = day_or_today(state, j, data, "data")?;
+    let rulebook = rulebook_of_auto(state, j, (ano, numero)).await?;
+    Ok(state
+        .store
+        .split_debt(change, rulebook, j, (ano, numero, seq), (parcelas, on))
+        .await?)
 }
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {

@@ -6,7 +6,7 @@ mod audit;
 pub(crate) mod autos;
 mod caps;
 mod catalog;
-mod debts;
+pub(crate) mod debts;
 mod documents;
 mod jurisdictions;
 mod lines;
