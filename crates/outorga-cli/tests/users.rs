@@ -454,7 +454,8 @@ fn import_agenda_and_backup() {
     let holders = dir.path().join("titulares.csv");
     std::fs::write(
         &holders,
-        "documento,nome,nascimento,residente_desde,cnh_numero,cnh_categorias,cnh_validade\n\
+        "documento,nome,nascimento,residente_desde,cnh_numero,cnh_categorias,cnh_validade,\
+         endereco,telefone,email,cnh_atividade_remunerada\n\
          526.018.159-06,Ana Ramlow,01/05/1980,2010-01-01,02650306461,B,2030-01-01\n\
          083.016.613-05,Beto Braun,,,,,\n\
          111.111.111-11,Repetido,,,,,\n\
