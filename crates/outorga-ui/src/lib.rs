@@ -15,10 +15,13 @@
 //!   law's requirements per service;
 //! - `permits.rs`: the list, the grant form with the cap and the checklist
 //!   before sending, the dossier;
+//! - `import.rs`: the department's existing records from its files (the
+//!   store's import, dry run first);
 //! - `format.rs`: dates and documents as users read them.
 
 mod assets;
 mod format;
+mod import;
 mod pages;
 mod password;
 mod people;
@@ -60,6 +63,13 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route(
             "/j/{j}/permissoes/{servico}/{numero}",
             get(permits::dossier),
+        )
+        // The department's existing records (issue 12, item 7).
+        .route(
+            "/j/{j}/importar",
+            get(import::form)
+                .post(import::run)
+                .layer(axum::extract::DefaultBodyLimit::max(import::MAX_FILE_BYTES + 64 * 1024)),
         )
         .route("/static/{file}", get(assets::serve))
         .layer(axum::Extension(options))
