@@ -126,23 +126,48 @@ async fn exercise(url: &str) {
         526.018.159-06;Repetido;;;\n";
     // A header that is not of vehicles: refused at once, nothing written.
     let before = entries(&store).await;
-    let wrong = import(&store, &rb, (ImportKind::Vehicles, "titulares.csv", holders), false).await;
+    let wrong = import(
+        &store,
+        &rb,
+        (ImportKind::Vehicles, "titulares.csv", holders),
+        false,
+    )
+    .await;
     let Err(StoreError::Invalid { field, reason }) = wrong else {
         panic!("a holders file read as vehicles: {wrong:?}");
     };
     assert_eq!(field, "cabeçalho");
-    assert!(reason.contains("faltam as colunas placa, renavam, ano"), "{reason}");
+    assert!(
+        reason.contains("faltam as colunas placa, renavam, ano"),
+        "{reason}"
+    );
     assert_eq!(entries(&store).await, before);
 
-    let dry = import(&store, &rb, (ImportKind::Holders, "titulares.csv", holders), true)
-        .await
-        .expect("dry run");
+    let dry = import(
+        &store,
+        &rb,
+        (ImportKind::Holders, "titulares.csv", holders),
+        true,
+    )
+    .await
+    .expect("dry run");
     assert_eq!(refused(&dry), [(4, "documento".to_string())]);
     assert_eq!(entries(&store).await, before, "a dry run writes nothing");
-    assert!(store.profile(SMJ, "52601815906").await.expect("read").is_none());
-    let real = import(&store, &rb, (ImportKind::Holders, "titulares.csv", holders), false)
-        .await
-        .expect("import");
+    assert!(
+        store
+            .profile(SMJ, "52601815906")
+            .await
+            .expect("read")
+            .is_none()
+    );
+    let real = import(
+        &store,
+        &rb,
+        (ImportKind::Holders, "titulares.csv", holders),
+        false,
+    )
+    .await
+    .expect("import");
     assert_eq!(real.rows, dry.rows, "the dry run said what the import did");
     assert!(!real.dry_run);
     let joao = store
@@ -174,9 +199,14 @@ async fn exercise(url: &str) {
     // Permits from a spreadsheet: the dry run first, then the real run.
     let xlsx = permits_xlsx();
     let before = entries(&store).await;
-    let dry = import(&store, &rb, (ImportKind::Permits, "permissoes.xlsx", &xlsx), true)
-        .await
-        .expect("dry run");
+    let dry = import(
+        &store,
+        &rb,
+        (ImportKind::Permits, "permissoes.xlsx", &xlsx),
+        true,
+    )
+    .await
+    .expect("dry run");
     assert_eq!(
         refused(&dry),
         [(3, "numero".to_string()), (4, "titular".to_string())],
@@ -188,16 +218,29 @@ async fn exercise(url: &str) {
         .await
         .expect("list");
     assert!(none.items.is_empty());
-    let real = import(&store, &rb, (ImportKind::Permits, "permissoes.xlsx", &xlsx), false)
-        .await
-        .expect("import");
+    let real = import(
+        &store,
+        &rb,
+        (ImportKind::Permits, "permissoes.xlsx", &xlsx),
+        false,
+    )
+    .await
+    .expect("import");
     assert_eq!(real.rows, dry.rows, "the dry run said what the import did");
     let ImportOutcome::Imported { notes } = &real.rows[0].outcome else {
         panic!("row 2 imported: {real:?}");
     };
     assert!(notes[0].starts_with("Art. 64: "), "{notes:?}");
-    assert!(notes.iter().any(|n| n.starts_with("Art. 65: ") && n.contains("01/08/2026")));
-    assert!(notes.iter().any(|n| n.starts_with("Art. 66: ") && n.contains("01/08/2025")));
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("Art. 65: ") && n.contains("01/08/2026"))
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("Art. 66: ") && n.contains("01/08/2025"))
+    );
 
     // In the list, with art. 64's validity, and its history says whence.
     let list = store
@@ -211,7 +254,11 @@ async fn exercise(url: &str) {
     assert_eq!(permit.expires_on, Some(d(2049, 8, 1)));
     assert_eq!(history.len(), 1);
     assert_eq!(history[0].event, "import");
-    assert!(history[0].reason.contains("permissoes.xlsx, linha 2"), "{}", history[0].reason);
+    assert!(
+        history[0].reason.contains("permissoes.xlsx, linha 2"),
+        "{}",
+        history[0].reason
+    );
     assert_eq!(history[0].articles, ["Art. 64", "Art. 65", "Art. 66"]);
     let drivers = store
         .drivers(SMJ, ("taxi", 7), Window::first(10))

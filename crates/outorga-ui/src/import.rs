@@ -222,7 +222,7 @@ pub(crate) async fn run(
     State(state): State<AppState>,
     signed: Signed,
     Path(j): Path<String>,
-    multipart: Multipart,
+    multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
 ) -> Response {
     let place = match place(&state, &signed, &j) {
         Ok(place) => place,
@@ -240,6 +240,13 @@ pub(crate) async fn run(
             (Some(message), None),
             StatusCode::UNPROCESSABLE_ENTITY,
         )
+    };
+    let Ok(multipart) = multipart else {
+        return unprocessable(
+            ImportKind::Holders,
+            "o formulário não trouxe o arquivo: escolha-o e envie pelo botão Simular ou Importar"
+                .into(),
+        );
     };
     let sent = match sent(multipart).await {
         Ok(sent) => sent,

@@ -69,7 +69,9 @@ pub fn routes(options: Options) -> Router<AppState> {
             "/j/{j}/importar",
             get(import::form)
                 .post(import::run)
-                .layer(axum::extract::DefaultBodyLimit::max(import::MAX_FILE_BYTES + 64 * 1024)),
+                .layer(axum::extract::DefaultBodyLimit::max(
+                    import::MAX_FILE_BYTES + 64 * 1024,
+                )),
         )
         .route("/static/{file}", get(assets::serve))
         .layer(axum::Extension(options))

@@ -74,12 +74,18 @@ fn csv_text(text: &str) -> Result<Table, StoreError> {
         })?;
         // The line the record starts on, blank lines counted.
         let line = record.position().map_or(0, |p| {
-            let mut start = usize::try_from(p.byte()).unwrap_or(usize::MAX).min(text.len());
+            let mut start = usize::try_from(p.byte())
+                .unwrap_or(usize::MAX)
+                .min(text.len());
             // The position may be that of blank lines the reader skipped.
             while matches!(text.as_bytes().get(start), Some(b'\n' | b'\r')) {
                 start += 1;
             }
-            text.as_bytes()[..start].iter().filter(|b| **b == b'\n').count() as u64 + 1
+            text.as_bytes()[..start]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count() as u64
+                + 1
         });
         let cells: Vec<String> = record.iter().map(|c| c.trim().to_string()).collect();
         if header.is_none() {
