@@ -9,6 +9,7 @@ use crate::rulebooks::{load, rulebooks_folder};
 use crate::users::DatabaseArgs;
 use indicatif::{ProgressBar, ProgressStyle};
 use outorga_store::{Change, ImportKind, ImportOutcome, ImportRequest};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -127,14 +128,19 @@ pub fn import(
     let Some(report) = report else {
         return Ok(ExitCode::from(2));
     };
+    // A reader that stops early (a pipe to `head`) ends the listing, not
+    // the program.
+    let mut out = std::io::stdout().lock();
     if dry_run {
-        println!(
+        let _ = writeln!(
+            out,
             "{shown}: simulação, nada gravado: {} linha(s) seriam importada(s), {} recusada(s)",
             report.imported(),
             report.refused()
         );
     } else {
-        println!(
+        let _ = writeln!(
+            out,
             "{shown}: {} linha(s) importada(s), {} recusada(s)",
             report.imported(),
             report.refused()
@@ -144,14 +150,18 @@ pub fn import(
         match &row.outcome {
             ImportOutcome::Imported { notes } => {
                 if dry_run {
-                    println!("  {shown}:{}: {}: seria importada", row.line, row.subject);
+                    let _ = writeln!(
+                        out,
+                        "  {shown}:{}: {}: seria importada",
+                        row.line, row.subject
+                    );
                 }
                 for note in notes {
-                    println!("  {shown}:{}: {}: {note}", row.line, row.subject);
+                    let _ = writeln!(out, "  {shown}:{}: {}: {note}", row.line, row.subject);
                 }
             }
             ImportOutcome::Refused { field, reason } => {
-                println!("  {shown}:{}: {field}: {reason}", row.line);
+                let _ = writeln!(out, "  {shown}:{}: {field}: {reason}", row.line);
             }
         }
     }

@@ -500,6 +500,50 @@ fn import_agenda_and_backup() {
         run.stdout
     );
 
+    // A dry run lists every row's outcome and writes nothing: 0 when all
+    // would be taken, 1 when some would not, 2 for a header of another kind.
+    let drivers = dir.path().join("condutores.csv");
+    std::fs::write(
+        &drivers,
+        b"documento;nome\n186.091.390-34;Caio Tesch\n".as_slice(),
+    )
+    .expect("csv");
+    let dry = |kind: &str, file: &std::path::Path| {
+        outorga(
+            &data,
+            &[
+                "import",
+                kind,
+                file.to_str().expect("path"),
+                "--jurisdiction",
+                "santa-maria-de-jetiba",
+                "--dry-run",
+            ],
+            "",
+            None,
+        )
+    };
+    let run = dry("drivers", &drivers);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("condutores.csv:2: 186.091.390-34: seria importada"),
+        "{}",
+        run.stdout
+    );
+    let run = dry("drivers", &drivers);
+    assert_eq!(run.code, 0, "nothing was written: {}", run.stdout);
+    let run = dry("holders", &holders);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("nada gravado"), "{}", run.stdout);
+    let run = dry("vehicles", &drivers);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("condutores.csv:1: cabeçalho:"),
+        "{}",
+        run.stderr
+    );
+
     let vehicles = dir.path().join("veiculos.csv");
     std::fs::write(
         &vehicles,

@@ -1176,11 +1176,11 @@ mod tests {
     #[test]
     fn dates() {
         assert_eq!(
-            date("d", Some("31/12/2025")).unwrap(),
+            date("d", Some("31/12/2025")).expect("a date"),
             NaiveDate::from_ymd_opt(2025, 12, 31)
         );
         assert_eq!(
-            date("d", Some("45658")).unwrap(),
+            date("d", Some("45658")).expect("a date"),
             NaiveDate::from_ymd_opt(2025, 1, 1)
         );
         assert!(date("d", Some("2025-13-01")).is_err());
