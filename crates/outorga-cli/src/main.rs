@@ -73,13 +73,21 @@ enum Command {
         #[command(flatten)]
         database: users::DatabaseArgs,
     },
-    /// Import holders, drivers or vehicles from a CSV file (header line
-    /// first); refused rows are listed with their line, field and reason.
+    /// Import a department's existing records — holders, drivers, vehicles
+    /// or permits — from a CSV (`;` or `,`; UTF-8 or Latin-1) or .xlsx file
+    /// (header line first); every row's outcome is listed with its line,
+    /// field and reason. Exit 0: all taken; 1: some refused; 2: the file or
+    /// its header cannot be read.
     Import {
         kind: import::Kind,
         file: PathBuf,
         #[arg(long)]
         jurisdiction: String,
+        /// Show every row's outcome and write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        #[arg(long, env = "OUTORGA_RULEBOOKS")]
+        rulebooks: Option<PathBuf>,
         #[command(flatten)]
         database: users::DatabaseArgs,
     },
@@ -302,8 +310,10 @@ fn main() -> ExitCode {
             kind,
             file,
             jurisdiction,
+            dry_run,
+            rulebooks,
             database,
-        } => import::import(&database, kind, &jurisdiction, &file),
+        } => import::import(&database, (kind, &jurisdiction), &file, dry_run, rulebooks),
         Command::Backup { to, database } => backup::backup(&database, &to),
         Command::Restore {
             from,

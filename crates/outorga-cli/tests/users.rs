@@ -454,7 +454,8 @@ fn import_agenda_and_backup() {
     let holders = dir.path().join("titulares.csv");
     std::fs::write(
         &holders,
-        "documento,nome,nascimento,residente_desde,cnh_numero,cnh_categorias,cnh_validade\n\
+        "documento,nome,nascimento,residente_desde,cnh_numero,cnh_categorias,cnh_validade,\
+         endereco,telefone,email,cnh_atividade_remunerada\n\
          526.018.159-06,Ana Ramlow,01/05/1980,2010-01-01,02650306461,B,2030-01-01\n\
          083.016.613-05,Beto Braun,,,,,\n\
          111.111.111-11,Repetido,,,,,\n\
@@ -497,6 +498,50 @@ fn import_agenda_and_backup() {
         run.stdout.contains("titulares.csv:5: nascimento"),
         "{}",
         run.stdout
+    );
+
+    // A dry run lists every row's outcome and writes nothing: 0 when all
+    // would be taken, 1 when some would not, 2 for a header of another kind.
+    let drivers = dir.path().join("condutores.csv");
+    std::fs::write(
+        &drivers,
+        b"documento;nome\n186.091.390-34;Caio Tesch\n".as_slice(),
+    )
+    .expect("csv");
+    let dry = |kind: &str, file: &std::path::Path| {
+        outorga(
+            &data,
+            &[
+                "import",
+                kind,
+                file.to_str().expect("path"),
+                "--jurisdiction",
+                "santa-maria-de-jetiba",
+                "--dry-run",
+            ],
+            "",
+            None,
+        )
+    };
+    let run = dry("drivers", &drivers);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("condutores.csv:2: 186.091.390-34: seria importada"),
+        "{}",
+        run.stdout
+    );
+    let run = dry("drivers", &drivers);
+    assert_eq!(run.code, 0, "nothing was written: {}", run.stdout);
+    let run = dry("holders", &holders);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("nada gravado"), "{}", run.stdout);
+    let run = dry("vehicles", &drivers);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("condutores.csv:1: cabeçalho:"),
+        "{}",
+        run.stderr
     );
 
     let vehicles = dir.path().join("veiculos.csv");

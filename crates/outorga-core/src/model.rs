@@ -66,6 +66,10 @@ pub struct Rulebook {
     pub fees: Vec<Fee>,
     /// How many times a change may be made within a period.
     pub change_limits: Vec<ChangeLimit>,
+    /// The final articles on what existed before the law (permits, vehicles
+    /// and holders in force on its publication), read when a department's
+    /// existing records are imported.
+    pub transitional: Vec<Transitional>,
 }
 
 impl Rulebook {
@@ -1685,4 +1689,47 @@ pub struct FeeReduction {
     pub from_months: u32,
     pub to_months: Option<u32>,
     pub amount: Cited<Amount>,
+}
+
+/// A transitional rule of the law's final articles: what it says of the
+/// records in force on `on` (the day of publication or entry into force
+/// the article names).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transitional {
+    pub on: NaiveDate,
+    pub rule: TransitionalRule,
+    /// What the article says, in Portuguese.
+    pub doc: String,
+    pub citation: Citation,
+}
+
+/// What a transitional rule says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TransitionalRule {
+    /// Permits in force on `on` are valid `years` from that day (SMJ art. 64).
+    PermitValidity { years: u32 },
+    /// Permits in force on `on` keep the term of their contract, never
+    /// extended (Amapá art. 72): the term must be known.
+    PermitTermKept,
+    /// Vehicles more than `older_than_years` old on `on` are replaced
+    /// within `within_months` by one at most `replacement_max_years` old
+    /// (SMJ art. 65).
+    VehicleReplacement {
+        older_than_years: u32,
+        within_months: u32,
+        replacement_max_years: u32,
+    },
+    /// Holders in force on `on` must do `duty` (in Portuguese) within the
+    /// time (SMJ art. 66, Canguçu art. 28).
+    HolderDuty { within: Within, duty: String },
+    /// Points and penalties imposed before the law stay on the record
+    /// (Teófilo Otoni art. 110).
+    RecordKept,
+}
+
+/// A transitional time limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Within {
+    Days(u32),
+    Months(u32),
 }

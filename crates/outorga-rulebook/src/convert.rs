@@ -342,6 +342,7 @@ pub fn rulebook(
     });
     let fare = raw.fare.as_ref().map(|f| c.fare(f));
     let fees = c.fees(&raw.fees);
+    let transitional = raw.transitional.iter().map(|t| c.transitional(t)).collect();
 
     if c.diag.len() > errors_before || catalog_failed {
         return None;
@@ -387,6 +388,7 @@ pub fn rulebook(
         fare,
         fees,
         change_limits,
+        transitional,
     })
 }
 
@@ -1987,6 +1989,100 @@ impl Converter<'_, '_> {
                 }
             })
             .collect()
+    }
+
+    /// `[[transitional]]`: each kind takes its own fields and no other.
+    fn transitional(&mut self, spanned: &Spanned<RawTransitional>) -> Transitional {
+        let raw = spanned.get_ref();
+        let span = spanned.span();
+        let given: Vec<(&str, bool)> = vec![
+            ("years", raw.years.is_some()),
+            ("older_than_years", raw.older_than_years.is_some()),
+            ("within_days", raw.within_days.is_some()),
+            ("within_months", raw.within_months.is_some()),
+            ("replacement_max_years", raw.replacement_max_years.is_some()),
+            ("duty", raw.duty.is_some()),
+        ];
+        let takes: &[&str] = match raw.kind.get_ref().as_str() {
+            "permit_validity" => &["years"],
+            "permit_term_kept" | "record_kept" => &[],
+            "vehicle_replacement" => {
+                &["older_than_years", "within_months", "replacement_max_years"]
+            }
+            "holder_duty" => &["within_days", "within_months", "duty"],
+            other => {
+                self.diag.error(
+                    raw.kind.span(),
+                    format!(
+                        "unknown transitional kind `{other}` (known: permit_validity, \
+                         permit_term_kept, vehicle_replacement, holder_duty, record_kept)"
+                    ),
+                );
+                &[]
+            }
+        };
+        for (field, present) in &given {
+            if *present && !takes.contains(field) {
+                self.diag.error(
+                    span.clone(),
+                    format!(
+                        "`{field}` is not a field of a `{}` rule",
+                        raw.kind.get_ref()
+                    ),
+                );
+            }
+        }
+        let mut need = |field: &str, value: Option<u32>| -> u32 {
+            match value {
+                Some(v) if v > 0 => v,
+                _ => {
+                    self.diag.error(
+                        span.clone(),
+                        format!(
+                            "a `{}` rule needs `{field}`, a number above zero",
+                            raw.kind.get_ref()
+                        ),
+                    );
+                    0
+                }
+            }
+        };
+        let rule = match raw.kind.get_ref().as_str() {
+            "permit_validity" => TransitionalRule::PermitValidity {
+                years: need("years", raw.years),
+            },
+            "vehicle_replacement" => TransitionalRule::VehicleReplacement {
+                older_than_years: need("older_than_years", raw.older_than_years),
+                within_months: need("within_months", raw.within_months),
+                replacement_max_years: need("replacement_max_years", raw.replacement_max_years),
+            },
+            "holder_duty" => {
+                let within = match (raw.within_days, raw.within_months) {
+                    (Some(d), None) if d > 0 => Within::Days(d),
+                    (None, Some(m)) if m > 0 => Within::Months(m),
+                    _ => {
+                        self.diag.error(
+                            span.clone(),
+                            "a `holder_duty` rule needs exactly one of `within_days` or `within_months`, above zero",
+                        );
+                        Within::Days(0)
+                    }
+                };
+                let duty = raw.duty.clone().unwrap_or_default();
+                if duty.trim().is_empty() {
+                    self.diag.error(span.clone(), "a `holder_duty` rule needs `duty`, what the holder must do (in Portuguese)");
+                }
+                TransitionalRule::HolderDuty { within, duty }
+            }
+            "record_kept" => TransitionalRule::RecordKept,
+            _ => TransitionalRule::PermitTermKept,
+        };
+        Transitional {
+            on: raw.on.0,
+            rule,
+            doc: raw.doc.clone(),
+            citation: self.citation(&raw.citation),
+        }
     }
 
     fn change_limit(&mut self, spanned: &Spanned<RawChangeLimit>) -> ChangeLimit {

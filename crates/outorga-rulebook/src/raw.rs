@@ -105,6 +105,25 @@ pub struct RulebookFile {
     pub fare: Option<Spanned<RawFare>>,
     #[serde(default)]
     pub fees: Vec<Spanned<RawFee>>,
+    #[serde(default)]
+    pub transitional: Vec<Spanned<RawTransitional>>,
+}
+
+/// `[[transitional]]`: a rule of the law's final articles on what was in
+/// force on `on`; `kind` says which, and which fields it takes.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTransitional {
+    pub kind: Spanned<String>,
+    pub on: RawDate,
+    pub doc: String,
+    pub citation: Spanned<String>,
+    pub years: Option<u32>,
+    pub older_than_years: Option<u32>,
+    pub within_days: Option<u32>,
+    pub within_months: Option<u32>,
+    pub replacement_max_years: Option<u32>,
+    pub duty: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -17,6 +17,7 @@ mod documents;
 mod fleet;
 mod grant_preview;
 mod hashing;
+mod import;
 mod lines;
 mod listing;
 mod maintenance;
@@ -58,6 +59,11 @@ pub use grant_preview::{
     Applicant, CapState, CapView, CheckState, ChecklistItem, GrantPreview, ShareView,
 };
 pub use hashing::{HashingLimits, HashingPeak};
+pub use import::table::read as read_import_file;
+pub use import::{
+    Column as ImportColumn, ImportKind, ImportReport, ImportRequest, Outcome as ImportOutcome,
+    RowOutcome, Table as ImportTable, check_header as check_import_header,
+};
 pub use lines::{Line, Section, parse_coefficient};
 pub use listing::{Cursor, KeyValue, Page, Window};
 pub use parameters::{deployed_law, settable as settable_parameter};

@@ -3,7 +3,7 @@
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
 use crate::listing::{self, Filter, Kind as KeyKind, List, Page, Window, text};
-use crate::{Store, StoreError, refused_if_taken};
+use crate::{Store, StoreError, Tx, refused_if_taken};
 use sqlx::Row;
 
 /// A person or company as recorded.
@@ -66,10 +66,26 @@ impl Store {
         document: &str,
         name: &str,
     ) -> Result<Registered, StoreError> {
+        let (mut tx, _writer) = self.write_transaction().await?;
+        let done = self
+            .register_in(&mut tx, change, jurisdiction, document, name)
+            .await?;
+        tx.commit().await?;
+        Ok(done)
+    }
+
+    /// The same, within the caller's transaction (the import runs rows in its own).
+    pub(crate) async fn register_in(
+        &self,
+        tx: &mut Tx,
+        change: &Change<'_>,
+        jurisdiction: &str,
+        document: &str,
+        name: &str,
+    ) -> Result<Registered, StoreError> {
         let (document, kind) = parse_document(document)?;
         let name = crate::text::required("nome", name, crate::TextKind::Name)?;
-        let (mut tx, _writer) = self.write_transaction().await?;
-        self.known_jurisdiction(&mut tx, jurisdiction).await?;
+        self.known_jurisdiction(tx, jurisdiction).await?;
         sqlx::query(
             "INSERT INTO people (jurisdiction, document, kind, name) VALUES ($1, $2, $3, $4)",
         )
@@ -77,7 +93,7 @@ impl Store {
         .bind(&document)
         .bind(kind.as_str())
         .bind(name)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await
         // A document already registered (or registered meanwhile) loses on the key.
         .map_err(|e| {
@@ -87,9 +103,9 @@ impl Store {
                 format!("{document} já está cadastrado em {jurisdiction}"),
             )
         })?;
-        crate::search::index_person(&mut tx, jurisdiction, &document, name).await?;
+        crate::search::index_person(tx, jurisdiction, &document, name).await?;
         append(
-            &mut tx,
+            tx,
             &self.audit,
             change,
             Entry {
@@ -104,7 +120,6 @@ impl Store {
             },
         )
         .await?;
-        tx.commit().await?;
         Ok(Registered {
             document,
             kind,

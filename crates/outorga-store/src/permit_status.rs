@@ -77,6 +77,7 @@ pub(crate) fn event_of(step: &LifeStep) -> &'static str {
 pub fn event_pt(event: &str) -> &'static str {
     match event {
         "grant" => "outorga",
+        "import" => "registro importado",
         "suspension" => "suspensão",
         "reserve" => LifeStepKind::Reserve.portuguese(),
         "reserve_extension" => LifeStepKind::ExtendReserve.portuguese(),

@@ -142,7 +142,10 @@ pub(crate) async fn bound(
 }
 
 /// The last day of the permit's term starting `from`, when the law sets one.
-fn term_end(ctx: &Context<'_>, from: NaiveDate) -> Result<Option<(NaiveDate, String)>, StoreError> {
+pub(crate) fn term_end(
+    ctx: &Context<'_>,
+    from: NaiveDate,
+) -> Result<Option<(NaiveDate, String)>, StoreError> {
     for kind in [DeadlineKind::PermitTerm, DeadlineKind::DelegationTerm] {
         if let Some(end) = crate::parameters::optional_deadline(ctx, kind, from)? {
             return Ok(Some(end));

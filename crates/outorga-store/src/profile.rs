@@ -317,12 +317,28 @@ impl Store {
         document: &str,
         profile: &Profile,
     ) -> Result<Profile, StoreError> {
+        let (mut tx, _writer) = self.write_transaction().await?;
+        let done = self
+            .update_profile_in(&mut tx, change, jurisdiction, document, profile)
+            .await?;
+        tx.commit().await?;
+        Ok(done)
+    }
+
+    /// The same, within the caller's transaction (the import runs rows in its own).
+    pub(crate) async fn update_profile_in(
+        &self,
+        tx: &mut Tx,
+        change: &Change<'_>,
+        jurisdiction: &str,
+        document: &str,
+        profile: &Profile,
+    ) -> Result<Profile, StoreError> {
         let (document, _) = crate::parse_document(document)?;
         let p = check_profile(profile)?;
         check_days(&p, change.at.date())?;
-        let (mut tx, _writer) = self.write_transaction().await?;
         crate::audit::guard::unchanged(
-            &mut tx,
+            tx,
             &self.audit.schema,
             &[RowRef::new(
                 "people",
@@ -330,10 +346,7 @@ impl Store {
             )],
         )
         .await?;
-        if read_profile(&mut tx, jurisdiction, &document)
-            .await?
-            .is_none()
-        {
+        if read_profile(tx, jurisdiction, &document).await?.is_none() {
             return Err(StoreError::NotFound(format!(
                 "{document} não está cadastrado em {jurisdiction}"
             )));
@@ -368,10 +381,10 @@ impl Store {
         .bind(p.postal_code.trim())
         .bind(p.phone.trim())
         .bind(p.email.trim())
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
         append(
-            &mut tx,
+            tx,
             &self.audit,
             change,
             Entry {
@@ -386,7 +399,6 @@ impl Store {
             },
         )
         .await?;
-        tx.commit().await?;
         Ok(p)
     }
 

@@ -135,6 +135,23 @@ impl Store {
         vehicle: &Vehicle,
         this_year: i32,
     ) -> Result<Vehicle, StoreError> {
+        let (mut tx, _writer) = self.write_transaction().await?;
+        let done = self
+            .register_vehicle_in(&mut tx, change, jurisdiction, vehicle, this_year)
+            .await?;
+        tx.commit().await?;
+        Ok(done)
+    }
+
+    /// The same, within the caller's transaction (the import runs rows in its own).
+    pub(crate) async fn register_vehicle_in(
+        &self,
+        tx: &mut Tx,
+        change: &Change<'_>,
+        jurisdiction: &str,
+        vehicle: &Vehicle,
+        this_year: i32,
+    ) -> Result<Vehicle, StoreError> {
         let manufactured = vehicle.manufactured;
         let vehicle = Vehicle {
             plate: parse_plate(&vehicle.plate)?,
@@ -163,8 +180,7 @@ impl Store {
         let (plate, renavam) = (&vehicle.plate, &vehicle.renavam);
         let equipment = serde_json::json!(vehicle.equipment);
         let adaptations = serde_json::json!(vehicle.adaptations);
-        let (mut tx, _writer) = self.write_transaction().await?;
-        self.known_jurisdiction(&mut tx, jurisdiction).await?;
+        self.known_jurisdiction(tx, jurisdiction).await?;
         sqlx::query(sqlx::AssertSqlSafe(format!(
             "INSERT INTO vehicles (jurisdiction, {COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
         )))
@@ -177,7 +193,7 @@ impl Store {
         .bind(vehicle.capacity.map(i64::from))
         .bind(equipment.to_string())
         .bind(adaptations.to_string())
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await
         .map_err(|e| {
             refused_if_taken(
@@ -187,7 +203,7 @@ impl Store {
             )
         })?;
         append(
-            &mut tx,
+            tx,
             &self.audit,
             change,
             Entry {
@@ -203,7 +219,6 @@ impl Store {
             },
         )
         .await?;
-        tx.commit().await?;
         Ok(vehicle)
     }
 

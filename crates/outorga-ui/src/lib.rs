@@ -23,6 +23,8 @@
 //! - `board.rs`: the board's queue (to judge, appeals to decide);
 //! - `proposal.rs`: the engine's proposal as staff read it;
 //! - `forms.rs`: choices of a select, query strings;
+//! - `import.rs`: the department's existing records from its files (the
+//!   store's import, dry run first);
 //! - `format.rs`: dates, documents and money as users read them.
 
 mod assets;
@@ -32,6 +34,7 @@ mod board;
 mod debts;
 mod format;
 mod forms;
+mod import;
 mod pages;
 mod password;
 mod people;
@@ -90,6 +93,15 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route(
             "/j/{j}/debitos/{ano}/{numero}/{seq}/parcelamento",
             post(debts::split),
+        )
+        // The department's existing records (issue 12, item 7).
+        .route(
+            "/j/{j}/importar",
+            get(import::form)
+                .post(import::run)
+                .layer(axum::extract::DefaultBodyLimit::max(
+                    import::MAX_FILE_BYTES + 64 * 1024,
+                )),
         )
         .route("/static/{file}", get(assets::serve))
         .layer(axum::Extension(options))

@@ -992,7 +992,16 @@ async fn role_table(url: &str) {
         Option<StatusCode>,
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
-    let routes: [Row<'_>; 24] = [
+    let routes: [Row<'_>; 26] = [
+        // The import (issue 12, item 7).
+        ("GET", "/j/{j}/importar", "", Clerk::admits, None),
+        (
+            "POST",
+            "/j/{j}/importar",
+            "tipo=holders",
+            Clerk::admits,
+            unprocessable,
+        ),
         ("GET", "/painel", "", anyone, None),
         ("GET", "/senha", "", anyone, None),
         ("GET", "/busca?q=ab", "", anyone, None),
@@ -1142,6 +1151,138 @@ async fn role_table(url: &str) {
     // the sign-in page).
     let signed_out = send(&router, post("/sair", "", "csrf=x")).await;
     assert_eq!(signed_out.location(), "/entrar");
+}
+
+/// A multipart form: its text fields and one file.
+fn multipart(
+    path: &str,
+    cookies: &str,
+    fields: &[(&str, &str)],
+    file: (&str, &[u8]),
+) -> Request<Body> {
+    let boundary = "----outorga-teste";
+    let mut body = Vec::new();
+    for (name, value) in fields {
+        body.extend_from_slice(
+            format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
+            )
+            .as_bytes(),
+        );
+    }
+    body.extend_from_slice(
+        format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"arquivo\"; filename=\"{}\"\r\n\
+             Content-Type: text/csv\r\n\r\n",
+            file.0
+        )
+        .as_bytes(),
+    );
+    body.extend_from_slice(file.1);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    Request::post(path)
+        .header(header::COOKIE, cookies)
+        .header(
+            header::CONTENT_TYPE,
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .body(Body::from(body))
+        .expect("request")
+}
+
+/// The import screen: a clerk simulates a Latin-1 `;` file (every row's
+/// outcome, nothing written), imports it, then a permit that shows in the
+/// list and its dossier with Canguçu's art. 28; a read-only user sees no
+/// link and is refused.
+async fn import_flow(url: &str) {
+    let router = router(url).await;
+    let clerk = format!("outorga_sessao={}", value(&signed_in(&router).await));
+    let panel = send(&router, get("/painel", &clerk)).await;
+    assert!(panel.body.contains("/j/cangucu/importar"), "{}", panel.body);
+    let csrf = panel.csrf();
+    let form = send(&router, get("/j/cangucu/importar", &clerk)).await;
+    assert_eq!(form.status, StatusCode::OK);
+    assert!(form.body.contains("<label for=\"arquivo\">"));
+    let holders: &[u8] =
+        b"documento;nome;cnh_numero;cnh_categorias;cnh_validade\n526.018.159-06;Jo\xe3o Concei\xe7\xe3o;02650306461;AB;31/12/2031\n083.016.613-05;Beto;;;\n083.016.613-05;Outro;;;\n";
+    let send_file =
+        |action: &'static str, kind: &'static str, name: &'static str, bytes: &'static [u8]| {
+            let router = router.clone();
+            let (clerk, csrf) = (clerk.clone(), csrf.clone());
+            async move {
+                send(
+                    &router,
+                    multipart(
+                        "/j/cangucu/importar",
+                        &clerk,
+                        &[("csrf", &csrf), ("tipo", kind), ("acao", action)],
+                        (name, bytes),
+                    ),
+                )
+                .await
+            }
+        };
+    // The wrong kind: refused at once, next to the file field.
+    let wrong = send_file("simular", "vehicles", "titulares.csv", holders).await;
+    assert_eq!(wrong.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(wrong.body.contains("id=\"erro-arquivo\""), "{}", wrong.body);
+    assert!(wrong.body.contains("faltam as colunas placa, renavam, ano"));
+    let dry = send_file("simular", "holders", "titulares.csv", holders).await;
+    assert_eq!(dry.status, StatusCode::OK, "{}", dry.body);
+    assert!(dry.body.contains("nada foi gravado"), "{}", dry.body);
+    assert!(dry.body.contains("2 seriam importada(s)"), "{}", dry.body);
+    assert!(dry.body.contains("<progress"));
+    let none = send(&router, get("/j/cangucu/pessoas/52601815906", &clerk)).await;
+    assert_eq!(none.status, StatusCode::NOT_FOUND);
+    let done = send_file("importar", "holders", "titulares.csv", holders).await;
+    assert!(done.body.contains("2 importada(s)"), "{}", done.body);
+    let person = send(&router, get("/j/cangucu/pessoas/52601815906", &clerk)).await;
+    assert!(person.body.contains("João Conceição"));
+    let permits: &[u8] =
+        b"servico;numero;titular;outorgada_em\ntaxi;12;526.018.159-06;05/05/2010\n";
+    let done = send_file("importar", "permits", "permissoes.csv", permits).await;
+    assert!(done.body.contains("1 importada(s)"), "{}", done.body);
+    assert!(done.body.contains("Art. 28"), "{}", done.body);
+    let list = send(&router, get("/j/cangucu/permissoes", &clerk)).await;
+    assert!(
+        list.body.contains("/j/cangucu/permissoes/taxi/12"),
+        "{}",
+        list.body
+    );
+    let dossier = send(&router, get("/j/cangucu/permissoes/taxi/12", &clerk)).await;
+    assert_eq!(dossier.status, StatusCode::OK);
+    assert!(
+        dossier.body.contains("registro importado"),
+        "{}",
+        dossier.body
+    );
+    let reader = format!(
+        "outorga_sessao={}",
+        value(&signed_in_as(&router, "consulta").await)
+    );
+    let panel = send(&router, get("/painel", &reader)).await;
+    assert!(!panel.body.contains("/importar"));
+    let refused = send(&router, get("/j/cangucu/importar", &reader)).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn import_flow_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    import_flow(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn import_flow_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uii_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    import_flow(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
 }
 
 #[tokio::test]

@@ -24,4 +24,5 @@ pub mod sanctions;
 pub mod standing;
 pub mod stands;
 pub mod suspension;
+pub mod transition;
 pub mod vehicle;

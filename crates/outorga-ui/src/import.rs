@@ -1,0 +1,300 @@
+//! The import screen (`/j/{j}/importar`): a department's existing records
+//! from its files, through the store's import — the same `outorga import`
+//! calls. A clerk uploads a file and picks its kind; "Simular" shows every
+//! row's outcome and writes nothing, "Importar" writes each row accepted.
+//! The form is sent by htmx, so the file stays chosen between the two and
+//! a `<progress>` runs while the server works; without script the page
+//! answers whole. The import runs within the request: a file of 3,000 rows
+//! takes a few seconds (README), within the request's timeout.
+
+use crate::pages::{Bar, failure, page};
+use crate::place::{Place, place, refusal};
+use crate::session::{Signed, checked_form};
+use askama::Template;
+use axum::extract::{Multipart, Path, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use outorga_store::{Change, ImportKind, ImportOutcome, ImportReport, ImportRequest};
+use outorga_web::AppState;
+use outorga_web::auth::Clerk;
+
+/// The largest file taken (the route's body limit).
+pub(crate) const MAX_FILE_BYTES: usize = 8 * 1024 * 1024;
+
+#[derive(Debug)]
+struct KindChoice {
+    value: &'static str,
+    label: &'static str,
+    chosen: bool,
+}
+
+#[derive(Debug)]
+struct RowView {
+    line: u64,
+    subject: String,
+    ok: bool,
+    field: String,
+    text: String,
+}
+
+#[derive(Debug)]
+struct ReportView {
+    dry_run: bool,
+    file: String,
+    total: usize,
+    imported: usize,
+    refused: usize,
+    rows: Vec<RowView>,
+}
+
+impl ReportView {
+    fn of(file: &str, report: ImportReport) -> ReportView {
+        ReportView {
+            dry_run: report.dry_run,
+            file: file.to_string(),
+            total: report.rows.len(),
+            imported: report.imported(),
+            refused: report.refused(),
+            rows: report
+                .rows
+                .into_iter()
+                .map(|row| match row.outcome {
+                    ImportOutcome::Imported { notes } => RowView {
+                        line: row.line,
+                        subject: row.subject,
+                        ok: true,
+                        field: String::new(),
+                        text: notes.join("; "),
+                    },
+                    ImportOutcome::Refused { field, reason } => RowView {
+                        line: row.line,
+                        subject: row.subject,
+                        ok: false,
+                        field,
+                        text: reason,
+                    },
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "importar.html")]
+struct ImportPage {
+    user: Option<Bar>,
+    j: String,
+    place: String,
+    kinds: Vec<KindChoice>,
+    columns: Vec<(&'static str, String)>,
+    error: Option<String>,
+    report: Option<ReportView>,
+}
+
+fn import_page(
+    signed: &Signed,
+    place: &Place<'_>,
+    chosen: ImportKind,
+    (error, report): (Option<String>, Option<ReportView>),
+    status: StatusCode,
+) -> Response {
+    page(
+        status,
+        &ImportPage {
+            user: Some(Bar::of(signed)),
+            j: place.id.clone(),
+            place: place.name.clone(),
+            kinds: ImportKind::ALL
+                .into_iter()
+                .map(|k| KindChoice {
+                    value: k.name(),
+                    label: k.portuguese(),
+                    chosen: k == chosen,
+                })
+                .collect(),
+            columns: ImportKind::ALL
+                .into_iter()
+                .filter(|k| *k != ImportKind::Drivers)
+                .map(|k| {
+                    let label = if k == ImportKind::Holders {
+                        "titulares e condutores"
+                    } else {
+                        k.portuguese()
+                    };
+                    let columns = k
+                        .columns()
+                        .iter()
+                        .map(|c| format!("{}{}", c.name, if c.required { "*" } else { "" }))
+                        .collect::<Vec<_>>()
+                        .join(";");
+                    (label, columns)
+                })
+                .collect(),
+            error,
+            report,
+        },
+    )
+}
+
+/// A read-only user may not import: the page says so (403).
+fn not_a_clerk(signed: &Signed) -> Option<Response> {
+    (!Clerk::admits(signed.user.role)).then(|| {
+        refusal(
+            signed,
+            StatusCode::FORBIDDEN,
+            "Ação não permitida",
+            &format!(
+                "O papel {} não permite importar registros. Peça a quem tem o papel de atendente.",
+                signed.user.role.label()
+            ),
+        )
+    })
+}
+
+pub(crate) async fn form(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path(j): Path<String>,
+) -> Response {
+    let place = match place(&state, &signed, &j) {
+        Ok(place) => place,
+        Err(refused) => return *refused,
+    };
+    if let Some(refused) = not_a_clerk(&signed) {
+        return refused;
+    }
+    import_page(
+        &signed,
+        &place,
+        ImportKind::Holders,
+        (None, None),
+        StatusCode::OK,
+    )
+}
+
+/// What the form sent.
+#[derive(Debug, Default)]
+struct Sent {
+    csrf: String,
+    kind: String,
+    action: String,
+    file_name: String,
+    bytes: Vec<u8>,
+}
+
+async fn sent(mut multipart: Multipart) -> Result<Sent, String> {
+    let too_large = || {
+        format!(
+            "o arquivo passa de {} MiB: divida-o em partes menores",
+            MAX_FILE_BYTES / 1024 / 1024
+        )
+    };
+    let mut sent = Sent::default();
+    loop {
+        let field = match multipart.next_field().await {
+            Ok(Some(field)) => field,
+            Ok(None) => break,
+            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(too_large()),
+            Err(_) => return Err("o formulário chegou incompleto: envie de novo".into()),
+        };
+        let name = field.name().unwrap_or("").to_string();
+        if name == "arquivo" {
+            sent.file_name = field.file_name().unwrap_or("arquivo").to_string();
+            sent.bytes = match field.bytes().await {
+                Ok(bytes) => bytes.to_vec(),
+                Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(too_large()),
+                Err(_) => return Err("o arquivo chegou incompleto: envie de novo".into()),
+            };
+        } else {
+            let text = field.text().await.unwrap_or_default();
+            match name.as_str() {
+                "csrf" => sent.csrf = text,
+                "tipo" => sent.kind = text,
+                "acao" => sent.action = text,
+                _ => {}
+            }
+        }
+    }
+    Ok(sent)
+}
+
+pub(crate) async fn run(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path(j): Path<String>,
+    multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
+) -> Response {
+    let place = match place(&state, &signed, &j) {
+        Ok(place) => place,
+        Err(refused) => return *refused,
+    };
+    // The role is checked before the file is read.
+    if let Some(refused) = not_a_clerk(&signed) {
+        return refused;
+    }
+    let unprocessable = |kind: ImportKind, message: String| {
+        import_page(
+            &signed,
+            &place,
+            kind,
+            (Some(message), None),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+    };
+    let Ok(multipart) = multipart else {
+        return unprocessable(
+            ImportKind::Holders,
+            "o formulário não trouxe o arquivo: escolha-o e envie pelo botão Simular ou Importar"
+                .into(),
+        );
+    };
+    let sent = match sent(multipart).await {
+        Ok(sent) => sent,
+        Err(message) => return unprocessable(ImportKind::Holders, message),
+    };
+    if let Err(refused) = checked_form(&signed, &sent.csrf, Clerk::admits) {
+        return *refused;
+    }
+    let Some(kind) = ImportKind::parse(&sent.kind) else {
+        return unprocessable(
+            ImportKind::Holders,
+            "escolha o que o arquivo contém: titulares, condutores, veículos ou permissões".into(),
+        );
+    };
+    if sent.bytes.is_empty() {
+        return unprocessable(kind, "escolha o arquivo a importar".into());
+    }
+    let table = match outorga_store::read_import_file(&sent.file_name, &sent.bytes) {
+        Ok(table) => table,
+        Err(e) => return unprocessable(kind, e.to_string()),
+    };
+    let change = Change {
+        by: &signed.user.name,
+        at: state.clock.now(),
+        why: "importação pela tela",
+    };
+    let request = ImportRequest {
+        jurisdiction: &place.id,
+        kind,
+        file: &sent.file_name,
+        table: &table,
+        rulebooks: &place.rulebooks,
+        dry_run: sent.action != "importar",
+    };
+    match state.store.import(&change, request, &mut |_, _| {}).await {
+        Ok(report) => import_page(
+            &signed,
+            &place,
+            kind,
+            (None, Some(ReportView::of(&sent.file_name, report))),
+            StatusCode::OK,
+        ),
+        Err(error) => match error.bad_input() {
+            Some((field, reason)) => unprocessable(kind, format!("{field}: {reason}")),
+            None => {
+                tracing::error!(%error, "a file could not be imported");
+                failure()
+            }
+        },
+    }
+}
