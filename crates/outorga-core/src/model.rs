@@ -1341,6 +1341,41 @@ pub struct PeriodicInspection {
     pub citation: Citation,
 }
 
+impl VehicleCheck {
+    /// What the clerk records on the vehicle to show the check met.
+    pub fn evidence(&self) -> String {
+        match self {
+            VehicleCheck::Doors { .. } => "Registrar no veículo o número de portas.".into(),
+            VehicleCheck::MaxCapacity(_) => "Registrar no veículo a lotação.".into(),
+            VehicleCheck::AirConditioning => {
+                "Registrar nos equipamentos do veículo o ar-condicionado.".into()
+            }
+            VehicleCheck::Colour(colour) => format!("Registrar a cor do veículo ({colour})."),
+            VehicleCheck::MinTrunkLitres(_) => {
+                "Conferir a capacidade do porta-malas no documento do veículo.".into()
+            }
+            VehicleCheck::Insured => {
+                "Conferir a apólice de seguro do veículo e dos passageiros.".into()
+            }
+            VehicleCheck::MinEngineCc(_) => "Conferir a cilindrada no documento do veículo.".into(),
+            VehicleCheck::FourStroke => {
+                "Conferir no documento do veículo o motor de quatro tempos.".into()
+            }
+            VehicleCheck::Category(list) => {
+                format!(
+                    "Conferir a categoria do veículo no CRLV ({}).",
+                    list.join(" ou ")
+                )
+            }
+            VehicleCheck::Document(name) => format!("Conferir o documento \"{name}\" do veículo."),
+            VehicleCheck::Equipment { .. } => {
+                "Registrar nos equipamentos do veículo os itens exigidos, com os nomes do catálogo."
+                    .into()
+            }
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct VehicleRequirement {
     pub id: String,

@@ -12,6 +12,7 @@ use crate::requirements::{refuse_unmet, to_check};
 use crate::text::{TextKind, checked};
 use crate::{Store, StoreError, ToCheck, Tx, Vehicle, articles};
 use chrono::{Datelike, NaiveDate};
+use outorga_core::engine::assessment::Assessment;
 use outorga_core::engine::vehicle::{deadlines, inclusion, substitution};
 use outorga_core::facts::Vehicle as EngineVehicle;
 use outorga_core::model::Rulebook;
@@ -24,6 +25,19 @@ pub struct VehicleIncluded {
     pub authorization: Document,
     pub to_check: Vec<ToCheck>,
     pub articles: Vec<String>,
+}
+
+/// An inspection as a vehicle's page lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InspectionRow {
+    pub year: i32,
+    pub number: i64,
+    pub kind: String,
+    pub done_on: NaiveDate,
+    pub approved: bool,
+    pub findings: String,
+    pub next_due: Option<NaiveDate>,
+    pub inspector: String,
 }
 
 /// An inspection as recorded.
@@ -121,6 +135,70 @@ async fn current_plate(
 }
 
 impl Store {
+    /// Whether `vehicle` may serve the permit on `on`: an inclusion when
+    /// none serves it, else the substitution of the one that does (the
+    /// vehicle serving now and since when, the step, the law's assessment).
+    pub(crate) async fn vehicle_assessment<'r>(
+        &self,
+        tx: &mut Tx,
+        ctx: &outorga_core::Context<'r>,
+        jurisdiction: &str,
+        (service, number): (&str, i64),
+        vehicle: &Vehicle,
+        on: NaiveDate,
+    ) -> Result<(Option<(String, NaiveDate)>, &'static str, Assessment<'r>), StoreError> {
+        let candidate = engine_vehicle(tx, jurisdiction, vehicle, Some(on)).await?;
+        let current = current_plate(tx, jurisdiction, (service, number)).await?;
+        let (how, assessment) = match &current {
+            None => ("inclusion", inclusion(ctx, &candidate, on)?),
+            Some((old, since)) => {
+                let old = recorded(self, jurisdiction, old).await?;
+                let replaced = engine_vehicle(tx, jurisdiction, &old, Some(*since)).await?;
+                (
+                    "substitution",
+                    substitution(ctx, &candidate, &replaced, on)?,
+                )
+            }
+        };
+        Ok((current, how, assessment))
+    }
+
+    /// The latest inspections of a vehicle (at most `limit`), the latest
+    /// first: one range of the index of inspections by plate.
+    pub async fn vehicle_inspections(
+        &self,
+        jurisdiction: &str,
+        plate: &str,
+        limit: u32,
+    ) -> Result<Vec<InspectionRow>, StoreError> {
+        let plate = crate::parse_plate(plate)?;
+        let rows = sqlx::query(
+            "SELECT year, number, kind, done_on, approved, findings, next_due, inspector FROM inspections \
+             WHERE jurisdiction = $1 AND plate = $2 ORDER BY done_on DESC, year DESC, number DESC LIMIT $3",
+        )
+        .bind(jurisdiction)
+        .bind(&plate)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let done: String = row.try_get("done_on")?;
+                let next: Option<String> = row.try_get("next_due")?;
+                Ok(InspectionRow {
+                    year: row.try_get("year")?,
+                    number: row.try_get("number")?,
+                    kind: row.try_get("kind")?,
+                    done_on: day(&done)?,
+                    approved: row.try_get::<i32, _>("approved")? == 1,
+                    findings: row.try_get("findings")?,
+                    next_due: next.as_deref().map(day).transpose()?,
+                    inspector: row.try_get("inspector")?,
+                })
+            })
+            .collect()
+    }
+
     /// The vehicle serving the permit now, with the day it began, if any.
     pub async fn permit_vehicle(
         &self,
@@ -182,19 +260,9 @@ impl Store {
                 ),
             });
         }
-        let candidate = engine_vehicle(&mut tx, jurisdiction, &vehicle, Some(on)).await?;
-        let current = current_plate(&mut tx, jurisdiction, (service, number)).await?;
-        let (how, assessment) = match &current {
-            None => ("inclusion", inclusion(&ctx, &candidate, on)?),
-            Some((old, since)) => {
-                let old = recorded(self, jurisdiction, old).await?;
-                let replaced = engine_vehicle(&mut tx, jurisdiction, &old, Some(*since)).await?;
-                (
-                    "substitution",
-                    substitution(&ctx, &candidate, &replaced, on)?,
-                )
-            }
-        };
+        let (current, how, assessment) = self
+            .vehicle_assessment(&mut tx, &ctx, jurisdiction, (service, number), &vehicle, on)
+            .await?;
         refuse_unmet(
             if how == "inclusion" {
                 "inclusão negada"

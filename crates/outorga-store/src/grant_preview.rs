@@ -9,7 +9,7 @@ use crate::permits::{bound, cap_permits, counted, eligible};
 use crate::{Registered, Store, StoreError, articles};
 use chrono::NaiveDate;
 use outorga_core::Context;
-use outorga_core::engine::assessment::Finding;
+use outorga_core::engine::assessment::{Assessment, Finding};
 use outorga_core::engine::cap::occupancy;
 use outorga_core::model::{Quota, Rulebook, Service};
 
@@ -86,25 +86,39 @@ pub struct GrantPreview {
     pub applicant: Option<Applicant>,
 }
 
-fn items(
-    rulebook: &Rulebook,
-    findings: &[Finding<'_>],
+fn items<'a>(
+    findings: &'a [Finding<'_>],
     state: CheckState,
-) -> impl Iterator<Item = ChecklistItem> {
+    evidence: &'a dyn Fn(&str) -> String,
+) -> impl Iterator<Item = ChecklistItem> + 'a {
     findings.iter().map(move |f| ChecklistItem {
         description: f.description.to_string(),
         articles: articles(&f.citations),
         state,
         to_record: match state {
             CheckState::Met => String::new(),
-            _ => rulebook
-                .requirements
-                .iter()
-                .find(|r| r.id == f.requirement)
-                .map(|r| r.check.evidence())
-                .unwrap_or_default(),
+            _ => evidence(f.requirement),
         },
     })
+}
+
+/// An assessment as a checklist: unmet first, then to check, then met.
+fn checklist_of(
+    assessment: &Assessment<'_>,
+    evidence: &dyn Fn(&str) -> String,
+) -> Vec<ChecklistItem> {
+    items(&assessment.unmet, CheckState::Unmet, evidence)
+        .chain(items(&assessment.unknown, CheckState::ToCheck, evidence))
+        .chain(items(&assessment.met, CheckState::Met, evidence))
+        .collect()
+}
+
+/// A vehicle's checklist before it is put in service under a permit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VehiclePreview {
+    /// The plate of the vehicle it would replace (none: an inclusion).
+    pub replaces: Option<String>,
+    pub items: Vec<ChecklistItem>,
 }
 
 impl Store {
@@ -181,6 +195,50 @@ impl Store {
         tx.commit().await?;
         Ok(found)
     }
+
+    /// What putting the vehicle `plate` in service under the permit would
+    /// meet on `on` — the same assessment `put_vehicle` makes (inclusion,
+    /// or substitution of the vehicle serving it), nothing written.
+    pub async fn vehicle_preview(
+        &self,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        permit: (&str, i64),
+        plate: &str,
+        on: NaiveDate,
+    ) -> Result<VehiclePreview, StoreError> {
+        let vehicle = self.vehicle(jurisdiction, plate).await?.ok_or_else(|| {
+            StoreError::NotFound(format!(
+                "o veículo {plate} não está cadastrado em {jurisdiction}"
+            ))
+        })?;
+        let mut tx = self.pool.begin().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        bound(&mut tx, jurisdiction, rulebook, permit.0).await?;
+        let (current, how, assessment) = self
+            .vehicle_assessment(&mut tx, &ctx, jurisdiction, permit, &vehicle, on)
+            .await?;
+        tx.commit().await?;
+        let evidence = |id: &str| {
+            if id == "inclusion_max_age" || id.starts_with("substitute") {
+                return "Conferir o ano de fabricação no CRLV; a lei limita a idade do veículo."
+                    .into();
+            }
+            rulebook
+                .vehicles
+                .requirements
+                .iter()
+                .find(|r| r.id == id)
+                .map(|r| r.check.evidence())
+                .unwrap_or_default()
+        };
+        Ok(VehiclePreview {
+            replaces: current
+                .map(|(plate, _)| plate)
+                .filter(|_| how == "substitution"),
+            items: checklist_of(&assessment, &evidence),
+        })
+    }
 }
 
 /// The registered applicant and their checklist: unmet requirements
@@ -200,9 +258,13 @@ async fn checklist(
             StoreError::NotFound(format!("{document} não está cadastrado em {jurisdiction}"))
         })?;
     let rulebook = ctx.rulebook;
-    let items = items(rulebook, &assessment.unmet, CheckState::Unmet)
-        .chain(items(rulebook, &assessment.unknown, CheckState::ToCheck))
-        .chain(items(rulebook, &assessment.met, CheckState::Met))
-        .collect();
-    Ok((registered, items))
+    let evidence = |id: &str| {
+        rulebook
+            .requirements
+            .iter()
+            .find(|r| r.id == id)
+            .map(|r| r.check.evidence())
+            .unwrap_or_default()
+    };
+    Ok((registered, checklist_of(&assessment, &evidence)))
 }

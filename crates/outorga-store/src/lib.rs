@@ -54,9 +54,10 @@ pub use crew::{Driver, DriverAdded, role_pt as driver_role_pt};
 pub use debts::{Debt, DebtFilter, Due, Payment};
 pub use demo::DemoReport;
 pub use documents::{Document, DocumentFilter, kind_name as document_kind_name};
-pub use fleet::{Inspection, VehicleIncluded};
+pub use fleet::{Inspection, InspectionRow, VehicleIncluded};
 pub use grant_preview::{
     Applicant, CapState, CapView, CheckState, ChecklistItem, GrantPreview, ShareView,
+    VehiclePreview,
 };
 pub use hashing::{HashingLimits, HashingPeak};
 pub use import::table::read as read_import_file;

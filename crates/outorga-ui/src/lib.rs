@@ -15,6 +15,10 @@
 //!   law's requirements per service;
 //! - `permits.rs`: the list, the grant form with the cap and the checklist
 //!   before sending, the dossier;
+//! - `permit_actions.rs`: a clerk's work on the dossier — drivers linked
+//!   and unlinked, a vehicle put in service with its checklist first;
+//! - `vehicles.rs`: the register form, a vehicle's page with its
+//!   inspections, the inspection form;
 //! - `autos.rs`: the list of autos and the inspector's form, the
 //!   infraction picked from the catalog, the proposal shown before saving;
 //! - `auto_page.rs`: an auto's page — the proposal, the process as a
@@ -38,11 +42,13 @@ mod import;
 mod pages;
 mod password;
 mod people;
+mod permit_actions;
 mod permits;
 mod place;
 mod proposal;
 mod search;
 mod session;
+mod vehicles;
 
 use axum::Router;
 use axum::routing::{get, post};
@@ -78,6 +84,24 @@ pub fn routes(options: Options) -> Router<AppState> {
             "/j/{j}/permissoes/{servico}/{numero}",
             get(permits::dossier),
         )
+        .route(
+            "/j/{j}/permissoes/{servico}/{numero}/condutores",
+            post(permit_actions::add_driver),
+        )
+        .route(
+            "/j/{j}/permissoes/{servico}/{numero}/condutores/{matricula}/desligamento",
+            post(permit_actions::remove_driver),
+        )
+        .route(
+            "/j/{j}/permissoes/{servico}/{numero}/veiculo",
+            post(permit_actions::put_vehicle),
+        )
+        .route(
+            "/j/{j}/veiculos",
+            get(vehicles::register_form).post(vehicles::register),
+        )
+        .route("/j/{j}/veiculos/{placa}", get(vehicles::show))
+        .route("/j/{j}/veiculos/{placa}/vistorias", post(vehicles::inspect))
         .route("/j/{j}/autos", get(autos::list).post(autos::issue))
         .route("/j/{j}/autos/novo", get(autos::issue_form))
         .route("/j/{j}/autos/infracoes", get(autos::infractions))

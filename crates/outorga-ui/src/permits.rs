@@ -569,21 +569,83 @@ struct DossierPage {
     documents: Vec<(String, String, String, String)>,
     autos: Vec<(String, String, String, &'static str)>,
     debts: Vec<(String, String, String, String)>,
+    service: String,
+    /// The clerk's actions are offered.
+    clerk: bool,
+    roles: Vec<(String, &'static str)>,
+    /// The plate asked for the vehicle's checklist, and the checklist.
+    plate_asked: String,
+    checklist: VehicleView,
+    notice: Option<&'static str>,
+    /// An action refused just now: (form, field, message).
+    error: Option<(&'static str, String, String)>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct DossierAsked {
+    /// What was just done (`condutor`, `desligamento`, `veiculo`).
+    feito: Option<String>,
+    /// A plate whose checklist to show before putting it in service.
+    placa: Option<String>,
+}
+
+/// What the dossier shows besides the record: the plate asked and its
+/// checklist, what was just done, a refusal.
+#[derive(Default)]
+pub(crate) struct Extras {
+    pub plate: String,
+    pub vehicle: VehicleView,
+    pub notice: Option<&'static str>,
+    pub error: Option<(&'static str, String, String)>,
 }
 
 pub(crate) async fn dossier(
     State(state): State<AppState>,
     signed: Signed,
     Path((j, service, number)): Path<(String, String, i64)>,
+    Query(asked): Query<DossierAsked>,
 ) -> Response {
     let place = match place(&state, &signed, &j) {
         Ok(place) => place,
         Err(refused) => return *refused,
     };
-    match read_dossier(&state, &signed, &place, (&service, number)).await {
-        Ok(Some(dossier)) => page(StatusCode::OK, &dossier),
+    let plate = asked.placa.unwrap_or_default();
+    let vehicle = vehicle_view(&state, &place, (&service, number), &plate).await;
+    let extras = Extras {
+        notice: match asked.feito.as_deref() {
+            Some("condutor") => Some("Condutor incluído e matrícula emitida."),
+            Some("desligamento") => Some("Condutor desligado."),
+            Some("veiculo") => Some("Veículo em serviço e autorização de tráfego emitida."),
+            _ => None,
+        },
+        plate,
+        vehicle,
+        error: None,
+    };
+    dossier_page(
+        &state,
+        &signed,
+        &place,
+        (&service, number),
+        StatusCode::OK,
+        extras,
+    )
+    .await
+}
+
+/// The dossier with `extras`, or the page that says why not.
+pub(crate) async fn dossier_page(
+    state: &AppState,
+    signed: &Signed,
+    place: &Place<'_>,
+    (service, number): (&str, i64),
+    status: StatusCode,
+    extras: Extras,
+) -> Response {
+    match read_dossier(state, signed, place, (service, number), extras).await {
+        Ok(Some(dossier)) => page(status, &dossier),
         Ok(None) => refusal(
-            &signed,
+            signed,
             StatusCode::NOT_FOUND,
             "Permissão não encontrada",
             "Não há permissão com este serviço e número nesta jurisdição.",
@@ -595,11 +657,62 @@ pub(crate) async fn dossier(
     }
 }
 
+/// A vehicle's checklist before it is put in service, as the dossier
+/// shows it.
+#[derive(Debug, Default)]
+pub(crate) struct VehicleView {
+    pub replaces: Option<String>,
+    pub items: Vec<CheckRow>,
+    pub blocked: bool,
+    /// Why there is no checklist (a plate not registered…).
+    pub problem: Option<String>,
+}
+
+/// The checklist of `plate` for the permit (none asked: nothing to show).
+pub(crate) async fn vehicle_view(
+    state: &AppState,
+    place: &Place<'_>,
+    (service, number): (&str, i64),
+    plate: &str,
+) -> VehicleView {
+    let Some(rulebook) = Service::parse(service).and_then(|s| place.rulebook(s)) else {
+        return VehicleView::default();
+    };
+    if plate.trim().is_empty() {
+        return VehicleView::default();
+    }
+    match state
+        .store
+        .vehicle_preview(rulebook, &place.id, (service, number), plate, place.today)
+        .await
+    {
+        Ok(preview) => {
+            let items: Vec<CheckRow> = preview.items.into_iter().map(CheckRow::from).collect();
+            VehicleView {
+                replaces: preview.replaces,
+                blocked: items.iter().any(|i| i.unmet),
+                items,
+                problem: None,
+            }
+        }
+        Err(error) => VehicleView {
+            problem: Some(
+                error
+                    .bad_input()
+                    .map(|(_, reason)| reason.to_string())
+                    .unwrap_or_else(|| error.to_string()),
+            ),
+            ..VehicleView::default()
+        },
+    }
+}
+
 async fn read_dossier(
     state: &AppState,
     signed: &Signed,
     place: &Place<'_>,
     (service, number): (&str, i64),
+    extras: Extras,
 ) -> Result<Option<DossierPage>, StoreError> {
     let store = &state.store;
     let j = place.id.as_str();
@@ -643,6 +756,13 @@ async fn read_dossier(
         )
         .await?;
     Ok(Some(DossierPage {
+        service: service.to_string(),
+        clerk: Clerk::admits(signed.user.role),
+        roles: outorga_web::workflows::driver_roles(),
+        plate_asked: extras.plate,
+        checklist: extras.vehicle,
+        notice: extras.notice,
+        error: extras.error,
         user: Some(Bar::of(signed)),
         j: j.to_string(),
         place: place.name.clone(),

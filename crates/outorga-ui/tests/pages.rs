@@ -932,6 +932,149 @@ async fn debt_workflows_on_postgresql() {
     sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
 }
 
+/// The fleet and the crew on the demo's records: a vehicle registered (a
+/// bad plate refused next to its field), its page, an inspection recorded
+/// (approved: the next one due shown); on a permit's dossier the vehicle's
+/// checklist before it is put in service, the law's answer next to the
+/// vehicle form, a driver not registered refused next to the driver form,
+/// a driver unlinked; a read-only user is offered none of it.
+async fn fleet_workflows(url: &str) {
+    let router = router_on(url, true).await;
+    let clerk = format!("outorga_sessao={}", value(&signed_in(&router).await));
+    let reader = format!(
+        "outorga_sessao={}",
+        value(&signed_in_as(&router, "consulta").await)
+    );
+    let form = send(&router, get("/j/cangucu/veiculos", &clerk)).await;
+    assert!(form.body.contains("Cadastrar veículo"));
+    let token = form.csrf();
+    let vehicle = |plate: &str| {
+        format!(
+            "placa={plate}&renavam=12345678900&ano=2024&cor=branca&portas=4&lotacao=4\
+             &equipamentos=taximetro&csrf={token}"
+        )
+    };
+    let bad = send(
+        &router,
+        post("/j/cangucu/veiculos", &clerk, &vehicle("QW1")),
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.body.contains("id=\"erro-veiculo\""), "{}", bad.body);
+    let done = send(
+        &router,
+        post("/j/cangucu/veiculos", &clerk, &vehicle("QWE1A23")),
+    )
+    .await;
+    assert_eq!(
+        done.location(),
+        "/j/cangucu/veiculos/QWE1A23?feito=cadastro"
+    );
+    let page = send(&router, get(done.location(), &clerk)).await;
+    assert!(page.body.contains("Veículo cadastrado.") && page.body.contains("12345678900"));
+    let inspected = send(
+        &router,
+        post(
+            "/j/cangucu/veiculos/QWE1A23/vistorias",
+            &clerk,
+            &format!("servico=taxi&tipo=periodica&resultado=sim&constatacoes=&csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(
+        inspected.location(),
+        "/j/cangucu/veiculos/QWE1A23?feito=vistoria"
+    );
+    let page = send(&router, get(inspected.location(), &clerk)).await;
+    assert!(
+        page.body.contains("<strong>aprovada</strong>"),
+        "{}",
+        page.body
+    );
+    let as_reader = send(&router, get("/j/cangucu/veiculos/QWE1A23", &reader)).await;
+    assert!(!as_reader.body.contains("Registrar vistoria"));
+
+    let dossier = send(
+        &router,
+        get("/j/cangucu/permissoes/taxi/1?placa=QWE1A23", &clerk),
+    )
+    .await;
+    assert_eq!(dossier.status, StatusCode::OK);
+    assert!(dossier.body.contains("id=\"checklist-veiculo\""));
+    assert!(dossier.body.contains("Incluir condutor"));
+    let as_reader = send(&router, get("/j/cangucu/permissoes/taxi/1", &reader)).await;
+    assert!(!as_reader.body.contains("Incluir condutor") && !as_reader.body.contains("Desligar"));
+    let put = send(
+        &router,
+        post(
+            "/j/cangucu/permissoes/taxi/1/veiculo",
+            &clerk,
+            &format!("placa=QWE1A23&csrf={token}"),
+        ),
+    )
+    .await;
+    // Canguçu's law sets no rule for substituting a vehicle: the answer
+    // says so next to the vehicle's form.
+    assert_eq!(put.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", put.body);
+    assert!(put.body.contains("id=\"erro-veiculo\""));
+    let unknown = send(
+        &router,
+        post(
+            "/j/cangucu/permissoes/taxi/1/condutores",
+            &clerk,
+            &format!("condutor=529.982.247-25&funcao=auxiliar&csrf={token}"),
+        ),
+    )
+    .await;
+    assert!(unknown.status.is_client_error(), "{}", unknown.status);
+    assert!(
+        unknown.body.contains("id=\"erro-condutor\""),
+        "{}",
+        unknown.body
+    );
+    let registration = dossier
+        .body
+        .split("/condutores/")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .expect("a driver to unlink")
+        .to_string();
+    let unlinked = send(
+        &router,
+        post(
+            &format!("/j/cangucu/permissoes/taxi/1/condutores/{registration}/desligamento"),
+            &clerk,
+            &format!("csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(
+        unlinked.location(),
+        "/j/cangucu/permissoes/taxi/1?feito=desligamento"
+    );
+    let after = send(&router, get(unlinked.location(), &clerk)).await;
+    assert!(after.body.contains("Condutor desligado."));
+}
+
+#[tokio::test]
+async fn fleet_workflows_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fleet_workflows(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn fleet_workflows_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uif_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    fleet_workflows(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
 /// Who asks, in the role × scope table of the pages.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Who {
@@ -965,7 +1108,7 @@ fn anyone(_: Role) -> bool {
 /// route answers (a bad form is 422, a missing record 404) — never the
 /// sign-in page nor a refusal.
 async fn role_table(url: &str) {
-    use outorga_web::auth::{Board, Clerk, Inspector};
+    use outorga_web::auth::{Board, Clerk, Examiner, Inspector};
     let router = router(url).await;
     let mut sessions = Vec::new();
     for (who, name) in [
@@ -992,7 +1135,7 @@ async fn role_table(url: &str) {
         Option<StatusCode>,
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
-    let routes: [Row<'_>; 26] = [
+    let routes: [Row<'_>; 33] = [
         // The import (issue 12, item 7).
         ("GET", "/j/{j}/importar", "", Clerk::admits, None),
         (
@@ -1032,6 +1175,49 @@ async fn role_table(url: &str) {
             None,
         ),
         ("GET", "/j/{j}/permissoes/taxi/1", "", anyone, None),
+        (
+            "POST",
+            "/j/{j}/permissoes/taxi/1/condutores",
+            "funcao=auxiliar",
+            Clerk::admits,
+            Some(StatusCode::NOT_FOUND),
+        ),
+        (
+            "POST",
+            "/j/{j}/permissoes/taxi/1/condutores/X1/desligamento",
+            "",
+            Clerk::admits,
+            Some(StatusCode::NOT_FOUND),
+        ),
+        (
+            "POST",
+            "/j/{j}/permissoes/taxi/1/veiculo",
+            "placa=",
+            Clerk::admits,
+            Some(StatusCode::NOT_FOUND),
+        ),
+        ("GET", "/j/{j}/veiculos", "", anyone, None),
+        (
+            "POST",
+            "/j/{j}/veiculos",
+            "placa=X",
+            Clerk::admits,
+            unprocessable,
+        ),
+        (
+            "GET",
+            "/j/{j}/veiculos/ABC1234",
+            "",
+            anyone,
+            Some(StatusCode::NOT_FOUND),
+        ),
+        (
+            "POST",
+            "/j/{j}/veiculos/ABC1234/vistorias",
+            "resultado=sim",
+            Examiner::admits,
+            Some(StatusCode::NOT_FOUND),
+        ),
         ("GET", "/j/{j}/autos", "", anyone, None),
         (
             "POST",

@@ -54,12 +54,32 @@ pub mod workflows {
         AutoEntrada, PassoEntrada, PermissaoRef, issue_auto, propose_auto, take_step,
     };
     pub use crate::routes::debts::{debt_due, pay_debt, split_debt};
+    pub use crate::routes::permits::{
+        CondutorEntrada, VeiculoEmServicoEntrada, VistoriaEntrada, add_driver_to, inspect_vehicle,
+        put_vehicle_in, remove_driver_from,
+    };
+    pub use crate::routes::vehicles::{VeiculoEntrada, register_vehicle};
     use outorga_core::engine::process::StepKind;
     use outorga_core::model::SanctionKind;
 
     /// A step as `PassoEntrada::passo` names it.
     pub fn step_word(kind: StepKind) -> String {
         crate::vocab::PASSOS.wire(kind.name())
+    }
+
+    /// The roles of a driver under a permit, as `CondutorEntrada::funcao`
+    /// names them, with their names in Portuguese.
+    pub fn driver_roles() -> Vec<(String, &'static str)> {
+        crate::vocab::FUNCOES
+            .words
+            .iter()
+            .map(|(word, code)| (word.to_string(), outorga_store::driver_role_pt(code)))
+            .collect()
+    }
+
+    /// An inspection's kind as `VistoriaEntrada::tipo` names it.
+    pub fn inspection_word(kind: &str) -> String {
+        crate::vocab::VISTORIAS.wire(kind)
     }
 
     /// A penalty as `PassoEntrada::penalidades` names it.

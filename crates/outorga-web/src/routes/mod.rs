@@ -14,14 +14,14 @@ mod meta;
 mod metrics;
 mod parameters;
 mod people;
-mod permits;
+pub(crate) mod permits;
 mod profile;
 mod public;
 mod session;
 mod stands;
 mod steps;
 mod users;
-mod vehicles;
+pub(crate) mod vehicles;
 
 use crate::error::ApiError;
 use crate::state::AppState;

@@ -21,7 +21,7 @@ use outorga_core::engine::permit_life::{
 };
 use outorga_core::model::{EndGround, Rulebook};
 use outorga_store::{
-    Driver, DriverAdded, GrantRequest, Granted, HistoryStep, Inspection, PermitChange,
+    Change, Driver, DriverAdded, GrantRequest, Granted, HistoryStep, Inspection, PermitChange,
     PermitFilter, PermitRecord, ToCheck, VehicleIncluded, status_pt,
 };
 use serde::{Deserialize, Serialize};
@@ -704,24 +704,36 @@ async fn add_driver(
     Path((j, servico, numero)): Path<(String, String, i64)>,
     Json(input): Json<CondutorEntrada>,
 ) -> Result<(StatusCode, Json<CondutorIncluido>), ApiError> {
+    let change = change!(state, who, "condutor incluído pela API");
+    let added = add_driver_to(&state, &change, &j, (&servico, numero), &input).await?;
+    Ok((StatusCode::CREATED, Json(added.into())))
+}
+
+/// Links a driver to the permit and issues the registration: what `POST
+/// …/drivers` and the dossier's page do.
+pub async fn add_driver_to(
+    state: &AppState,
+    change: &Change<'_>,
+    j: &str,
+    (servico, numero): (&str, i64),
+    input: &CondutorEntrada,
+) -> Result<DriverAdded, ApiError> {
     let role = FUNCOES.read("funcao", &input.funcao)?;
     let excuse = excuse(input.excecao.as_deref())?;
-    let rulebook = rulebook_for_service(&state, &j, &servico).await?;
+    let rulebook = rulebook_for_service(state, j, servico).await?;
     known_excuse(rulebook, "driver_swap", excuse.as_deref())?;
-    let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
-    let change = change!(state, who, "condutor incluído pela API");
-    let added = state
+    let on = day_or_today(state, j, input.data.as_deref(), "data")?;
+    Ok(state
         .store
         .add_driver(
-            &change,
+            change,
             rulebook,
-            &j,
-            (&servico, numero),
+            j,
+            (servico, numero),
             (&input.condutor, &role),
             (on, excuse.as_deref()),
         )
-        .await?;
-    Ok((StatusCode::CREATED, Json(added.into())))
+        .await?)
 }
 
 /// A page of the drivers of the permit, those who left included, by
@@ -809,14 +821,31 @@ async fn remove_driver(
     Path((j, servico, numero, matricula)): Path<(String, String, i64, String)>,
     Query(when): Query<Data>,
 ) -> Result<Json<CondutorSaida>, ApiError> {
-    let on = day_or_today(&state, &j, when.data.as_deref(), "data")?;
-    serves(&state, &j, (&servico, numero), &matricula).await?;
     let change = change!(state, who, "condutor desligado pela API");
-    let driver = state
-        .store
-        .remove_driver(&change, &j, &matricula, on)
-        .await?;
+    let driver = remove_driver_from(
+        &state,
+        &change,
+        &j,
+        (&servico, numero),
+        (&matricula, when.data.as_deref()),
+    )
+    .await?;
     Ok(Json(driver.into()))
+}
+
+/// Unlinks the driver of registration `matricula` from the permit on
+/// `data` (none: today): what `DELETE …/drivers/{matricula}` and the
+/// dossier's page do.
+pub async fn remove_driver_from(
+    state: &AppState,
+    change: &Change<'_>,
+    j: &str,
+    (servico, numero): (&str, i64),
+    (matricula, data): (&str, Option<&str>),
+) -> Result<Driver, ApiError> {
+    let on = day_or_today(state, j, data, "data")?;
+    serves(state, j, (servico, numero), matricula).await?;
+    Ok(state.store.remove_driver(change, j, matricula, on).await?)
 }
 
 /// Puts a vehicle in service under the permit: the first one (inclusion) or
@@ -836,23 +865,35 @@ async fn put_vehicle(
     Path((j, servico, numero)): Path<(String, String, i64)>,
     Json(input): Json<VeiculoEmServicoEntrada>,
 ) -> Result<(StatusCode, Json<VeiculoEmServico>), ApiError> {
-    let excuse = excuse(input.excecao.as_deref())?;
-    let rulebook = rulebook_for_service(&state, &j, &servico).await?;
-    known_excuse(rulebook, "vehicle_substitution", excuse.as_deref())?;
-    let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
     let change = change!(state, who, "veículo em serviço pela API");
-    let included = state
+    let included = put_vehicle_in(&state, &change, &j, (&servico, numero), &input).await?;
+    Ok((StatusCode::CREATED, Json(included.into())))
+}
+
+/// Puts a vehicle in service under the permit (inclusion or substitution,
+/// as the law allows): what `POST …/vehicle` and the dossier's page do.
+pub async fn put_vehicle_in(
+    state: &AppState,
+    change: &Change<'_>,
+    j: &str,
+    (servico, numero): (&str, i64),
+    input: &VeiculoEmServicoEntrada,
+) -> Result<VehicleIncluded, ApiError> {
+    let excuse = excuse(input.excecao.as_deref())?;
+    let rulebook = rulebook_for_service(state, j, servico).await?;
+    known_excuse(rulebook, "vehicle_substitution", excuse.as_deref())?;
+    let on = day_or_today(state, j, input.data.as_deref(), "data")?;
+    Ok(state
         .store
         .put_vehicle(
-            &change,
+            change,
             rulebook,
-            &j,
-            (&servico, numero),
+            j,
+            (servico, numero),
             &input.placa,
             (on, excuse.as_deref()),
         )
-        .await?;
-    Ok((StatusCode::CREATED, Json(included.into())))
+        .await?)
 }
 
 /// Records an inspection of a vehicle; an approved periodic one issues the
@@ -871,8 +912,22 @@ async fn inspect(
     Path((j, placa)): Path<(String, String)>,
     Json(input): Json<VistoriaEntrada>,
 ) -> Result<(StatusCode, Json<VistoriaSaida>), ApiError> {
+    let change = change!(state, who, "vistoria pela API");
+    let inspection = inspect_vehicle(&state, &change, &j, &placa, &input).await?;
+    Ok((StatusCode::CREATED, Json(inspection.into())))
+}
+
+/// Records an inspection of the vehicle `placa`: what `POST
+/// …/vehicles/{placa}/inspections` and the vehicle's page do.
+pub async fn inspect_vehicle(
+    state: &AppState,
+    change: &Change<'_>,
+    j: &str,
+    placa: &str,
+    input: &VistoriaEntrada,
+) -> Result<Inspection, ApiError> {
     let kind = VISTORIAS.read("tipo", &input.tipo)?;
-    let rulebook = rulebook_for_service(&state, &j, &input.servico).await?;
+    let rulebook = rulebook_for_service(state, j, &input.servico).await?;
     let own = &rulebook.vehicles.inspections;
     if kind != "periodic" && !own.iter().any(|i| i.kind == kind) {
         return Err(ApiError::field(
@@ -886,20 +941,18 @@ async fn inspect(
             ),
         ));
     }
-    let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
-    let change = change!(state, who, "vistoria pela API");
-    let inspection = state
+    let on = day_or_today(state, j, input.data.as_deref(), "data")?;
+    Ok(state
         .store
         .record_inspection(
-            &change,
+            change,
             rulebook,
-            &j,
-            (&placa, &kind),
+            j,
+            (placa, &kind),
             on,
             (input.aprovada, &input.constatacoes),
         )
-        .await?;
-    Ok((StatusCode::CREATED, Json(inspection.into())))
+        .await?)
 }
 
 /// Renews the traffic authorization of a vehicle in service (Santa Maria de

@@ -10,7 +10,7 @@ use crate::vocab::EQUIPAMENTOS;
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Datelike;
-use outorga_store::Vehicle;
+use outorga_store::{Change, Vehicle};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -104,12 +104,22 @@ async fn register(
     Json(input): Json<VeiculoEntrada>,
 ) -> Result<(StatusCode, Json<VeiculoSaida>), ApiError> {
     let change = change!(state, who, "cadastro pela API");
-    let this_year = change.at.year();
-    let vehicle = state
-        .store
-        .register_vehicle(&change, &j, &input.into(), this_year)
-        .await?;
+    let vehicle = register_vehicle(&state, &change, &j, input).await?;
     Ok((StatusCode::CREATED, Json(vehicle.into())))
+}
+
+/// Registers a vehicle: what `POST …/vehicles` and the vehicles' page do.
+pub async fn register_vehicle(
+    state: &AppState,
+    change: &Change<'_>,
+    j: &str,
+    input: VeiculoEntrada,
+) -> Result<Vehicle, ApiError> {
+    let this_year = change.at.year();
+    Ok(state
+        .store
+        .register_vehicle(change, j, &input.into(), this_year)
+        .await?)
 }
 
 /// The vehicle with this plate.
