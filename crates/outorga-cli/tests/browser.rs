@@ -541,3 +541,316 @@ async fn a_clerk_registers_a_person_grants_a_permit_and_finds_it() {
 
     driver.quit().await.expect("quit");
 }
+
+/// Signs in as `name` in a fresh session (cookies cleared).
+async fn sign_in_as(driver: &WebDriver, base: &str, name: &str) {
+    driver.delete_all_cookies().await.expect("cookies");
+    driver
+        .goto(format!("{base}/entrar"))
+        .await
+        .expect("sign-in");
+    fill(driver, &[("nome", name), ("senha", "demonstracao")]).await;
+    let at = path_after(driver, "/painel").await;
+    check(driver, at == "/painel", "entrar", "signed in").await;
+}
+
+/// Clicks the submit button of the step `word` on an auto's page.
+async fn take_step(driver: &WebDriver, word: &str, wanted: &str) {
+    click(
+        driver,
+        &format!("form[aria-labelledby=passo-{word}] button[type=submit]"),
+    )
+    .await;
+    let said = text_with(driver, wanted).await;
+    check(
+        driver,
+        said.contains(wanted),
+        &format!("passo-{word}"),
+        &format!("the step {word} is recorded"),
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_auto_from_the_phone_to_the_decision_a_fine_paid_a_vehicle_put_in_service() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let (_server, base) = serve(data.path());
+    let (_chromedriver, url) = chromedriver().await;
+    let driver = browser(&url).await;
+
+    // The inspector, on a phone: the infraction found by words, the
+    // proposal with its articles before saving, then the auto.
+    sign_in_as(&driver, &base, "inspector").await;
+    driver
+        .goto(format!("{base}/j/cangucu/autos"))
+        .await
+        .expect("autos");
+    let offender = driver
+        .find(By::Css("#conteudo table tbody tr td:nth-child(4)"))
+        .await
+        .expect("an offender of the demo")
+        .text()
+        .await
+        .expect("text");
+    driver
+        .set_window_rect(0, 0, 390, 844)
+        .await
+        .expect("a phone's width");
+    driver
+        .goto(format!("{base}/j/cangucu/autos/novo"))
+        .await
+        .expect("the inspector's form");
+    type_into(&driver, "busca", "tarifa superior").await;
+    let said = text_with(&driver, "A18-X").await;
+    check(
+        &driver,
+        said.contains("A18-X"),
+        "auto-busca",
+        "the catalog is searched by words as one types",
+    )
+    .await;
+    click(&driver, "input[name=infracao][value='A18-X'] + label").await;
+    click(&driver, "#servico option[value=taxi]").await;
+    type_into(&driver, "autuado", &offender).await;
+    type_into(&driver, "local", "Praça da Matriz").await;
+    type_into(
+        &driver,
+        "descricao",
+        "Cobrou R$ 30,00 com o taxímetro marcando R$ 18,00",
+    )
+    .await;
+    click(&driver, "button[value=previa]").await;
+    let said = text_with(&driver, "Proposta da lei para este auto").await;
+    check(
+        &driver,
+        said.contains("R$ 400,00") && said.contains("Anexo I, Art. 12, III"),
+        "auto-proposta",
+        "the proposal and its articles show before saving",
+    )
+    .await;
+    page(&driver, "auto-novo-celular").await;
+    click(&driver, "button[value=lavrar]").await;
+    let said = text_with(&driver, "lavrado.").await;
+    check(
+        &driver,
+        said.contains("lavrado."),
+        "auto",
+        "the auto is issued",
+    )
+    .await;
+    let auto_path = driver.current_url().await.expect("url").path().to_string();
+    page(&driver, "auto-celular").await;
+    driver
+        .set_window_rect(0, 0, 1280, 1000)
+        .await
+        .expect("a desk's width");
+
+    // The clerk notifies it and records the defense.
+    sign_in_as(&driver, &base, "clerk").await;
+    driver
+        .goto(format!("{base}{auto_path}"))
+        .await
+        .expect("the auto");
+    take_step(&driver, "notificar", "Registrado: notificação do auto.").await;
+    type_into(&driver, "texto-defender", "O taxímetro estava com defeito.").await;
+    take_step(&driver, "defender", "Registrado: defesa.").await;
+
+    // The board finds it in its queue and judges it: the choices the law
+    // leaves, a refusal next to the form, then the decision.
+    sign_in_as(&driver, &base, "board").await;
+    driver
+        .goto(format!("{base}/j/cangucu/junta"))
+        .await
+        .expect("the queue");
+    page(&driver, "junta").await;
+    click(&driver, &format!("a[href='{auto_path}#passos']")).await;
+    let said = text_with(&driver, "Penalidades, se mantido").await;
+    check(
+        &driver,
+        said.contains("de 5 a 30"),
+        "auto-julgamento",
+        "the judgement offers what the law lets the board choose",
+    )
+    .await;
+    click(
+        &driver,
+        "input[name=penalidades][value='multa,suspensao_permissao'] + label",
+    )
+    .await;
+    type_into(&driver, "dias-julgar", "45").await;
+    type_into(
+        &driver,
+        "fund-julgar",
+        "Cobrança acima do taxímetro comprovada.",
+    )
+    .await;
+    click(
+        &driver,
+        "form[aria-labelledby=passo-julgar] button[type=submit]",
+    )
+    .await;
+    let said = text_with(&driver, "entre 5 e 30 dias").await;
+    check(
+        &driver,
+        said.contains("entre 5 e 30 dias"),
+        "auto-julgamento-recusa",
+        "a decision the law does not allow is refused next to the form",
+    )
+    .await;
+    page(&driver, "auto-julgamento").await;
+    driver
+        .find(By::Id("dias-julgar"))
+        .await
+        .expect("days")
+        .clear()
+        .await
+        .expect("clear");
+    type_into(&driver, "dias-julgar", "10").await;
+    click(
+        &driver,
+        "input[name=penalidades][value='multa,suspensao_permissao'] + label",
+    )
+    .await;
+    type_into(
+        &driver,
+        "fund-julgar",
+        "Cobrança acima do taxímetro comprovada.",
+    )
+    .await;
+    take_step(&driver, "julgar", "auto mantido; 10 dias fixados").await;
+
+    // The clerk notifies the decision; an older auto whose appeal time ran
+    // out becomes final, and its fine is paid.
+    sign_in_as(&driver, &base, "clerk").await;
+    driver
+        .goto(format!("{base}{auto_path}"))
+        .await
+        .expect("the auto");
+    take_step(
+        &driver,
+        "notificar_decisao",
+        "Registrado: notificação da decisão.",
+    )
+    .await;
+    driver
+        .goto(format!("{base}/j/cangucu/autos?situacao=decision_notified"))
+        .await
+        .expect("autos with the decision notified");
+    click(&driver, "#conteudo table tbody tr:last-child a").await;
+    take_step(
+        &driver,
+        "tornar_definitivo",
+        "Registrado: decisão definitiva.",
+    )
+    .await;
+    page(&driver, "auto-definitivo").await;
+    driver
+        .goto(format!("{base}/j/cangucu/debitos"))
+        .await
+        .expect("debts");
+    page(&driver, "debitos").await;
+    click(&driver, "#conteudo table tbody tr:last-child a").await;
+    let said = text_with(&driver, "Quanto pagar hoje").await;
+    check(
+        &driver,
+        said.contains("R$ 400,00"),
+        "debito",
+        "what paying costs today",
+    )
+    .await;
+    click(&driver, "form[action$='/pagamento'] button[type=submit]").await;
+    let said = text_with(&driver, "Pagamento registrado.").await;
+    check(
+        &driver,
+        said.contains("quitado"),
+        "debito-pago",
+        "the debt is paid",
+    )
+    .await;
+    page(&driver, "debito-pago").await;
+
+    // A vehicle registered and put in service, its checklist first.
+    driver
+        .goto(format!("{base}/j/santa-maria-de-jetiba/veiculos"))
+        .await
+        .expect("vehicles");
+    type_into(&driver, "placa", "QWE1A23").await;
+    type_into(&driver, "renavam", "12345678900").await;
+    type_into(&driver, "ano", "2024").await;
+    type_into(&driver, "cor", "branca").await;
+    type_into(&driver, "portas", "4").await;
+    type_into(&driver, "lotacao", "4").await;
+    type_into(&driver, "equipamentos", "taxímetro, luminoso").await;
+    page(&driver, "veiculos").await;
+    click(&driver, "#conteudo form button[type=submit]").await;
+    let said = text_with(&driver, "Veículo cadastrado.").await;
+    check(
+        &driver,
+        said.contains("Veículo cadastrado."),
+        "veiculo",
+        "the vehicle is registered",
+    )
+    .await;
+    page(&driver, "veiculo").await;
+    driver
+        .goto(format!("{base}/j/santa-maria-de-jetiba/permissoes/taxi/1"))
+        .await
+        .expect("the dossier");
+    type_into(&driver, "placa-servico", "QWE1A23").await;
+    let said = text_with(&driver, "Requisitos do veículo QWE1A23").await;
+    check(
+        &driver,
+        said.contains("Cor branca") && said.contains("Art. 11"),
+        "permissao-veiculo",
+        "the vehicle's checklist shows before it is put in service",
+    )
+    .await;
+    page(&driver, "permissao-veiculo").await;
+    click(&driver, "form[action$='/veiculo'] button.primary").await;
+    let said = text_with(&driver, "Veículo em serviço e autorização").await;
+    check(
+        &driver,
+        said.contains("QWE1A23 (desde"),
+        "permissao-veiculo-incluido",
+        "the vehicle serves the permit",
+    )
+    .await;
+
+    // A read-only user is offered no write.
+    sign_in_as(&driver, &base, "read-only").await;
+    driver
+        .goto(format!("{base}{auto_path}"))
+        .await
+        .expect("the auto");
+    let said = text_with(&driver, "O que cabe hoje").await;
+    check(
+        &driver,
+        !said.contains("Registrar") && said.contains("registrado por"),
+        "consulta-auto",
+        "a read-only user sees what the law admits but no form",
+    )
+    .await;
+    driver
+        .goto(format!("{base}/j/cangucu/permissoes/taxi/1"))
+        .await
+        .expect("a dossier");
+    let said = text_with(&driver, "Histórico").await;
+    check(
+        &driver,
+        !said.contains("Incluir condutor") && !said.contains("Desligar"),
+        "consulta-permissao",
+        "a read-only user is offered no clerk's action",
+    )
+    .await;
+    driver.goto(format!("{base}/painel")).await.expect("panel");
+    let said = text_with(&driver, "Painel").await;
+    check(
+        &driver,
+        !said.contains("Lavrar auto") && !said.contains("Outorgar permissão"),
+        "consulta-painel",
+        "the panel offers a read-only user no write",
+    )
+    .await;
+
+    driver.quit().await.expect("quit");
+}

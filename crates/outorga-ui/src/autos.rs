@@ -290,15 +290,34 @@ fn rulebook_of<'a>(place: &Place<'a>, service: &str) -> Option<&'a Rulebook> {
     Service::parse(service).and_then(|s| place.rulebook(s))
 }
 
+/// The catalog's matches: the chosen service's rulebook, or, before a
+/// service is chosen, every rulebook of the jurisdiction.
+fn catalog_matches(place: &Place<'_>, asked: &IssueAsked) -> Vec<Match> {
+    let chosen = asked.infracao.trim();
+    match rulebook_of(place, &asked.servico) {
+        Some(rulebook) => matches(rulebook, &asked.busca, chosen),
+        None => {
+            let mut found: Vec<Match> = Vec::new();
+            for rulebook in &place.rulebooks {
+                for m in matches(rulebook, &asked.busca, chosen) {
+                    if !found.iter().any(|f| f.code == m.code) {
+                        found.push(m);
+                    }
+                }
+            }
+            found.truncate(MATCHES);
+            found
+        }
+    }
+}
+
 fn issue_page(
     signed: &Signed,
     place: &Place<'_>,
     mut asked: IssueAsked,
     (status, proposal, error): (StatusCode, Option<ProposalView>, Option<(String, String)>),
 ) -> Response {
-    let matches = rulebook_of(place, &asked.servico)
-        .map(|r| matches(r, &asked.busca, asked.infracao.trim()))
-        .unwrap_or_default();
+    let matches = catalog_matches(place, &asked);
     if asked.cometida_em.is_empty() {
         asked.cometida_em = place.now.format("%Y-%m-%dT%H:%M").to_string();
     }
@@ -360,9 +379,7 @@ pub(crate) async fn infractions(
         Ok(place) => place,
         Err(refused) => return *refused,
     };
-    let matches = rulebook_of(&place, &asked.servico)
-        .map(|r| matches(r, &asked.busca, asked.infracao.trim()))
-        .unwrap_or_default();
+    let matches = catalog_matches(&place, &asked);
     page(
         StatusCode::OK,
         &MatchesPart {
