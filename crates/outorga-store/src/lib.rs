@@ -63,7 +63,7 @@ pub use hashing::{HashingLimits, HashingPeak};
 pub use import::table::read as read_import_file;
 pub use import::{
     Column as ImportColumn, ImportKind, ImportReport, ImportRequest, Outcome as ImportOutcome,
-    RowOutcome, Table as ImportTable, check_header as check_import_header,
+    RowOutcome, Table as ImportTable, check_header as check_import_header, cnh_categories,
 };
 pub use lines::{Line, Section, parse_coefficient};
 pub use listing::{Cursor, KeyValue, Page, Window};

@@ -13,6 +13,8 @@
 //! - `search.rs`: the search box, results as one types;
 //! - `people.rs`: the register, a person's page with the checklist of the
 //!   law's requirements per service;
+//! - `profile.rs`: a person's profile (the facts the requirements read,
+//!   the CNH as printed, address and contacts) on a form;
 //! - `permits.rs`: the list, the grant form with the cap and the checklist
 //!   before sending, the dossier;
 //! - `permit_actions.rs`: a clerk's work on the dossier — drivers linked
@@ -45,6 +47,7 @@ mod people;
 mod permit_actions;
 mod permits;
 mod place;
+mod profile;
 mod proposal;
 mod search;
 mod session;
@@ -77,6 +80,10 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route("/busca/resultados", get(search::search_results))
         .route("/j/{j}/pessoas", get(people::list).post(people::register))
         .route("/j/{j}/pessoas/{documento}", get(people::person))
+        .route(
+            "/j/{j}/pessoas/{documento}/perfil",
+            get(profile::edit).post(profile::save),
+        )
         .route("/j/{j}/permissoes", get(permits::list).post(permits::grant))
         .route("/j/{j}/permissoes/nova", get(permits::grant_form))
         .route("/j/{j}/permissoes/previa", get(permits::grant_preview))

@@ -311,12 +311,19 @@ struct PersonPage {
     facts: Vec<(&'static str, String)>,
     checklists: Vec<ServiceChecklist>,
     clerk: bool,
+    notice: Option<&'static str>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct PersonAsked {
+    feito: Option<String>,
 }
 
 pub(crate) async fn person(
     State(state): State<AppState>,
     signed: Signed,
     Path((j, document)): Path<(String, String)>,
+    Query(asked): Query<PersonAsked>,
 ) -> Response {
     let place = match place(&state, &signed, &j) {
         Ok(place) => place,
@@ -379,6 +386,7 @@ pub(crate) async fn person(
     page(
         StatusCode::OK,
         &PersonPage {
+            notice: (asked.feito.as_deref() == Some("perfil")).then_some("Perfil salvo."),
             user: Some(Bar::of(&signed)),
             j: place.id.clone(),
             place: place.name.clone(),

@@ -1075,6 +1075,124 @@ async fn fleet_workflows_on_postgresql() {
     sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
 }
 
+/// A person's profile on screen: the form, a bad date refused next to its
+/// field with nothing saved, the CNH as printed (`AB`) saved, the person's
+/// page saying so and its checklist reading it; a read-only user refused.
+async fn profile_workflow(url: &str) {
+    let router = router(url).await;
+    let clerk = format!("outorga_sessao={}", value(&signed_in(&router).await));
+    let reader = format!(
+        "outorga_sessao={}",
+        value(&signed_in_as(&router, "consulta").await)
+    );
+    let token = send(&router, get("/j/cangucu/pessoas", &clerk))
+        .await
+        .csrf();
+    send(
+        &router,
+        post(
+            "/j/cangucu/pessoas",
+            &clerk,
+            &format!("documento=52998224725&nome=Ana+Lima&csrf={token}"),
+        ),
+    )
+    .await;
+    let form = send(
+        &router,
+        get("/j/cangucu/pessoas/52998224725/perfil", &clerk),
+    )
+    .await;
+    assert_eq!(form.status, StatusCode::OK, "{}", form.body);
+    assert!(form.body.contains("Perfil de Ana Lima"));
+    let refused = send(
+        &router,
+        get("/j/cangucu/pessoas/52998224725/perfil", &reader),
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    let fields = |birth: &str| {
+        format!(
+            "nascimento={birth}&residente_desde=2010-01-01&escolaridade=medio\
+             &cnh_numero=&cnh_categorias=AB&cnh_atividade_remunerada=sim&cnh_validade=2030-05-01\
+             &logradouro=Rua+A%2C+10&cidade=Canguçu&csrf={token}"
+        )
+    };
+    let bad = send(
+        &router,
+        post(
+            "/j/cangucu/pessoas/52998224725/perfil",
+            &clerk,
+            &fields("31-02-1980"),
+        ),
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.body.contains("não é uma data"), "{}", bad.body);
+    assert!(bad.body.contains("aria-invalid=\"true\""));
+    let person = send(&router, get("/j/cangucu/pessoas/52998224725", &clerk)).await;
+    assert!(!person.body.contains("31-02-1980"), "nothing saved");
+    let no_number = send(
+        &router,
+        post(
+            "/j/cangucu/pessoas/52998224725/perfil",
+            &clerk,
+            &fields("1980-03-07"),
+        ),
+    )
+    .await;
+    assert_eq!(
+        no_number.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "a CNH needs its number"
+    );
+    let saved = send(
+        &router,
+        post(
+            "/j/cangucu/pessoas/52998224725/perfil",
+            &clerk,
+            &fields("1980-03-07").replace("cnh_numero=", "cnh_numero=02650306461"),
+        ),
+    )
+    .await;
+    assert_eq!(
+        saved.location(),
+        "/j/cangucu/pessoas/52998224725?feito=perfil",
+        "{}",
+        saved.body
+    );
+    let person = send(&router, get(saved.location(), &clerk)).await;
+    assert!(person.body.contains("Perfil salvo."));
+    assert!(person.body.contains("07/03/1980"), "{}", person.body);
+    let again = send(
+        &router,
+        get("/j/cangucu/pessoas/52998224725/perfil", &clerk),
+    )
+    .await;
+    assert!(
+        again.body.contains("value=\"AB\""),
+        "the categories as printed"
+    );
+}
+
+#[tokio::test]
+async fn profile_workflow_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    profile_workflow(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn profile_workflow_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uip_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    profile_workflow(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
 /// Who asks, in the role × scope table of the pages.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Who {
@@ -1135,7 +1253,7 @@ async fn role_table(url: &str) {
         Option<StatusCode>,
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
-    let routes: [Row<'_>; 33] = [
+    let routes: [Row<'_>; 35] = [
         // The import (issue 12, item 7).
         ("GET", "/j/{j}/importar", "", Clerk::admits, None),
         (
@@ -1158,6 +1276,20 @@ async fn role_table(url: &str) {
             unprocessable,
         ),
         ("GET", "/j/{j}/pessoas/52998224725", "", anyone, None),
+        (
+            "GET",
+            "/j/{j}/pessoas/52998224725/perfil",
+            "",
+            Clerk::admits,
+            Some(StatusCode::NOT_FOUND),
+        ),
+        (
+            "POST",
+            "/j/{j}/pessoas/52998224725/perfil",
+            "nascimento=",
+            Clerk::admits,
+            Some(StatusCode::NOT_FOUND),
+        ),
         ("GET", "/j/{j}/permissoes", "", anyone, None),
         (
             "POST",
