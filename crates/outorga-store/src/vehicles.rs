@@ -2,6 +2,7 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
+use crate::listing::{self, Filter, Kind as KeyKind, List, Page, Window, text};
 use crate::text::{TextKind, checked};
 use crate::{Store, StoreError, Tx, refused_if_taken};
 use sqlx::Row;
@@ -106,6 +107,14 @@ fn json_list(text: &str) -> Vec<String> {
 
 const COLUMNS: &str =
     "plate, renavam, manufactured, colour, doors, capacity, equipment, adaptations";
+
+const VEHICLES: List = List {
+    name: "vehicles",
+    table: "vehicles",
+    columns: COLUMNS,
+    key: &[("plate", KeyKind::Text)],
+    descending: false,
+};
 
 fn vehicle_of(row: &sqlx::any::AnyRow) -> Result<Vehicle, StoreError> {
     let year: i64 = row.try_get("manufactured")?;
@@ -220,6 +229,16 @@ impl Store {
         )
         .await?;
         Ok(vehicle)
+    }
+
+    /// A page of `jurisdiction`'s vehicles, by plate (the table's key).
+    pub async fn vehicles(
+        &self,
+        jurisdiction: &str,
+        window: Window<'_>,
+    ) -> Result<Page<Vehicle>, StoreError> {
+        let rows = Filter::default().always("jurisdiction = $?", text(jurisdiction));
+        listing::page(&self.pool, &VEHICLES, &rows, window, vehicle_of).await
     }
 
     /// The vehicle with this plate in `jurisdiction`, if any.

@@ -18,6 +18,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use outorga_core::model::Service;
 use outorga_store::{Change, StoreError, Vehicle};
 use outorga_web::auth::{Clerk, Examiner};
+use outorga_web::page::{Lista, Pagina};
 use outorga_web::workflows::{
     VeiculoEntrada, VistoriaEntrada, inspect_vehicle, inspection_word, register_vehicle,
 };
@@ -59,15 +60,37 @@ struct RegisterPage {
     asked: RegisterAsked,
     clerk: bool,
     error: Option<(String, String)>,
+    /// A page of the register: (plate, year, colour).
+    rows: Vec<(String, i32, String)>,
+    next: Option<String>,
 }
 
-fn register_page(
-    signed: &Signed,
-    place: &Place<'_>,
+/// Vehicles per page of the register.
+const PER_PAGE: u32 = 50;
+
+async fn register_page(
+    (state, signed, place): (&AppState, &Signed, &Place<'_>),
     asked: RegisterAsked,
-    status: StatusCode,
-    error: Option<(String, String)>,
+    cursor: Option<String>,
+    (status, error): (StatusCode, Option<(String, String)>),
 ) -> Response {
+    let paging = Pagina {
+        limite: Some(PER_PAGE),
+        cursor,
+    };
+    let (rows, next) = match paging.asked() {
+        Err(_) => (Vec::new(), None),
+        Ok(window) => match state.store.vehicles(&place.id, window.window()).await {
+            Ok(list) => {
+                let list = Lista::with(list, |v| (v.plate, v.manufactured, v.colour));
+                (list.itens, list.proximo)
+            }
+            Err(error) => {
+                tracing::error!(%error, "the vehicles could not be read");
+                return failure();
+            }
+        },
+    };
     page(
         status,
         &RegisterPage {
@@ -77,26 +100,34 @@ fn register_page(
             asked,
             clerk: Clerk::admits(signed.user.role),
             error,
+            rows,
+            next,
         },
     )
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct ListAsked {
+    cursor: Option<String>,
 }
 
 pub(crate) async fn register_form(
     State(state): State<AppState>,
     signed: Signed,
     Path(j): Path<String>,
+    Query(asked): Query<ListAsked>,
 ) -> Response {
     let place = match place(&state, &signed, &j) {
         Ok(place) => place,
         Err(refused) => return *refused,
     };
     register_page(
-        &signed,
-        &place,
+        (&state, &signed, &place),
         RegisterAsked::default(),
-        StatusCode::OK,
-        None,
+        asked.cursor,
+        (StatusCode::OK, None),
     )
+    .await
 }
 
 fn list(text: &str) -> Vec<String> {
@@ -151,12 +182,12 @@ pub(crate) async fn register(
         Ok(found) => found,
         Err(error) => {
             return register_page(
-                &signed,
-                &place,
+                (&state, &signed, &place),
                 asked,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                Some(error),
-            );
+                None,
+                (StatusCode::UNPROCESSABLE_ENTITY, Some(error)),
+            )
+            .await;
         }
     };
     let input = VeiculoEntrada {
@@ -191,7 +222,13 @@ pub(crate) async fn register(
                 "lotação" => "lotacao".to_string(),
                 _ => field,
             };
-            register_page(&signed, &place, asked, error.status, Some((field, message)))
+            register_page(
+                (&state, &signed, &place),
+                asked,
+                None,
+                (error.status, Some((field, message))),
+            )
+            .await
         }
     }
 }

@@ -972,6 +972,15 @@ async fn fleet_workflows(url: &str) {
     );
     let page = send(&router, get(done.location(), &clerk)).await;
     assert!(page.body.contains("Veículo cadastrado.") && page.body.contains("12345678900"));
+    let register = send(&router, get("/j/cangucu/veiculos", &reader)).await;
+    assert!(
+        register.body.contains("/j/cangucu/veiculos/QWE1A23"),
+        "the register lists it"
+    );
+    assert!(
+        !register.body.contains("Cadastrar veículo"),
+        "no form for a read-only user"
+    );
     let inspected = send(
         &router,
         post(
