@@ -569,6 +569,9 @@ struct DossierPage {
     documents: Vec<(String, String, String, String)>,
     autos: Vec<(String, String, String, &'static str)>,
     debts: Vec<(String, String, String, String)>,
+    /// The latest inspections of the vehicle in service: (date, kind,
+    /// result, next due).
+    inspections: Vec<(String, String, &'static str, String)>,
     service: String,
     /// The clerk's actions are offered.
     clerk: bool,
@@ -725,6 +728,10 @@ async fn read_dossier(
     let window = Window::first(DOSSIER_ITEMS);
     let drivers = store.drivers(j, (service, number), window).await?;
     let vehicle = store.permit_vehicle(j, (service, number)).await?;
+    let inspections = match &vehicle {
+        Some((plate, _)) => store.vehicle_inspections(j, plate, DOSSIER_ITEMS).await?,
+        None => Vec::new(),
+    };
     let documents = store
         .documents(
             j,
@@ -756,6 +763,17 @@ async fn read_dossier(
         )
         .await?;
     Ok(Some(DossierPage {
+        inspections: inspections
+            .into_iter()
+            .map(|i| {
+                (
+                    format::day(i.done_on),
+                    crate::vehicles::kind_pt(&i.kind),
+                    if i.approved { "aprovada" } else { "reprovada" },
+                    format::maybe_day(i.next_due),
+                )
+            })
+            .collect(),
         service: service.to_string(),
         clerk: Clerk::admits(signed.user.role),
         roles: outorga_web::workflows::driver_roles(),

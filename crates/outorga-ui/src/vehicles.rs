@@ -265,7 +265,7 @@ struct InspectionView {
     inspector: String,
 }
 
-fn kind_pt(kind: &str) -> String {
+pub(crate) fn kind_pt(kind: &str) -> String {
     match kind {
         "periodic" => "periódica".to_string(),
         "adaptation" => "da adaptação".to_string(),

@@ -1010,6 +1010,11 @@ async fn fleet_workflows(url: &str) {
     .await;
     assert_eq!(dossier.status, StatusCode::OK);
     assert!(dossier.body.contains("id=\"checklist-veiculo\""));
+    assert!(
+        dossier.body.contains("Vistorias do veículo em serviço")
+            && dossier.body.contains("periódica"),
+        "the dossier lists the inspections of the vehicle in service"
+    );
     assert!(dossier.body.contains("Incluir condutor"));
     let as_reader = send(&router, get("/j/cangucu/permissoes/taxi/1", &reader)).await;
     assert!(!as_reader.body.contains("Incluir condutor") && !as_reader.body.contains("Desligar"));
