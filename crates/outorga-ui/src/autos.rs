@@ -5,7 +5,7 @@
 //! Issued through `outorga_web::workflows`, as `POST …/autos` is.
 
 use crate::format;
-use crate::forms::{Choice, query_text, service_choices};
+use crate::forms::{Choice, Listed, list_status, listed, query_text, service_choices};
 use crate::pages::{Bar, failure, page};
 use crate::place::{Place, place, refusal};
 use crate::proposal::ProposalView;
@@ -19,7 +19,6 @@ use outorga_core::engine::process::Status;
 use outorga_core::model::{Rulebook, Service};
 use outorga_store::{AutoFilter, Change, search_words};
 use outorga_web::auth::Inspector;
-use outorga_web::page::{Lista, Pagina};
 use outorga_web::workflows::{AutoEntrada, PermissaoRef, issue_auto, propose_auto};
 use outorga_web::{ApiError, AppState};
 use serde::Deserialize;
@@ -94,37 +93,20 @@ struct ListPage {
     inspector: bool,
 }
 
-/// A page of autos: the filter and the window asked, or why not.
+/// A page of autos that `filter` admits.
 pub(crate) async fn autos_page(
     state: &AppState,
     place: &Place<'_>,
     filter: &AutoFilter,
     cursor: Option<String>,
-) -> Result<(Vec<AutoRow>, Option<String>, Option<String>), Response> {
-    let paging = Pagina {
-        limite: Some(PER_PAGE),
+) -> Result<Listed<AutoRow>, Response> {
+    listed(
         cursor,
-    };
-    let Ok(window) = paging.asked() else {
-        return Ok((
-            Vec::new(),
-            None,
-            Some("O endereço da página foi alterado: volte à primeira página.".to_string()),
-        ));
-    };
-    match state.store.autos(&place.id, filter, window.window()).await {
-        Ok(list) => {
-            let list = Lista::with(list, AutoRow::of);
-            Ok((list.itens, list.proximo, None))
-        }
-        Err(error) => match error.bad_input() {
-            Some((field, reason)) => Ok((Vec::new(), None, Some(format!("{field}: {reason}")))),
-            None => {
-                tracing::error!(%error, "the autos could not be read");
-                Err(failure())
-            }
-        },
-    }
+        PER_PAGE,
+        async |window| state.store.autos(&place.id, filter, window).await,
+        AutoRow::of,
+    )
+    .await
 }
 
 pub(crate) async fn list(
@@ -145,7 +127,7 @@ pub(crate) async fn list(
         infraction: some(&asked.infracao),
         ..AutoFilter::default()
     };
-    let (rows, next, error) = match autos_page(&state, &place, &filter, asked.cursor).await {
+    let found = match autos_page(&state, &place, &filter, asked.cursor).await {
         Ok(found) => found,
         Err(failed) => return failed,
     };
@@ -168,11 +150,7 @@ pub(crate) async fn list(
         query_text(&asked.infracao)
     );
     page(
-        if error.is_some() {
-            StatusCode::UNPROCESSABLE_ENTITY
-        } else {
-            StatusCode::OK
-        },
+        list_status(&found),
         &ListPage {
             user: Some(Bar::of(&signed)),
             j: place.id.clone(),
@@ -181,10 +159,10 @@ pub(crate) async fn list(
             offender: asked.autuado,
             plate: asked.placa,
             infraction: asked.infracao,
-            rows,
-            next,
+            rows: found.rows,
+            next: found.next,
             filters,
-            error,
+            error: found.error,
             inspector: Inspector::admits(signed.user.role),
         },
     )

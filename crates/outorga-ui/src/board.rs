@@ -4,12 +4,12 @@
 //! the autos. The auto's page says what the law admits today and decides.
 
 use crate::autos::{AutoRow, autos_page};
+use crate::forms::list_status;
 use crate::pages::{Bar, page};
 use crate::place::place;
 use crate::session::Signed;
 use askama::Template;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
 use axum::response::Response;
 use outorga_core::engine::process::Status;
 use outorga_store::AutoFilter;
@@ -56,24 +56,20 @@ pub(crate) async fn queue(
         status: Some(status.name().to_string()),
         ..AutoFilter::default()
     };
-    let (rows, next, error) = match autos_page(&state, &place, &filter, asked.cursor).await {
+    let found = match autos_page(&state, &place, &filter, asked.cursor).await {
         Ok(found) => found,
         Err(failed) => return failed,
     };
     page(
-        if error.is_some() {
-            StatusCode::UNPROCESSABLE_ENTITY
-        } else {
-            StatusCode::OK
-        },
+        list_status(&found),
         &QueuePage {
             user: Some(Bar::of(&signed)),
             j: place.id.clone(),
             place: place.name.clone(),
             appeals,
-            rows,
-            next,
-            error,
+            rows: found.rows,
+            next: found.next,
+            error: found.error,
         },
     )
 }

@@ -6,7 +6,7 @@
 
 use crate::autos::form_error;
 use crate::format;
-use crate::forms::query_text;
+use crate::forms::{list_status, listed, query_text};
 use crate::pages::{Bar, failure, page};
 use crate::place::{Place, place, refusal};
 use crate::session::{Signed, checked_form};
@@ -17,7 +17,6 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use outorga_store::{Change, Debt, DebtFilter, StoreError};
 use outorga_web::auth::Clerk;
-use outorga_web::page::{Lista, Pagina};
 use outorga_web::workflows::{debt_due, pay_debt, split_debt};
 use outorga_web::{ApiError, AppState};
 use serde::Deserialize;
@@ -99,45 +98,28 @@ pub(crate) async fn list(
         debtor: Some(asked.devedor.trim().to_string()).filter(|d| !d.is_empty()),
         ..DebtFilter::default()
     };
-    let paging = Pagina {
-        limite: Some(PER_PAGE),
-        cursor: asked.cursor,
-    };
-    let (rows, next, error) = match paging.asked() {
-        Err(_) => (
-            Vec::new(),
-            None,
-            Some("O endereço da página foi alterado: volte à primeira página.".to_string()),
-        ),
-        Ok(window) => match state.store.debts(&place.id, &filter, window.window()).await {
-            Ok(list) => {
-                let list = Lista::with(list, |d| DebtRow::of(&d));
-                (list.itens, list.proximo, None)
-            }
-            Err(error) => match error.bad_input() {
-                Some((field, reason)) => (Vec::new(), None, Some(format!("{field}: {reason}"))),
-                None => {
-                    tracing::error!(%error, "the debts could not be read");
-                    return failure();
-                }
-            },
-        },
+    let found = match listed(
+        asked.cursor,
+        PER_PAGE,
+        async |window| state.store.debts(&place.id, &filter, window).await,
+        |d| DebtRow::of(&d),
+    )
+    .await
+    {
+        Ok(found) => found,
+        Err(failed) => return failed,
     };
     page(
-        if error.is_some() {
-            StatusCode::UNPROCESSABLE_ENTITY
-        } else {
-            StatusCode::OK
-        },
+        list_status(&found),
         &ListPage {
             user: Some(Bar::of(&signed)),
             j: place.id.clone(),
             place: place.name.clone(),
             filters: format!("devedor={}", query_text(&asked.devedor)),
             debtor: asked.devedor,
-            rows,
-            next,
-            error,
+            rows: found.rows,
+            next: found.next,
+            error: found.error,
         },
     )
 }

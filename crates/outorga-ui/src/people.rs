@@ -5,6 +5,7 @@
 //! `people`, `profile` and `checklist`, as the API's.
 
 use crate::format;
+use crate::forms::listed;
 use crate::pages::{Bar, failure, page};
 use crate::place::{Place, place, refusal};
 use crate::session::{Signed, checked_form};
@@ -17,7 +18,6 @@ use outorga_core::model::Education;
 use outorga_store::{Change, ChecklistItem, Kind, Profile, Registered, StoreError};
 use outorga_web::AppState;
 use outorga_web::auth::Clerk;
-use outorga_web::page::{Lista, Pagina};
 use serde::Deserialize;
 
 /// Items per page of the register.
@@ -77,25 +77,25 @@ async fn people_page(
     form: (String, String, Option<(&'static str, String)>),
     status: StatusCode,
 ) -> Response {
-    let asked = Pagina {
-        limite: Some(PER_PAGE),
+    let list = match listed(
         cursor,
+        PER_PAGE,
+        async |window| state.store.people(&place.id, window).await,
+        PersonRow::from,
+    )
+    .await
+    {
+        Ok(list) => list,
+        Err(failed) => return failed,
     };
-    let Ok(asked) = asked.asked() else {
+    if let Some(why) = list.error {
         return refusal(
             signed,
             StatusCode::UNPROCESSABLE_ENTITY,
             "Página inválida",
-            "O endereço desta página foi alterado. Volte à primeira página da lista.",
+            &why,
         );
-    };
-    let list = match state.store.people(&place.id, asked.window()).await {
-        Ok(list) => Lista::with(list, PersonRow::from),
-        Err(error) => {
-            tracing::error!(%error, "the register could not be read");
-            return failure();
-        }
-    };
+    }
     let (document, name, error) = form;
     page(
         status,
@@ -103,8 +103,8 @@ async fn people_page(
             user: Some(Bar::of(signed)),
             j: place.id.clone(),
             place: place.name.clone(),
-            rows: list.itens,
-            next: list.proximo,
+            rows: list.rows,
+            next: list.next,
             clerk: Clerk::admits(signed.user.role),
             document,
             name,

@@ -6,7 +6,7 @@
 //! `grant_permit`, `permit`, as the API's.
 
 use crate::format;
-use crate::forms::{Choice, query_text, service_choices};
+use crate::forms::{Choice, list_status, listed, query_text, service_choices};
 use crate::pages::{Bar, failure, page};
 use crate::people::CheckRow;
 use crate::place::{Place, place, refusal};
@@ -23,7 +23,6 @@ use outorga_store::{
 };
 use outorga_web::AppState;
 use outorga_web::auth::Clerk;
-use outorga_web::page::{Lista, Pagina};
 use serde::Deserialize;
 
 /// Permits per page of the list.
@@ -94,42 +93,25 @@ pub(crate) async fn list(
         holder: Some(asked.titular.clone()).filter(|s| !s.trim().is_empty()),
         plate: Some(asked.placa.clone()).filter(|s| !s.trim().is_empty()),
     };
-    let paging = Pagina {
-        limite: Some(PER_PAGE),
-        cursor: asked.cursor.clone(),
-    };
-    let (rows, next, error) = match paging.asked() {
-        Err(_) => (
-            Vec::new(),
-            None,
-            Some("O endereço da página foi alterado: volte à primeira página.".to_string()),
-        ),
-        Ok(window) => match state
-            .store
-            .permits(&place.id, &filter, window.window())
-            .await
-        {
-            Ok(list) => {
-                let list = Lista::with(list, |p| PermitRow {
-                    service_pt: service_pt(&p.service),
-                    holder_shown: format::document(&p.holder),
-                    status: status_pt(&p.status),
-                    granted: format::day(p.granted_on),
-                    expires: format::maybe_day(p.expires_on),
-                    service: p.service,
-                    number: p.number,
-                    holder: p.holder,
-                });
-                (list.itens, list.proximo, None)
-            }
-            Err(error) => match error.bad_input() {
-                Some((field, reason)) => (Vec::new(), None, Some(format!("{field}: {reason}"))),
-                None => {
-                    tracing::error!(%error, "the permits could not be read");
-                    return failure();
-                }
-            },
+    let found = match listed(
+        asked.cursor.clone(),
+        PER_PAGE,
+        async |window| state.store.permits(&place.id, &filter, window).await,
+        |p| PermitRow {
+            service_pt: service_pt(&p.service),
+            holder_shown: format::document(&p.holder),
+            status: status_pt(&p.status),
+            granted: format::day(p.granted_on),
+            expires: format::maybe_day(p.expires_on),
+            service: p.service,
+            number: p.number,
+            holder: p.holder,
         },
+    )
+    .await
+    {
+        Ok(found) => found,
+        Err(failed) => return failed,
     };
     let filters = format!(
         "servico={}&situacao={}&titular={}&placa={}",
@@ -150,11 +132,7 @@ pub(crate) async fn list(
     }))
     .collect();
     page(
-        if error.is_some() {
-            StatusCode::UNPROCESSABLE_ENTITY
-        } else {
-            StatusCode::OK
-        },
+        list_status(&found),
         &ListPage {
             user: Some(Bar::of(&signed)),
             j: place.id.clone(),
@@ -163,10 +141,10 @@ pub(crate) async fn list(
             statuses,
             holder: asked.titular,
             plate: asked.placa,
-            rows,
-            next,
+            rows: found.rows,
+            next: found.next,
             filters,
-            error,
+            error: found.error,
             clerk: Clerk::admits(signed.user.role),
         },
     )

@@ -7,6 +7,7 @@
 
 use crate::autos::form_error;
 use crate::format;
+use crate::forms::listed;
 use crate::pages::{Bar, failure, page};
 use crate::place::{Place, place, refusal};
 use crate::session::{Signed, checked_form};
@@ -18,7 +19,6 @@ use axum::response::{IntoResponse, Redirect, Response};
 use outorga_core::model::Service;
 use outorga_store::{Change, StoreError, Vehicle};
 use outorga_web::auth::{Clerk, Examiner};
-use outorga_web::page::{Lista, Pagina};
 use outorga_web::workflows::{
     VeiculoEntrada, VistoriaEntrada, inspect_vehicle, inspection_word, register_vehicle,
 };
@@ -74,22 +74,16 @@ async fn register_page(
     cursor: Option<String>,
     (status, error): (StatusCode, Option<(String, String)>),
 ) -> Response {
-    let paging = Pagina {
-        limite: Some(PER_PAGE),
+    let found = match listed(
         cursor,
-    };
-    let (rows, next) = match paging.asked() {
-        Err(_) => (Vec::new(), None),
-        Ok(window) => match state.store.vehicles(&place.id, window.window()).await {
-            Ok(list) => {
-                let list = Lista::with(list, |v| (v.plate, v.manufactured, v.colour));
-                (list.itens, list.proximo)
-            }
-            Err(error) => {
-                tracing::error!(%error, "the vehicles could not be read");
-                return failure();
-            }
-        },
+        PER_PAGE,
+        async |window| state.store.vehicles(&place.id, window).await,
+        |v| (v.plate, v.manufactured, v.colour),
+    )
+    .await
+    {
+        Ok(found) => found,
+        Err(failed) => return failed,
     };
     page(
         status,
@@ -99,9 +93,9 @@ async fn register_page(
             place: place.name.clone(),
             asked,
             clerk: Clerk::admits(signed.user.role),
-            error,
-            rows,
-            next,
+            error: error.or_else(|| found.error.map(|e| (String::new(), e))),
+            rows: found.rows,
+            next: found.next,
         },
     )
 }
