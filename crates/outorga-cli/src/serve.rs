@@ -40,6 +40,12 @@ pub struct ServeArgs {
     /// client can write it.
     #[arg(long)]
     pub behind_proxy: bool,
+    /// Minutes a session of the web pages may go unused before it ends
+    /// (the user signs in again).
+    #[arg(long, value_name = "MINUTES", env = "OUTORGA_IDLE_MINUTES",
+          default_value_t = outorga_ui::Options::IDLE_MINUTES,
+          value_parser = clap::value_parser!(u32).range(1..=1440))]
+    pub idle_minutes: u32,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -136,7 +142,10 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         } else {
             Peers::Clients
         };
-        let pages = outorga_ui::routes(outorga_ui::Options { demo: args.demo });
+        let pages = outorga_ui::routes(outorga_ui::Options {
+            demo: args.demo,
+            idle_minutes: args.idle_minutes,
+        });
         outorga_web::server::serve(listener, (state, pages), peers, async {
             // Without a signal handler the server runs until killed.
             if tokio::signal::ctrl_c().await.is_err() {

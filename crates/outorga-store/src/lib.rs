@@ -88,7 +88,8 @@ pub use stands::Stand;
 use std::path::Path;
 pub use text::{TextKind, hidden_character, hidden_reason};
 pub use users::{
-    MAX_LABEL_CHARS, MAX_TOKEN_DAYS, MAX_USER_NAME_CHARS, Role, Scope, Session, TokenInfo, User,
+    ACTIVITY_STEP_SECONDS, Activity, MAX_LABEL_CHARS, MAX_TOKEN_DAYS, MAX_USER_NAME_CHARS, Role,
+    Scope, Session, TokenInfo, User,
 };
 pub use vehicles::{Vehicle, parse_plate, parse_renavam};
 

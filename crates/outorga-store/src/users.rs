@@ -179,6 +179,19 @@ pub struct TokenInfo {
     pub expires_at: Option<String>,
 }
 
+/// Seconds between two writes of a session's last use, at most one.
+pub const ACTIVITY_STEP_SECONDS: i64 = 60;
+
+/// How a session stands against its idle limit
+/// ([`Store::session_activity`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Activity {
+    /// Used within the limit (this use recorded).
+    Active,
+    /// Unused for longer than the limit.
+    Idle,
+}
+
 /// A session just opened: the bearer token (shown once) and its user.
 #[derive(Debug, Clone)]
 pub struct Session {
@@ -487,6 +500,11 @@ impl Store {
         .bind(timestamp(expires_at))
         .execute(&mut **tx)
         .await?;
+        sqlx::query("INSERT INTO session_activity (hash, last_used_at) VALUES ($1, $2)")
+            .bind(token_hash(&token))
+            .bind(timestamp(at))
+            .execute(&mut **tx)
+            .await?;
         let change = Change {
             by: &user.name,
             at,
@@ -510,6 +528,57 @@ impl Store {
             user,
             expires_at,
         })
+    }
+
+    /// Whether the session of `token` was used within `idle` before `now`
+    /// ([`Activity::Idle`] when not: the pages refuse it), recording this
+    /// use. The last use is kept in `session_activity`, not in the audited
+    /// `sessions`, and written at most once per [`ACTIVITY_STEP_SECONDS`]
+    /// (a later write only moves it forward, so servers sharing the
+    /// database agree). A session without a recorded use (opened before
+    /// the record existed) counts as used now.
+    pub async fn session_activity(
+        &self,
+        token: &str,
+        now: NaiveDateTime,
+        idle: chrono::Duration,
+    ) -> Result<Activity, StoreError> {
+        let hash = token_hash(token);
+        let last: Option<String> =
+            sqlx::query("SELECT last_used_at FROM session_activity WHERE hash = $1")
+                .bind(&hash)
+                .fetch_optional(&self.pool)
+                .await?
+                .map(|row| row.try_get("last_used_at"))
+                .transpose()?;
+        // The kept form sorts as time does: compared as text.
+        let Some(last) = last else {
+            sqlx::query(
+                "INSERT INTO session_activity (hash, last_used_at) VALUES ($1, $2) \
+                 ON CONFLICT (hash) DO NOTHING",
+            )
+            .bind(&hash)
+            .bind(timestamp(now))
+            .execute(&self.pool)
+            .await?;
+            return Ok(Activity::Active);
+        };
+        if last <= timestamp(now - idle) {
+            return Ok(Activity::Idle);
+        }
+        let step = timestamp(now - chrono::Duration::seconds(ACTIVITY_STEP_SECONDS));
+        if last < step {
+            sqlx::query(
+                "UPDATE session_activity SET last_used_at = $1 \
+                 WHERE hash = $2 AND last_used_at < $3",
+            )
+            .bind(timestamp(now))
+            .bind(&hash)
+            .bind(&step)
+            .execute(&self.pool)
+            .await?;
+        }
+        Ok(Activity::Active)
     }
 
     /// Ends the session of `token` (a logout); `false` if there was none.
@@ -780,17 +849,23 @@ async fn end_sessions(
     if let Some(at) = at {
         query = query.bind(at);
     }
-    query
+    let hashes = query
         .fetch_all(&mut **tx)
         .await?
         .iter()
-        .map(|row| {
-            Ok(RowRef::new(
-                "sessions",
-                [row.try_get::<String, _>("hash")?.into()],
-            ))
-        })
-        .collect()
+        .map(|row| row.try_get::<String, _>("hash"))
+        .collect::<Result<Vec<_>, _>>()?;
+    // Their last use goes with them (not a record: not audited).
+    for hash in &hashes {
+        sqlx::query("DELETE FROM session_activity WHERE hash = $1")
+            .bind(hash)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(hashes
+        .into_iter()
+        .map(|hash| RowRef::new("sessions", [hash.into()]))
+        .collect())
 }
 
 async fn known_user(tx: &mut Tx, name: &str) -> Result<(), StoreError> {

@@ -31,9 +31,15 @@
 //! - `forms.rs`: choices of a select, query strings;
 //! - `import.rs`: the department's existing records from its files (the
 //!   store's import, dry run first);
-//! - `format.rs`: dates, documents and money as users read them.
+//! - `format.rs`: dates, documents and money as users read them;
+//! - `admin.rs`: users and their API tokens, for administrators;
+//! - `parameters.rs`: the parameters of a jurisdiction's law and the
+//!   fiscal units its rulebooks name; administrators set a parameter;
+//! - `audit.rs`: the audit log, paged and filtered, and its verification.
 
+mod admin;
 mod assets;
+mod audit;
 mod auto_page;
 mod autos;
 mod board;
@@ -42,6 +48,7 @@ mod format;
 mod forms;
 mod import;
 mod pages;
+mod parameters;
 mod password;
 mod people;
 mod permit_actions;
@@ -58,11 +65,32 @@ use axum::routing::{get, post};
 use outorga_web::AppState;
 
 /// How the pages are served.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct Options {
     /// The server runs with the demo records and users: the home page says
     /// how to sign in with them.
     pub demo: bool,
+    /// Minutes a session of the pages may go unused before it ends (the
+    /// next request is sent to sign in again, saying why).
+    pub idle_minutes: u32,
+}
+
+impl Options {
+    /// The idle limit when none is given: half an hour.
+    pub const IDLE_MINUTES: u32 = 30;
+
+    pub(crate) fn idle(&self) -> chrono::Duration {
+        chrono::Duration::minutes(i64::from(self.idle_minutes.max(1)))
+    }
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            demo: false,
+            idle_minutes: Options::IDLE_MINUTES,
+        }
+    }
 }
 
 /// The pages, for `outorga_web::router_with`.
@@ -134,6 +162,23 @@ pub fn routes(options: Options) -> Router<AppState> {
                     import::MAX_FILE_BYTES + 64 * 1024,
                 )),
         )
+        // The administration (issue 12): users and tokens, parameters,
+        // the audit log.
+        .route("/admin/usuarios", get(admin::users).post(admin::create))
+        .route("/admin/usuarios/{nome}", get(admin::show))
+        .route("/admin/usuarios/{nome}/senha", post(admin::set_password))
+        .route("/admin/usuarios/{nome}/remocao", post(admin::remove))
+        .route("/admin/usuarios/{nome}/tokens", post(admin::new_token))
+        .route(
+            "/admin/usuarios/{nome}/tokens/revogacao",
+            post(admin::revoke_token),
+        )
+        .route(
+            "/j/{j}/parametros",
+            get(parameters::show).post(parameters::set),
+        )
+        .route("/auditoria", get(audit::show))
+        .route("/auditoria/verificacao", post(audit::verify))
         .route("/static/{file}", get(assets::serve))
         .layer(axum::Extension(options))
 }

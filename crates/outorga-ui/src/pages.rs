@@ -9,7 +9,7 @@ use crate::session::{self, SESSION, SIGN_IN, Signed, checked_form, cookie, same,
 use askama::Template;
 use axum::Extension;
 use axum::Form;
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use outorga_store::{Change, SignIn, StoreError, Window};
@@ -39,6 +39,10 @@ pub(crate) struct Bar {
     pub(crate) name: String,
     pub(crate) role: &'static str,
     pub(crate) csrf: String,
+    /// The header offers the administration of users (administrators).
+    pub(crate) admin: bool,
+    /// The header offers the audit log (the board and administrators).
+    pub(crate) audit: bool,
 }
 
 impl Bar {
@@ -47,6 +51,8 @@ impl Bar {
             name: signed.user.name.clone(),
             role: signed.user.role.label(),
             csrf: signed.csrf(),
+            admin: outorga_web::auth::Admin::admits(signed.user.role),
+            audit: outorga_web::auth::Board::admits(signed.user.role),
         }
     }
 }
@@ -119,12 +125,6 @@ pub(crate) fn failure() -> Response {
     }
 }
 
-/// The user signed in by the request's cookie, if any (a session that
-/// cannot be read counts as none: the page asks to sign in).
-async fn current(headers: &HeaderMap, state: &AppState) -> Option<Signed> {
-    session::signed_in(headers, state).await.ok().flatten()
-}
-
 #[derive(Template)]
 #[template(path = "inicio.html")]
 struct Home {
@@ -138,7 +138,10 @@ pub(crate) async fn home(
     Extension(options): Extension<Options>,
     headers: HeaderMap,
 ) -> Response {
-    if current(&headers, &state).await.is_some() {
+    if session::signed_in(&headers, &state, &options)
+        .await
+        .is_some()
+    {
         return Redirect::to("/painel").into_response();
     }
     let jurisdictions = match state.store.jurisdictions().await {
@@ -168,6 +171,7 @@ struct SignInPage {
     csrf: String,
     name: String,
     error: Option<String>,
+    notice: Option<String>,
 }
 
 /// The sign-in form with a fresh token, in its cookie too.
@@ -177,6 +181,17 @@ fn sign_in_page(
     name: &str,
     error: Option<String>,
 ) -> Response {
+    sign_in_page_with(headers, status, name, error, None)
+}
+
+/// The sign-in form, with a notice above it (why the session ended).
+fn sign_in_page_with(
+    headers: &HeaderMap,
+    status: StatusCode,
+    name: &str,
+    error: Option<String>,
+    notice: Option<String>,
+) -> Response {
     let token = session::fresh_token();
     let mut answer = page(
         status,
@@ -185,6 +200,7 @@ fn sign_in_page(
             csrf: token.clone(),
             name: name.to_string(),
             error,
+            notice,
         },
     );
     answer.headers_mut().append(
@@ -194,11 +210,30 @@ fn sign_in_page(
     answer
 }
 
-pub(crate) async fn sign_in_form(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    if current(&headers, &state).await.is_some() {
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct SignInAsked {
+    motivo: Option<String>,
+}
+
+pub(crate) async fn sign_in_form(
+    State(state): State<AppState>,
+    Extension(options): Extension<Options>,
+    Query(asked): Query<SignInAsked>,
+    headers: HeaderMap,
+) -> Response {
+    if session::signed_in(&headers, &state, &options)
+        .await
+        .is_some()
+    {
         return Redirect::to("/painel").into_response();
     }
-    sign_in_page(&headers, StatusCode::OK, "", None)
+    let notice = (asked.motivo.as_deref() == Some("inatividade")).then(|| {
+        format!(
+            "Sua sessão expirou por inatividade ({} minutos sem uso). Entre de novo para continuar.",
+            options.idle_minutes.max(1)
+        )
+    });
+    sign_in_page_with(&headers, StatusCode::OK, "", None, notice)
 }
 
 #[derive(Debug, Deserialize)]

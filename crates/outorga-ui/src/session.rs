@@ -6,11 +6,12 @@
 //! token (no other site can compute it); for the sign-in form, the value of
 //! a cookie set with the form (double submit).
 
+use crate::Options;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use outorga_store::{StoreError, User};
+use outorga_store::{Activity, Change, StoreError, User};
 use outorga_web::AppState;
 use sha2::{Digest, Sha256};
 
@@ -124,35 +125,88 @@ impl Signed {
     }
 }
 
-/// The user the request's session cookie stands for now, if any (none
-/// without a cookie, or with one expired or revoked).
+/// Where the request's session cookie stands now.
+#[derive(Debug)]
+pub(crate) enum Standing {
+    /// No cookie, or one whose session expired, ended or was revoked.
+    Out,
+    /// The session was unused for longer than the idle limit: it is ended.
+    Idle,
+    Signed(Signed),
+}
+
+/// The user the request's session cookie stands for now, if any: a
+/// session unused for `idle` is ended (audited, as a sign-out) and counts
+/// as none.
+pub(crate) async fn standing(
+    headers: &HeaderMap,
+    state: &AppState,
+    idle: chrono::Duration,
+) -> Result<Standing, StoreError> {
+    let Some(token) = cookie(headers, SESSION) else {
+        return Ok(Standing::Out);
+    };
+    let now = state.clock.now();
+    let Some(user) = state.store.authenticate(&token, now).await? else {
+        return Ok(Standing::Out);
+    };
+    match state.store.session_activity(&token, now, idle).await? {
+        Activity::Active => Ok(Standing::Signed(Signed { user, token })),
+        Activity::Idle => {
+            let change = Change {
+                by: &user.name,
+                at: now,
+                why: "sessão encerrada por inatividade",
+            };
+            state.store.close_session(&change, &token).await?;
+            Ok(Standing::Idle)
+        }
+    }
+}
+
+/// The user signed in by the request's cookie, if any (a session that
+/// cannot be read counts as none: the page asks to sign in).
 pub(crate) async fn signed_in(
     headers: &HeaderMap,
     state: &AppState,
-) -> Result<Option<Signed>, StoreError> {
-    let Some(token) = cookie(headers, SESSION) else {
-        return Ok(None);
-    };
-    let user = state.store.authenticate(&token, state.clock.now()).await?;
-    Ok(user.map(|user| Signed { user, token }))
+    options: &Options,
+) -> Option<Signed> {
+    match standing(headers, state, options.idle()).await {
+        Ok(Standing::Signed(signed)) => Some(signed),
+        Ok(_) => None,
+        Err(error) => {
+            tracing::error!(%error, "the session could not be read");
+            None
+        }
+    }
 }
+
+/// Where a session unused for too long is sent: the sign-in page, saying so.
+pub(crate) const IDLE_SIGN_IN: &str = "/entrar?motivo=inatividade";
 
 impl FromRequestParts<AppState> for Signed {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
-        let to_sign_in = || Redirect::to("/entrar").into_response();
-        match signed_in(&parts.headers, state).await {
-            Ok(Some(signed)) => Ok(signed),
-            Ok(None) if cookie(&parts.headers, SESSION).is_none() => Err(to_sign_in()),
-            Ok(None) => {
-                let mut answer = to_sign_in();
+        let options = parts
+            .extensions
+            .get::<Options>()
+            .copied()
+            .unwrap_or_default();
+        let away = |to: &str| {
+            let mut answer = Redirect::to(to).into_response();
+            if cookie(&parts.headers, SESSION).is_some() {
                 answer.headers_mut().append(
                     header::SET_COOKIE,
                     set_cookie(&parts.headers, SESSION, "", 0),
                 );
-                Err(answer)
             }
+            answer
+        };
+        match standing(&parts.headers, state, options.idle()).await {
+            Ok(Standing::Signed(signed)) => Ok(signed),
+            Ok(Standing::Out) => Err(away("/entrar")),
+            Ok(Standing::Idle) => Err(away(IDLE_SIGN_IN)),
             Err(error) => {
                 tracing::error!(%error, "the session could not be read");
                 Err(crate::pages::failure())

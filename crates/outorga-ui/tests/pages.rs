@@ -118,6 +118,11 @@ async fn router(url: &str) -> axum::Router {
 
 /// The router on a store at `url`, with the demo's records when `demo`.
 async fn router_on(url: &str, demo: bool) -> axum::Router {
+    router_at(url, demo, Arc::new(Fixed)).await
+}
+
+/// The router on a store at `url`, reading the time from `clock`.
+async fn router_at(url: &str, demo: bool, clock: Arc<dyn Clock>) -> axum::Router {
     let keys = AuditKeys::new(AuditKey::from_hex(&"5e".repeat(32)).expect("test key"));
     let store = Store::open(url, keys).await.expect("open");
     store.seal(&setup()).await.expect("seal");
@@ -168,7 +173,11 @@ async fn router_on(url: &str, demo: bool) -> axum::Router {
         )
         .await
         .expect("user");
-    for (name, role) in [("fiscal", Role::Inspector), ("junta", Role::Board)] {
+    for (name, role) in [
+        ("fiscal", Role::Inspector),
+        ("junta", Role::Board),
+        ("administrador", Role::Admin),
+    ] {
         store
             .create_user(
                 &setup(),
@@ -180,6 +189,10 @@ async fn router_on(url: &str, demo: bool) -> axum::Router {
             .await
             .expect("user");
     }
+    store
+        .create_user(&setup(), "admin-geral", Role::Admin, PASSWORD, &Scope::All)
+        .await
+        .expect("user");
     let taxi = library
         .rulebooks()
         .find(|r| r.jurisdiction.id == "cangucu")
@@ -188,10 +201,13 @@ async fn router_on(url: &str, demo: bool) -> axum::Router {
         .set_parameter(&setup(), taxi, "cangucu", ("population", 49_607u32.into()))
         .await
         .expect("population");
-    let state = AppState::new(store, library).with_clock(Arc::new(Fixed));
+    let state = AppState::new(store, library).with_clock(clock);
     outorga_web::router_with(
         state,
-        outorga_ui::routes(outorga_ui::Options { demo: true }),
+        outorga_ui::routes(outorga_ui::Options {
+            demo: true,
+            ..outorga_ui::Options::default()
+        }),
     )
 }
 
@@ -1215,6 +1231,7 @@ enum Who {
     Reader,
     Inspector,
     Board,
+    Admin,
 }
 
 impl Who {
@@ -1225,6 +1242,7 @@ impl Who {
             Who::Reader => Some(Role::ReadOnly),
             Who::Inspector => Some(Role::Inspector),
             Who::Board => Some(Role::Board),
+            Who::Admin => Some(Role::Admin),
         }
     }
 }
@@ -1240,7 +1258,7 @@ fn anyone(_: Role) -> bool {
 /// route answers (a bad form is 422, a missing record 404) — never the
 /// sign-in page nor a refusal.
 async fn role_table(url: &str) {
-    use outorga_web::auth::{Board, Clerk, Examiner, Inspector};
+    use outorga_web::auth::{Admin, Board, Clerk, Examiner, Inspector};
     let router = router(url).await;
     let mut sessions = Vec::new();
     for (who, name) in [
@@ -1248,6 +1266,7 @@ async fn role_table(url: &str) {
         (Who::Reader, "consulta"),
         (Who::Inspector, "fiscal"),
         (Who::Board, "junta"),
+        (Who::Admin, "administrador"),
     ] {
         let cookies = format!(
             "outorga_sessao={}",
@@ -1267,7 +1286,77 @@ async fn role_table(url: &str) {
         Option<StatusCode>,
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
-    let routes: [Row<'_>; 35] = [
+    let not_found = Some(StatusCode::NOT_FOUND);
+    let routes: [Row<'_>; 48] = [
+        // The administration (issue 12): users and tokens, parameters,
+        // the audit log.
+        ("GET", "/admin/usuarios", "", Admin::admits, None),
+        (
+            "POST",
+            "/admin/usuarios",
+            "nome=&papel=clerk&alcance=algumas&jurisdicoes=cangucu&senha=x",
+            Admin::admits,
+            unprocessable,
+        ),
+        ("GET", "/admin/usuarios/consulta", "", Admin::admits, None),
+        (
+            "GET",
+            "/admin/usuarios/ninguem",
+            "",
+            Admin::admits,
+            not_found,
+        ),
+        (
+            "POST",
+            "/admin/usuarios/consulta/senha",
+            "senha=123&confirmacao=123",
+            Admin::admits,
+            unprocessable,
+        ),
+        (
+            "POST",
+            "/admin/usuarios/ninguem/remocao",
+            "confirmo=sim",
+            Admin::admits,
+            not_found,
+        ),
+        (
+            "POST",
+            "/admin/usuarios/administrador/tokens",
+            "rotulo=",
+            Admin::admits,
+            unprocessable,
+        ),
+        (
+            "POST",
+            "/admin/usuarios/consulta/tokens/revogacao",
+            "rotulo=nenhum",
+            Admin::admits,
+            not_found,
+        ),
+        ("GET", "/j/{j}/parametros", "", anyone, None),
+        (
+            "POST",
+            "/j/{j}/parametros",
+            "nome=population&valor=abc",
+            Admin::admits,
+            unprocessable,
+        ),
+        (
+            "GET",
+            "/auditoria?assunto=user:atendente",
+            "",
+            Board::admits,
+            None,
+        ),
+        (
+            "GET",
+            "/auditoria?de=31/02/2026",
+            "",
+            Board::admits,
+            unprocessable,
+        ),
+        ("POST", "/auditoria/verificacao", "", Board::admits, None),
         // The import (issue 12, item 7).
         ("GET", "/j/{j}/importar", "", Clerk::admits, None),
         (
@@ -1432,6 +1521,7 @@ async fn role_table(url: &str) {
             Who::Reader,
             Who::Inspector,
             Who::Board,
+            Who::Admin,
         ] {
             for j in ["cangucu", "amapa", "atlantida"] {
                 let scoped = path.contains("{j}");
@@ -1671,6 +1761,367 @@ async fn screens_on_postgresql() {
     let schema = format!("ui_{}_{nanos}", std::process::id());
     sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
     screens(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
+// ---------------------------------------------------------------- the
+// administration (issue 12): users and tokens, parameters, the audit log,
+// and the idle expiry of sessions.
+
+/// A page's session cookie for `name`, as a `Cookie` header.
+async fn session_of(router: &axum::Router, name: &str) -> String {
+    format!(
+        "outorga_sessao={}",
+        value(&signed_in_as(router, name).await)
+    )
+}
+
+/// An administrator without limits creates a user (a weak password refused
+/// next to its field), makes them a token shown once (which the API takes),
+/// revokes it (which the API then refuses), sets their password and
+/// removes them; sets a parameter (a bad value refused next to its field)
+/// and reads it with its article and the fiscal units; filters the audit
+/// log by subject and days and verifies it intact. The header offers
+/// the administration and the log only to whom may use them.
+async fn admin_workflows(url: &str) {
+    let router = router(url).await;
+    let admin = session_of(&router, "admin-geral").await;
+    let list = send(&router, get("/admin/usuarios", &admin)).await;
+    assert_eq!(list.status, StatusCode::OK, "{}", list.body);
+    assert!(list.body.contains("href=\"/admin/usuarios/atendente\""));
+    assert!(
+        list.body
+            .contains("<option value=\"board\">junta/comissão</option>")
+    );
+    assert!(list.body.contains("href=\"/admin/usuarios\">Administração"));
+    let token = list.csrf();
+    let create = |password: &str| {
+        post(
+            "/admin/usuarios",
+            &admin,
+            &format!(
+                "nome=ana.souza&papel=clerk&alcance=algumas&jurisdicoes=cangucu&jurisdicoes=amapa\
+                 &senha={password}&csrf={token}"
+            ),
+        )
+    };
+    let weak = send(&router, create("123")).await;
+    assert_eq!(weak.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        weak.body
+            .contains("id=\"erro-senha\" class=\"erro-campo\" role=\"alert\""),
+        "{}",
+        weak.body
+    );
+    assert!(
+        weak.body
+            .contains("erro-senha\"\n           aria-invalid=\"true\"")
+    );
+    assert!(weak.body.contains("value=\"ana.souza\""), "the form kept");
+    let created = send(&router, create("uma+senha+bem+longa+42")).await;
+    assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.body);
+    let list = send(&router, get(created.location(), &admin)).await;
+    assert!(list.body.contains("Usuário ana.souza cadastrado."));
+    assert!(list.body.contains("cangucu, amapa"));
+
+    // A token, shown once; the API takes it, then refuses it revoked.
+    let page = send(&router, get("/admin/usuarios/ana.souza", &admin)).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("Nenhum token."));
+    let made = send(
+        &router,
+        post(
+            "/admin/usuarios/ana.souza/tokens",
+            &admin,
+            &format!("rotulo=integracao-detran&expira_em=&csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+    assert!(
+        made.body
+            .contains("Copie o token agora: ele não será mostrado de novo.")
+    );
+    assert_eq!(made.headers[header::CACHE_CONTROL], "no-store");
+    let at = made.body.find("value=\"otg_").expect("the token") + 7;
+    let secret = made.body[at..]
+        .split('"')
+        .next()
+        .expect("token")
+        .to_string();
+    let api = |secret: &str| {
+        Request::get("/api/users/ana.souza/tokens")
+            .header(header::AUTHORIZATION, format!("Bearer {secret}"))
+            .body(Body::empty())
+            .expect("request")
+    };
+    assert_eq!(send(&router, api(&secret)).await.status, StatusCode::OK);
+    let again = send(&router, get("/admin/usuarios/ana.souza", &admin)).await;
+    assert!(!again.body.contains(&secret), "shown once");
+    assert!(again.body.contains("em vigor"));
+    let revoked = send(
+        &router,
+        post(
+            "/admin/usuarios/ana.souza/tokens/revogacao",
+            &admin,
+            &format!("rotulo=integracao-detran&csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(revoked.status, StatusCode::SEE_OTHER);
+    let after = send(&router, get(revoked.location(), &admin)).await;
+    assert!(after.body.contains("Token revogado.") && after.body.contains("revogado</td>"));
+    assert_eq!(
+        send(&router, api(&secret)).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+
+    // A new password: the confirmation checked, then set.
+    let set = |new: &str, confirm: &str| {
+        post(
+            "/admin/usuarios/ana.souza/senha",
+            &admin,
+            &format!("senha={new}&confirmacao={confirm}&csrf={token}"),
+        )
+    };
+    let unlike = send(&router, set("outra+senha+comprida+77", "outra")).await;
+    assert_eq!(unlike.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(unlike.body.contains("id=\"erro-confirmacao\""));
+    let changed = send(
+        &router,
+        set("outra+senha+comprida+77", "outra+senha+comprida+77"),
+    )
+    .await;
+    assert_eq!(changed.status, StatusCode::SEE_OTHER, "{}", changed.body);
+
+    // A parameter: a bad value next to its field; a good one in force,
+    // with its article; the fiscal units the rulebooks name.
+    let params = send(&router, get("/j/cangucu/parametros", &admin)).await;
+    assert_eq!(params.status, StatusCode::OK, "{}", params.body);
+    assert!(params.body.contains("49.607"), "{}", params.body);
+    assert!(params.body.contains("Art. 3º, § 2º"));
+    let bad = send(
+        &router,
+        post(
+            "/j/cangucu/parametros",
+            &admin,
+            &format!("nome=population&valor=muitos&csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        bad.body
+            .contains("id=\"erro-valor\" class=\"erro-campo\" role=\"alert\"")
+    );
+    let done = send(
+        &router,
+        post(
+            "/j/cangucu/parametros",
+            &admin,
+            &format!("nome=population&valor=50000&motivo=censo+2026&csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    let params = send(&router, get(done.location(), &admin)).await;
+    assert!(params.body.contains("Parâmetro population alterado"));
+    assert!(params.body.contains("<strong>50.000</strong> habitantes"));
+    assert!(params.body.contains("definido nesta implantação"));
+    let units = send(&router, get("/j/teofilo-otoni/parametros", &admin)).await;
+    assert!(units.body.contains("UPFTO") && units.body.contains("R$ 1,7978"));
+    assert!(units.body.contains("padrão de decreto") || units.body.contains("regulamento"));
+    let smj = send(&router, get("/j/santa-maria-de-jetiba/parametros", &admin)).await;
+    assert!(smj.body.contains("VRTM") && smj.body.contains("sem valor no regulamento"));
+    assert!(smj.body.contains("módulo financeiro"));
+
+    // The log: by subject, by days; verified intact.
+    let log = send(&router, get("/auditoria?assunto=user%3Aana.souza", &admin)).await;
+    assert_eq!(log.status, StatusCode::OK, "{}", log.body);
+    for action in [
+        "usuário cadastrado",
+        "token de API criado",
+        "token de API revogado",
+        "senha trocada",
+    ] {
+        assert!(log.body.contains(action), "{action}: {}", log.body);
+    }
+    assert!(!log.body.contains("parâmetro alterado"));
+    let log = send(
+        &router,
+        get(
+            "/auditoria?assunto=parameter%3Apopulation&de=2026-11-30&ate=30%2F11%2F2026",
+            &admin,
+        ),
+    )
+    .await;
+    assert!(log.body.contains("parâmetro alterado") && log.body.contains("censo 2026"));
+    assert!(
+        log.body.contains("30/11/2026 12:00:00"),
+        "local time: {}",
+        log.body
+    );
+    let later = send(&router, get("/auditoria?de=2026-12-01", &admin)).await;
+    assert!(later.body.contains("Nenhuma entrada com estes filtros."));
+    let bad_day = send(&router, get("/auditoria?ate=31%2F02%2F2026", &admin)).await;
+    assert_eq!(bad_day.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad_day.body.contains("id=\"erro-ate\""));
+    let verified = send(
+        &router,
+        post("/auditoria/verificacao", &admin, &format!("csrf={token}")),
+    )
+    .await;
+    assert_eq!(verified.status, StatusCode::OK, "{}", verified.body);
+    assert!(verified.body.contains("Íntegro:"), "{}", verified.body);
+
+    // Removing: confirmed, then gone from the list.
+    let unconfirmed = send(
+        &router,
+        post(
+            "/admin/usuarios/ana.souza/remocao",
+            &admin,
+            &format!("csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(unconfirmed.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(unconfirmed.body.contains("id=\"erro-remocao\""));
+    let removed = send(
+        &router,
+        post(
+            "/admin/usuarios/ana.souza/remocao",
+            &admin,
+            &format!("confirmo=sim&csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(removed.status, StatusCode::SEE_OTHER);
+    let list = send(&router, get(removed.location(), &admin)).await;
+    assert!(list.body.contains("Usuário ana.souza removido"));
+    assert!(!list.body.contains("href=\"/admin/usuarios/ana.souza\""));
+
+    // A limited administrator: no "all" scope offered, no token for others.
+    let limited = session_of(&router, "administrador").await;
+    let list = send(&router, get("/admin/usuarios", &limited)).await;
+    assert!(!list.body.contains("alcance-todas"));
+    assert!(!list.body.contains("/admin/usuarios/admin-geral\""));
+    let page = send(&router, get("/admin/usuarios/atendente", &limited)).await;
+    assert!(!page.body.contains("Criar token</button>"));
+
+    // The header per role; the log and the parameters' form refused.
+    let board = session_of(&router, "junta").await;
+    let panel = send(&router, get("/painel", &board)).await;
+    assert!(panel.body.contains("href=\"/auditoria\""));
+    assert!(!panel.body.contains("href=\"/admin/usuarios\""));
+    assert!(panel.body.contains("/j/cangucu/parametros"));
+    let clerk = session_of(&router, "atendente").await;
+    let panel = send(&router, get("/painel", &clerk)).await;
+    assert!(!panel.body.contains("href=\"/auditoria\""));
+    assert_eq!(
+        send(&router, get("/auditoria", &clerk)).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let params = send(&router, get("/j/cangucu/parametros", &clerk)).await;
+    assert!(params.body.contains("50.000") && !params.body.contains("Alterar um parâmetro"));
+}
+
+#[tokio::test]
+async fn admin_workflows_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    admin_workflows(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn admin_workflows_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uiadm_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    admin_workflows(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
+/// A clock the test moves: `Fixed`'s moment plus the seconds it holds.
+#[derive(Debug, Default)]
+struct Moving(std::sync::atomic::AtomicI64);
+
+impl Moving {
+    fn forward(&self, minutes: i64) {
+        self.0
+            .fetch_add(minutes * 60, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl Clock for Moving {
+    fn now(&self) -> NaiveDateTime {
+        Fixed.now() + chrono::Duration::seconds(self.0.load(std::sync::atomic::Ordering::SeqCst))
+    }
+}
+
+/// A session used within the idle limit (30 minutes) lives on, each use
+/// counting from then; one unused for longer is ended and the user sent to
+/// sign in, told why; the session is over for good.
+async fn idle_expiry(url: &str) {
+    let clock = Arc::new(Moving::default());
+    let router = router_at(url, false, clock.clone()).await;
+    let clerk = session_of(&router, "atendente").await;
+    clock.forward(20);
+    assert_eq!(
+        send(&router, get("/painel", &clerk)).await.status,
+        StatusCode::OK
+    );
+    clock.forward(25);
+    let used = send(&router, get("/painel", &clerk)).await;
+    assert_eq!(used.status, StatusCode::OK, "25 minutes after the last use");
+    clock.forward(31);
+    let idle = send(&router, get("/painel", &clerk)).await;
+    assert_eq!(
+        (idle.status, idle.location()),
+        (StatusCode::SEE_OTHER, "/entrar?motivo=inatividade")
+    );
+    assert!(
+        idle.cookie("outorga_sessao")
+            .is_some_and(|c| c.contains("Max-Age=0"))
+    );
+    let told = send(&router, get(idle.location(), &clerk)).await;
+    assert_eq!(told.status, StatusCode::OK);
+    assert!(
+        told.body
+            .contains("role=\"status\">Sua sessão expirou por inatividade (30 minutos sem uso)."),
+        "{}",
+        told.body
+    );
+    let over = send(&router, get("/painel", &clerk)).await;
+    assert_eq!(over.location(), "/entrar", "the session was ended");
+    // The end is in the log, with its reason.
+    let admin = session_of(&router, "admin-geral").await;
+    let log = send(&router, get("/auditoria?assunto=user%3Aatendente", &admin)).await;
+    assert!(
+        log.body.contains("sessão encerrada por inatividade"),
+        "{}",
+        log.body
+    );
+}
+
+#[tokio::test]
+async fn idle_expiry_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    idle_expiry(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn idle_expiry_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uiidle_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    idle_expiry(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
     sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
 }
 

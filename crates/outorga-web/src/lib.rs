@@ -59,6 +59,15 @@ pub mod workflows {
         put_vehicle_in, remove_driver_from,
     };
     pub use crate::routes::vehicles::{VeiculoEntrada, register_vehicle};
+    // The administration (issue 12): users and tokens, parameters, the
+    // audit log.
+    pub use crate::routes::audit::{Filtro, Verificacao, audit_entries, verify_audit};
+    pub use crate::routes::catalog::{CatalogoParametros, parameter_catalog};
+    pub use crate::routes::parameters::set_parameter;
+    pub use crate::routes::users::{
+        TokenEntrada, UsuarioEntrada, create_user, make_token, managed_by, managed_users,
+        may_make_token_for,
+    };
     use outorga_core::engine::process::StepKind;
     use outorga_core::model::SanctionKind;
 

@@ -13,8 +13,9 @@ use sqlx::{AnyPool, Row};
 /// moved back makes the next write fail on that key, never overwrite),
 /// sign-in attempts (they are pruned; the pruning is an entry), and the
 /// words of names the search reads (derived from `people.name`, which is
-/// audited, and written again from it when missing).
-pub(crate) const NOT_AUDITED: [&str; 7] = [
+/// audited, and written again from it when missing), and when each web
+/// session was last used (its idle expiry; a write per minute of use).
+pub(crate) const NOT_AUDITED: [&str; 8] = [
     "_sqlx_migrations",
     "counters",
     "audit_log",
@@ -22,6 +23,7 @@ pub(crate) const NOT_AUDITED: [&str; 7] = [
     "audit_rows",
     "sign_in_attempts",
     "person_words",
+    "session_activity",
 ];
 
 /// Columns whose value is a secret (a password's hash, a token's hash): the

@@ -8,16 +8,15 @@ use crate::page::{Lista, Pagina};
 use crate::routes::optional_day;
 use crate::state::AppState;
 use axum::extract::State;
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use outorga_store::{AuditFilter, AuditProblem, LoggedChange, Scope};
+use axum::http::StatusCode;
+use outorga_store::{AuditFilter, AuditProblem, LoggedChange, Page, Scope, User, Window};
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-#[derive(Debug, Deserialize, IntoParams)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct Filtro {
     /// O registro, como `person:25524893033`, `vehicle:ABC1D23` ou `user:ana`.
@@ -109,16 +108,12 @@ pub struct Verificacao {
 static VERIFYING: Semaphore = Semaphore::const_new(1);
 
 /// The answer while another verification runs.
-fn busy() -> Response {
-    let mut response = ApiError::new(
+fn busy() -> ApiError {
+    ApiError::new(
         StatusCode::TOO_MANY_REQUESTS,
         "uma verificação do registro já está em andamento; tente de novo em instantes",
     )
-    .into_response();
-    response
-        .headers_mut()
-        .insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
-    response
+    .retry_after(30)
 }
 
 /// A page of the audit log that the filters admit, oldest first; users
@@ -137,28 +132,38 @@ async fn entries(
     Query(page): Query<Pagina>,
 ) -> Result<Json<Lista<EntradaAuditoria>>, ApiError> {
     let asked = page.asked()?;
-    let scope = &who.user.scope;
-    if let Some(j) = filter.jurisdicao.as_deref().map(str::trim)
+    let entries = audit_entries(&state, &who.user, &filter, asked.window()).await?;
+    Ok(Json(Lista::of(entries)))
+}
+
+/// A page of the entries `filtro` admits that `who` may see (their
+/// jurisdictions; a jurisdiction asked out of them is refused, 403): what
+/// `GET /api/audit` and the audit page list.
+pub async fn audit_entries(
+    state: &AppState,
+    who: &User,
+    filtro: &Filtro,
+    window: Window<'_>,
+) -> Result<Page<LoggedChange>, ApiError> {
+    let scope = &who.scope;
+    if let Some(j) = filtro.jurisdicao.as_deref().map(str::trim)
         && !scope.allows(j)
     {
         return Err(ApiError::forbidden(format!(
             "o usuário {} não tem acesso à jurisdição `{j}`",
-            who.user.name
+            who.name
         )));
     }
+    let given = |f: &Option<String>| f.clone().filter(|v| !v.trim().is_empty());
     let filter = AuditFilter {
-        subject: filter.assunto,
-        action: filter.acao,
-        actor: filter.autor,
-        jurisdiction: filter.jurisdicao,
-        from: optional_day(filter.de.as_deref(), "de")?,
-        to: optional_day(filter.ate.as_deref(), "ate")?,
+        subject: given(&filtro.assunto),
+        action: given(&filtro.acao),
+        actor: given(&filtro.autor),
+        jurisdiction: given(&filtro.jurisdicao),
+        from: optional_day(filtro.de.as_deref(), "de")?,
+        to: optional_day(filtro.ate.as_deref(), "ate")?,
     };
-    let entries = state
-        .store
-        .audit_page(scope, &filter, asked.window())
-        .await?;
-    Ok(Json(Lista::of(entries)))
+    Ok(state.store.audit_page(scope, &filter, window).await?)
 }
 
 /// Verifies the log and every record against it (as `outorga audit
@@ -170,12 +175,20 @@ async fn entries(
     responses((status = 200, body = Verificacao), (status = 401, body = ErrorBody),
               (status = 403, body = ErrorBody), (status = 429, body = ErrorBody)),
     security(("bearer" = [])))]
-async fn verify(State(state): State<AppState>, who: Board) -> Result<Response, ApiError> {
+async fn verify(State(state): State<AppState>, who: Board) -> Result<Json<Verificacao>, ApiError> {
+    Ok(Json(verify_audit(&state, &who.user).await?))
+}
+
+/// Verifies the log and every record against it, as `who` may see it (the
+/// problems of their jurisdictions and those of the log's structure); one
+/// verification at a time in this process (429 otherwise): what
+/// `GET /api/audit/verify` and the audit page's "Verificar" do.
+pub async fn verify_audit(state: &AppState, who: &User) -> Result<Verificacao, ApiError> {
     let Ok(_turn) = VERIFYING.try_acquire() else {
-        return Ok(busy());
+        return Err(busy());
     };
     let report = state.store.verify_audit().await?;
-    let scope = &who.user.scope;
+    let scope = &who.scope;
     let visible = |j: &Option<String>| match (scope, j) {
         (Scope::All, _) => true,
         (_, Some(j)) => scope.allows(j),
@@ -195,13 +208,12 @@ async fn verify(State(state): State<AppState>, who: Board) -> Result<Response, A
         .filter(|p| visible(&p.jurisdiction) || (p.jurisdiction.is_none() && p.record.is_none()))
         .map(Problema::from)
         .collect();
-    Ok(Json(Verificacao {
+    Ok(Verificacao {
         integro: problemas.is_empty(),
         entradas,
         registros,
         problemas,
     })
-    .into_response())
 }
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {

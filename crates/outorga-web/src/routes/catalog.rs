@@ -633,16 +633,36 @@ async fn parameters(
     Path(j): Path<String>,
     Query(asked_for): Query<DoServicoNaData>,
 ) -> Result<Json<CatalogoParametros>, ApiError> {
-    let on = day_or_today(&state, &j, asked_for.data.as_deref(), "data")?;
+    Ok(Json(
+        parameter_catalog(
+            &state,
+            &j,
+            asked_for.servico.as_deref(),
+            asked_for.data.as_deref(),
+        )
+        .await?,
+    ))
+}
+
+/// The parameters of `j`'s law (or of one service's) with the values in
+/// force on `data` (none: today), and the fiscal units its rulebooks name:
+/// what `GET …/catalog/parameters` and the parameters' page show.
+pub async fn parameter_catalog(
+    state: &AppState,
+    j: &str,
+    servico: Option<&str>,
+    data: Option<&str>,
+) -> Result<CatalogoParametros, ApiError> {
+    let on = day_or_today(state, j, data, "data")?;
     let mut regulamentos = Vec::new();
-    for rulebook in asked(&state, &j, asked_for.servico.as_deref()).await? {
-        let ctx = law(&state, &j, rulebook).await?;
+    for rulebook in asked(state, j, servico).await? {
+        let ctx = law(state, j, rulebook).await?;
         regulamentos.push(parameters_of(&ctx, on));
     }
-    Ok(Json(CatalogoParametros {
+    Ok(CatalogoParametros {
         data: on.to_string(),
         regulamentos,
-    }))
+    })
 }
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {

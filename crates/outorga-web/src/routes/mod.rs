@@ -2,17 +2,17 @@
 //! handlers (see the crate documentation for adding one).
 
 mod agenda;
-mod audit;
+pub(crate) mod audit;
 pub(crate) mod autos;
 mod caps;
-mod catalog;
+pub(crate) mod catalog;
 pub(crate) mod debts;
 mod documents;
 mod jurisdictions;
 mod lines;
 mod meta;
 mod metrics;
-mod parameters;
+pub(crate) mod parameters;
 mod people;
 pub(crate) mod permits;
 mod profile;
@@ -20,7 +20,7 @@ mod public;
 mod session;
 mod stands;
 mod steps;
-mod users;
+pub(crate) mod users;
 pub(crate) mod vehicles;
 
 use crate::error::ApiError;

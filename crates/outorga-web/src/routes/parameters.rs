@@ -9,6 +9,7 @@ use crate::routes::{bound_rulebooks, change};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
+use outorga_store::Change;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
@@ -46,17 +47,33 @@ async fn put(
     Path((j, nome)): Path<(String, String)>,
     Json(input): Json<ParametroEntrada>,
 ) -> Result<Json<ParametroSaida>, ApiError> {
-    let value = Decimal::from_str(&input.valor.trim().replace(',', ".")).map_err(|_| {
+    let change = change!(state, who, "parâmetro alterado pela API");
+    Ok(Json(
+        set_parameter(&state, &change, &j, &nome, &input.valor).await?,
+    ))
+}
+
+/// Sets parameter `nome` of `j`'s law to `valor` (a decimal, with a point
+/// or a comma), in the rulebook of `j` that declares it: what
+/// `PUT …/parameters/{nome}` and the parameters' page do.
+pub async fn set_parameter(
+    state: &AppState,
+    change: &Change<'_>,
+    j: &str,
+    nome: &str,
+    valor: &str,
+) -> Result<ParametroSaida, ApiError> {
+    let value = Decimal::from_str(&valor.trim().replace(',', ".")).map_err(|_| {
         ApiError::field(
             StatusCode::UNPROCESSABLE_ENTITY,
             "valor",
-            format!("`{}` não é um número decimal", input.valor),
+            format!("`{valor}` não é um número decimal"),
         )
     })?;
-    let bound = bound_rulebooks(&state, &j).await?;
+    let bound = bound_rulebooks(state, j).await?;
     let Some(rulebook) = bound
         .iter()
-        .find(|r| outorga_store::settable_parameter(r, &nome))
+        .find(|r| outorga_store::settable_parameter(r, nome))
     else {
         return Err(ApiError::field(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -64,16 +81,15 @@ async fn put(
             format!("`{nome}` não é parâmetro de nenhum regulamento de {j}"),
         ));
     };
-    let change = change!(state, who, "parâmetro alterado pela API");
     state
         .store
-        .set_parameter(&change, rulebook, &j, (&nome, value))
+        .set_parameter(change, rulebook, j, (nome, value))
         .await?;
-    Ok(Json(ParametroSaida {
-        nome,
+    Ok(ParametroSaida {
+        nome: nome.to_string(),
         valor: value.normalize().to_string(),
         regulamento: rulebook.id.clone(),
-    }))
+    })
 }
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {

@@ -17,7 +17,7 @@ use crate::state::AppState;
 use axum::extract::{FromRequestParts, RawPathParams, State};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
-use outorga_store::{Role, Scope, TokenInfo, User};
+use outorga_store::{Change, Role, Scope, TokenInfo, User};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -162,15 +162,15 @@ async fn existing(state: &AppState, name: &str) -> Result<User, ApiError> {
 /// The user of the path, if the administrator asking manages them: 404
 /// both when there is no such active user and when they are out of reach,
 /// so a limited administrator does not learn which names exist elsewhere.
-async fn managed_by(state: &AppState, who: &Principal, name: &str) -> Result<User, ApiError> {
+pub async fn managed_by(state: &AppState, who: &User, name: &str) -> Result<User, ApiError> {
     let out_of_reach = || {
         ApiError::not_found(format!(
             "não há usuário ativo `{name}` entre os que {} gerencia",
-            who.user.name
+            who.name
         ))
     };
     let user = state.store.user(name).await?.ok_or_else(out_of_reach)?;
-    if !who.user.may_manage(user.role, &user.scope) {
+    if !who.may_manage(user.role, &user.scope) {
         return Err(out_of_reach());
     }
     Ok(user)
@@ -189,7 +189,7 @@ impl FromRequestParts<AppState> for Managed {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let Admin(who) = Admin::from_request_parts(parts, state).await?;
         let name = named(parts, state).await?;
-        let user = managed_by(state, &who, &name).await?;
+        let user = managed_by(state, &who.user, &name).await?;
         Ok(Managed { who, user })
     }
 }
@@ -217,7 +217,7 @@ impl FromRequestParts<AppState> for TokenKeeper {
             Admin::admits,
             "administrador, ou o próprio usuário",
         )?;
-        let user = managed_by(state, &who, &name).await?;
+        let user = managed_by(state, &who.user, &name).await?;
         Ok(TokenKeeper { who, user })
     }
 }
@@ -241,17 +241,24 @@ impl FromRequestParts<AppState> for TokenMaker {
             let user = who.user.clone();
             return Ok(TokenMaker { who, user });
         }
-        if !(Admin::admits(who.user.role) && who.user.scope == Scope::All) {
-            return Err(ApiError::forbidden(format!(
-                "o usuário {} não pode criar tokens para `{name}`: um token de API só é \
-                 criado pelo próprio usuário ou por um administrador sem restrição de \
-                 jurisdição",
-                who.user.name
-            )));
-        }
+        may_make_token_for(&who.user, &name)?;
         let user = existing(state, &name).await?;
         Ok(TokenMaker { who, user })
     }
+}
+
+/// Whether `who` may make an API token for the user `name`: themselves,
+/// or an administrator without limits of jurisdiction (403 otherwise).
+pub fn may_make_token_for(who: &User, name: &str) -> Result<(), ApiError> {
+    if name == who.name || (Admin::admits(who.role) && who.scope == Scope::All) {
+        return Ok(());
+    }
+    Err(ApiError::forbidden(format!(
+        "o usuário {} não pode criar tokens para `{name}`: um token de API só é \
+         criado pelo próprio usuário ou por um administrador sem restrição de \
+         jurisdição",
+        who.name
+    )))
 }
 
 /// Creates a user with a role not above the administrator's and
@@ -267,10 +274,24 @@ async fn create(
     who: Admin,
     Json(input): Json<UsuarioEntrada>,
 ) -> Result<(StatusCode, Json<UsuarioSaida>), ApiError> {
+    let change = change!(state, who, "cadastro de usuário pela API");
+    let user = create_user(&state, &who.user, &change, input).await?;
+    Ok((StatusCode::CREATED, Json(user.into())))
+}
+
+/// Creates the user `input` describes, if `who` may give its role and
+/// jurisdictions (403 otherwise): what `POST /api/users` and the
+/// administration page do.
+pub async fn create_user(
+    state: &AppState,
+    who: &User,
+    change: &Change<'_>,
+    input: UsuarioEntrada,
+) -> Result<User, ApiError> {
     let role = Role::parse(&input.papel)?;
     let scope = input.jurisdicoes.map_or(Scope::All, Scope::Only);
     within_reach(
-        &who.user,
+        who,
         &format!(
             "cadastrar {} com as jurisdições {}",
             role.label(),
@@ -279,12 +300,20 @@ async fn create(
         role,
         &scope,
     )?;
-    let change = change!(state, who, "cadastro de usuário pela API");
-    let user = state
+    Ok(state
         .store
-        .create_user(&change, &input.nome, role, &input.senha, &scope)
-        .await?;
-    Ok((StatusCode::CREATED, Json(user.into())))
+        .create_user(change, &input.nome, role, &input.senha, &scope)
+        .await?)
+}
+
+/// The active users `who` manages (all, for an administrator without
+/// limits of jurisdiction), by name: every user at once, as users are few.
+pub async fn managed_users(state: &AppState, who: &User) -> Result<Vec<User>, ApiError> {
+    let users = state.store.users().await?;
+    Ok(users
+        .into_iter()
+        .filter(|user| who.may_manage(user.role, &user.scope))
+        .collect())
 }
 
 /// The active users the administrator manages (all, for one without
@@ -297,14 +326,8 @@ async fn list(
     State(state): State<AppState>,
     who: Admin,
 ) -> Result<Json<Vec<UsuarioSaida>>, ApiError> {
-    let users = state.store.users().await?;
-    Ok(Json(
-        users
-            .into_iter()
-            .filter(|user| who.user.may_manage(user.role, &user.scope))
-            .map(UsuarioSaida::from)
-            .collect(),
-    ))
+    let users = managed_users(&state, &who.user).await?;
+    Ok(Json(users.into_iter().map(UsuarioSaida::from).collect()))
 }
 
 /// Creates an API token for a user, optionally with an expiry; the token
@@ -323,27 +346,38 @@ async fn create_token(
     TokenMaker { who, user }: TokenMaker,
     Json(input): Json<TokenEntrada>,
 ) -> Result<(StatusCode, Json<TokenCriado>), ApiError> {
+    let change = change!(state, who, "token de API criado pela API");
+    let made = make_token(&state, &change, &user.name, &input).await?;
+    Ok((StatusCode::CREATED, Json(made)))
+}
+
+/// Makes an API token for `user` (who may: [`may_make_token_for`]), with
+/// its expiry day if given: the token, shown once. What
+/// `POST /api/users/{nome}/tokens` and the administration page do.
+pub async fn make_token(
+    state: &AppState,
+    change: &Change<'_>,
+    user: &str,
+    input: &TokenEntrada,
+) -> Result<TokenCriado, ApiError> {
     let expires = input
         .expira_em
         .as_deref()
+        .filter(|day| !day.trim().is_empty())
         .map(|day| parse_day(day, "expira_em"))
         .transpose()?
         .map(|day| day.and_time(chrono::NaiveTime::MIN));
-    let change = change!(state, who, "token de API criado pela API");
     let token = state
         .store
-        .create_token(&change, &user.name, &input.rotulo, expires)
+        .create_token(change, user, &input.rotulo, expires)
         .await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(TokenCriado {
-            usuario: user.name,
-            rotulo: input.rotulo.trim().to_string(),
-            token,
-            expira_em: expires.map(|at| at.format("%Y-%m-%dT%H:%M:%SZ").to_string()),
-            aviso: "guarde este token agora: ele não será mostrado de novo".into(),
-        }),
-    ))
+    Ok(TokenCriado {
+        usuario: user.to_string(),
+        rotulo: input.rotulo.trim().to_string(),
+        token,
+        expira_em: expires.map(|at| at.format("%Y-%m-%dT%H:%M:%SZ").to_string()),
+        aviso: "guarde este token agora: ele não será mostrado de novo".into(),
+    })
 }
 
 /// A user's API tokens (never the tokens themselves), with their expiry:
