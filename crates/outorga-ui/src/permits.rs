@@ -568,6 +568,8 @@ struct DossierPage {
     drivers: Vec<(String, String, String, String, String)>,
     documents: Vec<(String, String, String, String)>,
     autos: Vec<(String, String, String, &'static str)>,
+    /// The list of every auto under the permit, when there are more.
+    more_autos: Option<String>,
     debts: Vec<(String, String, String, String)>,
 }
 
@@ -642,7 +644,12 @@ async fn read_dossier(
             window,
         )
         .await?;
+    let more_autos = autos
+        .next
+        .is_some()
+        .then(|| format!("/j/{j}/autos?permissao={service}%2F{number}"));
     Ok(Some(DossierPage {
+        more_autos,
         user: Some(Bar::of(signed)),
         j: j.to_string(),
         place: place.name.clone(),
