@@ -457,31 +457,6 @@ pub(crate) fn due(id: String, weeks: &[WeekCount]) -> Chart {
     drawn
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn steps_are_round() {
-        assert_eq!(step(3), 1);
-        assert_eq!(step(10), 5);
-        assert_eq!(step(37), 10);
-        assert_eq!(step(180), 50);
-        assert_eq!(step(10_000), 5_000);
-    }
-
-    #[test]
-    fn months_in_portuguese() {
-        let first = twelve_months_from(NaiveDate::from_ymd_opt(2026, 11, 30).expect("day"));
-        assert_eq!(first, NaiveDate::from_ymd_opt(2025, 12, 1).expect("day"));
-        let (key, short, full) = month_names(first, 3).expect("month");
-        assert_eq!(
-            (key.as_str(), short.as_str(), full.as_str()),
-            ("2026-03", "mar/26", "março de 2026")
-        );
-    }
-}
-
 /// Weeks the chart of what falls due shows.
 const WEEKS: u32 = 8;
 
@@ -506,4 +481,29 @@ pub(crate) async fn of_jurisdiction(
     }
     out.push(due(format!("{prefix}-vencimentos"), &weeks));
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_are_round() {
+        assert_eq!(step(3), 1);
+        assert_eq!(step(10), 5);
+        assert_eq!(step(37), 10);
+        assert_eq!(step(180), 50);
+        assert_eq!(step(10_000), 5_000);
+    }
+
+    #[test]
+    fn months_in_portuguese() {
+        let first = twelve_months_from(NaiveDate::from_ymd_opt(2026, 11, 30).expect("day"));
+        assert_eq!(first, NaiveDate::from_ymd_opt(2025, 12, 1).expect("day"));
+        let (key, short, full) = month_names(first, 3).expect("month");
+        assert_eq!(
+            (key.as_str(), short.as_str(), full.as_str()),
+            ("2026-03", "mar/26", "março de 2026")
+        );
+    }
 }
