@@ -1122,3 +1122,68 @@ async fn thresholds(
     }
     Ok(())
 }
+
+/// How many items of the agenda fall due on each day from `today` to
+/// `until` (what is overdue left out): each kind the database holds counted
+/// over its own index range, grouped by its day (one aggregate query each:
+/// the rows of the range are counted, not read), and the vehicles'
+/// inspections and replacements as the agenda works them out. What is out
+/// of service and the thresholds, which the agenda shows as falling due
+/// today from the whole fleet and crew, are not counted here.
+pub(crate) async fn due_per_day(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    laws: &[Context<'_>],
+    (today, until): (NaiveDate, NaiveDate),
+) -> Result<BTreeMap<NaiveDate, u64>, StoreError> {
+    let mut days = BTreeMap::new();
+    for kind in [
+        &PERMIT_EXPIRY,
+        &RESERVE_END,
+        &CADUCITY_CURE,
+        &DOCUMENT_EXPIRY,
+        &NOTIFICATION,
+        &CURE,
+        &VERIFICATION,
+        &DEFENSE,
+        &DECISION_NOTIFICATION,
+        &APPEAL,
+        &SUSPENSION_END,
+        &DEBT,
+    ] {
+        let column = kind.list.key[0].0;
+        let sql = format!(
+            "SELECT {column} AS due, COUNT(*) AS n FROM {} WHERE jurisdiction = $1 AND {} \
+             AND {} AND {} GROUP BY {column}",
+            kind.list.table,
+            kind.rows,
+            kind.on_or_after.replace("$?", "$2"),
+            kind.until.replace("$?", "$3"),
+        );
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(jurisdiction)
+            .bind(today.to_string())
+            .bind(until.to_string())
+            .fetch_all(&mut **tx)
+            .await?;
+        for row in rows {
+            let due: String = row.try_get("due")?;
+            let n: i64 = row.try_get("n")?;
+            *days.entry(day(&due)?).or_insert(0) += u64::try_from(n).unwrap_or(0);
+        }
+    }
+    let span = Span {
+        today,
+        until,
+        after: None,
+        limit: u32::MAX,
+    };
+    let serving = fleet(tx, jurisdiction).await?;
+    let (worked_out, _) = vehicles(tx, jurisdiction, (laws, &serving), &span).await?;
+    for (item, _) in worked_out {
+        if item.due >= today {
+            *days.entry(item.due).or_insert(0) += 1;
+        }
+    }
+    Ok(days)
+}

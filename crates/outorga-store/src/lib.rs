@@ -21,6 +21,7 @@ mod import;
 mod lines;
 mod listing;
 mod maintenance;
+mod panel_stats;
 mod parameters;
 mod password_policy;
 mod people;
@@ -67,6 +68,7 @@ pub use import::{
 };
 pub use lines::{Line, Section, parse_coefficient};
 pub use listing::{Cursor, KeyValue, Page, Window};
+pub use panel_stats::{FleetAges, MonthCount, WeekCount};
 pub use parameters::{deployed_law, settable as settable_parameter};
 pub use password_policy::{MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS, check_password};
 pub use people::{Kind, Registered, parse_document};

@@ -40,6 +40,9 @@ pub(crate) struct ListAsked {
     placa: String,
     #[serde(default)]
     infracao: String,
+    /// `servico/numero`: the autos under a permit (the dossier's link).
+    #[serde(default)]
+    permissao: String,
     cursor: Option<String>,
 }
 
@@ -125,6 +128,10 @@ pub(crate) async fn list(
         plate: some(&asked.placa),
         status: some(&asked.situacao),
         infraction: some(&asked.infracao),
+        permit: asked
+            .permissao
+            .split_once('/')
+            .and_then(|(s, n)| Some((s.to_string(), n.parse().ok()?))),
         ..AutoFilter::default()
     };
     let found = match autos_page(&state, &place, &filter, asked.cursor).await {
@@ -143,11 +150,12 @@ pub(crate) async fn list(
     }))
     .collect();
     let filters = format!(
-        "situacao={}&autuado={}&placa={}&infracao={}",
+        "situacao={}&autuado={}&placa={}&infracao={}&permissao={}",
         query_text(&asked.situacao),
         query_text(&asked.autuado),
         query_text(&asked.placa),
-        query_text(&asked.infracao)
+        query_text(&asked.infracao),
+        query_text(&asked.permissao)
     );
     page(
         list_status(&found),

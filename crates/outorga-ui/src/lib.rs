@@ -27,6 +27,8 @@
 //!   timeline, the limits that run, the steps the law admits today as
 //!   forms per role, and those it does not with why;
 //! - `board.rs`: the board's queue (to judge, appeals to decide);
+//! - `charts.rs`: the panel's charts, SVG drawn on the server with their
+//!   numbers as tables;
 //! - `proposal.rs`: the engine's proposal as staff read it;
 //! - `forms.rs`: choices of a select, query strings;
 //! - `import.rs`: the department's existing records from its files (the
@@ -43,6 +45,7 @@ mod audit;
 mod auto_page;
 mod autos;
 mod board;
+mod charts;
 mod debts;
 mod format;
 mod forms;

@@ -382,6 +382,7 @@ struct Section {
     ahead: usize,
     more: bool,
     rows: Vec<Row>,
+    charts: Vec<crate::charts::Chart>,
 }
 
 #[derive(Template)]
@@ -432,6 +433,17 @@ pub(crate) async fn panel(State(state): State<AppState>, signed: Signed) -> Resp
                 return failure();
             }
         };
+        let prefix = format!("j{}", sections.len() + 1);
+        let charts =
+            match crate::charts::of_jurisdiction(&state.store, (&j.id, &prefix), &rulebooks, today)
+                .await
+            {
+                Ok(charts) => charts,
+                Err(error) => {
+                    tracing::error!(%error, jurisdiction = %j.id, "the charts could not be read");
+                    return failure();
+                }
+            };
         let items = &agenda.items;
         sections.push(Section {
             id: j.id.clone(),
@@ -455,6 +467,7 @@ pub(crate) async fn panel(State(state): State<AppState>, signed: Signed) -> Resp
                     articles: i.articles.join("; "),
                 })
                 .collect(),
+            charts,
         });
     }
     page(

@@ -546,6 +546,8 @@ struct DossierPage {
     drivers: Vec<(String, String, String, String, String)>,
     documents: Vec<(String, String, String, String)>,
     autos: Vec<(String, String, String, &'static str)>,
+    /// The list of every auto under the permit, when there are more.
+    more_autos: Option<String>,
     debts: Vec<(String, String, String, String)>,
     /// The latest inspections of the vehicle in service: (date, kind,
     /// result, next due).
@@ -740,6 +742,10 @@ async fn read_dossier(
             window,
         )
         .await?;
+    let more_autos = autos
+        .next
+        .is_some()
+        .then(|| format!("/j/{j}/autos?permissao={service}%2F{number}"));
     Ok(Some(DossierPage {
         inspections: inspections
             .into_iter()
@@ -759,6 +765,7 @@ async fn read_dossier(
         checklist: extras.vehicle,
         notice: extras.notice,
         error: extras.error,
+        more_autos,
         user: Some(Bar::of(signed)),
         j: j.to_string(),
         place: place.name.clone(),

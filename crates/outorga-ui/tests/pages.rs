@@ -2138,3 +2138,175 @@ async fn sqlx_admin(url: &str, sql: &str) {
         .await
         .expect("statement");
 }
+
+/// A JSON request through the router with a bearer token.
+fn api(path: &str, token: &str, body: &str) -> Request<Body> {
+    Request::post(path)
+        .header(header::AUTHORIZATION, format!("Bearer {token}"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .expect("request")
+}
+
+/// The number after `"field":` in a JSON answer.
+fn json_number(body: &str, field: &str) -> i64 {
+    let at = body.find(&format!("\"{field}\":")).expect(field) + field.len() + 3;
+    let digits: String = body[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().expect("a number")
+}
+
+/// The panel's charts on the demo (SVG with its title and description,
+/// the numbers in a table equal to the store's counts, ids unique); then
+/// 55 autos notified under one permit: the board's queue shows 50 and a
+/// next page, the dossier links to all of them, 50 a page.
+async fn charts_and_long_lists(url: &str) {
+    let router = router_on(url, true).await;
+    let clerk = format!("outorga_sessao={}", value(&signed_in(&router).await));
+    let panel = send(&router, get("/painel", &clerk)).await;
+    assert_eq!(panel.status, StatusCode::OK, "{}", panel.body);
+    let _ = std::fs::write(
+        std::env::temp_dir().join("outorga-painel.html"),
+        &panel.body,
+    );
+    for (id, title) in [
+        (
+            "j1-autos",
+            "Autos de infração por mês, por grupo da infração",
+        ),
+        ("j1-permissoes", "Permissões por situação"),
+        ("j1-frota0", "Idade da frota em serviço — táxi"),
+        (
+            "j1-vencimentos",
+            "O que vence por semana, nas próximas 8 semanas",
+        ),
+    ] {
+        let svg = format!("<svg role=\"img\" aria-labelledby=\"{id}-t {id}-d\"");
+        assert!(panel.body.contains(&svg), "{id}: {}", panel.body);
+        assert!(
+            panel
+                .body
+                .contains(&format!("<title id=\"{id}-t\">{title}"))
+        );
+        assert!(panel.body.contains(&format!("<desc id=\"{id}-d\">")));
+        assert!(panel.body.contains(&format!("<caption>{title}")));
+    }
+    let mut ids: Vec<&str> = panel
+        .body
+        .split(" id=\"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .collect();
+    let all = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), all, "every id once");
+    let keys = AuditKeys::new(AuditKey::from_hex(&"5e".repeat(32)).expect("test key"));
+    let store = Store::open(url, keys).await.expect("open");
+    for (status, n) in store.permits_per_status("cangucu").await.expect("counts") {
+        let name = outorga_core::model::PermitStatus::parse(&status)
+            .expect("status")
+            .portuguese();
+        let row = format!("<tr><th scope=\"row\">{name}</th><td>{n}</td></tr>");
+        assert!(panel.body.contains(&row), "{row}");
+    }
+
+    let session = |name: &str| {
+        api(
+            "/api/session",
+            "",
+            &format!("{{\"nome\":\"{name}\",\"senha\":\"{PASSWORD}\"}}"),
+        )
+    };
+    let token = |page: Page| {
+        page.body
+            .split("\"token\":\"")
+            .nth(1)
+            .and_then(|t| t.split('"').next())
+            .map(str::to_string)
+            .expect("token")
+    };
+    let inspector = token(send(&router, session("fiscal")).await);
+    let clerk_token = token(send(&router, session("atendente")).await);
+    let permit = send(
+        &router,
+        Request::get("/api/jurisdictions/cangucu/permits/taxi/1")
+            .header(header::AUTHORIZATION, format!("Bearer {clerk_token}"))
+            .body(Body::empty())
+            .expect("request"),
+    )
+    .await;
+    let holder = permit
+        .body
+        .split("\"titular\":\"")
+        .nth(1)
+        .and_then(|t| t.split('"').next())
+        .expect("holder")
+        .to_string();
+    for _ in 0..55 {
+        let body = format!(
+            "{{\"infracao\":\"A18-X\",\"autuado\":\"{holder}\",\"permissao\":{{\"servico\":\"taxi\",\"numero\":1}},\
+             \"cometida_em\":\"2026-11-29T09:00\",\"local\":\"Praça\",\"descricao\":\"teste\"}}"
+        );
+        let issued = send(
+            &router,
+            api("/api/jurisdictions/cangucu/autos", &inspector, &body),
+        )
+        .await;
+        assert!(issued.status.is_success(), "{}", issued.body);
+        let (year, number) = (
+            json_number(&issued.body, "ano"),
+            json_number(&issued.body, "numero"),
+        );
+        let path = format!("/api/jurisdictions/cangucu/autos/{year}/{number}/steps");
+        let notified = send(
+            &router,
+            api(&path, &clerk_token, "{\"passo\":\"notificar\"}"),
+        )
+        .await;
+        assert!(notified.status.is_success(), "{}", notified.body);
+    }
+    let rows = |page: &Page| page.body.matches("<td><a href=\"/j/cangucu/autos/").count();
+    let queue = send(&router, get("/j/cangucu/junta", &clerk)).await;
+    assert_eq!(rows(&queue), 50, "{}", queue.body);
+    assert!(queue.body.contains("Próxima página"));
+    let dossier = send(&router, get("/j/cangucu/permissoes/taxi/1", &clerk)).await;
+    assert!(
+        dossier.body.contains("Todos os autos desta permissão"),
+        "{}",
+        dossier.body
+    );
+    let list = send(&router, get("/j/cangucu/autos?permissao=taxi%2F1", &clerk)).await;
+    assert_eq!(list.status, StatusCode::OK);
+    assert!(
+        rows(&list) == 50 && list.body.contains("Próxima página"),
+        "{}",
+        list.body
+    );
+    assert!(
+        list.body.contains("permissao=taxi%2F1&amp;cursor="),
+        "{}",
+        list.body
+    );
+}
+
+#[tokio::test]
+async fn charts_and_long_lists_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    charts_and_long_lists(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn charts_and_long_lists_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock")
+        .as_nanos();
+    let schema = format!("uic_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    charts_and_long_lists(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
