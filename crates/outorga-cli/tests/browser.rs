@@ -106,6 +106,7 @@ async fn browser(driver: &str) -> WebDriver {
         "--disable-component-update",
         "--disable-sync",
         "--window-size=1280,1000",
+        "--lang=pt-BR",
     ] {
         caps.add_arg(arg).expect("argument");
     }
@@ -815,6 +816,25 @@ async fn an_auto_from_the_phone_to_the_decision_a_fine_paid_a_vehicle_put_in_ser
         "the vehicle serves the permit",
     )
     .await;
+
+    // The administrator's pages, and the import, pass the accessibility
+    // checks.
+    sign_in_as(&driver, &base, "admin").await;
+    for (path, name, wanted) in [
+        ("/admin/usuarios", "admin-usuarios", "Usuários"),
+        ("/admin/usuarios/clerk", "admin-usuario", "Tokens"),
+        ("/j/cangucu/parametros", "parametros", "Art."),
+        ("/auditoria", "auditoria", "Verificar"),
+        ("/j/cangucu/importar", "importar", "Simular"),
+    ] {
+        driver
+            .goto(format!("{base}{path}"))
+            .await
+            .expect("an administrator's page");
+        let said = text_with(&driver, wanted).await;
+        check(&driver, said.contains(wanted), name, path).await;
+        page(&driver, name).await;
+    }
 
     // A read-only user is offered no write.
     sign_in_as(&driver, &base, "read-only").await;

@@ -145,6 +145,12 @@ fn chart(
     let y_of = |v: u64| TOP + plot - u32::try_from(v * u64::from(plot) / top).unwrap_or(plot);
     let slot = (WIDTH - LEFT - RIGHT) / u32::try_from(rows.len().max(1)).unwrap_or(1);
     let bar = (slot * 7 / 10).max(2);
+    // A label wider than its column (about 7 px a character) alternates
+    // with its neighbours between two lines.
+    let crowded = slot < 60
+        || rows.iter().any(|(short, _, _)| {
+            u32::try_from(short.chars().count()).unwrap_or(u32::MAX) * 7 > slot
+        });
     let mut rects = Vec::new();
     let mut below = Vec::new();
     let mut on_top = Vec::new();
@@ -167,8 +173,7 @@ fn chart(
             });
             base += v;
         }
-        // Labels of narrow columns alternate between two lines.
-        let stagger = if slot < 60 && i % 2 == 1 { 14 } else { 0 };
+        let stagger = if crowded && i % 2 == 1 { 14 } else { 0 };
         below.push(Label {
             x: x + slot / 2,
             y: HEIGHT - BOTTOM + 16 + stagger,

@@ -116,7 +116,15 @@ async fn parameters_page(
                 }
             }
             Section {
-                services: r.servicos.join(", "),
+                services: r
+                    .servicos
+                    .iter()
+                    .map(|s| {
+                        outorga_core::model::Service::parse(s)
+                            .map_or_else(|| s.clone(), |k| k.portuguese().to_string())
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 rulebook: r.regulamento,
                 rows: r
                     .parametros
