@@ -118,8 +118,16 @@ fn cell_text(cell: &calamine::Data) -> String {
         Data::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", *f as i64),
         Data::Float(f) => f.to_string(),
         Data::Bool(b) => if *b { "sim" } else { "não" }.to_string(),
+        // A date cell; with a time of day when it has one (an auto's moment).
         Data::DateTime(d) => excel_day(d.as_f64())
-            .map(|day| day.to_string())
+            .map(|day| {
+                let minutes = (d.as_f64().fract() * 1440.0).round() as u32;
+                if minutes == 0 || minutes >= 1440 {
+                    day.to_string()
+                } else {
+                    format!("{day} {:02}:{:02}", minutes / 60, minutes % 60)
+                }
+            })
             .unwrap_or_else(|| d.as_f64().to_string()),
         Data::Error(e) => format!("#{e:?}"),
     }
