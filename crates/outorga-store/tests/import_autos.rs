@@ -13,8 +13,8 @@ mod common;
 use common::{by, drop_schema, pg_schema, rulebook_named};
 use outorga_core::engine::process::Status;
 use outorga_store::{
-    AutoInput, DebtFilter, ImportJobState, ImportKind, ImportOutcome, ImportReport,
-    ImportRequest, Jurisdiction, Store, StoreError, Window, read_import_file, sqlite_url,
+    AutoInput, DebtFilter, ImportJobState, ImportKind, ImportOutcome, ImportReport, ImportRequest,
+    Jurisdiction, Store, StoreError, Window, read_import_file, sqlite_url,
 };
 
 const TO: &str = "teofilo-otoni";
@@ -59,9 +59,17 @@ fn refused(report: &ImportReport) -> Vec<(u64, String, String)> {
 }
 
 fn notes(report: &ImportReport, line: u64) -> String {
-    match &report.rows.iter().find(|r| r.line == line).expect("row").outcome {
+    match &report
+        .rows
+        .iter()
+        .find(|r| r.line == line)
+        .expect("row")
+        .outcome
+    {
         ImportOutcome::Imported { notes } => notes.join("; "),
-        ImportOutcome::Refused { field, reason } => panic!("line {line} refused: {field}: {reason}"),
+        ImportOutcome::Refused { field, reason } => {
+            panic!("line {line} refused: {field}: {reason}")
+        }
     }
 }
 
@@ -108,18 +116,37 @@ async fn exercise(url: &str) {
         .await
         .expect("sync");
     for (doc, name) in [(ANA, "Ana Mototaxista"), (BETO, "Beto Mototaxista")] {
-        store.register(&by(), TO, doc, name).await.expect("register");
+        store
+            .register(&by(), TO, doc, name)
+            .await
+            .expect("register");
     }
 
     // The dry run says what the real run then does, and writes nothing.
-    let dry = import(&store, &rulebooks, (ImportKind::Autos, "autos.csv", AUTOS), true)
-        .await
-        .expect("dry run");
-    assert!(store.auto(TO, (2011, 40)).await.is_err(), "the dry run wrote");
-    let real = import(&store, &rulebooks, (ImportKind::Autos, "autos.csv", AUTOS), false)
-        .await
-        .expect("import");
-    assert_eq!(dry.rows, real.rows, "the dry run reports what the real run does");
+    let dry = import(
+        &store,
+        &rulebooks,
+        (ImportKind::Autos, "autos.csv", AUTOS),
+        true,
+    )
+    .await
+    .expect("dry run");
+    assert!(
+        store.auto(TO, (2011, 40)).await.is_err(),
+        "the dry run wrote"
+    );
+    let real = import(
+        &store,
+        &rulebooks,
+        (ImportKind::Autos, "autos.csv", AUTOS),
+        false,
+    )
+    .await
+    .expect("import");
+    assert_eq!(
+        dry.rows, real.rows,
+        "the dry run reports what the real run does"
+    );
     assert!(dry.dry_run && !real.dry_run);
 
     let refusals = refused(&real);
@@ -147,9 +174,17 @@ async fn exercise(url: &str) {
     // not the first incidence's warning), final, its fine a debt.
     let repeat = store.auto(TO, (2011, 40)).await.expect("auto 40/2011");
     assert_eq!(repeat.status, Status::Final);
-    assert_eq!(repeat.proposal.sanctions[0].kind, "fine", "{:?}", repeat.proposal);
+    assert_eq!(
+        repeat.proposal.sanctions[0].kind, "fine",
+        "{:?}",
+        repeat.proposal
+    );
     assert_eq!(repeat.proposal.sanctions[0].quantity.as_deref(), Some("12"));
-    assert!(notes(&real, 4).contains("multa de 12 UPFTO em débito"), "{}", notes(&real, 4));
+    assert!(
+        notes(&real, 4).contains("multa de 12 UPFTO em débito"),
+        "{}",
+        notes(&real, 4)
+    );
     assert_eq!(repeat.inspector, "Fiscal B");
     assert_eq!(
         repeat.decision.as_ref().map(|d| d.upheld),
@@ -189,7 +224,11 @@ async fn exercise(url: &str) {
         .iter()
         .find(|e| e.action == "auto.import" && e.subject == "auto:2011:40")
         .expect("the import step's audit entry");
-    assert!(step.reason.contains("autos.csv, linha 4"), "{}", step.reason);
+    assert!(
+        step.reason.contains("autos.csv, linha 4"),
+        "{}",
+        step.reason
+    );
 
     // An auto issued after numbers past the imported ones of its year.
     let issued = store
@@ -212,16 +251,33 @@ async fn exercise(url: &str) {
     assert_eq!((issued.year, issued.number), (2030, 58));
 
     // Debts: the final auto's fine paid; a pre-law fine in parcels.
-    let dry = import(&store, &rulebooks, (ImportKind::Debts, "debitos.csv", DEBTS), true)
-        .await
-        .expect("dry run");
-    let real = import(&store, &rulebooks, (ImportKind::Debts, "debitos.csv", DEBTS), false)
-        .await
-        .expect("import");
+    let dry = import(
+        &store,
+        &rulebooks,
+        (ImportKind::Debts, "debitos.csv", DEBTS),
+        true,
+    )
+    .await
+    .expect("dry run");
+    let real = import(
+        &store,
+        &rulebooks,
+        (ImportKind::Debts, "debitos.csv", DEBTS),
+        false,
+    )
+    .await
+    .expect("import");
     assert_eq!(dry.rows, real.rows);
     let lines: Vec<(u64, String)> = refused(&real).into_iter().map(|(l, f, _)| (l, f)).collect();
-    assert_eq!(lines, [(4, "numero".to_string()), (5, "numero".to_string())]);
-    assert!(refused(&real)[0].2.contains("importe antes o arquivo de autos"));
+    assert_eq!(
+        lines,
+        [(4, "numero".to_string()), (5, "numero".to_string())]
+    );
+    assert!(
+        refused(&real)[0]
+            .2
+            .contains("importe antes o arquivo de autos")
+    );
     let debts = store
         .debts(
             TO,
@@ -234,18 +290,38 @@ async fn exercise(url: &str) {
         .await
         .expect("debts");
     assert_eq!(debts.items.len(), 2, "{:?}", debts.items);
-    let fine = debts.items.iter().find(|d| d.year == 2011).expect("the fine of 40/2011");
-    assert_eq!((fine.unit.as_str(), fine.quantity.as_str()), ("UPFTO", "12"));
+    let fine = debts
+        .items
+        .iter()
+        .find(|d| d.year == 2011)
+        .expect("the fine of 40/2011");
+    assert_eq!(
+        (fine.unit.as_str(), fine.quantity.as_str()),
+        ("UPFTO", "12")
+    );
     assert!(fine.settled());
-    let parcels = debts.items.iter().find(|d| d.year == 2010).expect("the debt of 15/2010");
+    let parcels = debts
+        .items
+        .iter()
+        .find(|d| d.year == 2010)
+        .expect("the debt of 15/2010");
     assert_eq!(parcels.installments, Some(3));
     assert_eq!(parcels.payments.len(), 2);
     assert!(!parcels.settled());
-    assert!(notes(&real, 3).contains("em aberto: 2 de 3"), "{}", notes(&real, 3));
+    assert!(
+        notes(&real, 3).contains("em aberto: 2 de 3"),
+        "{}",
+        notes(&real, 3)
+    );
     // Importing it again refuses what is recorded.
-    let again = import(&store, &rulebooks, (ImportKind::Debts, "debitos.csv", DEBTS), false)
-        .await
-        .expect("again");
+    let again = import(
+        &store,
+        &rulebooks,
+        (ImportKind::Debts, "debitos.csv", DEBTS),
+        false,
+    )
+    .await
+    .expect("again");
     assert_eq!(again.imported(), 0);
 
     // The same file as a job: its progress in the database.
@@ -264,7 +340,10 @@ async fn exercise(url: &str) {
     let id = store.start_import_job(&by(), request).await.expect("job");
     let now = by().at;
     let job = store.import_job(TO, &id, now).await.expect("job");
-    assert_eq!((job.state, job.done, job.total), (ImportJobState::Running, 0, 2));
+    assert_eq!(
+        (job.state, job.done, job.total),
+        (ImportJobState::Running, 0, 2)
+    );
     let later = now + chrono::Duration::seconds(120);
     assert_eq!(
         store.import_job(TO, &id, later).await.expect("job").state,
@@ -279,7 +358,10 @@ async fn exercise(url: &str) {
     assert_eq!(job.state, ImportJobState::Finished);
     assert_eq!((job.done, job.imported, job.refused), (2, 1, 1));
     assert_eq!(job.outcomes.len(), 2);
-    assert!(store.import_job("cangucu", &id, now).await.is_err(), "another jurisdiction's");
+    assert!(
+        store.import_job("cangucu", &id, now).await.is_err(),
+        "another jurisdiction's"
+    );
 
     assert!(store.verify_audit().await.expect("verify").intact());
 }

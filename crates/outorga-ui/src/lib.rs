@@ -134,6 +134,7 @@ pub fn routes(options: Options) -> Router<AppState> {
                     import::MAX_FILE_BYTES + 64 * 1024,
                 )),
         )
+        .route("/j/{j}/importar/{id}", get(import::job))
         .route("/static/{file}", get(assets::serve))
         .layer(axum::Extension(options))
 }

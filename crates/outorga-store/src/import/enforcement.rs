@@ -203,10 +203,7 @@ impl Dates {
             notified: date("notificado_em", cells.get("notificado_em"))?,
             defended: date("defesa_em", cells.get("defesa_em"))?,
             judged: date("julgado_em", cells.get("julgado_em"))?,
-            decision_notified: date(
-                "decisao_notificada_em",
-                cells.get("decisao_notificada_em"),
-            )?,
+            decision_notified: date("decisao_notificada_em", cells.get("decisao_notificada_em"))?,
             appealed: date("recorrido_em", cells.get("recorrido_em"))?,
             closed: date("definitivo_em", cells.get("definitivo_em"))?,
         })
@@ -214,15 +211,17 @@ impl Dates {
 
     /// Each date the state needs is there, none is later than the next
     /// one, none before the infraction nor after today.
-    fn check(&self, status: Status, committed: NaiveDate, today: NaiveDate) -> Result<(), StoreError> {
+    fn check(
+        &self,
+        status: Status,
+        committed: NaiveDate,
+        today: NaiveDate,
+    ) -> Result<(), StoreError> {
         let need = |field: &'static str, day: Option<NaiveDate>| match day {
             Some(_) => Ok(()),
             None => Err(StoreError::Invalid {
                 field,
-                reason: format!(
-                    "um auto {} tem esta data: preencha-a",
-                    status.portuguese()
-                ),
+                reason: format!("um auto {} tem esta data: preencha-a", status.portuguese()),
             }),
         };
         match status {
@@ -438,10 +437,7 @@ impl Store {
                 reason: format!("o auto nº {number}/{year} já está cadastrado em {jurisdiction}"),
             });
         }
-        let fine_in_file = cells
-            .get("multa")
-            .map(|t| amount("multa", t))
-            .transpose()?;
+        let fine_in_file = cells.get("multa").map(|t| amount("multa", t)).transpose()?;
         let input = AutoInput {
             infraction: code.clone(),
             offender: cells.required("autuado")?.to_string(),
@@ -485,8 +481,14 @@ impl Store {
                 .as_deref()
                 .map(|p| crate::parse_plate(p).map_err(|e| renamed("placa", e)))
                 .transpose()?;
-            super::registered(tx, jurisdiction, &offender, "autuado", "titulares ou condutores")
-                .await?;
+            super::registered(
+                tx,
+                jurisdiction,
+                &offender,
+                "autuado",
+                "titulares ou condutores",
+            )
+            .await?;
             let holder = match &input.permit {
                 Some((service, n)) => Some(
                     crate::permits::read_permit(tx, jurisdiction, service, *n)
@@ -634,10 +636,7 @@ impl Store {
         .bind(number)
         .execute(&mut **tx)
         .await?;
-        notes.insert(
-            0,
-            format!("situação: {}", status.portuguese()),
-        );
+        notes.insert(0, format!("situação: {}", status.portuguese()));
         let auto = read_auto(tx, jurisdiction, (year, number)).await?;
         // What was imposed: the fine the file states, or the law's.
         let fine: Option<ProposedSanction> = proposal
@@ -719,7 +718,8 @@ impl Store {
         fine: &ProposedSanction,
         (on, due): (NaiveDate, NaiveDate),
     ) -> Result<i64, StoreError> {
-        crate::process::fine_debt(tx, &self.audit, change, jurisdiction, auto, fine, (on, due)).await
+        crate::process::fine_debt(tx, &self.audit, change, jurisdiction, auto, fine, (on, due))
+            .await
     }
 
     pub(super) async fn import_debt(
@@ -761,10 +761,7 @@ impl Store {
         let ctx = crate::parameters::law(tx, jurisdiction, rulebook).await?;
         let today = rulebook.jurisdiction.today(change.at);
         let final_on = auto.final_on.unwrap_or(auto.committed_at.date());
-        let quantity = cells
-            .get("valor")
-            .map(|t| amount("valor", t))
-            .transpose()?;
+        let quantity = cells.get("valor").map(|t| amount("valor", t)).transpose()?;
         let issued = date("emitido_em", cells.get("emitido_em"))?;
         let due = date("vencimento", cells.get("vencimento"))?;
         let parcels = super::number::<u32>("parcelas", cells.get("parcelas"))?;
@@ -911,12 +908,7 @@ impl Store {
                 });
             }
         };
-        let key = [
-            jurisdiction.into(),
-            year.into(),
-            number.into(),
-            seq.into(),
-        ];
+        let key = [jurisdiction.into(), year.into(), number.into(), seq.into()];
         if let Some(parcels) = parcels.filter(|p| *p > 1) {
             sqlx::query(
                 "UPDATE debts SET installments = $5 WHERE jurisdiction = $1 AND year = $2 AND number = $3 AND seq = $4",
@@ -1062,11 +1054,16 @@ mod tests {
             "2025-12-31 00:00:00"
         );
         assert!(moment("m", "31/12/2025 25:00").is_err());
-        assert_eq!(amount("v", "1.234,50").expect("amount").to_string(), "1234.5");
+        assert_eq!(
+            amount("v", "1.234,50").expect("amount").to_string(),
+            "1234.5"
+        );
         assert_eq!(amount("v", "150").expect("amount").to_string(), "150");
         assert!(amount("v", "0").is_err());
         assert_eq!(
-            payments("10/03/2024 150,00 | 2024-04-10 150").expect("payments").len(),
+            payments("10/03/2024 150,00 | 2024-04-10 150")
+                .expect("payments")
+                .len(),
             2
         );
         assert!(payments("10/03/2024").is_err());

@@ -16,12 +16,12 @@ use chrono::NaiveDateTime;
 use sqlx::Row;
 
 /// A running job whose last beat is older than this was interrupted. The
-/// worker beats at least once a second while rows are taken, and a row
-/// takes well under a second.
+/// worker beats every half second while rows are taken (a row takes well
+/// under a second).
 pub const BEAT_TIMEOUT_SECONDS: i64 = 60;
 
-/// Progress is written at most this often (and after the last row).
-const BEAT_MILLISECONDS: i64 = 500;
+/// Progress is written this often while rows are taken (and once at the end).
+const BEAT_MILLISECONDS: u64 = 500;
 
 /// Where a job stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -32,6 +32,14 @@ pub enum JobState {
     Failed,
     /// Its process stopped beating: it died or was stopped.
     Interrupted,
+}
+
+/// What the rows taken so far came to.
+#[derive(Debug, Clone, Default)]
+struct Progress {
+    done: usize,
+    imported: u64,
+    refused: Vec<RowOutcome>,
 }
 
 /// A job as read.
@@ -70,7 +78,7 @@ impl Store {
         let mut bytes = [0u8; 16];
         getrandom::fill(&mut bytes).map_err(|_| StoreError::Corrupt("aleatoriedade".into()))?;
         let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        let mut tx = self.pool.begin().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         sqlx::query(
             "INSERT INTO import_jobs (id, jurisdiction, kind, file, started_by, started_at, beat_at, \
              total, done, imported, refused, state, outcomes) \
@@ -103,25 +111,40 @@ impl Store {
             dry_run: false,
             ..request
         };
-        let mut last_beat = clock();
-        let mut refused = Vec::new();
-        let mut imported = 0u64;
-        let result = self
-            .import_rows(change, request, &mut async |row, done, total| {
-                match &row.outcome {
-                    Outcome::Imported { .. } => imported += 1,
-                    Outcome::Refused { .. } => refused.push(row.clone()),
+        // The rows are taken in one future; another writes their progress
+        // every half second until they are done.
+        let progress = std::sync::Mutex::new(Progress::default());
+        let running = std::sync::atomic::AtomicBool::new(true);
+        let rows = async {
+            let result = self
+                .import_rows(change, request, &mut |row, done, _| {
+                    if let Ok(mut p) = progress.lock() {
+                        p.done = done;
+                        match &row.outcome {
+                            Outcome::Imported { .. } => p.imported += 1,
+                            Outcome::Refused { .. } => p.refused.push(row.clone()),
+                        }
+                    }
+                })
+                .await;
+            running.store(false, std::sync::atomic::Ordering::SeqCst);
+            result
+        };
+        let beats = async {
+            let mut written = 0;
+            while running.load(std::sync::atomic::Ordering::SeqCst) {
+                tokio::time::sleep(std::time::Duration::from_millis(BEAT_MILLISECONDS)).await;
+                let now = progress.lock().map(|p| p.clone()).unwrap_or_default();
+                if now.done != written || now.done == 0 {
+                    written = now.done;
+                    // A beat that fails is retried at the next; the rows go on.
+                    let _ = self.beat(id, clock(), &now).await;
                 }
-                let now = clock();
-                if done == total || (now - last_beat).num_milliseconds() >= BEAT_MILLISECONDS {
-                    last_beat = now;
-                    self.beat(id, now, (done, imported), &refused).await?;
-                }
-                Ok(())
-            })
-            .await;
+            }
+        };
+        let (result, ()) = tokio::join!(rows, beats);
         let now = clock();
-        let mut tx = self.pool.begin().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         match &result {
             Ok(report) => {
                 sqlx::query(
@@ -156,10 +179,10 @@ impl Store {
         &self,
         id: &str,
         now: NaiveDateTime,
-        (done, imported): (usize, u64),
-        refused: &[RowOutcome],
+        progress: &Progress,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let (done, imported, refused) = (progress.done, progress.imported, &progress.refused);
+        let (mut tx, _writer) = self.write_transaction().await?;
         sqlx::query(
             "UPDATE import_jobs SET beat_at = $2, done = $3, imported = $4, refused = $5, outcomes = $6 \
              WHERE id = $1",

@@ -465,24 +465,18 @@ impl Store {
         request: ImportRequest<'_>,
         progress: &mut (dyn FnMut(usize, usize) + Send),
     ) -> Result<ImportReport, StoreError> {
-        self.import_rows(change, request, &mut async |_, done, total| {
-            progress(done, total);
-            Ok(())
-        })
-        .await
+        self.import_rows(change, request, &mut |_, done, total| progress(done, total))
+            .await
     }
 
     /// `import`, telling `on_row` each row's outcome as it is known, with
     /// the rows done and the total (a job writes its progress from it).
-    pub(crate) async fn import_rows<F>(
+    pub(crate) async fn import_rows(
         &self,
         change: &Change<'_>,
         request: ImportRequest<'_>,
-        on_row: &mut F,
-    ) -> Result<ImportReport, StoreError>
-    where
-        F: AsyncFnMut(&RowOutcome, usize, usize) -> Result<(), StoreError>,
-    {
+        on_row: &mut (dyn FnMut(&RowOutcome, usize, usize) + Send),
+    ) -> Result<ImportReport, StoreError> {
         let header = check_header(request.kind, &request.table.header)?;
         if !self.has_jurisdiction(request.jurisdiction).await? {
             return Err(StoreError::Invalid {
@@ -555,7 +549,7 @@ impl Store {
                 subject: subject_of(request.kind, &cells),
                 outcome,
             };
-            on_row(&row, done + 1, total).await?;
+            on_row(&row, done + 1, total);
             rows.push(row);
         }
         if let Some((tx, _)) = dry {
@@ -606,12 +600,22 @@ impl Store {
                     .await
             }
             ImportKind::Autos => {
-                self.import_auto(tx, &change, (request.jurisdiction, request.rulebooks), cells)
-                    .await
+                self.import_auto(
+                    tx,
+                    &change,
+                    (request.jurisdiction, request.rulebooks),
+                    cells,
+                )
+                .await
             }
             ImportKind::Debts => {
-                self.import_debt(tx, &change, (request.jurisdiction, request.rulebooks), cells)
-                    .await
+                self.import_debt(
+                    tx,
+                    &change,
+                    (request.jurisdiction, request.rulebooks),
+                    cells,
+                )
+                .await
             }
         }
     }
