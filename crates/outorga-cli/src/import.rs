@@ -74,7 +74,7 @@ pub fn import(
         }
     };
     let library = match kind {
-        Kind::Permits => match load(&rulebooks_folder(rulebooks)?) {
+        Kind::Permits | Kind::Autos | Kind::Debts => match load(&rulebooks_folder(rulebooks)?) {
             Ok(library) => Some(library),
             Err(code) => return Ok(code),
         },

@@ -493,7 +493,13 @@ impl Store {
                 Some((service, n)) => Some(
                     crate::permits::read_permit(tx, jurisdiction, service, *n)
                         .await
-                        .map_err(|e| renamed("permissao", e))?
+                        .map_err(|e| match e {
+                            StoreError::NotFound(reason) => StoreError::Invalid {
+                                field: "permissao",
+                                reason: format!("{reason}: importe antes o arquivo de permissões"),
+                            },
+                            other => other,
+                        })?
                         .holder,
                 ),
                 None => None,
@@ -521,6 +527,31 @@ impl Store {
             let ctx = crate::parameters::law(tx, jurisdiction, rulebook).await?;
             (proposal, offender, plate, holder, ctx)
         } else {
+            // What the auto names must be recorded: said here under its column.
+            if let Some(plate) = &input.plate {
+                crate::parse_plate(plate).map_err(|e| renamed("placa", e))?;
+            }
+            let (document, _) =
+                crate::parse_document(&input.offender).map_err(|e| renamed("autuado", e))?;
+            super::registered(
+                tx,
+                jurisdiction,
+                &document,
+                "autuado",
+                "titulares ou condutores",
+            )
+            .await?;
+            if let Some((service, n)) = &input.permit {
+                crate::permits::read_permit(tx, jurisdiction, service, *n)
+                    .await
+                    .map_err(|e| match e {
+                        StoreError::NotFound(reason) => StoreError::Invalid {
+                            field: "permissao",
+                            reason: format!("{reason}: importe antes o arquivo de permissões"),
+                        },
+                        other => other,
+                    })?;
+            }
             let Proposed {
                 ctx,
                 offender,
@@ -528,17 +559,7 @@ impl Store {
                 holder,
                 proposal,
                 ..
-            } = propose_in(tx, rulebook, jurisdiction, &input, committed)
-                .await
-                .map_err(|e| match e {
-                    StoreError::NotFound(reason) => StoreError::Invalid {
-                        field: "autuado",
-                        reason: format!(
-                            "{reason}: importe antes o arquivo de titulares ou de condutores"
-                        ),
-                    },
-                    other => renamed("infracao", other),
-                })?;
+            } = propose_in(tx, rulebook, jurisdiction, &input, committed).await?;
             cited.extend(proposal.articles.iter().cloned());
             (proposal, offender, plate, holder, ctx)
         };
@@ -685,13 +706,14 @@ impl Store {
                 .sanctions
                 .iter()
                 .filter(|s| s.kind != SanctionKind::Fine.name())
-                .map(|s| s.kind.as_str())
+                .flat_map(|s| s.articles.iter().map(String::as_str))
                 .collect();
             if !others.is_empty() {
                 notes.push(format!(
-                    "as demais penalidades ({}) ficam no auto e no prontuário; as que ainda \
-                     durem registre-as na permissão ou no condutor",
-                    others.join(", ")
+                    "as demais penalidades da proposta ({}) ficam no auto e contam no \
+                     prontuário, mas não são reaplicadas: as que ainda durem, registre-as na \
+                     permissão ou no condutor",
+                    others.join("; ")
                 ));
             }
         }

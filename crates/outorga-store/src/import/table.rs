@@ -64,6 +64,9 @@ fn csv_text(text: &str) -> Result<Table, StoreError> {
         .from_reader(text.as_bytes());
     let mut header = None;
     let mut rows = Vec::new();
+    // Newlines counted so far, up to `counted` (records come in order: each
+    // line is counted once, not again from the start for every record).
+    let (mut counted, mut newlines) = (0usize, 0u64);
     for record in reader.records() {
         let record = record.map_err(|e| {
             let line = e.position().map_or(0, |p| p.line());
@@ -81,11 +84,14 @@ fn csv_text(text: &str) -> Result<Table, StoreError> {
             while matches!(text.as_bytes().get(start), Some(b'\n' | b'\r')) {
                 start += 1;
             }
-            text.as_bytes()[..start]
-                .iter()
-                .filter(|b| **b == b'\n')
-                .count() as u64
-                + 1
+            if start >= counted {
+                newlines += text.as_bytes()[counted..start]
+                    .iter()
+                    .filter(|b| **b == b'\n')
+                    .count() as u64;
+                counted = start;
+            }
+            newlines + 1
         });
         let cells: Vec<String> = record.iter().map(|c| c.trim().to_string()).collect();
         if header.is_none() {
