@@ -88,6 +88,8 @@ ano;numero;infracao;autuado;servico;cometida_em;local;descricao;agente;situacao;
 2029;13;72102;083.016.613-05;mototaxi;08/01/2029 09:00;Av. Getúlio Vargas;Atestado vencido;Fiscal C;anulado;10/01/2029;;20/02/2029;;;20/02/2029;não;
 2030;57;72102;083.016.613-05;mototaxi;01/01/2030 10:00;Av. Getúlio Vargas;Atestado vencido;Fiscal C;lavrado;;;;;;;;
 2029;14;72102;083.016.613-05;mototaxi;09/01/2029 09:00;Av. Getúlio Vargas;Datas trocadas;Fiscal C;notificado;;;;;;;;
+2028;1;72103;083.016.613-05;mototaxi;01/03/2028 09:00;Centro;Sem comprovante;Fiscal C;definitivo;;;;;;01/04/2028;;
+2028;2;72103;083.016.613-05;mototaxi;01/05/2028 09:00;Centro;Sem comprovante;Fiscal C;definitivo;;;;;;01/06/2028;;20
 ";
 
 const DEBTS: &str = "\
@@ -215,6 +217,27 @@ async fn exercise(url: &str) {
     let annulled = store.auto(TO, (2029, 13)).await.expect("auto");
     assert_eq!(annulled.decision.map(|d| d.upheld), Some(false));
     assert_eq!(annulled.final_on, Some(common::d(2029, 2, 20)));
+
+    // A fine the file states differently from the law's: the file's is the
+    // debt, the outcome says what the law would have given.
+    assert!(
+        notes(&real, 16).contains("multa conforme o arquivo: 20 UPFTO (a lei daria 12 UPFTO"),
+        "{}",
+        notes(&real, 16)
+    );
+    let beto = store
+        .debts(
+            TO,
+            &DebtFilter {
+                debtor: Some(BETO.into()),
+                ..DebtFilter::default()
+            },
+            Window::first(10),
+        )
+        .await
+        .expect("debts");
+    assert_eq!(beto.items.len(), 1, "the first incidence is a warning");
+    assert_eq!(beto.items[0].quantity, "20");
 
     // The history starts with the import step, naming the file and line.
     let (_, state) = store.auto_state(TO, (2011, 40)).await.expect("state");
@@ -361,6 +384,52 @@ async fn exercise(url: &str) {
     assert!(
         store.import_job("cangucu", &id, now).await.is_err(),
         "another jurisdiction's"
+    );
+
+    // A law without a transitional article keeping earlier records: an
+    // auto from before it is refused.
+    let smj = rulebook_named("santa-maria-de-jetiba/taxi");
+    store
+        .sync_jurisdictions(
+            &by(),
+            &[Jurisdiction {
+                id: "santa-maria-de-jetiba".into(),
+                name: "Santa Maria de Jetibá".into(),
+                state: "ES".into(),
+                rulebooks: vec![smj.id.clone()],
+            }],
+        )
+        .await
+        .expect("sync");
+    let table = read_import_file(
+        "autos.csv",
+        "ano;numero;infracao;autuado;cometida_em;local;descricao;situacao;definitivo_em\n\
+         2020;3;51-I-a;526.018.159-06;01/02/2020 10:00;Centro;Antes da lei;definitivo;01/03/2020\n"
+            .as_bytes(),
+    )
+    .expect("table");
+    let before = store
+        .import(
+            &by(),
+            ImportRequest {
+                jurisdiction: "santa-maria-de-jetiba",
+                kind: ImportKind::Autos,
+                file: "autos.csv",
+                table: &table,
+                rulebooks: &[&smj],
+                dry_run: true,
+            },
+            &mut |_, _| {},
+        )
+        .await
+        .expect("dry run");
+    let refusal = refused(&before);
+    assert_eq!(refusal.len(), 1);
+    assert_eq!(refusal[0].1, "cometida_em");
+    assert!(
+        refusal[0].2.contains("não tem disposição transitória"),
+        "{}",
+        refusal[0].2
     );
 
     assert!(store.verify_audit().await.expect("verify").intact());
