@@ -1,5 +1,5 @@
 //! `outorga import`: a department's existing records — holders, drivers,
-//! vehicles, permits — from a CSV (`;` or `,`, UTF-8 with or without BOM,
+//! vehicles, permits, past autos and their debts — from a CSV (`;` or `,`, UTF-8 with or without BOM,
 //! or Latin-1) or `.xlsx` file, through the store's import (the same the
 //! web screen calls): the header checked before any row, each row on its
 //! own, a progress bar, and every row's outcome; `--dry-run` writes nothing
@@ -24,6 +24,10 @@ pub enum Kind {
     Vehicles,
     /// servico;numero;titular;outorgada_em[;situacao;validade;encerrada_em;placa;condutores;cota;linha]
     Permits,
+    /// ano;numero;infracao;autuado;cometida_em;local;descricao;situacao[;servico;permissao;placa;agente;notificado_em;defesa_em;julgado_em;decisao_notificada_em;recorrido_em;definitivo_em;mantido;multa]
+    Autos,
+    /// ano;numero[;valor;unidade;emitido_em;vencimento;parcelas;pagamentos]
+    Debts,
 }
 
 impl Kind {
@@ -33,6 +37,8 @@ impl Kind {
             Kind::Drivers => ImportKind::Drivers,
             Kind::Vehicles => ImportKind::Vehicles,
             Kind::Permits => ImportKind::Permits,
+            Kind::Autos => ImportKind::Autos,
+            Kind::Debts => ImportKind::Debts,
         }
     }
 }
@@ -68,7 +74,7 @@ pub fn import(
         }
     };
     let library = match kind {
-        Kind::Permits => match load(&rulebooks_folder(rulebooks)?) {
+        Kind::Permits | Kind::Autos | Kind::Debts => match load(&rulebooks_folder(rulebooks)?) {
             Ok(library) => Some(library),
             Err(code) => return Ok(code),
         },

@@ -73,8 +73,8 @@ enum Command {
         #[command(flatten)]
         database: users::DatabaseArgs,
     },
-    /// Import a department's existing records — holders, drivers, vehicles
-    /// or permits — from a CSV (`;` or `,`; UTF-8 or Latin-1) or .xlsx file
+    /// Import a department's existing records — holders, drivers, vehicles,
+    /// permits, past autos or their debts — from a CSV (`;` or `,`; UTF-8 or Latin-1) or .xlsx file
     /// (header line first); every row's outcome is listed with its line,
     /// field and reason. Exit 0: all taken; 1: some refused; 2: the file or
     /// its header cannot be read.

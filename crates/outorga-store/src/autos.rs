@@ -38,14 +38,14 @@ pub struct AutoInput {
 }
 
 /// An auto checked and weighed, not yet written.
-struct Proposed<'r> {
-    ctx: outorga_core::Context<'r>,
-    issued_on: NaiveDate,
-    offender: String,
-    plate: Option<String>,
-    holder: Option<String>,
-    proposal: Proposal,
-    notify: Option<(NaiveDate, String)>,
+pub(crate) struct Proposed<'r> {
+    pub(crate) ctx: outorga_core::Context<'r>,
+    pub(crate) issued_on: NaiveDate,
+    pub(crate) offender: String,
+    pub(crate) plate: Option<String>,
+    pub(crate) holder: Option<String>,
+    pub(crate) proposal: Proposal,
+    pub(crate) notify: Option<(NaiveDate, String)>,
 }
 
 /// The engine's sanction, in documents and plain numbers.
@@ -264,119 +264,134 @@ impl Store {
         // The day the auto is issued, in the jurisdiction's time.
         let issued_on = rulebook.jurisdiction.today(change.at);
         check_input(input, change, rulebook)?;
-        let (offender, _) = crate::parse_document(&input.offender)?;
-        let plate = input
-            .plate
-            .as_deref()
-            .filter(|p| !p.trim().is_empty())
-            .map(crate::parse_plate)
-            .transpose()?;
-        let Some(infraction) = rulebook.infraction_by_code(input.infraction.trim()) else {
-            return Err(StoreError::Invalid {
-                field: "infração",
-                reason: format!("`{}` não é infração de {}", input.infraction, rulebook.id),
-            });
-        };
         let mut tx = self.pool.begin().await?;
-        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
-        let mut people = vec![offender.as_str()];
-        let permit = match &input.permit {
-            Some((service, number)) => {
-                bound(&mut tx, jurisdiction, rulebook, service).await?;
-                Some(read_permit(&mut tx, jurisdiction, service, *number).await?)
-            }
-            None => {
-                let row = sqlx::query(
+        let proposed = propose_in(&mut tx, rulebook, jurisdiction, input, issued_on).await?;
+        tx.commit().await?;
+        Ok(proposed)
+    }
+}
+
+/// `propose` within the caller's transaction, the record read as it is on
+/// `issued_on` (an imported auto: the day it was committed).
+pub(crate) async fn propose_in<'r>(
+    tx: &mut crate::Tx,
+    rulebook: &'r Rulebook,
+    jurisdiction: &str,
+    input: &AutoInput,
+    issued_on: NaiveDate,
+) -> Result<Proposed<'r>, StoreError> {
+    let (offender, _) = crate::parse_document(&input.offender)?;
+    let plate = input
+        .plate
+        .as_deref()
+        .filter(|p| !p.trim().is_empty())
+        .map(crate::parse_plate)
+        .transpose()?;
+    let Some(infraction) = rulebook.infraction_by_code(input.infraction.trim()) else {
+        return Err(StoreError::Invalid {
+            field: "infração",
+            reason: format!("`{}` não é infração de {}", input.infraction, rulebook.id),
+        });
+    };
+    let ctx = crate::parameters::law(tx, jurisdiction, rulebook).await?;
+    let mut people = vec![offender.as_str()];
+    let permit = match &input.permit {
+        Some((service, number)) => {
+            bound(tx, jurisdiction, rulebook, service).await?;
+            Some(read_permit(tx, jurisdiction, service, *number).await?)
+        }
+        None => {
+            let row = sqlx::query(
                     "SELECT 1 AS one FROM jurisdiction_rulebooks WHERE jurisdiction = $1 AND rulebook = $2",
                 )
                 .bind(jurisdiction)
                 .bind(&rulebook.id)
-                .fetch_optional(&mut *tx)
+                .fetch_optional(&mut **tx)
                 .await?;
-                if row.is_none() {
-                    return Err(StoreError::Invalid {
-                        field: "jurisdição",
-                        reason: format!("{jurisdiction} não aplica o regulamento {}", rulebook.id),
-                    });
-                }
-                None
+            if row.is_none() {
+                return Err(StoreError::Invalid {
+                    field: "jurisdição",
+                    reason: format!("{jurisdiction} não aplica o regulamento {}", rulebook.id),
+                });
             }
-        };
-        if let Some(p) = &permit {
-            people.push(&p.holder);
+            None
         }
-        let scope = Scope {
-            all_permits: false,
-            people: &people,
-            records_only: true,
-        };
-        let world = world::load(&mut tx, &ctx, jurisdiction, scope, issued_on).await?;
-        let Some(by) = world.person(&offender) else {
-            return Err(StoreError::NotFound(format!(
-                "{offender} não está cadastrado em {jurisdiction}"
-            )));
-        };
+    };
+    if let Some(p) = &permit {
+        people.push(&p.holder);
+    }
+    let scope = Scope {
+        all_permits: false,
+        people: &people,
+        records_only: true,
+    };
+    let world = world::load(tx, &ctx, jurisdiction, scope, issued_on).await?;
+    let Some(by) = world.person(&offender) else {
+        return Err(StoreError::NotFound(format!(
+            "{offender} não está cadastrado em {jurisdiction}"
+        )));
+    };
+    let event = Event {
+        infraction,
+        by,
+        permit: permit
+            .as_ref()
+            .and_then(|p| world.permit(&p.service, p.number)),
+        at: input.committed_at,
+        is_final: false,
+        uncured: false,
+    };
+    let decided = penalty(&ctx, &world.facts, &event)?;
+    let uncured = if decided
+        .sanctions
+        .iter()
+        .any(|s| s.kind == SanctionKind::NoticeOfIrregularity)
+    {
         let event = Event {
-            infraction,
-            by,
-            permit: permit
-                .as_ref()
-                .and_then(|p| world.permit(&p.service, p.number)),
-            at: input.committed_at,
-            is_final: false,
-            uncured: false,
+            uncured: true,
+            ..event
         };
-        let decided = penalty(&ctx, &world.facts, &event)?;
-        let uncured = if decided
+        penalty(&ctx, &world.facts, &event)?.sanctions
+    } else {
+        Vec::new()
+    };
+    let proposal = Proposal {
+        sanctions: decided
             .sanctions
             .iter()
-            .any(|s| s.kind == SanctionKind::NoticeOfIrregularity)
-        {
-            let event = Event {
-                uncured: true,
-                ..event
-            };
-            penalty(&ctx, &world.facts, &event)?.sanctions
-        } else {
-            Vec::new()
-        };
-        let proposal = Proposal {
-            sanctions: decided
-                .sanctions
-                .iter()
-                .map(|s| proposed(&world, s))
-                .collect(),
-            uncured: uncured.iter().map(|s| proposed(&world, s)).collect(),
-            options: decided
-                .options
-                .iter()
-                .zip(&decided.record_as)
-                .map(|((set, article), record_as)| ProposedOption {
-                    sanctions: set.iter().map(|s| proposed(&world, s)).collect(),
-                    article: article.to_string(),
-                    record_as: record_as.map(str::to_string),
-                })
-                .collect(),
-            points: decided
-                .points
-                .iter()
-                .map(|(p, n)| (world.document(*p).to_string(), n.normalize().to_string()))
-                .collect(),
-            articles: articles(&decided.citations()),
-        };
-        let notify = optional_deadline(&ctx, DeadlineKind::Notification, issued_on)?;
-        tx.commit().await?;
-        Ok(Proposed {
-            ctx,
-            issued_on,
-            holder: permit.map(|p| p.holder),
-            offender,
-            plate,
-            proposal,
-            notify,
-        })
-    }
+            .map(|s| proposed(&world, s))
+            .collect(),
+        uncured: uncured.iter().map(|s| proposed(&world, s)).collect(),
+        options: decided
+            .options
+            .iter()
+            .zip(&decided.record_as)
+            .map(|((set, article), record_as)| ProposedOption {
+                sanctions: set.iter().map(|s| proposed(&world, s)).collect(),
+                article: article.to_string(),
+                record_as: record_as.map(str::to_string),
+            })
+            .collect(),
+        points: decided
+            .points
+            .iter()
+            .map(|(p, n)| (world.document(*p).to_string(), n.normalize().to_string()))
+            .collect(),
+        articles: articles(&decided.citations()),
+    };
+    let notify = optional_deadline(&ctx, DeadlineKind::Notification, issued_on)?;
+    Ok(Proposed {
+        ctx,
+        issued_on,
+        holder: permit.map(|p| p.holder),
+        offender,
+        plate,
+        proposal,
+        notify,
+    })
+}
 
+impl Store {
     /// An auto by number and year.
     pub async fn auto(
         &self,

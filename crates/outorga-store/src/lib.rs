@@ -61,6 +61,7 @@ pub use grant_preview::{
     VehiclePreview,
 };
 pub use hashing::{HashingLimits, HashingPeak};
+pub use import::jobs::{BEAT_TIMEOUT_SECONDS, ImportJob, JobState as ImportJobState};
 pub use import::table::read as read_import_file;
 pub use import::{
     Column as ImportColumn, ImportKind, ImportReport, ImportRequest, Outcome as ImportOutcome,

@@ -398,45 +398,16 @@ async fn finalize(
     (decided, payment): (&[ProposedSanction], Option<NaiveDate>),
     on: NaiveDate,
 ) -> Result<(), StoreError> {
-    let process = from_process(&auto.proposal);
     for sanction in decided {
         if sanction.kind == SanctionKind::Fine.name() {
-            let debtor = sanction
-                .payer
-                .clone()
-                .unwrap_or_else(|| auto.offender.clone());
-            let seq: i64 = sqlx::query(
-                "INSERT INTO debts (jurisdiction, year, number, seq, debtor, unit, quantity, issued_on, due_on, from_process) \
-                 SELECT $1, $2, $3, COALESCE(MAX(seq), 0) + 1, $4, $5, $6, $7, $8, $9 FROM debts \
-                 WHERE jurisdiction = $1 AND year = $2 AND number = $3 RETURNING seq",
-            )
-            .bind(jurisdiction)
-            .bind(auto.year)
-            .bind(auto.number)
-            .bind(&debtor)
-            .bind(sanction.unit.clone().unwrap_or_else(|| "BRL".into()))
-            .bind(sanction.quantity.clone().unwrap_or_else(|| "0".into()))
-            .bind(on.to_string())
-            .bind(payment.unwrap_or(on).to_string())
-            .bind(i32::from(process))
-            .fetch_one(&mut **tx)
-            .await?
-            .try_get("seq")?;
-            crate::audit::append(
+            fine_debt(
                 tx,
                 audit,
                 change,
-                Entry {
-                    action: "debt.create",
-                    jurisdiction: Some(jurisdiction),
-                    subject: &format!("debt:{}:{}:{seq}", auto.year, auto.number),
-                    detail: serde_json::json!({ "debtor": debtor, "unit": sanction.unit, "quantity": sanction.quantity,
-                                    "issued_on": on, "articles": sanction.articles }),
-                    rows: vec![RowRef::new(
-                        "debts",
-                        [jurisdiction.into(), auto.year.into(), auto.number.into(), seq.into()],
-                    )],
-                },
+                jurisdiction,
+                auto,
+                sanction,
+                (on, payment.unwrap_or(on)),
             )
             .await?;
             continue;
@@ -453,6 +424,60 @@ async fn finalize(
         ("penalidades aplicadas", &auto.proposal.articles),
     )
     .await
+}
+
+/// A fine decided becomes a debt of its payer (the offender when the
+/// sanction names none), issued on `issued` and due on `due`, with its audit
+/// entry.
+pub(crate) async fn fine_debt(
+    tx: &mut Tx,
+    audit: &Audit,
+    change: &Change<'_>,
+    jurisdiction: &str,
+    auto: &Auto,
+    sanction: &ProposedSanction,
+    (on, due): (NaiveDate, NaiveDate),
+) -> Result<i64, StoreError> {
+    let process = from_process(&auto.proposal);
+    let debtor = sanction
+        .payer
+        .clone()
+        .unwrap_or_else(|| auto.offender.clone());
+    let seq: i64 = sqlx::query(
+                "INSERT INTO debts (jurisdiction, year, number, seq, debtor, unit, quantity, issued_on, due_on, from_process) \
+                 SELECT $1, $2, $3, COALESCE(MAX(seq), 0) + 1, $4, $5, $6, $7, $8, $9 FROM debts \
+                 WHERE jurisdiction = $1 AND year = $2 AND number = $3 RETURNING seq",
+            )
+            .bind(jurisdiction)
+            .bind(auto.year)
+            .bind(auto.number)
+            .bind(&debtor)
+            .bind(sanction.unit.clone().unwrap_or_else(|| "BRL".into()))
+            .bind(sanction.quantity.clone().unwrap_or_else(|| "0".into()))
+            .bind(on.to_string())
+            .bind(due.to_string())
+            .bind(i32::from(process))
+            .fetch_one(&mut **tx)
+            .await?
+            .try_get("seq")?;
+    crate::audit::append(
+                tx,
+                audit,
+                change,
+                Entry {
+                    action: "debt.create",
+                    jurisdiction: Some(jurisdiction),
+                    subject: &format!("debt:{}:{}:{seq}", auto.year, auto.number),
+                    detail: serde_json::json!({ "debtor": debtor, "unit": sanction.unit, "quantity": sanction.quantity,
+                                    "issued_on": on, "articles": sanction.articles }),
+                    rows: vec![RowRef::new(
+                        "debts",
+                        [jurisdiction.into(), auto.year.into(), auto.number.into(), seq.into()],
+                    )],
+                },
+            )
+            .await?;
+    Ok(seq)
 }
 
 /// Records a sanction in force from `on` (a penalty decided, or a measure

@@ -4,8 +4,13 @@
 //! row's outcome and writes nothing, "Importar" writes each row accepted.
 //! The form is sent by htmx, so the file stays chosen between the two and
 //! a `<progress>` runs while the server works; without script the page
-//! answers whole. The import runs within the request: a file of 3,000 rows
-//! takes a few seconds (README), within the request's timeout.
+//! answers whole. "Simular" runs within the request (one transaction rolled
+//! back: README has its time for 3,000 rows). "Importar" starts a job
+//! (`Store::start_import_job`) run by a task of this process and answers
+//! with the job's page, `/j/{j}/importar/{id}`, which htmx polls every
+//! second: its `<progress>` and "N de M linhas" come from the job's row in
+//! the database, so any server sharing it answers the poll; a job whose
+//! process died shows as interrupted once its beat is a minute old.
 
 use crate::pages::{Bar, failure, page};
 use crate::place::{Place, place, refusal};
@@ -13,8 +18,12 @@ use crate::session::{Signed, checked_form};
 use askama::Template;
 use axum::extract::{Multipart, Path, State};
 use axum::http::StatusCode;
-use axum::response::Response;
-use outorga_store::{Change, ImportKind, ImportOutcome, ImportReport, ImportRequest};
+use axum::response::{IntoResponse, Redirect, Response};
+use outorga_core::model::Rulebook;
+use outorga_store::{
+    Change, ImportJob, ImportJobState, ImportKind, ImportOutcome, ImportReport, ImportRequest,
+    StoreError,
+};
 use outorga_web::AppState;
 use outorga_web::auth::Clerk;
 
@@ -79,6 +88,61 @@ impl ReportView {
     }
 }
 
+/// A job not finished: running (the page polls it), failed or
+/// interrupted.
+#[derive(Debug)]
+struct JobView {
+    url: String,
+    file: String,
+    total: u64,
+    done: u64,
+    imported: u64,
+    refused: u64,
+    running: bool,
+    /// Why it stopped, when it did.
+    stopped: Option<String>,
+    /// The rows refused so far.
+    rows: Vec<RowView>,
+}
+
+impl JobView {
+    fn of(j: &str, job: ImportJob) -> JobView {
+        let stopped = match job.state {
+            ImportJobState::Running | ImportJobState::Finished => None,
+            ImportJobState::Failed => Some(format!(
+                "a importação parou por um erro do sistema ({}). As linhas importadas até aqui \
+                 ficam gravadas; importe o arquivo de novo: as já gravadas serão recusadas como \
+                 existentes e as demais, importadas",
+                job.error.unwrap_or_default()
+            )),
+            ImportJobState::Interrupted => Some(
+                "a importação foi interrompida (o servidor que a fazia parou). As linhas \
+                 importadas até aqui ficam gravadas; importe o arquivo de novo: as já gravadas \
+                 serão recusadas como existentes e as demais, importadas"
+                    .into(),
+            ),
+        };
+        JobView {
+            url: format!("/j/{j}/importar/{}", job.id),
+            running: job.state == ImportJobState::Running,
+            file: job.file,
+            total: job.total,
+            done: job.done,
+            imported: job.imported,
+            refused: job.refused,
+            stopped,
+            rows: ReportView::of(
+                "",
+                ImportReport {
+                    dry_run: false,
+                    rows: job.outcomes,
+                },
+            )
+            .rows,
+        }
+    }
+}
+
 #[derive(Template)]
 #[template(path = "importar.html")]
 struct ImportPage {
@@ -89,6 +153,7 @@ struct ImportPage {
     columns: Vec<(&'static str, String)>,
     error: Option<String>,
     report: Option<ReportView>,
+    job: Option<JobView>,
 }
 
 fn import_page(
@@ -96,6 +161,16 @@ fn import_page(
     place: &Place<'_>,
     chosen: ImportKind,
     (error, report): (Option<String>, Option<ReportView>),
+    status: StatusCode,
+) -> Response {
+    job_page(signed, place, chosen, (error, report, None), status)
+}
+
+fn job_page(
+    signed: &Signed,
+    place: &Place<'_>,
+    chosen: ImportKind,
+    (error, report, job): (Option<String>, Option<ReportView>, Option<JobView>),
     status: StatusCode,
 ) -> Response {
     page(
@@ -132,6 +207,7 @@ fn import_page(
                 .collect(),
             error,
             report,
+            job,
         },
     )
 }
@@ -258,7 +334,9 @@ pub(crate) async fn run(
     let Some(kind) = ImportKind::parse(&sent.kind) else {
         return unprocessable(
             ImportKind::Holders,
-            "escolha o que o arquivo contém: titulares, condutores, veículos ou permissões".into(),
+            "escolha o que o arquivo contém: titulares, condutores, veículos, permissões, autos \
+             de infração ou débitos"
+                .into(),
         );
     };
     if sent.bytes.is_empty() {
@@ -281,6 +359,51 @@ pub(crate) async fn run(
         rulebooks: &place.rulebooks,
         dry_run: sent.action != "importar",
     };
+    if !request.dry_run {
+        // A job: its progress in the database, its rows taken by a task of
+        // this process; the answer is the job's page.
+        let id = match state.store.start_import_job(&change, request).await {
+            Ok(id) => id,
+            Err(error) => return stored_error(error, |m| unprocessable(kind, m)),
+        };
+        let task = state.clone();
+        let (j, user, file, job) = (
+            place.id.clone(),
+            signed.user.name.clone(),
+            sent.file_name.clone(),
+            id.clone(),
+        );
+        tokio::spawn(async move {
+            let rulebooks: Vec<&Rulebook> = task
+                .library
+                .rulebooks()
+                .filter(|r| r.jurisdiction.id == j)
+                .collect();
+            let change = Change {
+                by: &user,
+                at: task.clock.now(),
+                why: "importação pela tela",
+            };
+            let request = ImportRequest {
+                jurisdiction: &j,
+                kind,
+                file: &file,
+                table: &table,
+                rulebooks: &rulebooks,
+                dry_run: false,
+            };
+            let clock = task.clock.clone();
+            let now = move || clock.now();
+            if let Err(error) = task
+                .store
+                .run_import_job(&change, request, &job, &now)
+                .await
+            {
+                tracing::error!(%error, job, "an import job failed");
+            }
+        });
+        return Redirect::to(&format!("/j/{}/importar/{id}", place.id)).into_response();
+    }
     match state.store.import(&change, request, &mut |_, _| {}).await {
         Ok(report) => import_page(
             &signed,
@@ -297,4 +420,74 @@ pub(crate) async fn run(
             }
         },
     }
+}
+
+/// An error of the store: bad input on the page (`refused`), anything else
+/// logged and the failure page.
+fn stored_error(error: StoreError, refused: impl FnOnce(String) -> Response) -> Response {
+    match error.bad_input() {
+        Some((field, reason)) => refused(format!("{field}: {reason}")),
+        None => {
+            tracing::error!(%error, "a file could not be imported");
+            failure()
+        }
+    }
+}
+
+/// An import job's page: its progress while it runs (htmx polls it every
+/// second), every row's outcome once finished.
+pub(crate) async fn job(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path((j, id)): Path<(String, String)>,
+) -> Response {
+    let place = match place(&state, &signed, &j) {
+        Ok(place) => place,
+        Err(refused) => return *refused,
+    };
+    if let Some(refused) = not_a_clerk(&signed) {
+        return refused;
+    }
+    let job = match state
+        .store
+        .import_job(&place.id, &id, state.clock.now())
+        .await
+    {
+        Ok(job) => job,
+        Err(StoreError::NotFound(_)) => {
+            return refusal(
+                &signed,
+                StatusCode::NOT_FOUND,
+                "Importação não encontrada",
+                "Não há importação com este endereço nesta jurisdição. Volte à tela de importação.",
+            );
+        }
+        Err(error) => return stored_error(error, |_| failure()),
+    };
+    let kind = ImportKind::parse(&job.kind).unwrap_or(ImportKind::Holders);
+    if job.state == ImportJobState::Finished {
+        let file = job.file.clone();
+        let report = ReportView::of(
+            &file,
+            ImportReport {
+                dry_run: false,
+                rows: job.outcomes,
+            },
+        );
+        return job_page(
+            &signed,
+            &place,
+            kind,
+            (None, Some(report), None),
+            StatusCode::OK,
+        );
+    }
+    let view = JobView::of(&place.id, job);
+    job_page(
+        &signed,
+        &place,
+        kind,
+        (None, None, Some(view)),
+        StatusCode::OK,
+    )
 }

@@ -182,6 +182,7 @@ pub fn routes(options: Options) -> Router<AppState> {
         )
         .route("/auditoria", get(audit::show))
         .route("/auditoria/verificacao", post(audit::verify))
+        .route("/j/{j}/importar/{id}", get(import::job))
         .route("/static/{file}", get(assets::serve))
         .layer(axum::Extension(options))
 }

@@ -1287,7 +1287,7 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 48] = [
+    let routes: [Row<'_>; 49] = [
         // The administration (issue 12): users and tokens, parameters,
         // the audit log.
         ("GET", "/admin/usuarios", "", Admin::admits, None),
@@ -1357,8 +1357,15 @@ async fn role_table(url: &str) {
             unprocessable,
         ),
         ("POST", "/auditoria/verificacao", "", Board::admits, None),
-        // The import (issue 12, item 7).
+        // The import (issue 12, item 7) and its jobs' progress.
         ("GET", "/j/{j}/importar", "", Clerk::admits, None),
+        (
+            "GET",
+            "/j/{j}/importar/0123abcd",
+            "",
+            Clerk::admits,
+            Some(StatusCode::NOT_FOUND),
+        ),
         (
             "POST",
             "/j/{j}/importar",
@@ -1656,13 +1663,80 @@ async fn import_flow(url: &str) {
     assert!(dry.body.contains("<progress"));
     let none = send(&router, get("/j/cangucu/pessoas/52601815906", &clerk)).await;
     assert_eq!(none.status, StatusCode::NOT_FOUND);
-    let done = send_file("importar", "holders", "titulares.csv", holders).await;
+    // Importing is a job: the answer is its page, polled until finished.
+    let job = |started: Page| {
+        let (router, clerk) = (router.clone(), clerk.clone());
+        async move {
+            assert_eq!(started.status, StatusCode::SEE_OTHER, "{}", started.body);
+            let url = started.location().to_string();
+            assert!(url.starts_with("/j/cangucu/importar/"), "{url}");
+            for _ in 0..100 {
+                let page = send(&router, get(&url, &clerk)).await;
+                assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+                if !page.body.contains("hx-trigger=\"every 1s\"") {
+                    return page;
+                }
+                assert!(
+                    page.body.contains(&format!("hx-get=\"{url}\"")),
+                    "{}",
+                    page.body
+                );
+                assert!(page.body.contains("<progress value="), "{}", page.body);
+                assert!(page.body.contains(" linhas: "), "{}", page.body);
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            panic!("the import job did not finish");
+        }
+    };
+    let done = job(send_file("importar", "holders", "titulares.csv", holders).await).await;
     assert!(done.body.contains("2 importada(s)"), "{}", done.body);
+    // A job still running, as another server sees it in the database: the
+    // page polls it and shows its progress.
+    let keys = AuditKeys::new(AuditKey::from_hex(&"5e".repeat(32)).expect("test key"));
+    let other = Store::open(url, keys).await.expect("open");
+    let table =
+        outorga_store::read_import_file("veiculos.csv", b"placa;renavam;ano\nABC1D23;1;2020\n")
+            .expect("table");
+    let running = other
+        .start_import_job(
+            &setup(),
+            outorga_store::ImportRequest {
+                jurisdiction: "cangucu",
+                kind: outorga_store::ImportKind::Vehicles,
+                file: "veiculos.csv",
+                table: &table,
+                rulebooks: &[],
+                dry_run: false,
+            },
+        )
+        .await
+        .expect("job");
+    let url_of = format!("/j/cangucu/importar/{running}");
+    let page = send(&router, get(&url_of, &clerk)).await;
+    assert!(
+        page.body
+            .contains(&format!("hx-get=\"{url_of}\" hx-trigger=\"every 1s\"")),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body.contains("<progress value=\"0\" max=\"1\""),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("0 de 1 linhas"), "{}", page.body);
+    // Not another jurisdiction's page (this clerk's scope is Canguçu).
+    let elsewhere = send(
+        &router,
+        get(&format!("/j/amapa/importar/{running}"), &clerk),
+    )
+    .await;
+    assert_eq!(elsewhere.status, StatusCode::FORBIDDEN);
     let person = send(&router, get("/j/cangucu/pessoas/52601815906", &clerk)).await;
     assert!(person.body.contains("João Conceição"));
     let permits: &[u8] =
         b"servico;numero;titular;outorgada_em\ntaxi;12;526.018.159-06;05/05/2010\n";
-    let done = send_file("importar", "permits", "permissoes.csv", permits).await;
+    let done = job(send_file("importar", "permits", "permissoes.csv", permits).await).await;
     assert!(done.body.contains("1 importada(s)"), "{}", done.body);
     assert!(done.body.contains("Art. 28"), "{}", done.body);
     let list = send(&router, get("/j/cangucu/permissoes", &clerk)).await;

@@ -13,6 +13,8 @@
 //! validity they give, the duties and time limits they set, in the permit's
 //! history and the row's outcome.
 
+mod enforcement;
+pub mod jobs;
 pub mod table;
 
 use crate::audit::images::RowRef;
@@ -33,6 +35,8 @@ pub enum ImportKind {
     Drivers,
     Vehicles,
     Permits,
+    Autos,
+    Debts,
 }
 
 /// A column of a kind of file: its name as the header writes it (compared
@@ -84,12 +88,48 @@ const PERMITS: &[Column] = &[
     col("linha", false),
 ];
 
+const AUTOS: &[Column] = &[
+    col("ano", true),
+    col("numero", true),
+    col("infracao", true),
+    col("autuado", true),
+    col("servico", false),
+    col("permissao", false),
+    col("placa", false),
+    col("cometida_em", true),
+    col("local", true),
+    col("descricao", true),
+    col("agente", false),
+    col("situacao", true),
+    col("notificado_em", false),
+    col("defesa_em", false),
+    col("julgado_em", false),
+    col("decisao_notificada_em", false),
+    col("recorrido_em", false),
+    col("definitivo_em", false),
+    col("mantido", false),
+    col("multa", false),
+];
+
+const DEBTS: &[Column] = &[
+    col("ano", true),
+    col("numero", true),
+    col("valor", false),
+    col("unidade", false),
+    col("emitido_em", false),
+    col("vencimento", false),
+    col("parcelas", false),
+    col("pagamentos", false),
+];
+
 impl ImportKind {
-    pub const ALL: [ImportKind; 4] = [
+    pub const ALL: [ImportKind; 6] = [
         ImportKind::Holders,
         ImportKind::Drivers,
         ImportKind::Vehicles,
         ImportKind::Permits,
+        ImportKind::Autos,
+        ImportKind::Debts,
     ];
 
     /// The name in the CLI and the form (`holders`, …).
@@ -99,6 +139,8 @@ impl ImportKind {
             ImportKind::Drivers => "drivers",
             ImportKind::Vehicles => "vehicles",
             ImportKind::Permits => "permits",
+            ImportKind::Autos => "autos",
+            ImportKind::Debts => "debts",
         }
     }
 
@@ -113,6 +155,8 @@ impl ImportKind {
             ImportKind::Drivers => "condutores",
             ImportKind::Vehicles => "veículos",
             ImportKind::Permits => "permissões",
+            ImportKind::Autos => "autos de infração",
+            ImportKind::Debts => "débitos",
         }
     }
 
@@ -122,6 +166,8 @@ impl ImportKind {
             ImportKind::Holders | ImportKind::Drivers => PEOPLE,
             ImportKind::Vehicles => VEHICLES,
             ImportKind::Permits => PERMITS,
+            ImportKind::Autos => AUTOS,
+            ImportKind::Debts => DEBTS,
         }
     }
 }
@@ -318,7 +364,7 @@ pub fn cnh_categories(text: &str) -> Vec<String> {
 }
 
 /// What became of one row.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RowOutcome {
     pub line: u64,
     /// What the row names: a document, a plate, a permit.
@@ -326,7 +372,7 @@ pub struct RowOutcome {
     pub outcome: Outcome,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     /// Written (or, in a dry run, would be), with what the law's
     /// transitional rules said of it.
@@ -395,6 +441,13 @@ fn subject_of(kind: ImportKind, cells: &Cells<'_>) -> String {
         ImportKind::Holders | ImportKind::Drivers => cells.get("documento"),
         ImportKind::Vehicles => cells.get("placa"),
         ImportKind::Permits => cells.get("numero"),
+        ImportKind::Autos | ImportKind::Debts => {
+            return format!(
+                "{}/{}",
+                cells.get("numero").unwrap_or(""),
+                cells.get("ano").unwrap_or("")
+            );
+        }
     }
     .unwrap_or("")
     .to_string()
@@ -411,6 +464,18 @@ impl Store {
         change: &Change<'_>,
         request: ImportRequest<'_>,
         progress: &mut (dyn FnMut(usize, usize) + Send),
+    ) -> Result<ImportReport, StoreError> {
+        self.import_rows(change, request, &mut |_, done, total| progress(done, total))
+            .await
+    }
+
+    /// `import`, telling `on_row` each row's outcome as it is known, with
+    /// the rows done and the total (a job writes its progress from it).
+    pub(crate) async fn import_rows(
+        &self,
+        change: &Change<'_>,
+        request: ImportRequest<'_>,
+        on_row: &mut (dyn FnMut(&RowOutcome, usize, usize) + Send),
     ) -> Result<ImportReport, StoreError> {
         let header = check_header(request.kind, &request.table.header)?;
         if !self.has_jurisdiction(request.jurisdiction).await? {
@@ -479,12 +544,13 @@ impl Store {
                     None => return Err(e),
                 },
             };
-            rows.push(RowOutcome {
+            let row = RowOutcome {
                 line: *line,
                 subject: subject_of(request.kind, &cells),
                 outcome,
-            });
-            progress(done + 1, total);
+            };
+            on_row(&row, done + 1, total);
+            rows.push(row);
         }
         if let Some((tx, _)) = dry {
             tx.rollback().await?;
@@ -532,6 +598,24 @@ impl Store {
             ImportKind::Permits => {
                 self.import_permit(tx, &change, request.jurisdiction, request.rulebooks, cells)
                     .await
+            }
+            ImportKind::Autos => {
+                self.import_auto(
+                    tx,
+                    &change,
+                    (request.jurisdiction, request.rulebooks),
+                    cells,
+                )
+                .await
+            }
+            ImportKind::Debts => {
+                self.import_debt(
+                    tx,
+                    &change,
+                    (request.jurisdiction, request.rulebooks),
+                    cells,
+                )
+                .await
             }
         }
     }

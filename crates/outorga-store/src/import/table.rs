@@ -64,6 +64,9 @@ fn csv_text(text: &str) -> Result<Table, StoreError> {
         .from_reader(text.as_bytes());
     let mut header = None;
     let mut rows = Vec::new();
+    // Newlines counted so far, up to `counted` (records come in order: each
+    // line is counted once, not again from the start for every record).
+    let (mut counted, mut newlines) = (0usize, 0u64);
     for record in reader.records() {
         let record = record.map_err(|e| {
             let line = e.position().map_or(0, |p| p.line());
@@ -81,11 +84,14 @@ fn csv_text(text: &str) -> Result<Table, StoreError> {
             while matches!(text.as_bytes().get(start), Some(b'\n' | b'\r')) {
                 start += 1;
             }
-            text.as_bytes()[..start]
-                .iter()
-                .filter(|b| **b == b'\n')
-                .count() as u64
-                + 1
+            if start >= counted {
+                newlines += text.as_bytes()[counted..start]
+                    .iter()
+                    .filter(|b| **b == b'\n')
+                    .count() as u64;
+                counted = start;
+            }
+            newlines + 1
         });
         let cells: Vec<String> = record.iter().map(|c| c.trim().to_string()).collect();
         if header.is_none() {
@@ -118,8 +124,16 @@ fn cell_text(cell: &calamine::Data) -> String {
         Data::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", *f as i64),
         Data::Float(f) => f.to_string(),
         Data::Bool(b) => if *b { "sim" } else { "não" }.to_string(),
+        // A date cell; with a time of day when it has one (an auto's moment).
         Data::DateTime(d) => excel_day(d.as_f64())
-            .map(|day| day.to_string())
+            .map(|day| {
+                let minutes = (d.as_f64().fract() * 1440.0).round() as u32;
+                if minutes == 0 || minutes >= 1440 {
+                    day.to_string()
+                } else {
+                    format!("{day} {:02}:{:02}", minutes / 60, minutes % 60)
+                }
+            })
             .unwrap_or_else(|| d.as_f64().to_string()),
         Data::Error(e) => format!("#{e:?}"),
     }
