@@ -1043,10 +1043,30 @@ async fn fleet_workflows(url: &str) {
         ),
     )
     .await;
-    // Canguçu's law sets no rule for substituting a vehicle: the answer
-    // says so next to the vehicle's form.
+    // Canguçu's law sets no rule of its own for a substitute: it is judged
+    // as any vehicle entering the service (art. 11), and this one lacks the
+    // equipment the law asks — refused with the articles next to the form.
     assert_eq!(put.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", put.body);
     assert!(put.body.contains("id=\"erro-veiculo\""));
+    assert!(
+        put.body.contains("substituição negada") && put.body.contains("Art. 11, VII"),
+        "{}",
+        put.body
+    );
+    let again = send(
+        &router,
+        post(
+            "/j/cangucu/permissoes/taxi/1/veiculo",
+            &clerk,
+            &format!("placa=&csrf={token}"),
+        ),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        again.body.contains("id=\"erro-veiculo\""),
+        "a plate is asked for next to the form"
+    );
     let unknown = send(
         &router,
         post(

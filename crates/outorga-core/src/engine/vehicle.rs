@@ -120,10 +120,12 @@ pub fn substitution<'r>(
     today: NaiveDate,
 ) -> Result<Assessment<'r>, EngineError> {
     let rules = &ctx.rulebook.vehicles.substitution;
+    // A law that sets no rule of its own for a substitute admits it as it
+    // admits any vehicle entering the service (Canguçu: art. 11 for every
+    // vehicle in service; art. 36, XIII names the "processo de inclusão ou
+    // substituição" together).
     if rules.is_empty() {
-        return Err(EngineError::NotInRulebook(
-            "regras de substituição de veículo".into(),
-        ));
+        return inclusion(ctx, substitute, today);
     }
     let mut answer = Assessment::default();
     check_requirements(ctx, substitute, today, &mut answer)?;
