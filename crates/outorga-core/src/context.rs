@@ -2,7 +2,7 @@
 //! overrides and the business-day calendar they make.
 
 use crate::calendar::{self, Calendar};
-use crate::model::{ParamId, Period, Quantity, Rulebook, value_on};
+use crate::model::{Dated, ParamId, Period, Quantity, Rulebook, dated_on, value_on};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
@@ -12,8 +12,10 @@ use std::collections::BTreeMap;
 pub struct Overrides {
     /// Named parameters (`population`, `tariff.bandeirada`, …).
     pub values: BTreeMap<String, Decimal>,
-    /// BRL value of fiscal units.
-    pub units: BTreeMap<String, Decimal>,
+    /// BRL value of fiscal units, each from its day (a scenario's from the
+    /// earliest day; a deployment's as its acts set them). On a day, the one
+    /// of these or of the rulebook that started last is in force.
+    pub units: BTreeMap<String, Vec<Dated<Decimal>>>,
     /// Extra non-business dates.
     pub holidays: Vec<NaiveDate>,
 }
@@ -159,19 +161,24 @@ impl<'r> Context<'r> {
         })
     }
 
-    /// BRL value of one fiscal unit on a date, when known.
+    /// BRL value of one fiscal unit on a date, when known: the value that
+    /// started last on or before it, the deployment's over the rulebook's
+    /// when both start on the same day.
     pub fn unit_value(&self, unit: &str, on: NaiveDate) -> Option<Decimal> {
         if unit == "BRL" {
             return Some(Decimal::ONE);
         }
-        if let Some(value) = self.overrides.units.get(unit) {
-            return Some(*value);
-        }
-        self.rulebook
+        let deployed = self.overrides.units.get(unit).and_then(|v| dated_on(v, on));
+        let law = self
+            .rulebook
             .units
             .get(unit)
-            .and_then(|u| value_on(&u.values, on))
-            .copied()
+            .and_then(|u| dated_on(&u.values, on));
+        match (deployed, law) {
+            (Some(d), Some(l)) if l.from > d.from => Some(l.value),
+            (Some(d), _) => Some(d.value),
+            (None, l) => l.map(|l| l.value),
+        }
     }
 }
 

@@ -190,11 +190,15 @@ pub struct Dated<T> {
 
 /// The value in force on `on`: the latest entry starting on or before it.
 pub fn value_on<T>(values: &[Dated<T>], on: NaiveDate) -> Option<&T> {
+    dated_on(values, on).map(|dated| &dated.value)
+}
+
+/// The entry in force on `on`, with its day and source.
+pub fn dated_on<T>(values: &[Dated<T>], on: NaiveDate) -> Option<&Dated<T>> {
     values
         .iter()
         .filter(|dated| dated.from <= on)
         .max_by_key(|dated| dated.from)
-        .map(|dated| &dated.value)
 }
 
 #[derive(Debug, Clone)]
@@ -214,6 +218,9 @@ pub struct FiscalUnit {
     pub name: String,
     pub citation: Citation,
     pub values: Vec<Dated<Decimal>>,
+    /// Worked out as the mean tariff coefficient of the bus lines in force
+    /// (`engine::bus::ctm`), never set by an act of its own.
+    pub from_lines: bool,
 }
 
 /// Index of a parameter in [`Rulebook::parameters`].
@@ -709,6 +716,8 @@ crate::vocab::vocabulary! {
         VerificationInspectionNotice = "verification_inspection_notice",
         /// To pay a fine.
         Payment = "payment",
+        /// To pay a fee, from the event that charges it.
+        FeePayment = "fee_payment",
         /// How long a permit lasts.
         PermitTerm = "permit_term",
         /// How long a traffic authorization lasts before it is renewed.
@@ -764,6 +773,7 @@ impl DeadlineKind {
             DeadlineKind::Cure => "sanar a irregularidade",
             DeadlineKind::VerificationInspectionNotice => "aviso da vistoria de verificação",
             DeadlineKind::Payment => "pagamento da multa",
+            DeadlineKind::FeePayment => "pagamento da taxa",
             DeadlineKind::PermitTerm => "vigência da permissão",
             DeadlineKind::TrafficAuthorizationTerm => "vigência da autorização de tráfego",
             DeadlineKind::DelegationTerm => "vigência da delegação",
@@ -1715,6 +1725,21 @@ pub struct Fee {
     /// Lower amounts by completed months of work (a transfer to a long-serving
     /// auxiliary).
     pub reductions: Vec<FeeReduction>,
+    /// The event that charges it; `None`: a clerk charges it when the law
+    /// says (a conversion of a suspension, a radio company's yearly cost).
+    pub event: Option<FeeEvent>,
+}
+
+crate::vocab::vocabulary! {
+    /// What makes a fee due: the record charges it when it happens.
+    pub enum FeeEvent {
+        /// A permit granted.
+        Grant = "grant",
+        /// A second copy of a document issued.
+        SecondCopy = "second_copy",
+        /// A vehicle in service substituted by another.
+        VehicleSubstitution = "vehicle_substitution",
+    }
 }
 
 /// The amount for whoever worked from `from_months` to `to_months` (inclusive;

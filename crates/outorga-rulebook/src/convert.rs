@@ -293,6 +293,17 @@ pub fn rulebook(
             citation: c.citation(&f.citation),
         });
     }
+    for unit in raw.units.values() {
+        if let Some(flag) = &unit.get_ref().from_lines
+            && *flag.get_ref()
+            && raw.bus.is_none()
+        {
+            c.diag.error(
+                flag.span(),
+                "`from_lines`: the mean of the lines' coefficients needs the [bus] rules (their `ctm` article)",
+            );
+        }
+    }
     let bus = raw.bus.as_ref().map(|b| {
         let span = b.span();
         let r = b.get_ref();
@@ -600,6 +611,7 @@ impl Converter<'_, '_> {
                 name: raw.name.clone(),
                 citation,
                 values,
+                from_lines: raw.from_lines.as_ref().is_some_and(|f| *f.get_ref()),
             },
         );
     }
@@ -1810,11 +1822,26 @@ impl Converter<'_, '_> {
                     amount: amount(self, &r.quantity, &r.citation),
                 });
             }
+            let event = f.event.as_ref().and_then(|raw| {
+                let event = FeeEvent::parse(raw.get_ref());
+                if event.is_none() {
+                    self.diag.error(
+                        raw.span(),
+                        format!(
+                            "unknown fee event `{}`; known: {}",
+                            raw.get_ref(),
+                            FeeEvent::known()
+                        ),
+                    );
+                }
+                event
+            });
             fees.push(Fee {
                 kind: f.kind.get_ref().clone(),
                 description: f.description.clone(),
                 amount: base,
                 reductions,
+                event,
             });
         }
         fees

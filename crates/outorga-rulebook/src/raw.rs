@@ -165,6 +165,9 @@ pub struct RawUnit {
     pub citation: Spanned<String>,
     #[serde(default)]
     pub values: Vec<RawDated>,
+    /// The unit is the mean of the bus lines' tariff coefficients in force
+    /// (Amapá art. 21): its value is worked out from the record, never set.
+    pub from_lines: Option<Spanned<bool>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -914,6 +917,8 @@ pub struct RawFee {
     pub citation: Spanned<String>,
     #[serde(default)]
     pub reductions: Vec<RawFeeReduction>,
+    /// The event that charges it (`grant`, `second_copy`, …).
+    pub event: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -424,7 +424,14 @@ pub fn overrides(rulebook: &Rulebook, raw: dto::Parameters) -> Result<Overrides,
             ));
         }
         let value = non_negative(&format!("parameters.units.{unit}"), value.0)?;
-        overrides.units.insert(unit, value);
+        overrides.units.insert(
+            unit,
+            vec![outorga_core::model::Dated {
+                from: chrono::NaiveDate::MIN,
+                value,
+                source: None,
+            }],
+        );
     }
     overrides.holidays = raw.holidays.into_iter().map(|d| d.0).collect();
     const TARIFF: [&str; 4] = [

@@ -70,6 +70,30 @@ pub struct Proposal {
 }
 
 impl Proposal {
+    /// Each fine without its value in reais given it at the unit's value
+    /// in force on `on` (the value the deployment recorded after the auto
+    /// was issued shows on it): what the auto's readers are shown. What is
+    /// owed is converted on the day of payment (`debts`).
+    pub fn priced(mut self, ctx: &outorga_core::Context<'_>, on: NaiveDate) -> Proposal {
+        let lists = [&mut self.sanctions, &mut self.uncured];
+        let options = self.options.iter_mut().map(|o| &mut o.sanctions);
+        for list in lists.into_iter().chain(options) {
+            for s in list.iter_mut().filter(|s| s.brl.is_none()) {
+                let (Some(unit), Some(quantity)) = (&s.unit, &s.quantity) else {
+                    continue;
+                };
+                let Ok(quantity) = quantity.parse::<rust_decimal::Decimal>() else {
+                    continue;
+                };
+                s.brl = ctx
+                    .unit_value(unit, on)
+                    .and_then(|v| v.checked_mul(quantity))
+                    .map(|v| outorga_core::context::round_brl(v).to_string());
+            }
+        }
+        self
+    }
+
     /// What the procedure's machine weighs: the sanctions at stake, their
     /// kinds parsed (a stored kind the core does not know is a corrupt row).
     pub fn stakes(&self) -> Result<Stakes<'_>, StoreError> {

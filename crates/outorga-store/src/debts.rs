@@ -5,7 +5,7 @@ use crate::audit::{Change, Entry, append};
 use crate::dates::day;
 use crate::listing::{self, Filter, Kind, List, Page, Window, day_range, renamed, text};
 use crate::{Store, StoreError, Tx, articles};
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use outorga_core::Context;
 use outorga_core::engine::fine_due::fine_due;
 use outorga_core::model::{Amount, Rulebook};
@@ -71,16 +71,48 @@ async fn whole_overdue(
     Ok(n > 0)
 }
 
-/// A fine owed, as recorded, with its payments.
+/// Where a debt comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Origin {
+    /// A fine of an auto (the auto's year and number, its place in it).
+    Auto,
+    /// A fee the law charges at its event (numbered in the `fee` series).
+    Fee,
+}
+
+impl Origin {
+    fn name(self) -> &'static str {
+        match self {
+            Origin::Auto => "auto",
+            Origin::Fee => "fee",
+        }
+    }
+}
+
+/// A debt as recorded, with its payments: the ledger's row.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Debt {
-    /// The auto it comes from (year, number) and its place in it.
+    /// A fine: the auto (year, number) and its place in it; a fee: its
+    /// year and number, place 0.
     pub year: i32,
     pub number: i64,
     pub seq: i64,
+    pub origin: Origin,
+    /// The rulebook it is owed under.
+    pub rulebook: String,
+    /// The fee's kind in the rulebook.
+    pub fee: Option<String>,
+    /// The article the amount rests on.
+    pub article: Option<String>,
+    /// What it is for, in Portuguese.
+    pub purpose: String,
+    /// The permit it concerns (its number), when one.
+    pub permit: Option<i64>,
     pub debtor: String,
     pub unit: String,
     pub quantity: String,
+    /// In reais at the unit's value on the day of issue, when known.
+    pub brl_on_issue: Option<String>,
     pub issued_on: NaiveDate,
     pub due_on: NaiveDate,
     pub from_process: bool,
@@ -92,6 +124,48 @@ impl Debt {
     pub fn settled(&self) -> bool {
         self.payments.len() as u32 >= self.installments.unwrap_or(1)
     }
+
+    /// The debt's own number, the same on its slip, its PIX and a bank's
+    /// return: year, number and place, 14 digits (`AAAANNNNNNNNSS`).
+    pub fn own_number(&self) -> String {
+        format!("{:04}{:08}{:02}", self.year, self.number, self.seq)
+    }
+}
+
+/// How a payment was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Means {
+    /// A payment slip paid at a bank (or read from its return file).
+    Guia,
+    Pix,
+    /// Cash at the department's counter.
+    Caixa,
+}
+
+impl Means {
+    pub const ALL: [Means; 3] = [Means::Guia, Means::Pix, Means::Caixa];
+
+    /// The spelling in the record and the API.
+    pub fn name(self) -> &'static str {
+        match self {
+            Means::Guia => "guia",
+            Means::Pix => "pix",
+            Means::Caixa => "caixa",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Means> {
+        Means::ALL.into_iter().find(|m| m.name() == text)
+    }
+
+    /// As people read it.
+    pub fn portuguese(self) -> &'static str {
+        match self {
+            Means::Guia => "guia paga no banco",
+            Means::Pix => "PIX",
+            Means::Caixa => "dinheiro no caixa",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -100,6 +174,21 @@ pub struct Payment {
     pub paid_on: NaiveDate,
     pub quantity: String,
     pub brl: Option<String>,
+    /// What was received, in centavos (not recorded before issue 13).
+    pub cents: Option<i64>,
+    pub means: Option<Means>,
+    pub receipt: Option<String>,
+}
+
+/// A payment as a clerk (or a bank's return) records it: the day, the
+/// means, what was received (none: what is due) and the receipt (none: one
+/// is numbered).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentInput {
+    pub on: NaiveDate,
+    pub means: Means,
+    pub cents: Option<i64>,
+    pub receipt: Option<String>,
 }
 
 /// What paying a debt on a day costs, by the rulebook.
@@ -114,10 +203,10 @@ pub struct Due {
     pub articles: Vec<String>,
 }
 
-type Key = (i32, i64, i64);
+pub(crate) type Key = (i32, i64, i64);
 
-const COLUMNS: &str =
-    "year, number, seq, debtor, unit, quantity, issued_on, due_on, from_process, installments";
+const COLUMNS: &str = "year, number, seq, origin, rulebook, fee, article, purpose, permit, debtor, \
+     unit, quantity, brl_on_issue, issued_on, due_on, from_process, installments";
 
 /// A debt's row, without its payments.
 fn debt_of(row: &sqlx::any::AnyRow) -> Result<Debt, StoreError> {
@@ -126,13 +215,24 @@ fn debt_of(row: &sqlx::any::AnyRow) -> Result<Debt, StoreError> {
     let due: String = row.try_get("due_on")?;
     let process: i64 = row.try_get("from_process")?;
     let installments: Option<i64> = row.try_get("installments")?;
+    let origin: String = row.try_get("origin")?;
     Ok(Debt {
         year: i32::try_from(year).unwrap_or_default(),
         number: row.try_get("number")?,
         seq: row.try_get("seq")?,
+        origin: match origin.as_str() {
+            "fee" => Origin::Fee,
+            _ => Origin::Auto,
+        },
+        rulebook: row.try_get("rulebook")?,
+        fee: row.try_get("fee")?,
+        article: row.try_get("article")?,
+        purpose: row.try_get("purpose")?,
+        permit: row.try_get("permit")?,
         debtor: row.try_get("debtor")?,
         unit: row.try_get("unit")?,
         quantity: row.try_get("quantity")?,
+        brl_on_issue: row.try_get("brl_on_issue")?,
         issued_on: day(&issued)?,
         due_on: day(&due)?,
         from_process: process != 0,
@@ -157,7 +257,7 @@ async fn with_payments(
         })
         .collect();
     let sql = format!(
-        "SELECT year, number, seq, parcel, paid_on, quantity, brl FROM payments \
+        "SELECT year, number, seq, parcel, paid_on, quantity, brl, cents, means, receipt FROM payments \
          WHERE jurisdiction = $1 AND ({}) ORDER BY year, number, seq, parcel",
         which.join(" OR ")
     );
@@ -170,11 +270,15 @@ async fn with_payments(
         let (number, seq): (i64, i64) = (p.try_get("number")?, p.try_get("seq")?);
         let parcel: i64 = p.try_get("parcel")?;
         let paid: String = p.try_get("paid_on")?;
+        let means: Option<String> = p.try_get("means")?;
         let payment = Payment {
             parcel: u32::try_from(parcel).unwrap_or_default(),
             paid_on: day(&paid)?,
             quantity: p.try_get("quantity")?,
             brl: p.try_get("brl")?,
+            cents: p.try_get("cents")?,
+            means: means.as_deref().and_then(Means::parse),
+            receipt: p.try_get("receipt")?,
         };
         if let Some(debt) = debts
             .iter_mut()
@@ -263,7 +367,11 @@ async fn lock_debt(
 }
 
 /// One debt by its key (the primary key).
-async fn one_debt(tx: &mut Tx, jurisdiction: &str, key: Key) -> Result<Debt, StoreError> {
+pub(crate) async fn one_debt(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    key: Key,
+) -> Result<Debt, StoreError> {
     let row = sqlx::query(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM debts WHERE jurisdiction = $1 AND year = $2 AND number = $3 AND seq = $4"
     )))
@@ -295,7 +403,7 @@ fn amount(debt: &Debt) -> Result<Amount, StoreError> {
 
 /// What the next payment of `debt` on `on` is: the whole debt with the
 /// surcharge of the day, or the next parcel of its plan.
-fn next_due(ctx: &Context<'_>, debt: &Debt, on: NaiveDate) -> Result<Due, StoreError> {
+pub(crate) fn next_due(ctx: &Context<'_>, debt: &Debt, on: NaiveDate) -> Result<Due, StoreError> {
     if debt.settled() {
         return Err(StoreError::Invalid {
             field: "débito",
@@ -388,24 +496,68 @@ impl Store {
         Ok(due)
     }
 
-    /// Records the payment of the debt (or its next parcel) on `on`, for what
-    /// the law says is due that day.
+    /// Records the payment of the debt (or its next parcel) on the input's
+    /// day, for what the law says is due that day: the means, what was
+    /// received (none: what is due) and the receipt (none: the next of the
+    /// year's). Less than is due is refused; more becomes the debtor's
+    /// credit.
     pub async fn pay_debt(
         &self,
         change: &Change<'_>,
         rulebook: &Rulebook,
         jurisdiction: &str,
         key: Key,
-        on: NaiveDate,
+        input: &PaymentInput,
     ) -> Result<Due, StoreError> {
+        let on = input.on;
         crate::under_law("data", on, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let debt = lock_debt(&mut tx, &self.audit, jurisdiction, key).await?;
         let due = next_due(&ctx, &debt, on)?;
+        let owed = due.brl.as_deref().map(cents_of).transpose()?;
+        let received = match (input.cents, owed) {
+            (Some(cents), _) if cents <= 0 => {
+                return Err(StoreError::Invalid {
+                    field: "valor",
+                    reason: "o valor recebido é maior que zero".into(),
+                });
+            }
+            (Some(cents), Some(owed)) if cents < owed => {
+                return Err(StoreError::Invalid {
+                    field: "valor",
+                    reason: format!(
+                        "recebidos {}, mas o devido em {} é {}: receba o valor devido",
+                        brl_text(cents),
+                        on.format("%d/%m/%Y"),
+                        brl_text(owed)
+                    ),
+                });
+            }
+            (Some(cents), _) => cents,
+            (None, Some(owed)) => owed,
+            (None, None) => {
+                return Err(StoreError::Invalid {
+                    field: "valor",
+                    reason: format!(
+                        "o valor de {} em {} não está registrado: registre-o (unidades fiscais) ou informe o valor recebido",
+                        debt.unit,
+                        on.format("%d/%m/%Y")
+                    ),
+                });
+            }
+        };
+        let receipt = match &input.receipt {
+            Some(r) => crate::text::required("recibo", r, crate::text::TextKind::Code)?.to_string(),
+            None => {
+                let n =
+                    crate::audit::next_number(&mut tx, jurisdiction, "receipt", on.year()).await?;
+                format!("{}-{n:06}", on.year())
+            }
+        };
         sqlx::query(
-            "INSERT INTO payments (jurisdiction, year, number, seq, parcel, paid_on, quantity, brl) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "INSERT INTO payments (jurisdiction, year, number, seq, parcel, paid_on, quantity, brl, cents, means, receipt) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         )
         .bind(jurisdiction)
         .bind(key.0)
@@ -415,8 +567,35 @@ impl Store {
         .bind(on.to_string())
         .bind(&due.quantity)
         .bind(due.brl.clone())
+        .bind(received)
+        .bind(input.means.name())
+        .bind(&receipt)
         .execute(&mut *tx)
-        .await?;
+        .await
+        .map_err(|e| {
+            crate::refused_if_taken(e, "recibo", format!("o recibo {receipt} já foi registrado"))
+        })?;
+        let mut rows = vec![RowRef::new(
+            "payments",
+            [
+                jurisdiction.into(),
+                key.0.into(),
+                key.1.into(),
+                key.2.into(),
+                i64::from(due.parcel).into(),
+            ],
+        )];
+        if let Some(over) = owed.map(|owed| received - owed).filter(|over| *over > 0) {
+            rows.push(
+                credit(
+                    &mut tx,
+                    jurisdiction,
+                    (&debt, over, on),
+                    "pago a mais que o devido",
+                )
+                .await?,
+            );
+        }
         append(
             &mut tx,
             &self.audit,
@@ -425,17 +604,10 @@ impl Store {
                 action: "debt.payment",
                 jurisdiction: Some(jurisdiction),
                 subject: &format!("debt:{}:{}:{}", key.0, key.1, key.2),
-                detail: serde_json::to_value(&due).unwrap_or_default(),
-                rows: vec![RowRef::new(
-                    "payments",
-                    [
-                        jurisdiction.into(),
-                        key.0.into(),
-                        key.1.into(),
-                        key.2.into(),
-                        i64::from(due.parcel).into(),
-                    ],
-                )],
+                detail: serde_json::json!({
+                    "due": due, "cents": received, "means": input.means.name(), "receipt": receipt,
+                }),
+                rows,
             },
         )
         .await?;
@@ -503,4 +675,136 @@ impl Store {
         tx.commit().await?;
         Ok(debt)
     }
+}
+
+/// A debt to be written: an auto's fine or a fee.
+pub(crate) struct NewDebt<'a> {
+    pub(crate) origin: Origin,
+    /// The auto's year and number, or the fee's.
+    pub(crate) key: (i32, i64),
+    pub(crate) rulebook: &'a str,
+    pub(crate) fee: Option<&'a str>,
+    pub(crate) article: Option<&'a str>,
+    pub(crate) purpose: String,
+    pub(crate) permit: Option<i64>,
+    pub(crate) debtor: &'a str,
+    pub(crate) amount: &'a Amount,
+    pub(crate) issued_on: NaiveDate,
+    pub(crate) due_on: NaiveDate,
+    pub(crate) from_process: bool,
+}
+
+/// Writes `new` with its value in reais on the day of issue (when the
+/// unit's value is known) and its audit entry; its place: an auto's next,
+/// a fee's 0.
+pub(crate) async fn insert_debt(
+    tx: &mut Tx,
+    (audit, ctx): (&crate::audit::Audit, &Context<'_>),
+    change: &Change<'_>,
+    jurisdiction: &str,
+    new: &NewDebt<'_>,
+) -> Result<Key, StoreError> {
+    let brl = ctx
+        .unit_value(&new.amount.unit, new.issued_on)
+        .and_then(|v| v.checked_mul(new.amount.quantity))
+        .map(|v| outorga_core::context::round_brl(v).to_string());
+    // An aggregate, so the SELECT gives one row even when no debt shares
+    // the year and number yet.
+    let next_seq = match new.origin {
+        Origin::Auto => "COALESCE(MAX(seq), 0) + 1",
+        Origin::Fee => "0 * COUNT(*)",
+    };
+    let quantity = new.amount.quantity.normalize().to_string();
+    let seq: i64 = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "INSERT INTO debts (jurisdiction, year, number, seq, origin, rulebook, fee, article, purpose, permit, \
+         debtor, unit, quantity, brl_on_issue, issued_on, due_on, from_process) \
+         SELECT $1, $2, $3, {next_seq}, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16 FROM debts \
+         WHERE jurisdiction = $1 AND year = $2 AND number = $3 RETURNING seq"
+    )))
+    .bind(jurisdiction)
+    .bind(new.key.0)
+    .bind(new.key.1)
+    .bind(new.origin.name())
+    .bind(new.rulebook)
+    .bind(new.fee)
+    .bind(new.article)
+    .bind(&new.purpose)
+    .bind(new.permit)
+    .bind(new.debtor)
+    .bind(&new.amount.unit)
+    .bind(&quantity)
+    .bind(brl.clone())
+    .bind(new.issued_on.to_string())
+    .bind(new.due_on.to_string())
+    .bind(i32::from(new.from_process))
+    .fetch_one(&mut **tx)
+    .await?
+    .try_get("seq")?;
+    let (year, number) = new.key;
+    append(
+        tx,
+        audit,
+        change,
+        Entry {
+            action: "debt.create",
+            jurisdiction: Some(jurisdiction),
+            subject: &format!("debt:{year}:{number}:{seq}"),
+            detail: serde_json::json!({
+                "origin": new.origin.name(), "fee": new.fee, "debtor": new.debtor,
+                "unit": new.amount.unit, "quantity": quantity, "brl_on_issue": brl,
+                "issued_on": new.issued_on, "due_on": new.due_on, "article": new.article,
+            }),
+            rows: vec![RowRef::new(
+                "debts",
+                [jurisdiction.into(), year.into(), number.into(), seq.into()],
+            )],
+        },
+    )
+    .await?;
+    Ok((year, number, seq))
+}
+
+/// Reais written as decimal text ("47.13") in centavos.
+pub(crate) fn cents_of(text: &str) -> Result<i64, StoreError> {
+    let value = Decimal::from_str(text)
+        .map_err(|_| StoreError::Corrupt(format!("amount in reais `{text}`")))?;
+    use rust_decimal::prelude::ToPrimitive;
+    (outorga_core::context::round_brl(value) * Decimal::ONE_HUNDRED)
+        .to_i64()
+        .ok_or_else(|| StoreError::Corrupt(format!("amount in reais `{text}`")))
+}
+
+/// Centavos as people read them: "R$ 1.234,56".
+pub(crate) fn brl_text(cents: i64) -> String {
+    crate::brl::money(&Decimal::new(cents, 2).to_string())
+}
+
+/// Records `cents` paid beyond what `debt` owed on `on` as its debtor's
+/// credit; the row for the audit entry.
+pub(crate) async fn credit(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    (debt, cents, on): (&Debt, i64, NaiveDate),
+    reason: &str,
+) -> Result<RowRef, StoreError> {
+    let seq: i64 = sqlx::query(
+        "INSERT INTO credits (jurisdiction, person, seq, cents, arose_on, reason, year, number, debt_seq) \
+         SELECT $1, $2, COALESCE(MAX(seq), 0) + 1, $3, $4, $5, $6, $7, $8 FROM credits \
+         WHERE jurisdiction = $1 AND person = $2 RETURNING seq",
+    )
+    .bind(jurisdiction)
+    .bind(&debt.debtor)
+    .bind(cents)
+    .bind(on.to_string())
+    .bind(reason)
+    .bind(debt.year)
+    .bind(debt.number)
+    .bind(debt.seq)
+    .fetch_one(&mut **tx)
+    .await?
+    .try_get("seq")?;
+    Ok(RowRef::new(
+        "credits",
+        [jurisdiction.into(), debt.debtor.clone().into(), seq.into()],
+    ))
 }

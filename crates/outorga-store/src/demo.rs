@@ -118,6 +118,63 @@ pub struct DemoReport {
 }
 
 impl Store {
+    /// The demo's money: example slip settings (agreement and PIX key) for
+    /// the jurisdiction, a value from January 1st for each unit the law
+    /// leaves without one, and bus lines whose coefficients make a unit
+    /// from the lines (Amapá's CTM).
+    async fn demo_money(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        today: NaiveDate,
+    ) -> Result<(), StoreError> {
+        if self.payment_settings(jurisdiction).await?.is_none() {
+            let settings = crate::PaymentSettings {
+                segment: 1,
+                company: format!("{:04}", 1000 + jurisdiction.len()),
+                value_id: 6,
+                pix_key: format!("pagamentos@{jurisdiction}.exemplo.gov.br"),
+                beneficiary: rulebook.jurisdiction.name.chars().take(25).collect(),
+                city: rulebook.jurisdiction.name.chars().take(15).collect(),
+            };
+            self.set_payment_settings(change, jurisdiction, &settings)
+                .await?;
+        }
+        let january = NaiveDate::from_ymd_opt(today.year(), 1, 1).unwrap_or(today);
+        for unit in rulebook.units.values() {
+            if unit.from_lines {
+                for (code, coefficient) in [("AP-101", "0.2175"), ("AP-102", "0.1980")] {
+                    let line = crate::Line {
+                        code: code.into(),
+                        name: format!("Linha de demonstração {code}"),
+                        coefficient: coefficient.parse().unwrap_or_default(),
+                        ..crate::Line::default()
+                    };
+                    match self.register_line(change, jurisdiction, &line).await {
+                        Ok(()) | Err(StoreError::Taken { .. }) => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+            } else if unit.values.is_empty() {
+                let entry = crate::UnitEntry {
+                    since: january,
+                    value: crate::NewValue::Value(rust_decimal::Decimal::new(47125, 4)),
+                    act: format!("Decreto nº 1/{} (demonstração)", today.year()),
+                    corrects: None,
+                };
+                match self
+                    .record_unit_value(change, &[rulebook], jurisdiction, &unit.code, &entry)
+                    .await
+                {
+                    Ok(_) | Err(StoreError::Invalid { .. }) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Loads demo records for every rulebook given (skipping a jurisdiction
     /// that already has permits), dated around `today`.
     pub async fn load_demo(
@@ -164,6 +221,8 @@ impl Store {
                 )
                 .await?;
             }
+            self.demo_money(&change, rulebook, jurisdiction, today)
+                .await?;
             let mut people = Vec::new();
             for (i, name) in NAMES.iter().enumerate().take(12) {
                 let seed = seed0 + i as u32;

@@ -8,12 +8,14 @@ mod audit;
 mod audit_list;
 mod auto_record;
 mod autos;
+pub mod brl;
 mod checks;
 mod crew;
 mod dates;
 mod debts;
 mod demo;
 mod documents;
+mod fees;
 mod fleet;
 mod grant_preview;
 mod hashing;
@@ -34,8 +36,10 @@ mod profile;
 mod requirements;
 mod search;
 mod sign_ins;
+mod slips;
 mod stands;
 mod text;
+mod units;
 mod users;
 mod vehicles;
 mod world;
@@ -52,7 +56,7 @@ pub use auto_record::{Auto, Proposal, ProposedSanction};
 pub use autos::{AutoFilter, AutoInput};
 pub use checks::{Held, PlateCheck};
 pub use crew::{Driver, DriverAdded, role_pt as driver_role_pt};
-pub use debts::{Debt, DebtFilter, Due, Payment};
+pub use debts::{Debt, DebtFilter, Due, Means, Origin, Payment, PaymentInput};
 pub use demo::DemoReport;
 pub use documents::{Document, DocumentFilter, kind_name as document_kind_name};
 pub use fleet::{Inspection, InspectionRow, VehicleIncluded};
@@ -70,7 +74,7 @@ pub use import::{
 pub use lines::{Line, Section, parse_coefficient};
 pub use listing::{Cursor, KeyValue, Page, Window};
 pub use panel_stats::{FleetAges, MonthCount, WeekCount};
-pub use parameters::{deployed_law, settable as settable_parameter};
+pub use parameters::settable as settable_parameter;
 pub use password_policy::{MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS, check_password};
 pub use people::{Kind, Registered, parse_document};
 pub use permit_life::PermitChange;
@@ -85,11 +89,13 @@ pub use sign_ins::{
     Attempt, AttemptFilter, FAILURES_PER_CLIENT, FAILURES_PER_NAME, FAILURES_PER_NAME_EVERYWHERE,
     SignIn, WINDOW_SECONDS,
 };
+pub use slips::{PaymentSettings, Slip};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
 pub use stands::Stand;
 use std::path::Path;
 pub use text::{TextKind, hidden_character, hidden_reason};
+pub use units::{Correction, NewValue, UnitEntry, UnitHistory, UnitValue};
 pub use users::{
     ACTIVITY_STEP_SECONDS, Activity, MAX_LABEL_CHARS, MAX_TOKEN_DAYS, MAX_USER_NAME_CHARS, Role,
     Scope, Session, TokenInfo, User,
@@ -537,7 +543,11 @@ impl Store {
 
 /// A write that lost on a unique key (someone registered it first) is bad
 /// input with `field` and `reason`; any other error stays a database error.
-fn refused_if_taken(error: sqlx::Error, field: &'static str, reason: String) -> StoreError {
+pub(crate) fn refused_if_taken(
+    error: sqlx::Error,
+    field: &'static str,
+    reason: String,
+) -> StoreError {
     match error.as_database_error() {
         Some(db) if db.is_unique_violation() => StoreError::Taken { field, reason },
         _ => StoreError::Sql(error),

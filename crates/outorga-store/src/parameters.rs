@@ -15,27 +15,24 @@ use std::collections::BTreeMap;
 use std::str::FromStr;
 
 /// The context `rulebook` decides in for `jurisdiction`: its parameters with
-/// the deployment's values over them.
+/// the deployment's values over them (those of other rulebooks left out),
+/// and its fiscal units' values recorded from their days
+/// (`units::deployed_units`).
 pub(crate) async fn law<'r>(
     tx: &mut Tx,
     jurisdiction: &str,
     rulebook: &'r Rulebook,
 ) -> Result<Context<'r>, StoreError> {
-    Ok(deployed_law(rulebook, values(tx, jurisdiction).await?))
-}
-
-/// The context `rulebook` decides in given the deployment's `values` of a
-/// jurisdiction's parameters (`Store::parameter_values`): those of other
-/// rulebooks left out.
-pub fn deployed_law(rulebook: &Rulebook, values: BTreeMap<String, Decimal>) -> Context<'_> {
     let overrides = Overrides {
-        values: values
+        values: values(tx, jurisdiction)
+            .await?
             .into_iter()
             .filter(|(name, _)| settable(rulebook, name))
             .collect(),
+        units: crate::units::deployed_units(tx, jurisdiction, rulebook).await?,
         ..Overrides::default()
     };
-    Context::new(rulebook, overrides)
+    Ok(Context::new(rulebook, overrides))
 }
 
 /// The values the deployment gave to `jurisdiction`'s parameters, by name.
@@ -107,6 +104,19 @@ pub(crate) fn authorization_until(
 }
 
 impl Store {
+    /// The context `rulebook` decides in for `jurisdiction`, as every
+    /// workflow reads it (`law`): for the answers that write nothing.
+    pub async fn deployed_law<'r>(
+        &self,
+        jurisdiction: &str,
+        rulebook: &'r Rulebook,
+    ) -> Result<Context<'r>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let ctx = law(&mut tx, jurisdiction, rulebook).await?;
+        tx.commit().await?;
+        Ok(ctx)
+    }
+
     /// The values the deployment gave to `jurisdiction`'s parameters
     /// (`set_parameter`), by name; the law's own are the rulebooks'.
     pub async fn parameter_values(

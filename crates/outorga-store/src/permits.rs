@@ -751,6 +751,19 @@ impl Store {
         )
         .await?;
         let permit = read_permit(&mut tx, jurisdiction, &request.service, number).await?;
+        crate::fees::charge_event(
+            &mut tx,
+            (&self.audit, &ctx),
+            change,
+            jurisdiction,
+            (
+                outorga_core::model::FeeEvent::Grant,
+                &holder,
+                Some(number),
+                request.on,
+            ),
+        )
+        .await?;
         let document = if service == Service::Onibus {
             Some(
                 crate::documents::issue(

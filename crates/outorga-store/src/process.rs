@@ -402,7 +402,7 @@ async fn finalize(
         if sanction.kind == SanctionKind::Fine.name() {
             fine_debt(
                 tx,
-                audit,
+                (audit, ctx),
                 change,
                 jurisdiction,
                 auto,
@@ -431,52 +431,40 @@ async fn finalize(
 /// entry.
 pub(crate) async fn fine_debt(
     tx: &mut Tx,
-    audit: &Audit,
+    (audit, ctx): (&Audit, &Context<'_>),
     change: &Change<'_>,
     jurisdiction: &str,
     auto: &Auto,
     sanction: &ProposedSanction,
     (on, due): (NaiveDate, NaiveDate),
 ) -> Result<i64, StoreError> {
-    let process = from_process(&auto.proposal);
     let debtor = sanction
         .payer
         .clone()
         .unwrap_or_else(|| auto.offender.clone());
-    let seq: i64 = sqlx::query(
-                "INSERT INTO debts (jurisdiction, year, number, seq, debtor, unit, quantity, issued_on, due_on, from_process) \
-                 SELECT $1, $2, $3, COALESCE(MAX(seq), 0) + 1, $4, $5, $6, $7, $8, $9 FROM debts \
-                 WHERE jurisdiction = $1 AND year = $2 AND number = $3 RETURNING seq",
-            )
-            .bind(jurisdiction)
-            .bind(auto.year)
-            .bind(auto.number)
-            .bind(&debtor)
-            .bind(sanction.unit.clone().unwrap_or_else(|| "BRL".into()))
-            .bind(sanction.quantity.clone().unwrap_or_else(|| "0".into()))
-            .bind(on.to_string())
-            .bind(due.to_string())
-            .bind(i32::from(process))
-            .fetch_one(&mut **tx)
-            .await?
-            .try_get("seq")?;
-    crate::audit::append(
-                tx,
-                audit,
-                change,
-                Entry {
-                    action: "debt.create",
-                    jurisdiction: Some(jurisdiction),
-                    subject: &format!("debt:{}:{}:{seq}", auto.year, auto.number),
-                    detail: serde_json::json!({ "debtor": debtor, "unit": sanction.unit, "quantity": sanction.quantity,
-                                    "issued_on": on, "articles": sanction.articles }),
-                    rows: vec![RowRef::new(
-                        "debts",
-                        [jurisdiction.into(), auto.year.into(), auto.number.into(), seq.into()],
-                    )],
-                },
-            )
-            .await?;
+    let quantity = sanction.quantity.as_deref().unwrap_or("0");
+    let amount = outorga_core::model::Amount {
+        unit: sanction.unit.clone().unwrap_or_else(|| "BRL".into()),
+        quantity: quantity
+            .parse()
+            .map_err(|_| StoreError::Corrupt(format!("fine quantity `{quantity}`")))?,
+    };
+    let new = crate::debts::NewDebt {
+        origin: crate::debts::Origin::Auto,
+        key: (auto.year, auto.number),
+        rulebook: &auto.rulebook,
+        fee: None,
+        article: sanction.articles.first().map(String::as_str),
+        purpose: format!("Multa do auto nº {}/{}", auto.number, auto.year),
+        permit: auto.permit.as_ref().map(|p| p.1),
+        debtor: &debtor,
+        amount: &amount,
+        issued_on: on,
+        due_on: due,
+        from_process: from_process(&auto.proposal),
+    };
+    let (_, _, seq) =
+        crate::debts::insert_debt(tx, (audit, ctx), change, jurisdiction, &new).await?;
     Ok(seq)
 }
 

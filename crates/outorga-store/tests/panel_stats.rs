@@ -6,44 +6,11 @@
 mod common;
 
 use chrono::{Datelike, Days};
-use common::{admin, by, drop_schema, open, pg_schema};
-use outorga_store::{Jurisdiction, Store, Window, sqlite_url};
+use common::{admin, by, drop_schema, library, pg_schema, with_demo};
+use outorga_store::{Window, sqlite_url};
 use sqlx::Row;
-use std::path::Path;
 
 const J: &str = "santa-maria-de-jetiba";
-
-fn library() -> outorga_rulebook::Library {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks");
-    outorga_rulebook::load(&root).expect("rulebooks load")
-}
-
-async fn with_demo(url: &str, library: &outorga_rulebook::Library) -> Store {
-    let store = open(url).await;
-    let mut jurisdictions: Vec<Jurisdiction> = Vec::new();
-    for rulebook in library.rulebooks() {
-        let j = &rulebook.jurisdiction;
-        match jurisdictions.iter_mut().find(|known| known.id == j.id) {
-            Some(known) => known.rulebooks.push(rulebook.id.clone()),
-            None => jurisdictions.push(Jurisdiction {
-                id: j.id.clone(),
-                name: j.name.clone(),
-                state: j.state.clone(),
-                rulebooks: vec![rulebook.id.clone()],
-            }),
-        }
-    }
-    store
-        .sync_jurisdictions(&by(), &jurisdictions)
-        .await
-        .expect("sync");
-    let rulebooks: Vec<_> = library.rulebooks().collect();
-    store
-        .load_demo(&rulebooks, by().at.date(), by().at)
-        .await
-        .expect("demo");
-    store
-}
 
 async fn one_number(url: &str, sql: &str) -> u64 {
     let rows = admin(url, sql.to_string()).await;

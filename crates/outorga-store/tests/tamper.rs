@@ -12,7 +12,7 @@ use common::{admin, by, d, drop_schema, keys, on, open, pg_schema};
 use outorga_core::engine::process::{Decision, Status, Step};
 use outorga_store::{
     AuditKey, AuditKeys, AuditReport, AutoInput, Checkpoint, CheckpointCheck, DebtFilter,
-    Jurisdiction, ProcessStep, Profile, Store, Window, sqlite_url,
+    Jurisdiction, Means, PaymentInput, ProcessStep, Profile, Store, Window, sqlite_url,
 };
 use sha2::{Digest, Sha256};
 use sqlx::Row;
@@ -158,7 +158,7 @@ async fn fined(store: &Store, library: &outorga_rulebook::Library) {
         .await
         .expect("two parcels");
     store
-        .pay_debt(&on(final_on), rb, TO, debt_key, final_on)
+        .pay_debt(&on(final_on), rb, TO, debt_key, &at_counter(final_on, None))
         .await
         .expect("first parcel");
 }
@@ -729,4 +729,14 @@ async fn sealing_on_postgresql() {
     let (schema, url) = pg_schema("seal").await;
     sealing(&url).await;
     drop_schema(&schema).await;
+}
+
+/// A payment at the counter on `on` of `cents` (none: what is due).
+fn at_counter(on: chrono::NaiveDate, cents: Option<i64>) -> PaymentInput {
+    PaymentInput {
+        on,
+        means: Means::Caixa,
+        cents,
+        receipt: None,
+    }
 }

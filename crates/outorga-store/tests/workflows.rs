@@ -12,8 +12,9 @@ use outorga_core::engine::permit_life::LifeStep;
 use outorga_core::engine::process::{Decision, Status, Step};
 use outorga_core::model::{EndGround, Rulebook, SanctionKind};
 use outorga_store::{
-    AutoInput, Cnh, DebtFilter, DocumentFilter, GrantRequest, Jurisdiction, PermitChange,
-    PermitFilter, ProcessStep, Profile, Store, StoreError, Vehicle, Window, sqlite_url,
+    AutoInput, Cnh, DebtFilter, DocumentFilter, GrantRequest, Jurisdiction, Means, PaymentInput,
+    PermitChange, PermitFilter, ProcessStep, Profile, Store, StoreError, Vehicle, Window,
+    sqlite_url,
 };
 use rust_decimal::Decimal;
 
@@ -180,7 +181,7 @@ async fn late_parcel(store: &Store) {
             .await
     ));
     store
-        .pay_debt(&on(late), &rb, TO, debt_key, late)
+        .pay_debt(&on(late), &rb, TO, debt_key, &at_counter(late, None))
         .await
         .expect("first parcel");
     assert!(!blocked_by_debt(
@@ -840,7 +841,14 @@ async fn autos(store: &Store, rb: &Rulebook) {
     assert_eq!(debts[0].unit, "VRTM");
     let next_day = final_day;
     let due = store
-        .pay_debt(&on(next_day), rb, SMJ, (2027, 1, debts[0].seq), next_day)
+        .pay_debt(
+            &on(next_day),
+            rb,
+            SMJ,
+            (2027, 1, debts[0].seq),
+            // No VRTM value recorded: the clerk says what was received.
+            &at_counter(next_day, Some(4_000)),
+        )
         .await
         .expect("payment");
     assert_eq!(due.parcel, 1);
@@ -1377,4 +1385,14 @@ async fn workflows_on_postgresql() {
     let (schema, url) = pg_schema("workflows").await;
     exercise(&url).await;
     drop_schema(&schema).await;
+}
+
+/// A payment at the counter on `on` of `cents` (none: what is due).
+fn at_counter(on: chrono::NaiveDate, cents: Option<i64>) -> PaymentInput {
+    PaymentInput {
+        on,
+        means: Means::Caixa,
+        cents,
+        receipt: None,
+    }
 }

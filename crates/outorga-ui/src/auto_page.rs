@@ -297,9 +297,9 @@ async fn auto_page(
     (status, notice, error): (StatusCode, Option<String>, Option<(String, String, String)>),
 ) -> Response {
     let j = place.id.as_str();
-    let auto = match state.store.auto(j, key).await {
+    let auto = match outorga_web::workflows::priced_auto(state, j, key).await {
         Ok(auto) => auto,
-        Err(StoreError::NotFound(_)) => {
+        Err(error) if error.status == StatusCode::NOT_FOUND => {
             return refusal(
                 signed,
                 StatusCode::NOT_FOUND,
@@ -308,7 +308,7 @@ async fn auto_page(
             );
         }
         Err(error) => {
-            tracing::error!(%error, "an auto could not be read");
+            tracing::error!(error = ?error.body, "an auto could not be read");
             return failure();
         }
     };

@@ -15,9 +15,9 @@ use axum::Form;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
-use outorga_store::{Change, Debt, DebtFilter, StoreError};
+use outorga_store::{Change, Debt, DebtFilter, Means, Origin, StoreError};
 use outorga_web::auth::Clerk;
-use outorga_web::workflows::{debt_due, pay_debt, split_debt};
+use outorga_web::workflows::{PagamentoEntrada, debt_due, pay_debt, split_debt};
 use outorga_web::{ApiError, AppState};
 use serde::Deserialize;
 
@@ -132,8 +132,15 @@ struct DebtPage {
     place: String,
     today: String,
     row: DebtRow,
-    auto: (i32, i64),
-    payments: Vec<(u32, String, String, String)>,
+    /// The auto a fine comes from; none for a fee.
+    auto: Option<(i32, i64)>,
+    /// What it is for, with its article.
+    purpose: String,
+    /// The debt's own number (slip, PIX, bank's return).
+    own_number: String,
+    /// (parcel, day, amount, due in reais, received, means, receipt).
+    payments: Vec<(u32, String, String, String, String, String, String)>,
+    means: Vec<(&'static str, &'static str)>,
     settled: bool,
     split: bool,
     /// What paying costs today: (parcel, amount, surcharge %, reais, articles).
@@ -205,7 +212,12 @@ async fn debt_page(
             j: place.id.clone(),
             place: place.name.clone(),
             today: format::day(place.today),
-            auto: (debt.year, debt.number),
+            auto: (debt.origin == Origin::Auto).then_some((debt.year, debt.number)),
+            purpose: match &debt.article {
+                Some(article) => format!("{} ({article})", debt.purpose),
+                None => debt.purpose.clone(),
+            },
+            own_number: debt.own_number(),
             payments: debt
                 .payments
                 .iter()
@@ -215,8 +227,17 @@ async fn debt_page(
                         format::day(p.paid_on),
                         amount(&p.quantity, &debt.unit),
                         p.brl.as_deref().map_or_else(String::new, format::money),
+                        p.cents.map_or_else(String::new, |c| {
+                            format::money(&outorga_web::workflows::reais(c))
+                        }),
+                        p.means.map_or("", |m| m.portuguese()).to_string(),
+                        p.receipt.clone().unwrap_or_default(),
                     )
                 })
+                .collect(),
+            means: Means::ALL
+                .iter()
+                .map(|m| (m.name(), m.portuguese()))
                 .collect(),
             settled: debt.settled(),
             split: debt.installments.is_some(),
@@ -264,6 +285,12 @@ pub(crate) async fn show(
 pub(crate) struct ActAsked {
     #[serde(default)]
     data: String,
+    #[serde(default)]
+    meio: String,
+    #[serde(default)]
+    valor: String,
+    #[serde(default)]
+    recibo: String,
     #[serde(default)]
     parcelas: String,
     #[serde(default)]
@@ -321,8 +348,14 @@ pub(crate) async fn pay(
         at: state.clock.now(),
         why: "pagamento pela tela",
     };
-    let data = Some(asked.data.trim()).filter(|d| !d.is_empty());
-    let done = pay_debt(&state, &change, &place.id, key, data).await;
+    let given = |text: &str| Some(text.trim().to_string()).filter(|t| !t.is_empty());
+    let input = PagamentoEntrada {
+        data: given(&asked.data),
+        meio: given(&asked.meio),
+        valor: given(&asked.valor),
+        recibo: given(&asked.recibo),
+    };
+    let done = pay_debt(&state, &change, &place.id, key, &input).await;
     after((&state, &signed, &place), key, "pagamento", done).await
 }
 

@@ -53,11 +53,14 @@ pub mod workflows {
     pub use crate::routes::autos::{
         AutoEntrada, PassoEntrada, PermissaoRef, issue_auto, propose_auto, take_step,
     };
-    pub use crate::routes::debts::{debt_due, pay_debt, split_debt};
+    pub use crate::routes::debts::{PagamentoEntrada, debt_due, pay_debt, reais, split_debt};
+    pub use crate::routes::priced_auto;
+    // Money (issue 13): fiscal units.
     pub use crate::routes::permits::{
         CondutorEntrada, VeiculoEmServicoEntrada, VistoriaEntrada, add_driver_to, inspect_vehicle,
         put_vehicle_in, remove_driver_from,
     };
+    pub use crate::routes::units::{CorrecaoEntrada, UnidadeEntrada, record_unit_value};
     pub use crate::routes::vehicles::{VeiculoEntrada, register_vehicle};
     // The administration (issue 12): users and tokens, parameters, the
     // audit log.

@@ -463,6 +463,7 @@ pub(crate) const PRAZOS: Vocabulary = Vocabulary {
             "verification_inspection_notice",
         ),
         ("pagamento", "payment"),
+        ("pagamento_taxa", "fee_payment"),
         ("prazo_permissao", "permit_term"),
         ("prazo_autorizacao_trafego", "traffic_authorization_term"),
         ("prazo_delegacao", "delegation_term"),

@@ -334,6 +334,25 @@ async fn workflow(app: &App) {
         (&json!(2026), &json!(1))
     );
     assert_eq!(issued.body["proposta"]["sancoes"][0]["tipo"], "multa");
+    // No VRTM value yet (art. 47 leaves it to the municipality): no reais.
+    assert_eq!(issued.body["proposta"]["sancoes"][0]["reais"], Value::Null);
+    let vrtm = app
+        .call(
+            Method::PUT,
+            &format!("{SMJ}/units/VRTM"),
+            Some(&team.admin),
+            Some(json!({ "desde": "2026-01-01", "valor": "4.7125", "ato": "Decreto nº 123/2025" })),
+        )
+        .await;
+    ok(&vrtm, StatusCode::CREATED, "VRTM");
+    let priced = app.get(&format!("{SMJ}/autos/2026/1"), &team.reader).await;
+    let fine = &priced.body["proposta"]["sancoes"][0];
+    let quantity: rust_decimal::Decimal = fine["quantidade"]
+        .as_str()
+        .and_then(|q| q.parse().ok())
+        .expect("quantity");
+    let expected = (quantity * rust_decimal::Decimal::new(47125, 4)).round_dp(2);
+    assert_eq!(fine["reais"], expected.to_string(), "{fine}");
     assert_eq!(issued.body["situacao"], "lavrado");
     assert_eq!(issued.body["fiscal"], "fiscal");
     let steps = format!("{SMJ}/autos/2026/1/steps");

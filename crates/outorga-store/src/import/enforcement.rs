@@ -692,7 +692,7 @@ impl Store {
             let closed = state.closed.unwrap_or(committed);
             if let Some(fine) = &fine {
                 let due = limit(&[DeadlineKind::Payment]).unwrap_or(closed);
-                self.imported_fine(tx, change, jurisdiction, &auto, fine, (closed, due))
+                self.imported_fine((tx, &ctx), change, jurisdiction, &auto, fine, (closed, due))
                     .await?;
                 notes.push(format!(
                     "multa de {} {} em débito desde {}, vencimento {}",
@@ -733,15 +733,23 @@ impl Store {
 
     async fn imported_fine(
         &self,
-        tx: &mut Tx,
+        (tx, ctx): (&mut Tx, &outorga_core::Context<'_>),
         change: &Change<'_>,
         jurisdiction: &str,
         auto: &Auto,
         fine: &ProposedSanction,
         (on, due): (NaiveDate, NaiveDate),
     ) -> Result<i64, StoreError> {
-        crate::process::fine_debt(tx, &self.audit, change, jurisdiction, auto, fine, (on, due))
-            .await
+        crate::process::fine_debt(
+            tx,
+            (&self.audit, ctx),
+            change,
+            jurisdiction,
+            auto,
+            fine,
+            (on, due),
+        )
+        .await
     }
 
     pub(super) async fn import_debt(
@@ -795,7 +803,7 @@ impl Store {
         }
         let existing = sqlx::query(
             "SELECT seq, unit, quantity, issued_on, due_on FROM debts \
-             WHERE jurisdiction = $1 AND year = $2 AND number = $3 ORDER BY seq",
+             WHERE jurisdiction = $1 AND year = $2 AND number = $3 AND seq > 0 ORDER BY seq",
         )
         .bind(jurisdiction)
         .bind(year)
@@ -811,7 +819,7 @@ impl Store {
                 let issued_on = crate::dates::day(&row.try_get::<String, _>("issued_on")?)?;
                 let due_on = crate::dates::day(&row.try_get::<String, _>("due_on")?)?;
                 let paid = sqlx::query(
-                    "SELECT 1 AS one FROM payments WHERE jurisdiction = $1 AND year = $2 AND number = $3",
+                    "SELECT 1 AS one FROM payments WHERE jurisdiction = $1 AND year = $2 AND number = $3 AND seq > 0",
                 )
                 .bind(jurisdiction)
                 .bind(year)
@@ -912,7 +920,14 @@ impl Store {
                     });
                 }
                 let seq = self
-                    .imported_fine(tx, change, jurisdiction, &auto, &fine, (issued_on, due_on))
+                    .imported_fine(
+                        (tx, &ctx),
+                        change,
+                        jurisdiction,
+                        &auto,
+                        &fine,
+                        (issued_on, due_on),
+                    )
                     .await?;
                 notes.push(format!(
                     "débito de {quantity} {unit} criado, vencimento {}",

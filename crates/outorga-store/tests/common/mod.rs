@@ -85,3 +85,37 @@ pub fn rulebook_named(id: &str) -> outorga_core::model::Rulebook {
     let library = outorga_rulebook::load(&root).expect("rulebooks load");
     library.get(id).expect("rulebook").clone()
 }
+
+/// The rulebooks of the repository.
+pub fn library() -> outorga_rulebook::Library {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks");
+    outorga_rulebook::load(&root).expect("rulebooks load")
+}
+
+/// A store with every jurisdiction and the demo's records.
+pub async fn with_demo(url: &str, library: &outorga_rulebook::Library) -> outorga_store::Store {
+    let store = open(url).await;
+    let mut jurisdictions: Vec<outorga_store::Jurisdiction> = Vec::new();
+    for rulebook in library.rulebooks() {
+        let j = &rulebook.jurisdiction;
+        match jurisdictions.iter_mut().find(|known| known.id == j.id) {
+            Some(known) => known.rulebooks.push(rulebook.id.clone()),
+            None => jurisdictions.push(outorga_store::Jurisdiction {
+                id: j.id.clone(),
+                name: j.name.clone(),
+                state: j.state.clone(),
+                rulebooks: vec![rulebook.id.clone()],
+            }),
+        }
+    }
+    store
+        .sync_jurisdictions(&by(), &jurisdictions)
+        .await
+        .expect("sync");
+    let rulebooks: Vec<_> = library.rulebooks().collect();
+    store
+        .load_demo(&rulebooks, by().at.date(), by().at)
+        .await
+        .expect("demo");
+    store
+}

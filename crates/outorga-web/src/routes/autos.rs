@@ -522,7 +522,11 @@ async fn get(
     _who: Reader,
     Path((j, ano, numero)): Path<(String, i32, i64)>,
 ) -> Result<Json<AutoSaida>, ApiError> {
-    Ok(Json(state.store.auto(&j, (ano, numero)).await?.into()))
+    Ok(Json(
+        crate::routes::priced_auto(&state, &j, (ano, numero))
+            .await?
+            .into(),
+    ))
 }
 
 /// Takes one step of the auto's process within the law's deadline:

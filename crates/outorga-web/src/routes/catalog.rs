@@ -72,8 +72,7 @@ pub(crate) async fn law<'r>(
     j: &str,
     rulebook: &'r Rulebook,
 ) -> Result<Context<'r>, ApiError> {
-    let values = state.store.parameter_values(j).await?;
-    Ok(outorga_store::deployed_law(rulebook, values))
+    Ok(state.store.deployed_law(j, rulebook).await?)
 }
 
 // ------------------------------------------------------------ infractions

@@ -6,11 +6,11 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Path, Query};
 use crate::json::Json;
 use crate::page::{Lista, Pagina};
-use crate::routes::{change, day_or_today, optional_day, rulebook_of_auto};
+use crate::routes::{change, day_or_today, optional_day};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
-use outorga_store::{Change, Debt, DebtFilter, Due, Payment};
+use outorga_store::{Change, Debt, DebtFilter, Due, Means, Origin, Payment, PaymentInput};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -21,7 +21,12 @@ pub struct PagamentoSaida {
     pub parcela: u32,
     pub pago_em: String,
     pub quantidade: String,
+    /// O devido no dia, em reais.
     pub reais: Option<String>,
+    /// O recebido, em reais (não registrado antes da versão com o razão).
+    pub recebido: Option<String>,
+    pub meio: Option<String>,
+    pub recibo: Option<String>,
 }
 
 impl From<Payment> for PagamentoSaida {
@@ -31,16 +36,40 @@ impl From<Payment> for PagamentoSaida {
             pago_em: p.paid_on.to_string(),
             quantidade: p.quantity,
             reais: p.brl,
+            recebido: p.cents.map(reais),
+            meio: p.means.map(|m| m.name().to_string()),
+            recibo: p.receipt,
         }
     }
 }
 
+/// Centavos as the API writes reais: a decimal string with two places.
+pub fn reais(cents: i64) -> String {
+    rust_decimal::Decimal::new(cents, 2).to_string()
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DebitoSaida {
-    /// O auto de origem (ano, número) e a posição da multa nele.
+    /// Uma multa: o auto de origem (ano, número) e a posição da multa nele;
+    /// uma taxa: seu ano e número, posição 0.
     pub ano: i32,
     pub numero: i64,
     pub sequencia: i64,
+    /// auto ou taxa.
+    pub origem: String,
+    pub regulamento: String,
+    /// A taxa do regulamento (sua chave), quando taxa.
+    pub taxa: Option<String>,
+    /// O artigo em que o valor se apoia.
+    pub artigo: Option<String>,
+    /// A que se refere.
+    pub referente: String,
+    /// O número da permissão a que se refere, quando uma.
+    pub permissao: Option<i64>,
+    /// O nosso número: o mesmo na guia, no PIX e no retorno do banco.
+    pub nosso_numero: String,
+    /// Em reais ao valor da unidade no dia do lançamento, quando conhecido.
+    pub reais_no_lancamento: Option<String>,
     pub devedor: String,
     /// VRTM, UPFTO, CTM ou BRL.
     pub unidade: String,
@@ -58,6 +87,17 @@ impl From<Debt> for DebitoSaida {
     fn from(d: Debt) -> DebitoSaida {
         DebitoSaida {
             quitado: d.settled(),
+            nosso_numero: d.own_number(),
+            origem: match d.origin {
+                Origin::Auto => "auto".into(),
+                Origin::Fee => "taxa".into(),
+            },
+            regulamento: d.rulebook,
+            taxa: d.fee,
+            artigo: d.article,
+            referente: d.purpose,
+            permissao: d.permit,
+            reais_no_lancamento: d.brl_on_issue,
             ano: d.year,
             numero: d.number,
             sequencia: d.seq,
@@ -115,11 +155,18 @@ pub struct NaData {
     pub data: Option<String>,
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PagamentoEntrada {
     /// AAAA-MM-DD; hoje quando omitida.
     pub data: Option<String>,
+    /// guia (paga no banco), pix ou caixa (dinheiro no balcão); caixa quando omitido.
+    pub meio: Option<String>,
+    /// O valor recebido em reais ("47,13"); o devido no dia quando omitido.
+    /// Menos que o devido é recusado; o que passar vira crédito do devedor.
+    pub valor: Option<String>,
+    /// O número do recibo; numerado pelo sistema quando omitido.
+    pub recibo: Option<String>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -183,7 +230,7 @@ pub async fn debt_due(
     data: Option<&str>,
 ) -> Result<Due, ApiError> {
     let on = day_or_today(state, j, data, "data")?;
-    let rulebook = rulebook_of_auto(state, j, (ano, numero)).await?;
+    let rulebook = rulebook_of_debt(state, j, (ano, numero, seq)).await?;
     Ok(state
         .store
         .debt_due(rulebook, j, (ano, numero, seq), on)
@@ -208,32 +255,78 @@ async fn pay(
     Json(input): Json<PagamentoEntrada>,
 ) -> Result<(StatusCode, Json<DevidoSaida>), ApiError> {
     let change = change!(state, who, "pagamento pela API");
-    let paid = pay_debt(
-        &state,
-        &change,
-        &j,
-        (ano, numero, seq),
-        input.data.as_deref(),
-    )
-    .await?;
+    let paid = pay_debt(&state, &change, &j, (ano, numero, seq), &input).await?;
     Ok((StatusCode::CREATED, Json(paid.into())))
 }
 
-/// Records the payment of the debt (or its next parcel) on `data` (none:
-/// today) for what is due: what `POST …/payments` and the debt's page do.
+/// Records the payment of the debt (or its next parcel) as `input` says
+/// (its day, none: today): what `POST …/payments` and the debt's page do.
 pub async fn pay_debt(
     state: &AppState,
     change: &Change<'_>,
     j: &str,
-    (ano, numero, seq): (i32, i64, i64),
-    data: Option<&str>,
+    key: (i32, i64, i64),
+    input: &PagamentoEntrada,
 ) -> Result<Due, ApiError> {
-    let on = day_or_today(state, j, data, "data")?;
-    let rulebook = rulebook_of_auto(state, j, (ano, numero)).await?;
+    let means = match input.meio.as_deref().map(str::trim) {
+        None | Some("") => Means::Caixa,
+        Some(word) => Means::parse(word).ok_or_else(|| {
+            ApiError::field(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "meio",
+                format!("`{word}` não é meio de pagamento: guia, pix ou caixa"),
+            )
+        })?,
+    };
+    let cents = input
+        .valor
+        .as_deref()
+        .filter(|v| !v.trim().is_empty())
+        .map(|v| cents(v, "valor"))
+        .transpose()?;
+    let payment = PaymentInput {
+        on: day_or_today(state, j, input.data.as_deref(), "data")?,
+        means,
+        cents,
+        receipt: input.recibo.clone().filter(|r| !r.trim().is_empty()),
+    };
+    let rulebook = rulebook_of_debt(state, j, key).await?;
     Ok(state
         .store
-        .pay_debt(change, rulebook, j, (ano, numero, seq), on)
+        .pay_debt(change, rulebook, j, key, &payment)
         .await?)
+}
+
+/// Reais sent as text ("47,13") in centavos.
+pub(crate) fn cents(text: &str, campo: &str) -> Result<i64, ApiError> {
+    use rust_decimal::prelude::ToPrimitive;
+    let value = crate::routes::units::decimal(text, campo)?;
+    if value.scale() > 2 {
+        return Err(ApiError::field(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            campo,
+            format!("`{text}`: reais têm no máximo duas casas decimais"),
+        ));
+    }
+    (value * rust_decimal::Decimal::ONE_HUNDRED)
+        .to_i64()
+        .ok_or_else(|| {
+            ApiError::field(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                campo,
+                format!("`{text}` é grande demais"),
+            )
+        })
+}
+
+/// The rulebook a debt is owed under (a fine's is its auto's).
+pub(crate) async fn rulebook_of_debt<'a>(
+    state: &'a AppState,
+    j: &str,
+    key: (i32, i64, i64),
+) -> Result<&'a outorga_core::model::Rulebook, ApiError> {
+    let debt = state.store.debt(j, key).await?;
+    crate::routes::rulebook_named(state, j, &debt.rulebook).await
 }
 
 /// Splits a debt not yet paid into parcels, if the law allows it.
@@ -275,15 +368,82 @@ pub async fn split_debt(
     (parcelas, data): (u32, Option<&str>),
 ) -> Result<Debt, ApiError> {
     let on = day_or_today(state, j, data, "data")?;
-    let rulebook = rulebook_of_auto(state, j, (ano, numero)).await?;
+    let rulebook = rulebook_of_debt(state, j, (ano, numero, seq)).await?;
     Ok(state
         .store
         .split_debt(change, rulebook, j, (ano, numero, seq), (parcelas, on))
         .await?)
 }
 
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GuiaSaida {
+    /// Em reais: o devido no dia da guia.
+    pub valor: String,
+    /// O dia da guia: o valor é o devido nele.
+    pub vencimento: String,
+    pub parcela: u32,
+    pub nosso_numero: String,
+    /// Os 44 dígitos do código de barras (FEBRABAN, arrecadação).
+    pub codigo_barras: String,
+    /// Os 48 dígitos em quatro blocos com seus dígitos verificadores.
+    pub linha_digitavel: String,
+    /// O BR Code do PIX ("copia e cola"), também o conteúdo do QR.
+    pub pix: String,
+    pub artigos: Vec<String>,
+}
+
+impl From<outorga_store::Slip> for GuiaSaida {
+    fn from(s: outorga_store::Slip) -> GuiaSaida {
+        GuiaSaida {
+            valor: reais(s.cents),
+            vencimento: s.due_on.to_string(),
+            parcela: s.due.parcel,
+            nosso_numero: s.own_number,
+            codigo_barras: s.codigo_barras,
+            linha_digitavel: s.linha_digitavel,
+            pix: s.pix,
+            artigos: s.due.articles,
+        }
+    }
+}
+
+/// The payment slip of the debt (or its next parcel) for a day: barcode,
+/// linha digitável and PIX.
+#[utoipa::path(get, path = "/api/jurisdictions/{j}/debts/{ano}/{numero}/{seq}/guia", tag = "débitos",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("ano" = i32, Path, description = "o ano do auto ou da taxa"),
+           ("numero" = i64, Path, description = "o número do auto ou da taxa"),
+           ("seq" = i64, Path, description = "a multa no auto (0: a taxa)"), NaData),
+    responses((status = 200, body = GuiaSaida), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn guia(
+    State(state): State<AppState>,
+    _who: Reader,
+    Path((j, ano, numero, seq)): Path<(String, i32, i64, i64)>,
+    Query(when): Query<NaData>,
+) -> Result<Json<GuiaSaida>, ApiError> {
+    let slip = debt_slip(&state, &j, (ano, numero, seq), when.data.as_deref()).await?;
+    Ok(Json(slip.into()))
+}
+
+/// The slip of the debt for `data` (none: today): what `GET …/guia` and
+/// the debt's page show.
+pub async fn debt_slip(
+    state: &AppState,
+    j: &str,
+    key: (i32, i64, i64),
+    data: Option<&str>,
+) -> Result<outorga_store::Slip, ApiError> {
+    let on = day_or_today(state, j, data, "data")?;
+    let rulebook = rulebook_of_debt(state, j, key).await?;
+    Ok(state.store.slip(rulebook, j, key, on).await?)
+}
+
 pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(guia))
         .routes(routes!(list))
         .routes(routes!(due))
         .routes(routes!(pay))

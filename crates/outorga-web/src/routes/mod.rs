@@ -20,6 +20,7 @@ mod public;
 mod session;
 mod stands;
 mod steps;
+pub(crate) mod units;
 pub(crate) mod users;
 pub(crate) mod vehicles;
 
@@ -53,6 +54,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(steps::routes())
         .merge(catalog::routes())
         .merge(debts::routes())
+        .merge(units::routes())
         .merge(agenda::routes())
 }
 
@@ -210,6 +212,21 @@ pub(crate) async fn rulebook_of_auto<'a>(
 ) -> Result<&'a Rulebook, ApiError> {
     let auto = state.store.auto(j, key).await?;
     rulebook_named(state, j, &auto.rulebook).await
+}
+
+/// An auto with each fine in reais at the unit's value in force on the
+/// day it was committed, as the deployment records it now: what the API
+/// and the auto's page show.
+pub async fn priced_auto(
+    state: &AppState,
+    j: &str,
+    key: (i32, i64),
+) -> Result<outorga_store::Auto, ApiError> {
+    let mut auto = state.store.auto(j, key).await?;
+    let rulebook = rulebook_named(state, j, &auto.rulebook).await?;
+    let ctx = state.store.deployed_law(j, rulebook).await?;
+    auto.proposal = auto.proposal.priced(&ctx, auto.committed_at.date());
+    Ok(auto)
 }
 
 /// The rulebook's `[[grounds]]` of `set`: (key, description) each.

@@ -10,9 +10,7 @@ use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use outorga_store::Change;
-use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
-use std::str::FromStr;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -63,13 +61,7 @@ pub async fn set_parameter(
     nome: &str,
     valor: &str,
 ) -> Result<ParametroSaida, ApiError> {
-    let value = Decimal::from_str(&valor.trim().replace(',', ".")).map_err(|_| {
-        ApiError::field(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "valor",
-            format!("`{valor}` não é um número decimal"),
-        )
-    })?;
+    let value = crate::routes::units::decimal(valor, "valor")?;
     let bound = bound_rulebooks(state, j).await?;
     let Some(rulebook) = bound
         .iter()
