@@ -2,7 +2,7 @@
 //! overrides and the business-day calendar they make.
 
 use crate::calendar::{self, Calendar};
-use crate::model::{Dated, ParamId, Period, Quantity, Rulebook, dated_on, value_on};
+use crate::model::{Dated, ParamId, Period, Quantity, Rulebook, value_on};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
@@ -13,8 +13,8 @@ pub struct Overrides {
     /// Named parameters (`population`, `tariff.bandeirada`, …).
     pub values: BTreeMap<String, Decimal>,
     /// BRL value of fiscal units, each from its day (a scenario's from the
-    /// earliest day; a deployment's as its acts set them). On a day, the one
-    /// of these or of the rulebook that started last is in force.
+    /// earliest day; a deployment's as its acts set them): on a day one of
+    /// these is in force, it is the value; before the first, the rulebook's.
     pub units: BTreeMap<String, Vec<Dated<Decimal>>>,
     /// Extra non-business dates.
     pub holidays: Vec<NaiveDate>,
@@ -161,24 +161,23 @@ impl<'r> Context<'r> {
         })
     }
 
-    /// BRL value of one fiscal unit on a date, when known: the value that
-    /// started last on or before it, the deployment's over the rulebook's
-    /// when both start on the same day.
+    /// BRL value of one fiscal unit on a date, when known: the deployment's
+    /// (or a scenario's) value in force that day, else the rulebook's.
     pub fn unit_value(&self, unit: &str, on: NaiveDate) -> Option<Decimal> {
         if unit == "BRL" {
             return Some(Decimal::ONE);
         }
-        let deployed = self.overrides.units.get(unit).and_then(|v| dated_on(v, on));
-        let law = self
-            .rulebook
+        self.overrides
             .units
             .get(unit)
-            .and_then(|u| dated_on(&u.values, on));
-        match (deployed, law) {
-            (Some(d), Some(l)) if l.from > d.from => Some(l.value),
-            (Some(d), _) => Some(d.value),
-            (None, l) => l.map(|l| l.value),
-        }
+            .and_then(|v| value_on(v, on))
+            .or_else(|| {
+                self.rulebook
+                    .units
+                    .get(unit)
+                    .and_then(|u| value_on(&u.values, on))
+            })
+            .copied()
     }
 }
 
