@@ -915,6 +915,15 @@ pub struct InstallmentRule {
     /// Fines decided in an administrative process may not be split (with the
     /// article that says so).
     pub not_for_process_fines: Option<Citation>,
+    /// A parcel unpaid longer than `after` past its due day makes the
+    /// balance due at once (Teófilo Otoni art. 98, § 3º).
+    pub acceleration: Option<Acceleration>,
+    pub citation: Citation,
+}
+
+#[derive(Debug, Clone)]
+pub struct Acceleration {
+    pub after: Period,
     pub citation: Citation,
 }
 
@@ -1733,8 +1742,9 @@ crate::vocab::vocabulary! {
         Grant = "grant",
         /// A second copy of a document issued.
         SecondCopy = "second_copy",
-        /// A vehicle in service substituted by another.
-        VehicleSubstitution = "vehicle_substitution",
+        /// A driver registered as an auxiliary for the first time (a
+        /// novice: no earlier registration in the jurisdiction).
+        AuxiliaryRegistration = "auxiliary_registration",
     }
 }
 

@@ -223,6 +223,10 @@ pub fn rulebook(
             first_due: c.period(&r.first_due, i.span()),
             every: c.period(&r.every, i.span()),
             not_for_process_fines: r.not_for_process_fines.as_ref().map(|n| c.citation(n)),
+            acceleration: r.acceleration.as_ref().map(|a| Acceleration {
+                after: c.period(&a.after, i.span()),
+                citation: c.citation(&a.citation),
+            }),
             citation: c.citation(&r.citation),
         }
     });

@@ -490,6 +490,16 @@ pub struct RawInstallments {
     pub every: RawPeriod,
     /// The article that excludes fines decided in an administrative process.
     pub not_for_process_fines: Option<Spanned<String>>,
+    /// A parcel unpaid longer than this makes the balance due at once.
+    pub acceleration: Option<RawAcceleration>,
+    pub citation: Spanned<String>,
+}
+
+/// `acceleration = { after = { days = 30 }, citation = "…" }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAcceleration {
+    pub after: RawPeriod,
     pub citation: Spanned<String>,
 }
 

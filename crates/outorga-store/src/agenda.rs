@@ -46,7 +46,8 @@ use std::collections::BTreeMap;
 pub struct AgendaItem {
     /// permit_expiry, document_expiry, inspection, vehicle_replacement,
     /// notification, cure, verification, defense, decision_notification, appeal, threshold,
-    /// suspension_end, reserve_end, caducity_cure, debt, out_of_service.
+    /// suspension_end, reserve_end, caducity_cure, debt, parcel, refund,
+    /// out_of_service.
     pub kind: String,
     pub due: NaiveDate,
     pub overdue: bool,
@@ -81,6 +82,7 @@ fn record_name(subject: &str) -> String {
         ["vehicle", plate] => format!("veículo {plate}"),
         ["driver", registration] => format!("condutor de matrícula {registration}"),
         ["auto", year, number] => format!("auto nº {number}/{year}"),
+        ["debt", year, number, "0"] => format!("taxa nº {number}/{year}"),
         ["debt", year, number, seq] => format!("débito {seq} do auto nº {number}/{year}"),
         ["person", document] => format!("pessoa {document}"),
         _ => subject.to_string(),
@@ -343,7 +345,7 @@ const DEBT: Due = Due {
     list: List {
         name: "debt",
         table: "debts",
-        columns: "year, number, seq, debtor, due_on",
+        columns: "year, number, seq, debtor, due_on, purpose",
         key: &[
             ("due_on", Kind::Text),
             ("year", Kind::Int),
@@ -359,6 +361,55 @@ const DEBT: Due = Due {
     on_or_after: "due_on >= $?",
     after: "due_on > $?",
     until: "due_on <= $?",
+};
+
+/// A parcel of a plan not paid, of a debt whose balance did not fall due
+/// at once.
+const PARCEL: Due = Due {
+    list: List {
+        name: "parcel",
+        table: "parcels",
+        columns: "year, number, seq, parcel, due_on, quantity",
+        key: &[
+            ("due_on", Kind::Text),
+            ("year", Kind::Int),
+            ("number", Kind::Int),
+            ("seq", Kind::Int),
+            ("parcel", Kind::Int),
+        ],
+        descending: false,
+    },
+    rows: "NOT EXISTS (SELECT 1 FROM payments p WHERE p.jurisdiction = parcels.jurisdiction \
+           AND p.year = parcels.year AND p.number = parcels.number AND p.seq = parcels.seq \
+           AND p.parcel >= parcels.parcel) \
+           AND NOT EXISTS (SELECT 1 FROM debts d WHERE d.jurisdiction = parcels.jurisdiction \
+           AND d.year = parcels.year AND d.number = parcels.number AND d.seq = parcels.seq \
+           AND d.accelerated_on IS NOT NULL)",
+    not_before: None,
+    on_or_after: "due_on >= $?",
+    after: "due_on > $?",
+    until: "due_on <= $?",
+};
+
+/// A refund asked and not yet paid back, by the last day the law gives.
+const REFUND: Due = Due {
+    list: List {
+        name: "refund",
+        table: "refunds",
+        columns: "year, number, seq, due_by, cents, article",
+        key: &[
+            ("due_by", Kind::Text),
+            ("year", Kind::Int),
+            ("number", Kind::Int),
+            ("seq", Kind::Int),
+        ],
+        descending: false,
+    },
+    rows: "refunded_on IS NULL",
+    not_before: None,
+    on_or_after: "due_by >= $?",
+    after: "due_by > $?",
+    until: "due_by <= $?",
 };
 
 /// The kinds the engine works out.
@@ -381,6 +432,8 @@ const KINDS: &[(&str, &str)] = &[
     (RESERVE_END.list.name, "fim da reserva"),
     (CADUCITY_CURE.list.name, "correção antes da caducidade"),
     (DEBT.list.name, "débito"),
+    (PARCEL.list.name, "parcela"),
+    (REFUND.list.name, "restituição"),
     (INSPECTION, "vistoria"),
     (VEHICLE_REPLACEMENT, "substituição de veículo"),
     (OUT_OF_SERVICE, "fora de serviço"),
@@ -666,12 +719,61 @@ impl Store {
                 );
                 let due: String = row.try_get("due_on")?;
                 let debtor: String = row.try_get("debtor")?;
+                let purpose: String = row.try_get("purpose")?;
                 Ok(span.item(
                     "debt",
                     day(&due)?,
                     format!("debt:{year}:{number}:{seq}"),
-                    format!("multa do auto nº {number}/{year} devida por {debtor}"),
+                    format!("{purpose}: devido por {debtor}"),
                     Vec::new(),
+                ))
+            })
+            .await?,
+        );
+        parts.push(
+            due_rows(&mut tx, &PARCEL, jurisdiction, &span, |row| {
+                let (year, number, seq, parcel): (i64, i64, i64, i64) = (
+                    row.try_get("year")?,
+                    row.try_get("number")?,
+                    row.try_get("seq")?,
+                    row.try_get("parcel")?,
+                );
+                let due: String = row.try_get("due_on")?;
+                let quantity: String = row.try_get("quantity")?;
+                Ok(span.item(
+                    "parcel",
+                    day(&due)?,
+                    format!("debt:{year}:{number}:{seq}"),
+                    format!(
+                        "parcela {parcel} ({}) de {}",
+                        crate::brl::decimal(&quantity),
+                        record_name(&format!("debt:{year}:{number}:{seq}"))
+                    ),
+                    Vec::new(),
+                ))
+            })
+            .await?,
+        );
+        parts.push(
+            due_rows(&mut tx, &REFUND, jurisdiction, &span, |row| {
+                let (year, number, seq): (i64, i64, i64) = (
+                    row.try_get("year")?,
+                    row.try_get("number")?,
+                    row.try_get("seq")?,
+                );
+                let due: String = row.try_get("due_by")?;
+                let cents: i64 = row.try_get("cents")?;
+                let article: Option<String> = row.try_get("article")?;
+                Ok(span.item(
+                    "refund",
+                    day(&due)?,
+                    format!("debt:{year}:{number}:{seq}"),
+                    format!(
+                        "restituir {} de {}",
+                        crate::debts::brl_text(cents),
+                        record_name(&format!("debt:{year}:{number}:{seq}"))
+                    ),
+                    article.into_iter().collect(),
                 ))
             })
             .await?,
@@ -1150,6 +1252,8 @@ pub(crate) async fn due_per_day(
         &APPEAL,
         &SUSPENSION_END,
         &DEBT,
+        &PARCEL,
+        &REFUND,
     ] {
         let column = kind.list.key[0].0;
         let sql = format!(

@@ -248,6 +248,16 @@ impl Store {
             to_check,
         } = admitted;
         articles.extend(limit_articles);
+        // A novice auxiliary: no registration in the jurisdiction before.
+        let novice = role == "auxiliary"
+            && sqlx::query(
+                "SELECT 1 AS one FROM permit_drivers WHERE jurisdiction = $1 AND driver = $2",
+            )
+            .bind(jurisdiction)
+            .bind(&driver)
+            .fetch_optional(&mut *tx)
+            .await?
+            .is_none();
         let n = next_number(&mut tx, jurisdiction, "registration", on.year()).await?;
         let registration = format!("{}-{n:05}", on.year());
         sqlx::query(
@@ -282,6 +292,21 @@ impl Store {
             },
         )
         .await?;
+        if novice {
+            crate::fees::charge_event(
+                &mut tx,
+                (&self.audit, &ctx),
+                change,
+                jurisdiction,
+                (
+                    outorga_core::model::FeeEvent::AuxiliaryRegistration,
+                    &permit.holder,
+                    Some(number),
+                    on,
+                ),
+            )
+            .await?;
+        }
         let document = issue(
             &mut tx,
             &self.audit,

@@ -7,7 +7,7 @@ use crate::listing::{self, Filter, Kind, List, Page, Window, day_range, renamed,
 use crate::{Store, StoreError, Tx, articles};
 use chrono::{Datelike, NaiveDate};
 use outorga_core::Context;
-use outorga_core::engine::fine_due::fine_due;
+use outorga_core::engine::fine_due::{accelerated, fine_due};
 use outorga_core::model::{Amount, Rulebook};
 use rust_decimal::Decimal;
 use sqlx::Row;
@@ -117,12 +117,26 @@ pub struct Debt {
     pub due_on: NaiveDate,
     pub from_process: bool,
     pub installments: Option<u32>,
+    /// The day the balance of its plan fell due at once, when it was paid
+    /// so (Teófilo Otoni art. 98, § 3º).
+    pub accelerated_on: Option<NaiveDate>,
+    /// Its plan's parcels, when split (recorded since issue 13).
+    pub schedule: Vec<Scheduled>,
     pub payments: Vec<Payment>,
+}
+
+/// A parcel of a plan: when it is due and how much, in the debt's unit.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Scheduled {
+    pub parcel: u32,
+    pub due_on: NaiveDate,
+    pub quantity: String,
 }
 
 impl Debt {
     pub fn settled(&self) -> bool {
-        self.payments.len() as u32 >= self.installments.unwrap_or(1)
+        self.accelerated_on.is_some()
+            || self.payments.len() as u32 >= self.installments.unwrap_or(1)
     }
 
     /// The debt's own number, the same on its slip, its PIX and a bank's
@@ -200,13 +214,16 @@ pub struct Due {
     pub brl: Option<String>,
     /// Parcel being paid (1 of 1 when paid at once).
     pub parcel: u32,
+    /// A parcel unpaid too long made the balance due at once on this day:
+    /// what is due is every parcel left.
+    pub balance_since: Option<NaiveDate>,
     pub articles: Vec<String>,
 }
 
 pub(crate) type Key = (i32, i64, i64);
 
 const COLUMNS: &str = "year, number, seq, origin, rulebook, fee, article, purpose, permit, debtor, \
-     unit, quantity, brl_on_issue, issued_on, due_on, from_process, installments";
+     unit, quantity, brl_on_issue, issued_on, due_on, from_process, installments, accelerated_on";
 
 /// A debt's row, without its payments.
 fn debt_of(row: &sqlx::any::AnyRow) -> Result<Debt, StoreError> {
@@ -215,6 +232,7 @@ fn debt_of(row: &sqlx::any::AnyRow) -> Result<Debt, StoreError> {
     let due: String = row.try_get("due_on")?;
     let process: i64 = row.try_get("from_process")?;
     let installments: Option<i64> = row.try_get("installments")?;
+    let accelerated: Option<String> = row.try_get("accelerated_on")?;
     let origin: String = row.try_get("origin")?;
     Ok(Debt {
         year: i32::try_from(year).unwrap_or_default(),
@@ -237,6 +255,8 @@ fn debt_of(row: &sqlx::any::AnyRow) -> Result<Debt, StoreError> {
         due_on: day(&due)?,
         from_process: process != 0,
         installments: installments.and_then(|n| u32::try_from(n).ok()),
+        accelerated_on: accelerated.as_deref().map(day).transpose()?,
+        schedule: Vec::new(),
         payments: Vec::new(),
     })
 }
@@ -256,6 +276,32 @@ async fn with_payments(
             format!("(year = ${n} AND number = ${} AND seq = ${})", n + 1, n + 2)
         })
         .collect();
+    let sql = format!(
+        "SELECT year, number, seq, parcel, due_on, quantity FROM parcels \
+         WHERE jurisdiction = $1 AND ({}) ORDER BY year, number, seq, parcel",
+        which.join(" OR ")
+    );
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(jurisdiction);
+    for debt in &debts {
+        query = query.bind(debt.year).bind(debt.number).bind(debt.seq);
+    }
+    for p in query.fetch_all(&mut **tx).await? {
+        let year: i64 = p.try_get("year")?;
+        let (number, seq): (i64, i64) = (p.try_get("number")?, p.try_get("seq")?);
+        let parcel: i64 = p.try_get("parcel")?;
+        let due: String = p.try_get("due_on")?;
+        let scheduled = Scheduled {
+            parcel: u32::try_from(parcel).unwrap_or_default(),
+            due_on: day(&due)?,
+            quantity: p.try_get("quantity")?,
+        };
+        if let Some(debt) = debts
+            .iter_mut()
+            .find(|d| i64::from(d.year) == year && d.number == number && d.seq == seq)
+        {
+            debt.schedule.push(scheduled);
+        }
+    }
     let sql = format!(
         "SELECT year, number, seq, parcel, paid_on, quantity, brl, cents, means, receipt FROM payments \
          WHERE jurisdiction = $1 AND ({}) ORDER BY year, number, seq, parcel",
@@ -418,12 +464,19 @@ pub(crate) fn next_due(ctx: &Context<'_>, debt: &Debt, on: NaiveDate) -> Result<
         debt.installments,
         debt.from_process,
     )?;
-    let parcel = debt.payments.len() as u32 + 1;
+    let paid = debt.payments.len();
+    let parcel = paid as u32 + 1;
+    let mut citations = due.citations.clone();
+    let mut balance_since = None;
     let quantity = match &due.installments {
-        Some(plan) => plan
-            .parcels
-            .get(parcel as usize - 1)
-            .map_or(due.quantity, |p| p.quantity),
+        Some(plan) => match accelerated(ctx, plan, paid, on)? {
+            Some((since, article)) => {
+                balance_since = Some(since);
+                citations.push(article);
+                plan.parcels[paid..].iter().map(|p| p.quantity).sum()
+            }
+            None => plan.parcels.get(paid).map_or(due.quantity, |p| p.quantity),
+        },
         None => due.quantity,
     };
     let brl = ctx
@@ -437,7 +490,8 @@ pub(crate) fn next_due(ctx: &Context<'_>, debt: &Debt, on: NaiveDate) -> Result<
         surcharge_percent: due.surcharge_percent.to_string(),
         brl,
         parcel,
-        articles: articles(&due.citations),
+        balance_since,
+        articles: articles(&citations),
     })
 }
 
@@ -509,106 +563,16 @@ impl Store {
         key: Key,
         input: &PaymentInput,
     ) -> Result<Due, StoreError> {
-        let on = input.on;
-        crate::under_law("data", on, change, rulebook)?;
+        crate::under_law("data", input.on, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
-        let debt = lock_debt(&mut tx, &self.audit, jurisdiction, key).await?;
-        let due = next_due(&ctx, &debt, on)?;
-        let owed = due.brl.as_deref().map(cents_of).transpose()?;
-        let received = match (input.cents, owed) {
-            (Some(cents), _) if cents <= 0 => {
-                return Err(StoreError::Invalid {
-                    field: "valor",
-                    reason: "o valor recebido é maior que zero".into(),
-                });
-            }
-            (Some(cents), Some(owed)) if cents < owed => {
-                return Err(StoreError::Invalid {
-                    field: "valor",
-                    reason: format!(
-                        "recebidos {}, mas o devido em {} é {}: receba o valor devido",
-                        brl_text(cents),
-                        on.format("%d/%m/%Y"),
-                        brl_text(owed)
-                    ),
-                });
-            }
-            (Some(cents), _) => cents,
-            (None, Some(owed)) => owed,
-            (None, None) => {
-                return Err(StoreError::Invalid {
-                    field: "valor",
-                    reason: format!(
-                        "o valor de {} em {} não está registrado: registre-o (unidades fiscais) ou informe o valor recebido",
-                        debt.unit,
-                        on.format("%d/%m/%Y")
-                    ),
-                });
-            }
-        };
-        let receipt = match &input.receipt {
-            Some(r) => crate::text::required("recibo", r, crate::text::TextKind::Code)?.to_string(),
-            None => {
-                let n =
-                    crate::audit::next_number(&mut tx, jurisdiction, "receipt", on.year()).await?;
-                format!("{}-{n:06}", on.year())
-            }
-        };
-        sqlx::query(
-            "INSERT INTO payments (jurisdiction, year, number, seq, parcel, paid_on, quantity, brl, cents, means, receipt) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-        )
-        .bind(jurisdiction)
-        .bind(key.0)
-        .bind(key.1)
-        .bind(key.2)
-        .bind(i64::from(due.parcel))
-        .bind(on.to_string())
-        .bind(&due.quantity)
-        .bind(due.brl.clone())
-        .bind(received)
-        .bind(input.means.name())
-        .bind(&receipt)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| {
-            crate::refused_if_taken(e, "recibo", format!("o recibo {receipt} já foi registrado"))
-        })?;
-        let mut rows = vec![RowRef::new(
-            "payments",
-            [
-                jurisdiction.into(),
-                key.0.into(),
-                key.1.into(),
-                key.2.into(),
-                i64::from(due.parcel).into(),
-            ],
-        )];
-        if let Some(over) = owed.map(|owed| received - owed).filter(|over| *over > 0) {
-            rows.push(
-                credit(
-                    &mut tx,
-                    jurisdiction,
-                    (&debt, over, on),
-                    "pago a mais que o devido",
-                )
-                .await?,
-            );
-        }
-        append(
+        let due = pay_in(
             &mut tx,
-            &self.audit,
+            (&self.audit, &ctx),
             change,
-            Entry {
-                action: "debt.payment",
-                jurisdiction: Some(jurisdiction),
-                subject: &format!("debt:{}:{}:{}", key.0, key.1, key.2),
-                detail: serde_json::json!({
-                    "due": due, "cents": received, "means": input.means.name(), "receipt": receipt,
-                }),
-                rows,
-            },
+            jurisdiction,
+            key,
+            input,
         )
         .await?;
         tx.commit().await?;
@@ -628,6 +592,16 @@ impl Store {
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let debt = lock_debt(&mut tx, &self.audit, jurisdiction, key).await?;
+        if debt.origin == Origin::Fee {
+            return Err(StoreError::Refused {
+                reason: "a lei parcela multas, não taxas".into(),
+                articles: rulebook
+                    .installments
+                    .as_ref()
+                    .map(|i| vec![i.citation.to_string()])
+                    .unwrap_or_default(),
+            });
+        }
         if !debt.payments.is_empty() || debt.installments.is_some() {
             return Err(StoreError::Invalid {
                 field: "parcelas",
@@ -658,6 +632,45 @@ impl Store {
         .bind(i64::from(parcels))
         .execute(&mut *tx)
         .await?;
+        let mut rows = vec![RowRef::new(
+            "debts",
+            [
+                jurisdiction.into(),
+                key.0.into(),
+                key.1.into(),
+                key.2.into(),
+            ],
+        )];
+        let schedule = due
+            .installments
+            .as_ref()
+            .map_or(&[][..], |p| &p.parcels[..]);
+        for (i, parcel) in schedule.iter().enumerate() {
+            let n = i as i64 + 1;
+            sqlx::query(
+                "INSERT INTO parcels (jurisdiction, year, number, seq, parcel, due_on, quantity) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(jurisdiction)
+            .bind(key.0)
+            .bind(key.1)
+            .bind(key.2)
+            .bind(n)
+            .bind(parcel.due.to_string())
+            .bind(parcel.quantity.normalize().to_string())
+            .execute(&mut *tx)
+            .await?;
+            rows.push(RowRef::new(
+                "parcels",
+                [
+                    jurisdiction.into(),
+                    key.0.into(),
+                    key.1.into(),
+                    key.2.into(),
+                    n.into(),
+                ],
+            ));
+        }
         append(
             &mut tx,
             &self.audit,
@@ -666,8 +679,11 @@ impl Store {
                 action: "debt.split",
                 jurisdiction: Some(jurisdiction),
                 subject: &format!("debt:{}:{}:{}", key.0, key.1, key.2),
-                detail: serde_json::json!({ "parcels": parcels, "articles": articles(&due.citations) }),
-                rows: vec![RowRef::new("debts", [jurisdiction.into(), key.0.into(), key.1.into(), key.2.into()])],
+                detail: serde_json::json!({
+                    "parcels": schedule.iter().map(|p| (p.due, p.quantity.normalize().to_string())).collect::<Vec<_>>(),
+                    "articles": articles(&due.citations),
+                }),
+                rows,
             },
         )
         .await?;
@@ -807,4 +823,136 @@ pub(crate) async fn credit(
         "credits",
         [jurisdiction.into(), debt.debtor.clone().into(), seq.into()],
     ))
+}
+
+/// Records in `tx` the payment of the debt (or its next parcel) as `input`
+/// says: what `Store::pay_debt` and a bank's return do.
+pub(crate) async fn pay_in(
+    tx: &mut Tx,
+    (audit, ctx): (&crate::audit::Audit, &Context<'_>),
+    change: &Change<'_>,
+    jurisdiction: &str,
+    key: Key,
+    input: &PaymentInput,
+) -> Result<Due, StoreError> {
+    let on = input.on;
+    let debt = lock_debt(tx, audit, jurisdiction, key).await?;
+    let due = next_due(ctx, &debt, on)?;
+    let owed = due.brl.as_deref().map(cents_of).transpose()?;
+    let received = match (input.cents, owed) {
+        (Some(cents), _) if cents <= 0 => {
+            return Err(StoreError::Invalid {
+                field: "valor",
+                reason: "o valor recebido é maior que zero".into(),
+            });
+        }
+        (Some(cents), Some(owed)) if cents < owed => {
+            return Err(StoreError::Invalid {
+                field: "valor",
+                reason: format!(
+                    "recebidos {}, mas o devido em {} é {}: receba o valor devido",
+                    brl_text(cents),
+                    on.format("%d/%m/%Y"),
+                    brl_text(owed)
+                ),
+            });
+        }
+        (Some(cents), _) => cents,
+        (None, Some(owed)) => owed,
+        (None, None) => {
+            return Err(StoreError::Invalid {
+                field: "valor",
+                reason: format!(
+                    "o valor de {} em {} não está registrado: registre-o (unidades fiscais) ou informe o valor recebido",
+                    debt.unit,
+                    on.format("%d/%m/%Y")
+                ),
+            });
+        }
+    };
+    let receipt = match &input.receipt {
+        Some(r) => crate::text::required("recibo", r, crate::text::TextKind::Code)?.to_string(),
+        None => {
+            let n = crate::audit::next_number(tx, jurisdiction, "receipt", on.year()).await?;
+            format!("{}-{n:06}", on.year())
+        }
+    };
+    sqlx::query(
+        "INSERT INTO payments (jurisdiction, year, number, seq, parcel, paid_on, quantity, brl, cents, means, receipt) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+    )
+    .bind(jurisdiction)
+    .bind(key.0)
+    .bind(key.1)
+    .bind(key.2)
+    .bind(i64::from(due.parcel))
+    .bind(on.to_string())
+    .bind(&due.quantity)
+    .bind(due.brl.clone())
+    .bind(received)
+    .bind(input.means.name())
+    .bind(&receipt)
+    .execute(&mut **tx)
+    .await
+    .map_err(|e| {
+        crate::refused_if_taken(e, "recibo", format!("o recibo {receipt} já foi registrado"))
+    })?;
+    let mut rows = vec![RowRef::new(
+        "payments",
+        [
+            jurisdiction.into(),
+            key.0.into(),
+            key.1.into(),
+            key.2.into(),
+            i64::from(due.parcel).into(),
+        ],
+    )];
+    if let Some(since) = due.balance_since {
+        sqlx::query(
+            "UPDATE debts SET accelerated_on = $5 WHERE jurisdiction = $1 AND year = $2 AND number = $3 AND seq = $4",
+        )
+        .bind(jurisdiction)
+        .bind(key.0)
+        .bind(key.1)
+        .bind(key.2)
+        .bind(since.to_string())
+        .execute(&mut **tx)
+        .await?;
+        rows.push(RowRef::new(
+            "debts",
+            [
+                jurisdiction.into(),
+                key.0.into(),
+                key.1.into(),
+                key.2.into(),
+            ],
+        ));
+    }
+    if let Some(over) = owed.map(|owed| received - owed).filter(|over| *over > 0) {
+        rows.push(
+            credit(
+                tx,
+                jurisdiction,
+                (&debt, over, on),
+                "pago a mais que o devido",
+            )
+            .await?,
+        );
+    }
+    append(
+        tx,
+        audit,
+        change,
+        Entry {
+            action: "debt.payment",
+            jurisdiction: Some(jurisdiction),
+            subject: &format!("debt:{}:{}:{}", key.0, key.1, key.2),
+            detail: serde_json::json!({
+                "due": due, "cents": received, "means": input.means.name(), "receipt": receipt,
+            }),
+            rows,
+        },
+    )
+    .await?;
+    Ok(due)
 }

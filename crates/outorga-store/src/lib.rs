@@ -33,7 +33,10 @@ mod permits;
 mod process;
 mod process_options;
 mod profile;
+mod refunds;
 mod requirements;
+mod returns;
+mod revenue;
 mod search;
 mod sign_ins;
 mod slips;
@@ -59,6 +62,7 @@ pub use crew::{Driver, DriverAdded, role_pt as driver_role_pt};
 pub use debts::{Debt, DebtFilter, Due, Means, Origin, Payment, PaymentInput};
 pub use demo::DemoReport;
 pub use documents::{Document, DocumentFilter, kind_name as document_kind_name};
+pub use fees::FeeCharge;
 pub use fleet::{Inspection, InspectionRow, VehicleIncluded};
 pub use grant_preview::{
     Applicant, CapState, CapView, CheckState, ChecklistItem, GrantPreview, ShareView,
@@ -83,7 +87,10 @@ pub use permits::{GrantRequest, Granted, HistoryStep, PermitFilter, PermitRecord
 pub use process::{ProcessStep, status_pt as auto_status_pt};
 pub use process_options::{AppealTo, ProcessOptions, RunningLimit, StepOption, TakenStep};
 pub use profile::{Cnh, Profile, check_profile, parse_cnh_number};
+pub use refunds::{Refund, RefundGround};
 pub use requirements::ToCheck;
+pub use returns::ReturnReport;
+pub use revenue::{MonthRevenue, Overdue, overdue_csv, revenue_csv};
 pub use search::{Found, words as search_words};
 pub use sign_ins::{
     Attempt, AttemptFilter, FAILURES_PER_CLIENT, FAILURES_PER_NAME, FAILURES_PER_NAME_EVERYWHERE,

@@ -400,7 +400,11 @@ impl Store {
                 }
             }
         }
-        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let overrides = outorga_core::Overrides {
+            units: deployed_units(&mut tx, jurisdiction, rulebook).await?,
+            ..outorga_core::Overrides::default()
+        };
+        let ctx = outorga_core::Context::new(rulebook, overrides);
         let before = entry
             .since
             .pred_opt()

@@ -189,6 +189,68 @@ async fn late_parcel(store: &Store) {
             .grant_permit(&on(late), &rb, TO, &grant_on(late))
             .await
     ));
+    // The plan's parcels are recorded, each due on a business day (art.
+    // 98, § 2º: 30, 60 and 90 days after the first's limit), and the next
+    // unpaid one is on the agenda.
+    let debt = store.debt(TO, debt_key).await.expect("debt");
+    let dues: Vec<NaiveDate> = debt.schedule.iter().map(|p| p.due_on).collect();
+    assert_eq!(
+        dues,
+        [d(2027, 5, 10), d(2027, 6, 7), d(2027, 7, 7), d(2027, 8, 6)]
+    );
+    let agenda = store
+        .agenda(TO, &[&rb], (d(2027, 6, 1), 10), Window::first(200))
+        .await
+        .expect("agenda")
+        .items;
+    assert!(
+        agenda.iter().any(|i| i.kind == "parcel"
+            && i.due == d(2027, 6, 7)
+            && i.description.contains("parcela 2")),
+        "{agenda:?}"
+    );
+    // A parcel unpaid "por período superior a trinta dias" makes the
+    // balance due at once (art. 98, § 3º): on the 30th day after the second
+    // parcel's day it is still the parcel; on the 31st, the three left.
+    let parcel = store
+        .debt_due(&rb, TO, debt_key, d(2027, 7, 7))
+        .await
+        .expect("due on the 30th day");
+    assert_eq!((parcel.parcel, parcel.balance_since), (2, None));
+    let balance = store
+        .debt_due(&rb, TO, debt_key, d(2027, 7, 8))
+        .await
+        .expect("due on the 31st day");
+    assert_eq!(balance.balance_since, Some(d(2027, 7, 8)));
+    assert!(
+        balance.articles.iter().any(|a| a == "Art. 98, § 3º"),
+        "{balance:?}"
+    );
+    // The three parcels left (12 UPFTO each), with the surcharge of a
+    // payment more than 60 days after the notice (art. 93: +10 %).
+    let left: Decimal = debt.schedule[1..]
+        .iter()
+        .map(|p| p.quantity.parse::<Decimal>().expect("quantity"))
+        .sum();
+    assert_eq!(left, Decimal::from(36));
+    assert_eq!(balance.surcharge_percent, "10");
+    assert_eq!(
+        balance.quantity.parse::<Decimal>().expect("quantity"),
+        Decimal::new(396, 1)
+    );
+    store
+        .pay_debt(
+            &on(d(2027, 7, 8)),
+            &rb,
+            TO,
+            debt_key,
+            &at_counter(d(2027, 7, 8), None),
+        )
+        .await
+        .expect("the balance");
+    let debt = store.debt(TO, debt_key).await.expect("debt");
+    assert!(debt.settled());
+    assert_eq!(debt.accelerated_on, Some(d(2027, 7, 8)));
 }
 
 /// A bus carrier gets the delegation of a line (Amapá): the permit of service

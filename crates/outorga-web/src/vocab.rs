@@ -294,6 +294,8 @@ pub(crate) const AGENDA: Vocabulary = Vocabulary {
         ("fim_reserva", "reserve_end"),
         ("correcao_caducidade", "caducity_cure"),
         ("debito", "debt"),
+        ("parcela", "parcel"),
+        ("restituicao", "refund"),
         ("fora_de_servico", "out_of_service"),
     ],
     also: &[],

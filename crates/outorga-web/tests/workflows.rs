@@ -457,11 +457,94 @@ async fn workflow(app: &App) {
         .await;
     ok(&due, StatusCode::OK, "due");
     assert_eq!(due.body["parcela"], 1);
+    // The slip: none before the department records its agreement and PIX
+    // key; then the barcode, the line and the PIX of what is due that day.
+    let no_slip = app
+        .get(&format!("{debt}/guia?data={final_day}"), &team.reader)
+        .await;
+    ok(
+        &no_slip,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "no agreement yet",
+    );
+    assert!(
+        no_slip.text("erro").contains("convênio"),
+        "{:?}",
+        no_slip.body
+    );
+    let bad_key = app
+        .call(
+            Method::PUT,
+            &format!("{SMJ}/payment-settings"),
+            Some(&team.admin),
+            Some(
+                json!({ "segmento": 1, "convenio": "0123", "identificador_valor": 6,
+                         "chave_pix": "123", "beneficiario": "Prefeitura de SMJ",
+                         "cidade": "Santa Maria" }),
+            ),
+        )
+        .await;
+    ok(&bad_key, StatusCode::UNPROCESSABLE_ENTITY, "bad PIX key");
+    assert_eq!(bad_key.body["campo"], "pix", "{:?}", bad_key.body);
+    let settings = app
+        .call(
+            Method::PUT,
+            &format!("{SMJ}/payment-settings"),
+            Some(&team.admin),
+            Some(
+                json!({ "segmento": 1, "convenio": "0123", "identificador_valor": 8,
+                         "chave_pix": "pagamentos@smj.es.gov.br",
+                         "beneficiario": "Prefeitura de Santa Maria de Jetibá",
+                         "cidade": "Santa Maria de Jetibá" }),
+            ),
+        )
+        .await;
+    ok(
+        &settings,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "name too long for the PIX",
+    );
+    let settings = app
+        .call(
+            Method::PUT,
+            &format!("{SMJ}/payment-settings"),
+            Some(&team.admin),
+            Some(
+                json!({ "segmento": 1, "convenio": "0123", "identificador_valor": 8,
+                         "chave_pix": "pagamentos@smj.es.gov.br",
+                         "beneficiario": "Prefeitura de SMJ", "cidade": "Santa Maria" }),
+            ),
+        )
+        .await;
+    ok(&settings, StatusCode::OK, "settings");
+    let slip = app
+        .get(&format!("{debt}/guia?data={final_day}"), &team.reader)
+        .await;
+    ok(&slip, StatusCode::OK, "slip");
+    let code = slip.text("codigo_barras");
+    outorga_guia::check(&code).expect("barcode check digits (módulo 11)");
+    assert_eq!(
+        outorga_guia::check_line(&slip.text("linha_digitavel")).expect("line"),
+        code
+    );
+    let pix = slip.text("pix");
+    let (payload, crc) = pix.split_at(pix.len() - 4);
+    assert_eq!(outorga_guia::crc16(payload), crc);
+    assert_eq!(slip.text("vencimento"), final_day);
+    let less = app
+        .post(
+            &format!("{debt}/payments"),
+            &team.clerk,
+            json!({ "data": final_day, "meio": "pix", "valor": "0,01" }),
+        )
+        .await;
+    ok(&less, StatusCode::UNPROCESSABLE_ENTITY, "less than due");
+    assert_eq!(less.body["campo"], "valor");
     let paid = app
         .post(
             &format!("{debt}/payments"),
             &team.clerk,
-            json!({ "data": final_day }),
+            json!({ "data": final_day, "meio": "pix", "valor": slip.text("valor") }),
         )
         .await;
     ok(&paid, StatusCode::CREATED, "payment");

@@ -174,3 +174,33 @@ fn plan<'r>(
         parcels,
     })
 }
+
+/// The day the balance of a plan fell due at once, with the article, when
+/// on `on` its first unpaid parcel (after `paid` parcels) is unpaid longer
+/// than the law allows (Teófilo Otoni art. 98, § 3º: "por período superior
+/// a trinta dias"); `None` while every parcel is within it, or the law has
+/// no such rule.
+pub fn accelerated<'r>(
+    ctx: &Context<'r>,
+    plan: &InstallmentPlan,
+    paid: usize,
+    on: NaiveDate,
+) -> Result<Option<(NaiveDate, &'r str)>, EngineError> {
+    let Some(rule) = ctx
+        .rulebook
+        .installments
+        .as_ref()
+        .and_then(|r| r.acceleration.as_ref())
+    else {
+        return Ok(None);
+    };
+    let Some(parcel) = plan.parcels.get(paid) else {
+        return Ok(None);
+    };
+    // More than the period late: from the day after its last day on.
+    let last = ctx.period_end(&rule.after, parcel.due)?;
+    Ok(last
+        .succ_opt()
+        .filter(|fell_due| *fell_due <= on)
+        .map(|fell_due| (fell_due, rule.citation.as_str())))
+}

@@ -79,6 +79,10 @@ pub struct DebitoSaida {
     /// Decidida em processo administrativo.
     pub de_processo: bool,
     pub parcelas: Option<u32>,
+    /// As parcelas do plano: vencimento (dia útil) e quantidade.
+    pub plano: Vec<ParcelaPrevista>,
+    /// O dia em que o saldo venceu de uma vez (Teófilo Otoni art. 98, § 3º), quando pago assim.
+    pub saldo_vencido_em: Option<String>,
     pub quitado: bool,
     pub pagamentos: Vec<PagamentoSaida>,
 }
@@ -108,9 +112,26 @@ impl From<Debt> for DebitoSaida {
             vence_em: d.due_on.to_string(),
             de_processo: d.from_process,
             parcelas: d.installments,
+            plano: d
+                .schedule
+                .into_iter()
+                .map(|p| ParcelaPrevista {
+                    parcela: p.parcel,
+                    vence_em: p.due_on.to_string(),
+                    quantidade: p.quantity,
+                })
+                .collect(),
+            saldo_vencido_em: d.accelerated_on.map(|d| d.to_string()),
             pagamentos: d.payments.into_iter().map(PagamentoSaida::from).collect(),
         }
     }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ParcelaPrevista {
+    pub parcela: u32,
+    pub vence_em: String,
+    pub quantidade: String,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -121,6 +142,8 @@ pub struct DevidoSaida {
     pub reais: Option<String>,
     /// A parcela (1 de 1 quando paga de uma vez).
     pub parcela: u32,
+    /// Uma parcela em atraso fez vencer o saldo neste dia: o devido é todo o restante.
+    pub saldo_desde: Option<String>,
     pub artigos: Vec<String>,
 }
 
@@ -132,6 +155,7 @@ impl From<Due> for DevidoSaida {
             acrescimo_percentual: d.surcharge_percent,
             reais: d.brl,
             parcela: d.parcel,
+            saldo_desde: d.balance_since.map(|d| d.to_string()),
             artigos: d.articles,
         }
     }

@@ -7,8 +7,9 @@ pub(crate) mod autos;
 mod caps;
 pub(crate) mod catalog;
 pub(crate) mod debts;
-mod documents;
+pub(crate) mod documents;
 mod jurisdictions;
+pub(crate) mod ledger;
 mod lines;
 mod meta;
 mod metrics;
@@ -55,6 +56,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(catalog::routes())
         .merge(debts::routes())
         .merge(units::routes())
+        .merge(ledger::routes())
         .merge(agenda::routes())
 }
 
