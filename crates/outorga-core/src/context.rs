@@ -208,7 +208,11 @@ pub fn whole_u32(value: Decimal) -> Option<u32> {
 
 /// Rounds a BRL amount half-up to the centavo (done once, at the final step).
 pub fn round_brl(value: Decimal) -> Decimal {
-    value.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
+    let mut cents =
+        value.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+    // Always two places, as reais are written ("200.00", not "200.0").
+    cents.rescale(2);
+    cents
 }
 
 #[cfg(test)]

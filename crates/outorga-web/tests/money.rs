@@ -164,6 +164,32 @@ async fn units(app: &App) {
     assert_eq!(ctm["das_linhas"], true);
     assert_eq!(ctm["calculado"][0]["valor"], "0.2", "{ctm}");
     assert_eq!(ctm["calculado"][0]["linhas"], 2);
+    // A fine of 1 000 CTM (art. 61, I) in reais at that mean: R$ 200,00.
+    let inspector = app.with_token("fiscal", Role::Inspector, Scope::All).await;
+    let carrier = app
+        .post(
+            &format!("{AP}/people"),
+            &clerk,
+            json!({ "documento": "255.248.930-33", "nome": "Transportes Ana" }),
+        )
+        .await;
+    ok(&carrier, StatusCode::CREATED, "carrier");
+    let auto = app
+        .post(
+            &format!("{AP}/autos"),
+            &inspector,
+            json!({ "infracao": "61-I-a", "autuado": "25524893033",
+                    "regulamento": "amapa/onibus-intermunicipal",
+                    "cometida_em": "2026-06-01T10:00", "local": "Macapá", "descricao": "x" }),
+        )
+        .await;
+    ok(&auto, StatusCode::CREATED, "auto");
+    let fine = &auto.body["proposta"]["sancoes"][0];
+    assert_eq!(
+        (&fine["unidade"], &fine["quantidade"]),
+        (&json!("CTM"), &json!("1000"))
+    );
+    assert_eq!(fine["reais"], "200.00", "{fine}");
     let approved = app
         .post(
             &format!("{AP}/lines/ap-002/coefficients"),
