@@ -217,6 +217,9 @@ pub struct FiscalUnit {
     /// Worked out as the mean tariff coefficient of the bus lines in force
     /// (`engine::bus::ctm`), never set by an act of its own.
     pub from_lines: bool,
+    /// The article saying what is owed takes the value in force when paid
+    /// (Amapá art. 68, parágrafo único).
+    pub paid_at_value_of: Option<Citation>,
 }
 
 /// Index of a parameter in [`Rulebook::parameters`].
@@ -918,6 +921,10 @@ pub struct InstallmentRule {
     /// A parcel unpaid longer than `after` past its due day makes the
     /// balance due at once (Teófilo Otoni art. 98, § 3º).
     pub acceleration: Option<Acceleration>,
+    /// The article that sets `min_quantity` (Teófilo Otoni art. 99).
+    pub min_quantity_citation: Option<Citation>,
+    /// The article that sets the parcels' due dates (art. 98, § 2º).
+    pub schedule_citation: Option<Citation>,
     pub citation: Citation,
 }
 

@@ -223,6 +223,8 @@ pub fn rulebook(
             first_due: c.period(&r.first_due, i.span()),
             every: c.period(&r.every, i.span()),
             not_for_process_fines: r.not_for_process_fines.as_ref().map(|n| c.citation(n)),
+            min_quantity_citation: r.min_quantity_citation.as_ref().map(|n| c.citation(n)),
+            schedule_citation: r.schedule_citation.as_ref().map(|n| c.citation(n)),
             acceleration: r.acceleration.as_ref().map(|a| Acceleration {
                 after: c.period(&a.after, i.span()),
                 citation: c.citation(&a.citation),
@@ -608,6 +610,7 @@ impl Converter<'_, '_> {
         }
         let values = self.dated(&raw.values, spanned.span());
         let citation = self.citation(&raw.citation);
+        let paid_at_value_of = raw.paid_at_value_of.as_ref().map(|c| self.citation(c));
         self.st.units.insert(
             code.to_string(),
             FiscalUnit {
@@ -616,6 +619,7 @@ impl Converter<'_, '_> {
                 citation,
                 values,
                 from_lines: raw.from_lines.as_ref().is_some_and(|f| *f.get_ref()),
+                paid_at_value_of,
             },
         );
     }

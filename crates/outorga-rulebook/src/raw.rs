@@ -168,6 +168,9 @@ pub struct RawUnit {
     /// The unit is the mean of the bus lines' tariff coefficients in force
     /// (Amapá art. 21): its value is worked out from the record, never set.
     pub from_lines: Option<Spanned<bool>>,
+    /// The article saying an amount is converted at the value in force when
+    /// it is paid (Amapá art. 68, parágrafo único), cited with what is owed.
+    pub paid_at_value_of: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -492,6 +495,10 @@ pub struct RawInstallments {
     pub not_for_process_fines: Option<Spanned<String>>,
     /// A parcel unpaid longer than this makes the balance due at once.
     pub acceleration: Option<RawAcceleration>,
+    /// The article that sets `min_quantity` (cited when a fine is below it).
+    pub min_quantity_citation: Option<Spanned<String>>,
+    /// The article that sets the parcels' due dates (cited with them).
+    pub schedule_citation: Option<Spanned<String>>,
     pub citation: Spanned<String>,
 }
 

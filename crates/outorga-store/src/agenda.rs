@@ -345,7 +345,7 @@ const DEBT: Due = Due {
     list: List {
         name: "debt",
         table: "debts",
-        columns: "year, number, seq, debtor, due_on, purpose",
+        columns: "year, number, seq, debtor, due_on, purpose, unit, quantity, brl_on_issue",
         key: &[
             ("due_on", Kind::Text),
             ("year", Kind::Int),
@@ -720,11 +720,18 @@ impl Store {
                 let due: String = row.try_get("due_on")?;
                 let debtor: String = row.try_get("debtor")?;
                 let purpose: String = row.try_get("purpose")?;
+                let unit: String = row.try_get("unit")?;
+                let quantity: String = row.try_get("quantity")?;
+                let brl: Option<String> = row.try_get("brl_on_issue")?;
+                let amount = match brl {
+                    Some(brl) => crate::brl::money(&brl),
+                    None => format!("{} {unit}", crate::brl::decimal(&quantity)),
+                };
                 Ok(span.item(
                     "debt",
                     day(&due)?,
                     format!("debt:{year}:{number}:{seq}"),
-                    format!("{purpose}: devido por {debtor}"),
+                    format!("{purpose}: {amount}, devido por {debtor}"),
                     Vec::new(),
                 ))
             })

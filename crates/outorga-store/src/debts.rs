@@ -949,6 +949,8 @@ pub(crate) async fn pay_in(
             subject: &format!("debt:{}:{}:{}", key.0, key.1, key.2),
             detail: serde_json::json!({
                 "due": due, "cents": received, "means": input.means.name(), "receipt": receipt,
+                // Paying a plan's first parcel is adhering to it (TO art. 98, § 1º).
+                "adherence": debt.installments.is_some() && due.parcel == 1,
             }),
             rows,
         },

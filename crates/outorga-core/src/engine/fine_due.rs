@@ -67,11 +67,11 @@ pub fn fine_due<'r>(
     }
     // The unit's article; the surcharge applied, or else the law's rule on
     // paying (its surcharges, or its payment term when it has none).
-    let mut citations: Vec<&'r str> = rulebook
-        .units
-        .get(&amount.unit)
+    let unit = rulebook.units.get(&amount.unit);
+    let mut citations: Vec<&'r str> = unit
         .map(|unit| unit.citation.as_str())
         .into_iter()
+        .chain(unit.and_then(|u| u.paid_at_value_of.as_deref()))
         .collect();
     match surcharge_citation {
         Some(citation) => citations.push(citation),
@@ -143,16 +143,29 @@ fn plan<'r>(
     }
     let max = ctx.whole(&rule.max, issued, "parcelas")?;
     let min = ctx.quantity(&rule.min_quantity, issued)?;
+    if amount.quantity < min
+        && let Some(citation) = &rule.min_quantity_citation
+    {
+        citations.push(citation);
+    }
     if count == 0 || count > max || amount.quantity < min {
         return Ok(InstallmentPlan {
             allowed: false,
             parcels: Vec::new(),
         });
     }
+    if let Some(citation) = &rule.schedule_citation {
+        citations.push(citation);
+    }
     // Equal parcels; the last takes what rounding left. The first is due
-    // `first_due` after issue, each next one `every` after the first's limit.
+    // `first_due` after issue, each next one `every` after the one before,
+    // counted from the first's limit as moved to a business day (TO art.
+    // 98, § 2º: "contados da data limite do primeiro pagamento"; Lei 9.784
+    // art. 66, § 1º: that limit "considera-se prorrogado").
     let share = (quantity / Decimal::from(count)).round_dp(4);
-    let first = ctx.period_end(&rule.first_due, issued)?;
+    let first = ctx
+        .calendar
+        .on_or_next_business_day(ctx.period_end(&rule.first_due, issued)?);
     let mut parcels = Vec::new();
     let mut assigned = Decimal::ZERO;
     let mut due = first;
