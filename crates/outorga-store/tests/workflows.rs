@@ -190,13 +190,14 @@ async fn late_parcel(store: &Store) {
             .await
     ));
     // The plan's parcels are recorded, each due on a business day (art.
-    // 98, § 2º: 30, 60 and 90 days after the first's limit), and the next
+    // 98, § 2º: 30, 60 and 90 days after the first's limit, as moved to a
+    // business day: Monday 10 May), and the next
     // unpaid one is on the agenda.
     let debt = store.debt(TO, debt_key).await.expect("debt");
     let dues: Vec<NaiveDate> = debt.schedule.iter().map(|p| p.due_on).collect();
     assert_eq!(
         dues,
-        [d(2027, 5, 10), d(2027, 6, 7), d(2027, 7, 7), d(2027, 8, 6)]
+        [d(2027, 5, 10), d(2027, 6, 9), d(2027, 7, 9), d(2027, 8, 9)]
     );
     let agenda = store
         .agenda(TO, &[&rb], (d(2027, 6, 1), 10), Window::first(200))
@@ -205,7 +206,7 @@ async fn late_parcel(store: &Store) {
         .items;
     assert!(
         agenda.iter().any(|i| i.kind == "parcel"
-            && i.due == d(2027, 6, 7)
+            && i.due == d(2027, 6, 9)
             && i.description.contains("parcela 2")),
         "{agenda:?}"
     );
@@ -213,15 +214,15 @@ async fn late_parcel(store: &Store) {
     // balance due at once (art. 98, § 3º): on the 30th day after the second
     // parcel's day it is still the parcel; on the 31st, the three left.
     let parcel = store
-        .debt_due(&rb, TO, debt_key, d(2027, 7, 7))
+        .debt_due(&rb, TO, debt_key, d(2027, 7, 9))
         .await
         .expect("due on the 30th day");
     assert_eq!((parcel.parcel, parcel.balance_since), (2, None));
     let balance = store
-        .debt_due(&rb, TO, debt_key, d(2027, 7, 8))
+        .debt_due(&rb, TO, debt_key, d(2027, 7, 10))
         .await
         .expect("due on the 31st day");
-    assert_eq!(balance.balance_since, Some(d(2027, 7, 8)));
+    assert_eq!(balance.balance_since, Some(d(2027, 7, 10)));
     assert!(
         balance.articles.iter().any(|a| a == "Art. 98, § 3º"),
         "{balance:?}"
@@ -240,17 +241,17 @@ async fn late_parcel(store: &Store) {
     );
     store
         .pay_debt(
-            &on(d(2027, 7, 8)),
+            &on(d(2027, 7, 10)),
             &rb,
             TO,
             debt_key,
-            &at_counter(d(2027, 7, 8), None),
+            &at_counter(d(2027, 7, 10), None),
         )
         .await
         .expect("the balance");
     let debt = store.debt(TO, debt_key).await.expect("debt");
     assert!(debt.settled());
-    assert_eq!(debt.accelerated_on, Some(d(2027, 7, 8)));
+    assert_eq!(debt.accelerated_on, Some(d(2027, 7, 10)));
 }
 
 /// A bus carrier gets the delegation of a line (Amapá): the permit of service
