@@ -37,6 +37,9 @@
 //! - `admin.rs`: users and their API tokens, for administrators;
 //! - `parameters.rs`: the parameters of a jurisdiction's law and the
 //!   fiscal units its rulebooks name; administrators set a parameter;
+//! - `units.rs`: the fiscal units' values, the law's and the deployment's
+//!   records (and those worked out from the bus lines); administrators
+//!   record one;
 //! - `audit.rs`: the audit log, paged and filtered, and its verification.
 
 mod admin;
@@ -61,6 +64,7 @@ mod profile;
 mod proposal;
 mod search;
 mod session;
+mod units;
 mod vehicles;
 
 use axum::Router;
@@ -156,6 +160,8 @@ pub fn routes(options: Options) -> Router<AppState> {
             "/j/{j}/debitos/{ano}/{numero}/{seq}/parcelamento",
             post(debts::split),
         )
+        // Money (issue 13): the fiscal units.
+        .route("/j/{j}/unidades", get(units::show).post(units::record))
         // The department's existing records (issue 12, item 7).
         .route(
             "/j/{j}/importar",

@@ -2026,8 +2026,11 @@ async fn admin_workflows(url: &str) {
     assert!(units.body.contains("UPFTO") && units.body.contains("R$ 1,7978"));
     assert!(units.body.contains("padrão de decreto") || units.body.contains("regulamento"));
     let smj = send(&router, get("/j/santa-maria-de-jetiba/parametros", &admin)).await;
-    assert!(smj.body.contains("VRTM") && smj.body.contains("sem valor no regulamento"));
-    assert!(smj.body.contains("módulo financeiro"));
+    assert!(smj.body.contains("VRTM") && smj.body.contains("sem valor para hoje"));
+    assert!(
+        smj.body
+            .contains("<a href=\"/j/santa-maria-de-jetiba/unidades\">Unidades fiscais</a>")
+    );
 
     // The log: by subject, by days; verified intact.
     let log = send(&router, get("/auditoria?assunto=user%3Aana.souza", &admin)).await;
