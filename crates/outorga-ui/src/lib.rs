@@ -40,6 +40,8 @@
 //! - `units.rs`: the fiscal units' values, the law's and the deployment's
 //!   records (and those worked out from the bus lines); administrators
 //!   record one;
+//! - `payments.rs`: the jurisdiction's collection agreement and PIX key,
+//!   for administrators;
 //! - `audit.rs`: the audit log, paged and filtered, and its verification.
 
 mod admin;
@@ -56,6 +58,7 @@ mod import;
 mod pages;
 mod parameters;
 mod password;
+mod payments;
 mod people;
 mod permit_actions;
 mod permits;
@@ -160,8 +163,12 @@ pub fn routes(options: Options) -> Router<AppState> {
             "/j/{j}/debitos/{ano}/{numero}/{seq}/parcelamento",
             post(debts::split),
         )
-        // Money (issue 13): the fiscal units.
+        // Money (issue 13): the fiscal units, the agreement and PIX key.
         .route("/j/{j}/unidades", get(units::show).post(units::record))
+        .route(
+            "/j/{j}/pagamentos",
+            get(payments::show).post(payments::save),
+        )
         // The department's existing records (issue 12, item 7).
         .route(
             "/j/{j}/importar",
