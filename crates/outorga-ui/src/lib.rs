@@ -42,6 +42,8 @@
 //!   record one;
 //! - `payments.rs`: the jurisdiction's collection agreement and PIX key,
 //!   for administrators;
+//! - `debts.rs`: the debts and a debt's page, with `slip.rs`, its payment
+//!   slip (barcode, linha digitável, PIX);
 //! - `audit.rs`: the audit log, paged and filtered, and its verification.
 
 mod admin;
@@ -67,6 +69,7 @@ mod profile;
 mod proposal;
 mod search;
 mod session;
+mod slip;
 mod units;
 mod vehicles;
 
@@ -163,7 +166,16 @@ pub fn routes(options: Options) -> Router<AppState> {
             "/j/{j}/debitos/{ano}/{numero}/{seq}/parcelamento",
             post(debts::split),
         )
-        // Money (issue 13): the fiscal units, the agreement and PIX key.
+        // Money (issue 13): the slip's pictures, the fiscal units, the
+        // agreement and PIX key.
+        .route(
+            "/j/{j}/debitos/{ano}/{numero}/{seq}/guia/codigo.svg",
+            get(slip::barcode),
+        )
+        .route(
+            "/j/{j}/debitos/{ano}/{numero}/{seq}/guia/pix.svg",
+            get(slip::pix),
+        )
         .route("/j/{j}/unidades", get(units::show).post(units::record))
         .route(
             "/j/{j}/pagamentos",
