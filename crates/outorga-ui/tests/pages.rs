@@ -989,7 +989,7 @@ async fn money_workflows(url: &str) {
     assert!(
         units
             .body
-            .contains("action=\"/j/santa-maria-de-jetiba/unidades#u-VRTM\"")
+            .contains("action=\"/j/santa-maria-de-jetiba/unidades#f-VRTM\"")
     );
     let token = units.csrf();
     let record = |form: &str| post(smj, &admin, &format!("unidade=VRTM&{form}&csrf={token}"));
