@@ -7,8 +7,8 @@
 
 use crate::autos::form_error;
 use crate::pages::{Bar, failure, page};
-use crate::place::{Place, place, refusal};
-use crate::session::{Signed, checked_form};
+use crate::place::{Place, place};
+use crate::session::{Signed, admin_only, checked_form};
 use askama::Template;
 use axum::Form;
 use axum::extract::{Path, Query, State};
@@ -123,22 +123,6 @@ impl SettingsPage {
     }
 }
 
-/// Administrators only (403 for the others, as the API).
-fn admin_only(signed: &Signed) -> Result<(), Box<Response>> {
-    if Admin::admits(signed.user.role) {
-        return Ok(());
-    }
-    Err(Box::new(refusal(
-        signed,
-        StatusCode::FORBIDDEN,
-        "Só para administradores",
-        &format!(
-            "O convênio de arrecadação e a chave PIX são registrados por administradores; o papel {} não o permite.",
-            signed.user.role.label()
-        ),
-    )))
-}
-
 async fn settings_page(
     state: &AppState,
     signed: &Signed,
@@ -191,7 +175,10 @@ pub(crate) async fn show(
         Ok(place) => place,
         Err(refused) => return *refused,
     };
-    if let Err(refused) = admin_only(&signed) {
+    if let Err(refused) = admin_only(
+        &signed,
+        "O convênio de arrecadação e a chave PIX são registrados por administradores.",
+    ) {
         return *refused;
     }
     let notice = done
