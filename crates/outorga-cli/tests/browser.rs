@@ -5,10 +5,12 @@
 //! a clerk registers a person (a bad CPF first), sees the cap and the
 //! checklist while typing the holder, grants a permit, is refused a second
 //! with its article, opens the list and the dossier, and finds the person
-//! and a plate as they type in the search box. Every page is checked with
-//! axe-core (WCAG 2.1 A and AA: no serious or critical violation), also at a
-//! phone's width. Screenshots go to `$CARGO_TARGET_TMPDIR/screens` (and to
-//! `failed-*.png` there when a check fails).
+//! and a plate as they type in the search box; an administrator records a
+//! fiscal unit's value and finds a debt's payment slip. Every page is
+//! checked with axe-core (WCAG 2.1 A and AA: no serious or critical
+//! violation), also at a phone's width. Screenshots go to
+//! `$CARGO_TARGET_TMPDIR/screens` (and to `failed-*.png` there when a check
+//! fails).
 //!
 //! Needs `chromium` and `chromium-driver` (Debian's packages; `.ci/run`
 //! installs them); `OUTORGA_CHROMEDRIVER` / `OUTORGA_CHROMIUM` name others.
@@ -871,6 +873,219 @@ async fn an_auto_from_the_phone_to_the_decision_a_fine_paid_a_vehicle_put_in_ser
         "the panel offers a read-only user no write",
     )
     .await;
+
+    driver.quit().await.expect("quit");
+}
+
+/// Whether every image `css` finds has loaded and has a size, within 10 s.
+async fn images_loaded(driver: &WebDriver, css: &str) -> bool {
+    for _ in 0..100 {
+        let answer = driver
+            .execute(
+                "const found = [...document.querySelectorAll(arguments[0])];
+                 return found.length > 0 && found.every(i => i.complete && i.naturalWidth > 0);",
+                vec![serde_json::json!(css)],
+            )
+            .await
+            .expect("the images' state");
+        if answer.json().as_bool() == Some(true) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    false
+}
+
+/// Whether the page is no wider than the window (nothing overflows it).
+async fn fits(driver: &WebDriver) -> bool {
+    let answer = driver
+        .execute(
+            "return document.documentElement.scrollWidth <= window.innerWidth;",
+            Vec::new(),
+        )
+        .await
+        .expect("the page's width");
+    answer.json().as_bool() == Some(true)
+}
+
+/// Scrolls the element of that id to the top of the window (none: to the
+/// page's top).
+async fn scroll_to(driver: &WebDriver, id: &str) {
+    driver
+        .execute(
+            "const e = document.getElementById(arguments[0]);
+             if (e) { e.scrollIntoView(); } else { window.scrollTo(0, 0); }",
+            vec![serde_json::json!(id)],
+        )
+        .await
+        .expect("scroll");
+}
+
+/// Money (issue 13): the administrator corrects Santa Maria de Jetibá's
+/// VRTM on the units page — by an index first, refused next to its field
+/// (no value the day before), then in reais — and finds a debt's slip:
+/// the linha digitável, the barcode and the PIX QR code drawn, the "copia
+/// e cola". Both pages pass the accessibility checks and fit a phone's
+/// width; so do the agreement and PIX key's page and Amapá's CTM.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_administrator_records_a_unit_value_and_sees_a_debts_slip() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let (_server, base) = serve(data.path());
+    let (_chromedriver, url) = chromedriver().await;
+    let driver = browser(&url).await;
+    sign_in_as(&driver, &base, "admin").await;
+
+    driver
+        .goto(format!("{base}/j/santa-maria-de-jetiba/unidades"))
+        .await
+        .expect("the units");
+    // The demo's record nº 1, from January 1st: the day the correction takes.
+    let since = driver
+        .find(By::Css("#u-VRTM tbody tr:first-child td:nth-child(2)"))
+        .await
+        .expect("the demo's record")
+        .text()
+        .await
+        .expect("its day");
+    let iso: Vec<&str> = since.split('/').rev().collect();
+    driver
+        .execute(
+            "document.getElementById('desde-VRTM').value = arguments[0];",
+            vec![serde_json::json!(iso.join("-"))],
+        )
+        .await
+        .expect("the day");
+    click(&driver, "#modo-correcao-VRTM + label").await;
+    type_into(&driver, "indice-VRTM", "IPCA-E 2025").await;
+    type_into(&driver, "percentual-VRTM", "4,5").await;
+    type_into(&driver, "ato-VRTM", "Decreto nº 15/2026").await;
+    click(&driver, "#corrige-VRTM option[value='1']").await;
+    click(&driver, "#u-VRTM form button[type=submit]").await;
+    let said = text_with(&driver, "em vigor antes de").await;
+    check(
+        &driver,
+        said.contains("não há valor de VRTM em vigor antes de"),
+        "unidades-recusa",
+        "a correction with no value the day before is refused",
+    )
+    .await;
+    let next_to = driver
+        .find(By::Css(
+            "#percentual-VRTM[aria-invalid=true] ~ #erro-percentual-VRTM",
+        ))
+        .await
+        .is_ok();
+    check(
+        &driver,
+        next_to,
+        "unidades-recusa",
+        "the refusal is said next to the percentage",
+    )
+    .await;
+    page(&driver, "unidades-recusa").await;
+    click(&driver, "#modo-valor-VRTM + label").await;
+    type_into(&driver, "valor-VRTM", "5,1234").await;
+    click(&driver, "#u-VRTM form button[type=submit]").await;
+    let said = text_with(&driver, "Valor de VRTM registrado").await;
+    check(
+        &driver,
+        said.contains("R$ 5,1234") && said.contains("corrigido pelo nº 2: não vale mais"),
+        "unidades",
+        "the value is recorded and the record it corrects struck",
+    )
+    .await;
+    scroll_to(&driver, "").await;
+    page(&driver, "unidades").await;
+    driver
+        .set_window_rect(0, 0, 390, 844)
+        .await
+        .expect("a phone's width");
+    scroll_to(&driver, "u-VRTM").await;
+    page(&driver, "unidades-celular").await;
+    check(
+        &driver,
+        fits(&driver).await,
+        "unidades-celular",
+        "the units fit a phone's width",
+    )
+    .await;
+    driver
+        .set_window_rect(0, 0, 1280, 1000)
+        .await
+        .expect("a desk's width");
+
+    driver
+        .goto(format!("{base}/j/santa-maria-de-jetiba/debitos"))
+        .await
+        .expect("the debts");
+    click(&driver, "#conteudo table tbody tr:first-child a").await;
+    let said = text_with(&driver, "Guia de recolhimento").await;
+    check(
+        &driver,
+        said.contains("Linha digitável") && said.contains("Nosso número"),
+        "guia",
+        "a debt not settled shows its slip",
+    )
+    .await;
+    check(
+        &driver,
+        images_loaded(&driver, ".guia img").await,
+        "guia",
+        "the barcode and the PIX QR code are drawn",
+    )
+    .await;
+    let pix = driver
+        .find(By::Id("pix-copia"))
+        .await
+        .expect("the copia e cola")
+        .value()
+        .await
+        .expect("its text")
+        .unwrap_or_default();
+    check(
+        &driver,
+        pix.starts_with("000201") && pix.contains("br.gov.bcb.pix"),
+        "guia",
+        "the PIX copia e cola is a BR Code",
+    )
+    .await;
+    scroll_to(&driver, "guia").await;
+    page(&driver, "guia").await;
+    driver
+        .set_window_rect(0, 0, 390, 844)
+        .await
+        .expect("a phone's width");
+    scroll_to(&driver, "guia").await;
+    page(&driver, "guia-celular").await;
+    check(
+        &driver,
+        fits(&driver).await,
+        "guia-celular",
+        "the slip fits a phone's width",
+    )
+    .await;
+    driver
+        .set_window_rect(0, 0, 1280, 1000)
+        .await
+        .expect("a desk's width");
+
+    // The agreement and PIX key, and a unit worked out from the lines.
+    for (path, name, wanted) in [
+        (
+            "/j/santa-maria-de-jetiba/pagamentos",
+            "pagamentos",
+            "Chave PIX do órgão",
+        ),
+        ("/j/amapa/unidades", "unidades-linhas", "Linhas na média"),
+    ] {
+        driver
+            .goto(format!("{base}{path}"))
+            .await
+            .expect("an administrator's page");
+        let said = text_with(&driver, wanted).await;
+        check(&driver, said.contains(wanted), name, path).await;
+        page(&driver, name).await;
+    }
 
     driver.quit().await.expect("quit");
 }

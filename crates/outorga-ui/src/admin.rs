@@ -12,7 +12,7 @@
 use crate::autos::form_error;
 use crate::pages::{Bar, failure, page};
 use crate::place::refusal;
-use crate::session::{Signed, checked_form};
+use crate::session::{Signed, admin_only, checked_form};
 use askama::Template;
 use axum::Form;
 use axum::extract::{Path, Query, State};
@@ -27,21 +27,8 @@ use outorga_web::workflows::{
 use outorga_web::{ApiError, AppState};
 use serde::Deserialize;
 
-/// A page only administrators reach (403 for the others, as the API).
-fn admin_only(signed: &Signed) -> Result<(), Box<Response>> {
-    if Admin::admits(signed.user.role) {
-        return Ok(());
-    }
-    Err(Box::new(refusal(
-        signed,
-        StatusCode::FORBIDDEN,
-        "Só para administradores",
-        &format!(
-            "A administração de usuários é feita por administradores; o papel {} não a permite.",
-            signed.user.role.label()
-        ),
-    )))
-}
+/// Why the administration of users refuses other roles.
+const ADMINS_ONLY: &str = "A administração de usuários é feita por administradores.";
 
 /// A user's jurisdictions as read.
 pub(crate) fn scope_text(scope: &Scope) -> String {
@@ -210,7 +197,7 @@ pub(crate) async fn users(
     signed: Signed,
     Query(done): Query<Done>,
 ) -> Response {
-    if let Err(refused) = admin_only(&signed) {
+    if let Err(refused) = admin_only(&signed, ADMINS_ONLY) {
         return *refused;
     }
     let who = done.usuario.unwrap_or_default();
@@ -405,7 +392,7 @@ impl Shown {
 /// is none (404, as the API: a limited administrator does not learn which
 /// names exist elsewhere).
 async fn managed(state: &AppState, signed: &Signed, name: &str) -> Result<User, Box<Response>> {
-    admin_only(signed)?;
+    admin_only(signed, ADMINS_ONLY)?;
     match managed_by(state, &signed.user, name).await {
         Ok(user) => Ok(user),
         Err(error) if error.status == StatusCode::NOT_FOUND => Err(Box::new(refusal(

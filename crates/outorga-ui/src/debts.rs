@@ -1,8 +1,9 @@
 //! Debts: the list (by debtor, by the day they were issued) with its
 //! pages, and a debt's page — what paying it (or its next parcel) costs on
-//! a day with the surcharge and the articles, its payments and parcels —
-//! where a clerk records a payment or splits it into parcels as the law
-//! allows. Through `outorga_web::workflows`, as `…/debts/…` does.
+//! a day with the surcharge and the articles, its payment slip
+//! (`slip.rs`), its payments and parcels — where a clerk records a payment
+//! or splits it into parcels as the law allows. Through
+//! `outorga_web::workflows`, as `…/debts/…` does.
 
 use crate::autos::form_error;
 use crate::format;
@@ -10,13 +11,14 @@ use crate::forms::{list_status, listed, query_text};
 use crate::pages::{Bar, failure, page};
 use crate::place::{Place, place, refusal};
 use crate::session::{Signed, checked_form};
+use crate::slip;
 use askama::Template;
 use axum::Form;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use outorga_store::{Change, Debt, DebtFilter, Means, Origin, StoreError};
-use outorga_web::auth::Clerk;
+use outorga_web::auth::{Admin, Clerk};
 use outorga_web::workflows::{PagamentoEntrada, debt_due, pay_debt, split_debt};
 use outorga_web::{ApiError, AppState};
 use serde::Deserialize;
@@ -39,6 +41,10 @@ struct DebtRow {
     path: String,
     debtor: String,
     debtor_shown: String,
+    /// An auto's fine or a fee.
+    origin: &'static str,
+    /// The debt's own number (slip, PIX, bank's return).
+    own_number: String,
     amount: String,
     issued: String,
     due: String,
@@ -53,6 +59,11 @@ impl DebtRow {
             path: format!("{}/{}/{}", d.year, d.number, d.seq),
             debtor: d.debtor.clone(),
             debtor_shown: format::document(&d.debtor),
+            origin: match d.origin {
+                Origin::Auto => "auto de infração",
+                Origin::Fee => "taxa",
+            },
+            own_number: d.own_number(),
             amount: amount(&d.quantity, &d.unit),
             issued: format::day(d.issued_on),
             due: format::day(d.due_on),
@@ -136,8 +147,6 @@ struct DebtPage {
     auto: Option<(i32, i64)>,
     /// What it is for, with its article.
     purpose: String,
-    /// The debt's own number (slip, PIX, bank's return).
-    own_number: String,
     /// (parcel, day, amount, due in reais, received, means, receipt).
     payments: Vec<(u32, String, String, String, String, String, String)>,
     means: Vec<(&'static str, &'static str)>,
@@ -147,7 +156,11 @@ struct DebtPage {
     due: Option<(u32, String, String, String, String)>,
     /// Why it cannot be paid today.
     due_refused: Option<String>,
+    /// The payment slip, while the debt is not settled.
+    slip: Option<slip::Section>,
     clerk: bool,
+    /// Who may record the jurisdiction's agreement and PIX key.
+    admin: bool,
     notice: Option<&'static str>,
     /// A payment or a split refused just now: (form, message).
     error: Option<(&'static str, String)>,
@@ -159,7 +172,7 @@ async fn debt_page(
     state: &AppState,
     signed: &Signed,
     place: &Place<'_>,
-    key: Key,
+    (key, slip_day): (Key, Option<&str>),
     (status, notice, error): (
         StatusCode,
         Option<&'static str>,
@@ -205,6 +218,21 @@ async fn debt_page(
             Err(error) => (None, Some(form_error(&error).1)),
         }
     };
+    let slip = if debt.settled() {
+        None
+    } else {
+        match slip::section(state, place, key, slip_day).await {
+            Ok(section) => Some(section),
+            Err(failed) => return failed,
+        }
+    };
+    // A day for the slip that is not a day: the page says so next to it.
+    let status = match &slip {
+        Some(s) if s.day_refused.is_some() && status == StatusCode::OK => {
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+        _ => status,
+    };
     page(
         status,
         &DebtPage {
@@ -217,7 +245,6 @@ async fn debt_page(
                 Some(article) => format!("{} ({article})", debt.purpose),
                 None => debt.purpose.clone(),
             },
-            own_number: debt.own_number(),
             payments: debt
                 .payments
                 .iter()
@@ -244,7 +271,9 @@ async fn debt_page(
             row: DebtRow::of(&debt),
             due,
             due_refused,
+            slip,
             clerk: Clerk::admits(signed.user.role),
+            admin: Admin::admits(signed.user.role),
             notice,
             error,
         },
@@ -254,6 +283,8 @@ async fn debt_page(
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct DebtAsked {
     feito: Option<String>,
+    /// The day of the slip (none: today).
+    data: Option<String>,
 }
 
 pub(crate) async fn show(
@@ -275,7 +306,7 @@ pub(crate) async fn show(
         &state,
         &signed,
         &place,
-        (year, number, seq),
+        ((year, number, seq), asked.data.as_deref()),
         (StatusCode::OK, notice, None),
     )
     .await
@@ -321,7 +352,7 @@ async fn after<T>(
                 state,
                 signed,
                 place,
-                key,
+                (key, None),
                 (error.status, None, Some((form, message))),
             )
             .await
@@ -379,7 +410,7 @@ pub(crate) async fn split(
             &state,
             &signed,
             &place,
-            key,
+            (key, None),
             (
                 StatusCode::UNPROCESSABLE_ENTITY,
                 None,

@@ -1,4 +1,4 @@
-//! Dates and documents as users read them.
+//! Dates, documents and money as users read them.
 
 use chrono::NaiveDate;
 
@@ -47,6 +47,15 @@ pub(crate) fn money(text: &str) -> String {
     outorga_store::brl::money(text)
 }
 
+/// Reais per fiscal unit: every decimal the value has, two at least
+/// (`R$ 4,7125`, `R$ 5,00`).
+pub(crate) fn unit_value(text: &str) -> String {
+    match text.split_once('.') {
+        Some((_, fraction)) if fraction.len() > 2 => format!("R$ {}", decimal(text)),
+        _ => money(text),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -57,6 +66,10 @@ mod tests {
         assert_eq!(super::money("1234.5"), "R$ 1.234,50");
         assert_eq!(super::money("500"), "R$ 500,00");
         assert_eq!(super::money("-12.3"), "R$ -12,30");
+        assert_eq!(super::unit_value("4.7125"), "R$ 4,7125");
+        assert_eq!(super::unit_value("1.7978"), "R$ 1,7978");
+        assert_eq!(super::unit_value("5"), "R$ 5,00");
+        assert_eq!(super::unit_value("1234.5"), "R$ 1.234,50");
     }
 
     #[test]

@@ -37,6 +37,13 @@
 //! - `admin.rs`: users and their API tokens, for administrators;
 //! - `parameters.rs`: the parameters of a jurisdiction's law and the
 //!   fiscal units its rulebooks name; administrators set a parameter;
+//! - `units.rs`: the fiscal units' values, the law's and the deployment's
+//!   records (and those worked out from the bus lines); administrators
+//!   record one;
+//! - `payments.rs`: the jurisdiction's collection agreement and PIX key,
+//!   for administrators;
+//! - `debts.rs`: the debts and a debt's page, with `slip.rs`, its payment
+//!   slip (barcode, linha digitável, PIX);
 //! - `audit.rs`: the audit log, paged and filtered, and its verification.
 
 mod admin;
@@ -53,6 +60,7 @@ mod import;
 mod pages;
 mod parameters;
 mod password;
+mod payments;
 mod people;
 mod permit_actions;
 mod permits;
@@ -61,6 +69,8 @@ mod profile;
 mod proposal;
 mod search;
 mod session;
+mod slip;
+mod units;
 mod vehicles;
 
 use axum::Router;
@@ -155,6 +165,21 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route(
             "/j/{j}/debitos/{ano}/{numero}/{seq}/parcelamento",
             post(debts::split),
+        )
+        // Money (issue 13): the slip's pictures, the fiscal units, the
+        // agreement and PIX key.
+        .route(
+            "/j/{j}/debitos/{ano}/{numero}/{seq}/guia/codigo.svg",
+            get(slip::barcode),
+        )
+        .route(
+            "/j/{j}/debitos/{ano}/{numero}/{seq}/guia/pix.svg",
+            get(slip::pix),
+        )
+        .route("/j/{j}/unidades", get(units::show).post(units::record))
+        .route(
+            "/j/{j}/pagamentos",
+            get(payments::show).post(payments::save),
         )
         // The department's existing records (issue 12, item 7).
         .route(

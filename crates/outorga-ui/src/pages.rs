@@ -63,6 +63,7 @@ impl Bar {
 pub(crate) struct Offers {
     pub clerk: bool,
     pub inspector: bool,
+    pub admin: bool,
 }
 
 impl Offers {
@@ -70,6 +71,7 @@ impl Offers {
         Offers {
             clerk: outorga_web::auth::Clerk::admits(signed.user.role),
             inspector: outorga_web::auth::Inspector::admits(signed.user.role),
+            admin: outorga_web::auth::Admin::admits(signed.user.role),
         }
     }
 }

@@ -3,8 +3,8 @@
 //! rulebook's), the article and whether the rulebook's value is a decree
 //! default; administrators set one (the API's capability for
 //! `PUT …/parameters/{nome}`). The fiscal units the rulebooks name, with
-//! the value a rulebook gives where it gives one; their values as records
-//! come with the money module (issue 13). Through `outorga_web::workflows`
+//! the value in force today; their history and records are on the units'
+//! page (`units.rs`). Through `outorga_web::workflows`
 //! (`parameter_catalog`, `set_parameter`), as the API.
 
 use crate::autos::form_error;
@@ -145,20 +145,9 @@ async fn parameters_page(
                     .unidades
                     .into_iter()
                     .map(|u| UnitRow {
-                        value: u.reais.as_deref().map(|reais| {
-                            let since = u
-                                .desde
-                                .as_deref()
-                                .and_then(|d| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").ok())
-                                .map(format::day);
-                            format!(
-                                "R$ {}{}{}",
-                                // Every decimal the rulebook gives (R$ 1,7978).
-                                format::decimal(reais),
-                                since.map_or_else(String::new, |d| format!(" desde {d}")),
-                                u.fonte.map_or_else(String::new, |f| format!(" ({f})"))
-                            )
-                        }),
+                        // The value in force today (the deployment's, or
+                        // the law's); its history is on the units' page.
+                        value: u.reais.as_deref().map(format::unit_value),
                         code: u.codigo,
                         name: u.nome,
                         article: u.artigo,

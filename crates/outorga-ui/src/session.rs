@@ -111,6 +111,23 @@ pub(crate) fn checked_form(
     Ok(())
 }
 
+/// Whether `signed` may reach a page only administrators reach; otherwise
+/// the page that refuses (403), saying `why` (who does what there).
+pub(crate) fn admin_only(signed: &Signed, why: &str) -> Result<(), Box<Response>> {
+    if outorga_web::auth::Admin::admits(signed.user.role) {
+        return Ok(());
+    }
+    Err(Box::new(crate::place::refusal(
+        signed,
+        axum::http::StatusCode::FORBIDDEN,
+        "Só para administradores",
+        &format!(
+            "{why} O papel {} não dá acesso a esta página.",
+            signed.user.role.label()
+        ),
+    )))
+}
+
 /// The user signed in by the request's cookie; without one (or with one
 /// expired or revoked), the answer is the sign-in page.
 #[derive(Debug, Clone)]

@@ -948,6 +948,322 @@ async fn debt_workflows_on_postgresql() {
     sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
 }
 
+/// The path a page's `attribute="…"` starting with `prefix` names, its
+/// first occurrence.
+fn linked(body: &str, attribute: &str, prefix: &str) -> String {
+    let at = body
+        .find(&format!("{attribute}=\"{prefix}"))
+        .unwrap_or_else(|| panic!("a {attribute} to {prefix}: {body}"))
+        + attribute.len()
+        + 2;
+    body[at..].split('"').next().unwrap_or_default().to_string()
+}
+
+/// Money on the demo's records (issue 13). Santa Maria de Jetibá's VRTM:
+/// an administrator records a value through the form (a record on the day
+/// of another refused next to "desde", a correction with no value the day
+/// before next to its percentage), then corrects it by an index (the
+/// corrected record struck and no longer offered); a clerk reads the
+/// units without a form and is refused a POST. Amapá's CTM is worked out
+/// from the lines, with no form. The agreement and PIX key: refusals next
+/// to their fields, then recorded. A debt's slip: the linha digitável, the
+/// PIX "copia e cola" and the pictures served as SVG images; another day
+/// asked for, and a day that is not one refused next to its field.
+async fn money_workflows(url: &str) {
+    let router = router_on(url, true).await;
+    let admin = session_of(&router, "admin-geral").await;
+    let smj = "/j/santa-maria-de-jetiba/unidades";
+    let units = send(&router, get(smj, &admin)).await;
+    assert_eq!(units.status, StatusCode::OK, "{}", units.body);
+    assert!(
+        units
+            .body
+            .contains("VRTM — Valor de Referência do Tesouro Municipal"),
+        "{}",
+        units.body
+    );
+    assert!(
+        units.body.contains("<strong>R$ 4,7125</strong>"),
+        "the demo's value"
+    );
+    assert!(
+        units
+            .body
+            .contains("action=\"/j/santa-maria-de-jetiba/unidades#f-VRTM\"")
+    );
+    let token = units.csrf();
+    let record = |form: &str| post(smj, &admin, &format!("unidade=VRTM&{form}&csrf={token}"));
+    let same_day = send(
+        &router,
+        record("desde=2026-01-01&modo=valor&valor=5&ato=Decreto+n%C2%BA+7%2F2026"),
+    )
+    .await;
+    assert_eq!(same_day.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        same_day.body.contains(
+            "id=\"erro-desde-VRTM\" class=\"erro-campo\" role=\"alert\">já há um valor de VRTM desde 01/01/2026"
+        ),
+        "{}",
+        same_day.body
+    );
+    assert!(
+        same_day.body.contains("value=\"Decreto nº 7/2026\""),
+        "the form kept"
+    );
+    let no_base = send(
+        &router,
+        record("desde=2026-01-01&modo=correcao&indice=IPCA-E+2025&percentual=4%2C5&ato=Decreto&corrige=1"),
+    )
+    .await;
+    assert_eq!(no_base.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        no_base
+            .body
+            .contains("id=\"erro-percentual-VRTM\" class=\"erro-campo\" role=\"alert\">não há valor de VRTM em vigor antes de 01/01/2026"),
+        "{}",
+        no_base.body
+    );
+    assert!(
+        no_base
+            .body
+            .contains("name=\"modo\" value=\"correcao\" checked"),
+        "the way chosen kept"
+    );
+    let done = send(
+        &router,
+        record("desde=2026-12-01&modo=valor&valor=4%2C9876&ato=Decreto+n%C2%BA+99%2F2026"),
+    )
+    .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    assert_eq!(
+        done.location(),
+        "/j/santa-maria-de-jetiba/unidades?feito=VRTM#u-VRTM"
+    );
+    let shown = send(
+        &router,
+        get("/j/santa-maria-de-jetiba/unidades?feito=VRTM", &admin),
+    )
+    .await;
+    assert!(shown.body.contains("Valor de VRTM registrado"));
+    assert!(
+        shown.body.contains("<strong>R$ 4,9876</strong>")
+            && shown.body.contains("Decreto nº 99/2026"),
+        "{}",
+        shown.body
+    );
+    // Corrected by an index: 10 % over the day before's R$ 4,7125.
+    let corrected = send(
+        &router,
+        record("desde=2026-12-01&modo=correcao&indice=IPCA-E+2025&percentual=10&ato=Decreto+n%C2%BA+100%2F2026&corrige=2"),
+    )
+    .await;
+    assert_eq!(
+        corrected.status,
+        StatusCode::SEE_OTHER,
+        "{}",
+        corrected.body
+    );
+    let shown = send(&router, get(smj, &admin)).await;
+    assert!(
+        shown.body.contains("<s>R$ 4,9876</s>")
+            && shown.body.contains("corrigido pelo nº 3: não vale mais"),
+        "{}",
+        shown.body
+    );
+    assert!(
+        shown.body.contains("<strong>R$ 5,1838</strong>")
+            && shown.body.contains("IPCA-E 2025, 10%")
+            && shown.body.contains("<td>nº 2</td>")
+    );
+    assert!(
+        shown.body.contains("<option value=\"3\"") && !shown.body.contains("<option value=\"2\""),
+        "a corrected record is not offered again"
+    );
+
+    // A clerk of the jurisdiction reads them, without a form.
+    let created = send(
+        &router,
+        post(
+            "/admin/usuarios",
+            &admin,
+            &format!(
+                "nome=atendente.smj&papel=clerk&alcance=algumas&jurisdicoes=santa-maria-de-jetiba\
+                 &senha=uma+senha+bem+longa+42&csrf={token}"
+            ),
+        ),
+    )
+    .await;
+    assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.body);
+    let clerk = session_of(&router, "atendente.smj").await;
+    let read = send(&router, get(smj, &clerk)).await;
+    assert_eq!(read.status, StatusCode::OK);
+    assert!(read.body.contains("<strong>R$ 5,1838</strong>"));
+    assert!(!read.body.contains("Registrar valor") && !read.body.contains("name=\"unidade\""));
+    let refused = send(
+        &router,
+        post(
+            smj,
+            &clerk,
+            &format!(
+                "unidade=VRTM&desde=2026-12-02&modo=valor&valor=6&ato=X&csrf={}",
+                read.csrf()
+            ),
+        ),
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+
+    // Amapá's CTM: from the lines, never recorded by hand.
+    let ctm = send(&router, get("/j/amapa/unidades", &admin)).await;
+    assert_eq!(ctm.status, StatusCode::OK);
+    assert!(
+        ctm.body.contains("Valor calculado das linhas (Art. 21)")
+            && ctm.body.contains("não se registra à mão")
+            && ctm.body.contains("Linhas na média"),
+        "{}",
+        ctm.body
+    );
+    assert!(!ctm.body.contains("name=\"unidade\""), "no form");
+
+    // The agreement and PIX key.
+    let settings_path = "/j/santa-maria-de-jetiba/pagamentos";
+    let settings = send(&router, get(settings_path, &admin)).await;
+    assert_eq!(settings.status, StatusCode::OK, "{}", settings.body);
+    assert!(
+        settings
+            .body
+            .contains("value=\"pagamentos@santa-maria-de-jetiba.exemplo.gov.br\""),
+        "the demo's key"
+    );
+    let save = |fields: &str| {
+        post(
+            settings_path,
+            &admin,
+            &format!(
+                "segmento=1&convenio=1021&identificador_valor=6&cidade=Santa+Maria&{fields}&csrf={token}"
+            ),
+        )
+    };
+    let blank = send(
+        &router,
+        save("chave_pix=pagamentos%40smj.exemplo.gov.br&beneficiario="),
+    )
+    .await;
+    assert_eq!(blank.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        blank
+            .body
+            .contains("id=\"erro-beneficiario\" class=\"erro-campo\" role=\"alert\""),
+        "{}",
+        blank.body
+    );
+    let bad_key = send(
+        &router,
+        save("chave_pix=nada&beneficiario=Prefeitura+de+SMJ"),
+    )
+    .await;
+    assert_eq!(bad_key.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        bad_key
+            .body
+            .contains("id=\"erro-pix\" class=\"erro-campo\" role=\"alert\">a chave Pix"),
+        "{}",
+        bad_key.body
+    );
+    let saved = send(
+        &router,
+        save("chave_pix=pagamentos%40smj.exemplo.gov.br&beneficiario=Prefeitura+de+SMJ"),
+    )
+    .await;
+    assert_eq!(saved.location(), format!("{settings_path}?feito=1"));
+    let settings = send(&router, get(saved.location(), &admin)).await;
+    assert!(settings.body.contains("Convênio e PIX registrados"));
+    assert!(settings.body.contains("value=\"Prefeitura de SMJ\""));
+    let as_clerk = send(&router, get(settings_path, &clerk)).await;
+    assert_eq!(as_clerk.status, StatusCode::FORBIDDEN);
+
+    // A debt's slip, its pictures, another day and a day refused.
+    let list = send(&router, get("/j/santa-maria-de-jetiba/debitos", &clerk)).await;
+    assert!(
+        list.body.contains("<td>auto de infração</td>"),
+        "{}",
+        list.body
+    );
+    let path = linked(&list.body, "href", "/j/santa-maria-de-jetiba/debitos/2");
+    let debt = send(&router, get(&path, &clerk)).await;
+    assert_eq!(debt.status, StatusCode::OK, "{}", debt.body);
+    assert!(debt.body.contains("Guia de recolhimento"));
+    let at = debt
+        .body
+        .find("<dd class=\"linha-digitavel\"><code>")
+        .expect("the line")
+        + 34;
+    let line: String = debt.body[at..].chars().take(55).collect();
+    assert!(
+        line.starts_with("81") && line.matches('-').count() == 4 && line.matches(' ').count() == 3,
+        "a linha digitável of arrecadação: {line}"
+    );
+    assert!(debt.body.contains("<textarea id=\"pix-copia\" readonly"));
+    assert!(debt.body.contains("0014br.gov.bcb.pix"), "the PIX code");
+    for picture in ["codigo.svg", "pix.svg"] {
+        let src = linked(&debt.body, "src", &format!("{path}/guia/{picture}"));
+        assert!(src.ends_with("?data=2026-11-30"), "{src}");
+        assert!(
+            debt.body.contains(&format!("<img src=\"{src}\"")),
+            "an image"
+        );
+        let svg = send(&router, get(&src, &clerk)).await;
+        assert_eq!(svg.status, StatusCode::OK, "{}", svg.body);
+        assert_eq!(svg.headers[header::CONTENT_TYPE], "image/svg+xml");
+        assert!(svg.body.contains("<svg"), "{}", svg.body);
+    }
+    let later = send(&router, get(&format!("{path}?data=2026-12-15"), &clerk)).await;
+    assert_eq!(later.status, StatusCode::OK);
+    assert!(
+        later
+            .body
+            .contains("<dt>Vencimento</dt><dd>15/12/2026</dd>"),
+        "{}",
+        later.body
+    );
+    assert!(later.body.contains("guia/codigo.svg?data=2026-12-15"));
+    let not_a_day = send(&router, get(&format!("{path}?data=31%2F02%2F2026"), &clerk)).await;
+    assert_eq!(not_a_day.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        not_a_day
+            .body
+            .contains("id=\"erro-data-guia\" class=\"erro-campo\" role=\"alert\""),
+        "{}",
+        not_a_day.body
+    );
+    let before = send(&router, get(&format!("{path}?data=2025-12-31"), &clerk)).await;
+    assert!(
+        before.body.contains("aviso-erro")
+            && before.body.contains("/j/santa-maria-de-jetiba/unidades"),
+        "no slip for a day the unit has no value: {}",
+        before.body
+    );
+}
+
+#[tokio::test]
+async fn money_workflows_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    money_workflows(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn money_workflows_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uim_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    money_workflows(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
 /// The fleet and the crew on the demo's records: a vehicle registered (a
 /// bad plate refused next to its field), its page, an inspection recorded
 /// (approved: the next one due shown); on a permit's dossier the vehicle's
@@ -1307,7 +1623,7 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 49] = [
+    let routes: [Row<'_>; 55] = [
         // The administration (issue 12): users and tokens, parameters,
         // the audit log.
         ("GET", "/admin/usuarios", "", Admin::admits, None),
@@ -1532,6 +1848,38 @@ async fn role_table(url: &str) {
             "parcelas=2",
             Clerk::admits,
             Some(StatusCode::NOT_FOUND),
+        ),
+        // Money (issue 13): the slip's pictures, the fiscal units, the
+        // agreement and PIX key.
+        (
+            "GET",
+            "/j/{j}/debitos/2026/1/1/guia/codigo.svg",
+            "",
+            anyone,
+            not_found,
+        ),
+        (
+            "GET",
+            "/j/{j}/debitos/2026/1/1/guia/pix.svg?data=2026-12-01",
+            "",
+            anyone,
+            not_found,
+        ),
+        ("GET", "/j/{j}/unidades", "", anyone, None),
+        (
+            "POST",
+            "/j/{j}/unidades",
+            "unidade=VRTM&desde=&modo=valor&valor=5&ato=X",
+            Admin::admits,
+            unprocessable,
+        ),
+        ("GET", "/j/{j}/pagamentos", "", Admin::admits, None),
+        (
+            "POST",
+            "/j/{j}/pagamentos",
+            "segmento=1&convenio=12&identificador_valor=6&chave_pix=x&beneficiario=&cidade=",
+            Admin::admits,
+            unprocessable,
         ),
         (
             "POST",
@@ -2026,8 +2374,11 @@ async fn admin_workflows(url: &str) {
     assert!(units.body.contains("UPFTO") && units.body.contains("R$ 1,7978"));
     assert!(units.body.contains("padrão de decreto") || units.body.contains("regulamento"));
     let smj = send(&router, get("/j/santa-maria-de-jetiba/parametros", &admin)).await;
-    assert!(smj.body.contains("VRTM") && smj.body.contains("sem valor no regulamento"));
-    assert!(smj.body.contains("módulo financeiro"));
+    assert!(smj.body.contains("VRTM") && smj.body.contains("sem valor para hoje"));
+    assert!(
+        smj.body
+            .contains("<a href=\"/j/santa-maria-de-jetiba/unidades\">Unidades fiscais</a>")
+    );
 
     // The log: by subject, by days; verified intact.
     let log = send(&router, get("/auditoria?assunto=user%3Aana.souza", &admin)).await;

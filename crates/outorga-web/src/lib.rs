@@ -53,7 +53,9 @@ pub mod workflows {
     pub use crate::routes::autos::{
         AutoEntrada, PassoEntrada, PermissaoRef, issue_auto, propose_auto, take_step,
     };
-    pub use crate::routes::debts::{PagamentoEntrada, debt_due, pay_debt, reais, split_debt};
+    pub use crate::routes::debts::{
+        PagamentoEntrada, debt_due, debt_slip, pay_debt, reais, split_debt,
+    };
     pub use crate::routes::priced_auto;
     // Money (issue 13): fiscal units.
     pub use crate::routes::permits::{
