@@ -2,7 +2,7 @@
 //! overrides and the business-day calendar they make.
 
 use crate::calendar::{self, Calendar};
-use crate::model::{Dated, ParamId, Period, Quantity, Rulebook, value_on};
+use crate::model::{Dated, ParamId, Period, Quantity, Rulebook, dated_on, value_on};
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
@@ -167,17 +167,22 @@ impl<'r> Context<'r> {
         if unit == "BRL" {
             return Some(Decimal::ONE);
         }
+        self.unit_in_force(unit, on).map(|dated| dated.value)
+    }
+
+    /// The value of a fiscal unit in force on a date, with the day it
+    /// started and its source (the act).
+    pub fn unit_in_force(&self, unit: &str, on: NaiveDate) -> Option<&Dated<Decimal>> {
         self.overrides
             .units
             .get(unit)
-            .and_then(|v| value_on(v, on))
+            .and_then(|v| dated_on(v, on))
             .or_else(|| {
                 self.rulebook
                     .units
                     .get(unit)
-                    .and_then(|u| value_on(&u.values, on))
+                    .and_then(|u| dated_on(&u.values, on))
             })
-            .copied()
     }
 }
 

@@ -190,11 +190,15 @@ pub struct Dated<T> {
 
 /// The value in force on `on`: the latest entry starting on or before it.
 pub fn value_on<T>(values: &[Dated<T>], on: NaiveDate) -> Option<&T> {
+    dated_on(values, on).map(|dated| &dated.value)
+}
+
+/// The entry in force on `on`, with its day and source.
+pub fn dated_on<T>(values: &[Dated<T>], on: NaiveDate) -> Option<&Dated<T>> {
     values
         .iter()
         .filter(|dated| dated.from <= on)
         .max_by_key(|dated| dated.from)
-        .map(|dated| &dated.value)
 }
 
 #[derive(Debug, Clone)]

@@ -127,8 +127,25 @@ impl Store {
         required("beneficiario", &settings.beneficiary, TextKind::Name)?;
         required("cidade", &settings.city, TextKind::Name)?;
         let convenio = settings.convenio()?;
-        outorga_guia::barcode(&convenio, 1, None, "1").map_err(|e| invalid("convenio", e))?;
-        outorga_guia::pix(&settings.payee(), Some(1), "1").map_err(|e| invalid("pix", e))?;
+        outorga_guia::barcode(&convenio, 1, None, "1").map_err(|e| {
+            let field = match e {
+                outorga_guia::GuiaError::Segmento(_) => "segmento",
+                _ => "convenio",
+            };
+            invalid(field, e)
+        })?;
+        outorga_guia::pix(&settings.payee(), Some(1), "1").map_err(|e| {
+            let field = match &e {
+                outorga_guia::GuiaError::TextoPix { campo, .. } if campo.contains("cidade") => {
+                    "cidade"
+                }
+                outorga_guia::GuiaError::TextoPix { campo, .. } if campo.contains("nome") => {
+                    "beneficiario"
+                }
+                _ => "chave_pix",
+            };
+            invalid(field, e)
+        })?;
         let (mut tx, _writer) = self.write_transaction().await?;
         self.known_jurisdiction(&mut tx, jurisdiction).await?;
         crate::audit::guard::unchanged(

@@ -93,7 +93,7 @@ struct SettingsPage {
     value_ids: Vec<(String, &'static str)>,
     sent: Sent,
     notice: Option<&'static str>,
-    /// A refusal: (field, message); `pix` names the PIX group.
+    /// A refusal: (field, message).
     error: Option<(String, String)>,
 }
 
@@ -107,11 +107,10 @@ impl SettingsPage {
 
     /// A refusal of no field of the form.
     fn general_error(&self) -> Option<&str> {
-        const FIELDS: [&str; 7] = [
+        const FIELDS: [&str; 6] = [
             "segmento",
             "convenio",
             "identificador_valor",
-            "pix",
             "chave_pix",
             "beneficiario",
             "cidade",

@@ -1166,7 +1166,7 @@ async fn money_workflows(url: &str) {
     assert!(
         bad_key
             .body
-            .contains("id=\"erro-pix\" class=\"erro-campo\" role=\"alert\">a chave Pix"),
+            .contains("id=\"erro-chave_pix\" class=\"erro-campo\" role=\"alert\">a chave Pix"),
         "{}",
         bad_key.body
     );

@@ -485,7 +485,7 @@ async fn workflow(app: &App) {
         )
         .await;
     ok(&bad_key, StatusCode::UNPROCESSABLE_ENTITY, "bad PIX key");
-    assert_eq!(bad_key.body["campo"], "pix", "{:?}", bad_key.body);
+    assert_eq!(bad_key.body["campo"], "chave_pix", "{:?}", bad_key.body);
     let settings = app
         .call(
             Method::PUT,

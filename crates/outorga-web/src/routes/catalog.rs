@@ -593,17 +593,16 @@ fn parameters_of(ctx: &Context<'_>, on: NaiveDate) -> ParametrosDoRegulamento {
         .units
         .values()
         .map(|u| {
-            let dated = u
-                .values
-                .iter()
-                .filter(|d| d.from <= on)
-                .max_by_key(|d| d.from);
+            // The value in force: the deployment's record (its act) or the law's.
+            let dated = ctx.unit_in_force(&u.code, on);
             UnidadeCatalogo {
                 codigo: u.code.clone(),
                 nome: u.name.clone(),
                 artigo: u.citation.to_string(),
-                reais: ctx.unit_value(&u.code, on).map(number),
-                desde: dated.map(|d| d.from.to_string()),
+                reais: dated.map(|d| number(d.value)),
+                desde: dated
+                    .filter(|d| d.from != chrono::NaiveDate::MIN)
+                    .map(|d| d.from.to_string()),
                 fonte: dated.and_then(|d| d.source.clone()),
             }
         })
