@@ -261,7 +261,7 @@ fn debt_of(row: &sqlx::any::AnyRow) -> Result<Debt, StoreError> {
     })
 }
 
-/// `debts` with their payments, read in one query.
+/// `debts` with their plans' parcels and their payments, a query each.
 async fn with_payments(
     tx: &mut Tx,
     jurisdiction: &str,
@@ -270,54 +270,21 @@ async fn with_payments(
     if debts.is_empty() {
         return Ok(debts);
     }
-    let which: Vec<String> = (0..debts.len())
-        .map(|i| {
-            let n = 2 + 3 * i;
-            format!("(year = ${n} AND number = ${} AND seq = ${})", n + 1, n + 2)
-        })
-        .collect();
-    let sql = format!(
-        "SELECT year, number, seq, parcel, due_on, quantity FROM parcels \
-         WHERE jurisdiction = $1 AND ({}) ORDER BY year, number, seq, parcel",
-        which.join(" OR ")
-    );
-    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(jurisdiction);
-    for debt in &debts {
-        query = query.bind(debt.year).bind(debt.number).bind(debt.seq);
-    }
-    for p in query.fetch_all(&mut **tx).await? {
-        let year: i64 = p.try_get("year")?;
-        let (number, seq): (i64, i64) = (p.try_get("number")?, p.try_get("seq")?);
+    for (at, p) in rows_of(tx, jurisdiction, &debts, "parcels", "due_on, quantity").await? {
         let parcel: i64 = p.try_get("parcel")?;
         let due: String = p.try_get("due_on")?;
-        let scheduled = Scheduled {
+        debts[at].schedule.push(Scheduled {
             parcel: u32::try_from(parcel).unwrap_or_default(),
             due_on: day(&due)?,
             quantity: p.try_get("quantity")?,
-        };
-        if let Some(debt) = debts
-            .iter_mut()
-            .find(|d| i64::from(d.year) == year && d.number == number && d.seq == seq)
-        {
-            debt.schedule.push(scheduled);
-        }
+        });
     }
-    let sql = format!(
-        "SELECT year, number, seq, parcel, paid_on, quantity, brl, cents, means, receipt FROM payments \
-         WHERE jurisdiction = $1 AND ({}) ORDER BY year, number, seq, parcel",
-        which.join(" OR ")
-    );
-    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(jurisdiction);
-    for debt in &debts {
-        query = query.bind(debt.year).bind(debt.number).bind(debt.seq);
-    }
-    for p in query.fetch_all(&mut **tx).await? {
-        let year: i64 = p.try_get("year")?;
-        let (number, seq): (i64, i64) = (p.try_get("number")?, p.try_get("seq")?);
+    let columns = "paid_on, quantity, brl, cents, means, receipt";
+    for (at, p) in rows_of(tx, jurisdiction, &debts, "payments", columns).await? {
         let parcel: i64 = p.try_get("parcel")?;
         let paid: String = p.try_get("paid_on")?;
         let means: Option<String> = p.try_get("means")?;
-        let payment = Payment {
+        debts[at].payments.push(Payment {
             parcel: u32::try_from(parcel).unwrap_or_default(),
             paid_on: day(&paid)?,
             quantity: p.try_get("quantity")?,
@@ -325,15 +292,48 @@ async fn with_payments(
             cents: p.try_get("cents")?,
             means: means.as_deref().and_then(Means::parse),
             receipt: p.try_get("receipt")?,
-        };
-        if let Some(debt) = debts
-            .iter_mut()
-            .find(|d| i64::from(d.year) == year && d.number == number && d.seq == seq)
-        {
-            debt.payments.push(payment);
-        }
+        });
     }
     Ok(debts)
+}
+
+/// The rows of `table` (its `columns` besides the key and `parcel`) of
+/// each of `debts`, in one query, by parcel, each with the place of its
+/// debt in `debts`.
+async fn rows_of(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    debts: &[Debt],
+    table: &str,
+    columns: &str,
+) -> Result<Vec<(usize, sqlx::any::AnyRow)>, StoreError> {
+    let which: Vec<String> = (0..debts.len())
+        .map(|i| {
+            let n = 2 + 3 * i;
+            format!("(year = ${n} AND number = ${} AND seq = ${})", n + 1, n + 2)
+        })
+        .collect();
+    let sql = format!(
+        "SELECT year, number, seq, parcel, {columns} FROM {table} \
+         WHERE jurisdiction = $1 AND ({}) ORDER BY year, number, seq, parcel",
+        which.join(" OR ")
+    );
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(jurisdiction);
+    for debt in debts {
+        query = query.bind(debt.year).bind(debt.number).bind(debt.seq);
+    }
+    let mut found = Vec::new();
+    for row in query.fetch_all(&mut **tx).await? {
+        let year: i64 = row.try_get("year")?;
+        let (number, seq): (i64, i64) = (row.try_get("number")?, row.try_get("seq")?);
+        if let Some(at) = debts
+            .iter()
+            .position(|d| i64::from(d.year) == year && d.number == number && d.seq == seq)
+        {
+            found.push((at, row));
+        }
+    }
+    Ok(found)
 }
 
 /// The debts of `debtor`, in the order they were issued (index
