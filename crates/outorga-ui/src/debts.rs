@@ -1,9 +1,12 @@
 //! Debts: the list (by debtor, by the day they were issued) with its
-//! pages, and a debt's page — what paying it (or its next parcel) costs on
-//! a day with the surcharge and the articles, its payment slip
-//! (`slip.rs`), its payments and parcels — where a clerk records a payment
-//! or splits it into parcels as the law allows. Through
-//! `outorga_web::workflows`, as `…/debts/…` does.
+//! pages, links to charge a fee (`fees.rs`), to import a bank's return
+//! (`returns.rs`) and to download the reports (`reports.rs`); and a debt's
+//! page — what paying it (or its next parcel) costs on a day with the
+//! surcharge and the articles, the balance fallen due at once when a
+//! parcel was left unpaid too long, its payment slip (`slip.rs`), its
+//! plan's parcels, its payments and its refund (`refunds.rs`) — where a
+//! clerk records a payment or splits it into parcels as the law allows.
+//! Through `outorga_web::workflows`, as `…/debts/…` does.
 
 use crate::autos::form_error;
 use crate::format;
@@ -11,12 +14,13 @@ use crate::forms::{list_status, listed, query_text};
 use crate::pages::{Bar, failure, page};
 use crate::place::{Place, place, refusal};
 use crate::session::{Signed, checked_form};
-use crate::slip;
+use crate::{fees, refunds, slip};
 use askama::Template;
 use axum::Form;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
+use chrono::{Datelike, NaiveDate};
 use outorga_store::{Change, Debt, DebtFilter, Means, Origin, StoreError};
 use outorga_web::auth::{Admin, Clerk};
 use outorga_web::workflows::{PagamentoEntrada, debt_due, pay_debt, split_debt};
@@ -27,12 +31,22 @@ use serde::Deserialize;
 const PER_PAGE: u32 = 50;
 
 /// An amount in the law's unit as staff read it (reais as money).
-fn amount(quantity: &str, unit: &str) -> String {
+pub(crate) fn amount(quantity: &str, unit: &str) -> String {
     if unit == "BRL" {
         format::money(quantity)
     } else {
         format!("{} {unit}", format::decimal(quantity))
     }
+}
+
+/// A debt's number as staff read it: `número/ano-posição`.
+pub(crate) fn key_label((year, number, seq): Key) -> String {
+    format!("{number}/{year}-{seq}")
+}
+
+/// A debt's page, `/j/{j}/debitos/…`.
+pub(crate) fn key_path(j: &str, (year, number, seq): Key) -> String {
+    format!("/j/{j}/debitos/{year}/{number}/{seq}")
 }
 
 #[derive(Debug)]
@@ -55,7 +69,7 @@ struct DebtRow {
 impl DebtRow {
     fn of(d: &Debt) -> DebtRow {
         DebtRow {
-            key: format!("{}/{}-{}", d.number, d.year, d.seq),
+            key: key_label((d.year, d.number, d.seq)),
             path: format!("{}/{}/{}", d.year, d.number, d.seq),
             debtor: d.debtor.clone(),
             debtor_shown: format::document(&d.debtor),
@@ -93,6 +107,14 @@ struct ListPage {
     next: Option<String>,
     filters: String,
     error: Option<String>,
+    /// Who may charge a fee (where the law has fees) and import a return.
+    clerk: bool,
+    /// The jurisdiction's law charges fees.
+    fees: bool,
+    /// The reports' days as the date fields take them: the year's first
+    /// day and today.
+    year_start: String,
+    today: String,
 }
 
 pub(crate) async fn list(
@@ -131,6 +153,14 @@ pub(crate) async fn list(
             rows: found.rows,
             next: found.next,
             error: found.error,
+            clerk: Clerk::admits(signed.user.role),
+            fees: !fees::charged(&place).is_empty(),
+            year_start: place
+                .today
+                .with_ordinal(1)
+                .unwrap_or(place.today)
+                .to_string(),
+            today: place.today.to_string(),
         },
     )
 }
@@ -158,15 +188,92 @@ struct DebtPage {
     due_refused: Option<String>,
     /// The payment slip, while the debt is not settled.
     slip: Option<slip::Section>,
+    /// The plan's parcels, when split.
+    schedule: Vec<Parcel>,
+    /// The balance of the plan fallen due at once.
+    balance: Option<Balance>,
+    /// The refund, for a debt paid.
+    refund: Option<refunds::Section>,
     clerk: bool,
     /// Who may record the jurisdiction's agreement and PIX key.
     admin: bool,
     notice: Option<&'static str>,
-    /// A payment or a split refused just now: (form, message).
+    /// A form refused just now: (where — a form, or a form's field as
+    /// `refunds::error_key` names it —, message).
     error: Option<(&'static str, String)>,
 }
 
-type Key = (i32, i64, i64);
+impl DebtPage {
+    /// The refusal said at `at` (a form, or a form's field).
+    fn error_on(&self, at: &str) -> Option<&str> {
+        match &self.error {
+            Some((key, message)) if *key == at => Some(message.as_str()),
+            _ => None,
+        }
+    }
+}
+
+/// A parcel of the plan as the page shows it.
+#[derive(Debug)]
+struct Parcel {
+    parcel: u32,
+    due: String,
+    amount: String,
+    /// The day it was paid (or the balance with it), or a dash.
+    paid_on: String,
+    state: &'static str,
+}
+
+/// The parcels of `debt`'s plan, each with the payment that paid it: its
+/// own, or the one that paid the balance fallen due at once.
+fn schedule(debt: &Debt, today: NaiveDate) -> Vec<Parcel> {
+    let last = debt.payments.last();
+    debt.schedule
+        .iter()
+        .map(|s| {
+            let own = debt.payments.iter().find(|p| p.parcel == s.parcel);
+            let with_balance = last
+                .filter(|p| own.is_none() && debt.accelerated_on.is_some() && p.parcel < s.parcel);
+            let (paid_on, state) = match (own, with_balance) {
+                (Some(p), _) => (format::day(p.paid_on), "paga"),
+                (None, Some(p)) => (format::day(p.paid_on), "paga com o saldo"),
+                (None, None) if s.due_on < today => ("—".to_string(), "vencida"),
+                (None, None) => ("—".to_string(), "a vencer"),
+            };
+            Parcel {
+                parcel: s.parcel,
+                due: format::day(s.due_on),
+                amount: amount(&s.quantity, &debt.unit),
+                paid_on,
+                state,
+            }
+        })
+        .collect()
+}
+
+/// The balance of a plan fallen due at once because a parcel was left
+/// unpaid too long (Teófilo Otoni art. 98, § 3º).
+#[derive(Debug)]
+struct Balance {
+    since: String,
+    /// The law's article for it (the rulebook's).
+    article: String,
+    /// The parcel left unpaid, while the balance is owed; none once paid.
+    parcel: Option<u32>,
+}
+
+/// The article by which the balance of `debt`'s plan falls due at once.
+fn acceleration_article(place: &Place<'_>, debt: &Debt) -> String {
+    place
+        .rulebooks
+        .iter()
+        .find(|r| r.id == debt.rulebook)
+        .and_then(|r| r.installments.as_ref())
+        .and_then(|i| i.acceleration.as_ref())
+        .map_or_else(String::new, |a| a.citation.clone())
+}
+
+pub(crate) type Key = (i32, i64, i64);
 
 async fn debt_page(
     state: &AppState,
@@ -194,21 +301,33 @@ async fn debt_page(
             return failure();
         }
     };
+    let mut balance = debt.accelerated_on.map(|since| Balance {
+        since: format::day(since),
+        article: acceleration_article(place, &debt),
+        parcel: None,
+    });
     let (due, due_refused) = if debt.settled() {
         (None, None)
     } else {
         match debt_due(state, &place.id, key, None).await {
             Ok(d) => (
-                Some((
-                    d.parcel,
-                    amount(&d.quantity, &d.unit),
-                    format::decimal(&d.surcharge_percent),
-                    d.brl.as_deref().map_or_else(
-                        || "valor da unidade ainda não informado".to_string(),
-                        format::money,
-                    ),
-                    d.articles.join("; "),
-                )),
+                {
+                    balance = d.balance_since.map(|since| Balance {
+                        since: format::day(since),
+                        article: acceleration_article(place, &debt),
+                        parcel: Some(d.parcel),
+                    });
+                    Some((
+                        d.parcel,
+                        amount(&d.quantity, &d.unit),
+                        format::decimal(&d.surcharge_percent),
+                        d.brl.as_deref().map_or_else(
+                            || "valor da unidade ainda não informado".to_string(),
+                            format::money,
+                        ),
+                        d.articles.join("; "),
+                    ))
+                },
                 None,
             ),
             Err(error) if error.status.is_server_error() => {
@@ -225,6 +344,11 @@ async fn debt_page(
             Ok(section) => Some(section),
             Err(failed) => return failed,
         }
+    };
+    let clerk = Clerk::admits(signed.user.role);
+    let refund = match refunds::section(state, place, &debt, clerk).await {
+        Ok(section) => section,
+        Err(failed) => return failed,
     };
     // A day for the slip that is not a day: the page says so next to it.
     let status = match &slip {
@@ -268,11 +392,14 @@ async fn debt_page(
                 .collect(),
             settled: debt.settled(),
             split: debt.installments.is_some(),
+            schedule: schedule(&debt, place.today),
             row: DebtRow::of(&debt),
             due,
             due_refused,
             slip,
-            clerk: Clerk::admits(signed.user.role),
+            balance,
+            refund,
+            clerk,
             admin: Admin::admits(signed.user.role),
             notice,
             error,
@@ -300,6 +427,9 @@ pub(crate) async fn show(
     let notice = match asked.feito.as_deref() {
         Some("pagamento") => Some("Pagamento registrado."),
         Some("parcelamento") => Some("Débito parcelado."),
+        Some("taxa") => Some("Taxa lançada: o débito é do devedor, com a sua guia abaixo."),
+        Some("restituicao") => Some("Pedido de restituição registrado."),
+        Some("restituida") => Some("Restituição paga registrada."),
         _ => None,
     };
     debt_page(
@@ -328,9 +458,9 @@ pub(crate) struct ActAsked {
     csrf: String,
 }
 
-/// After a payment or a split: the debt's page saying so, or again with
-/// the refusal next to the form.
-async fn after<T>(
+/// After a payment, a split or a refund's form: the debt's page saying so,
+/// or again with the refusal next to the form (or its field).
+pub(crate) async fn after<T>(
     (state, signed, place): (&AppState, &Signed, &Place<'_>),
     key: Key,
     form: &'static str,
@@ -347,13 +477,14 @@ async fn after<T>(
             failure()
         }
         Err(error) => {
-            let message = form_error(&error).1;
+            let (field, message) = form_error(&error);
+            let at = refunds::error_key(form, &field);
             debt_page(
                 state,
                 signed,
                 place,
                 (key, None),
-                (error.status, None, Some((form, message))),
+                (error.status, None, Some((at, message))),
             )
             .await
         }
