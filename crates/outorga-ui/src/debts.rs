@@ -2,9 +2,10 @@
 //! pages, links to charge a fee (`fees.rs`), to import a bank's return
 //! (`returns.rs`) and to download the reports (`reports.rs`); and a debt's
 //! page — what paying it (or its next parcel) costs on a day with the
-//! surcharge and the articles, the balance fallen due at once when a
-//! parcel was left unpaid too long, its payment slip (`slip.rs`), its
-//! plan's parcels, its payments and its refund (`refunds.rs`) — where a
+//! surcharge and the articles, its payment slip (`slip.rs`), its plan's
+//! parcels and the balance fallen due at once when a parcel was left
+//! unpaid too long (`plan.rs`), its payments and its refund
+//! (`refunds.rs`) — where a
 //! clerk records a payment or splits it into parcels as the law allows.
 //! Through `outorga_web::workflows`, as `…/debts/…` does.
 
@@ -14,13 +15,13 @@ use crate::forms::{list_status, listed, query_text};
 use crate::pages::{Bar, failure, page};
 use crate::place::{Place, place, refusal};
 use crate::session::{Signed, checked_form};
-use crate::{fees, refunds, slip};
+use crate::{fees, plan, refunds, slip};
 use askama::Template;
 use axum::Form;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
-use chrono::{Datelike, NaiveDate};
+use chrono::Datelike;
 use outorga_store::{Change, Debt, DebtFilter, Means, Origin, StoreError};
 use outorga_web::auth::{Admin, Clerk};
 use outorga_web::workflows::{PagamentoEntrada, debt_due, pay_debt, split_debt};
@@ -189,9 +190,9 @@ struct DebtPage {
     /// The payment slip, while the debt is not settled.
     slip: Option<slip::Section>,
     /// The plan's parcels, when split.
-    schedule: Vec<Parcel>,
+    schedule: Vec<plan::Parcel>,
     /// The balance of the plan fallen due at once.
-    balance: Option<Balance>,
+    balance: Option<plan::Balance>,
     /// The refund, for a debt paid.
     refund: Option<refunds::Section>,
     clerk: bool,
@@ -211,66 +212,6 @@ impl DebtPage {
             _ => None,
         }
     }
-}
-
-/// A parcel of the plan as the page shows it.
-#[derive(Debug)]
-struct Parcel {
-    parcel: u32,
-    due: String,
-    amount: String,
-    /// The day it was paid (or the balance with it), or a dash.
-    paid_on: String,
-    state: &'static str,
-}
-
-/// The parcels of `debt`'s plan, each with the payment that paid it: its
-/// own, or the one that paid the balance fallen due at once.
-fn schedule(debt: &Debt, today: NaiveDate) -> Vec<Parcel> {
-    let last = debt.payments.last();
-    debt.schedule
-        .iter()
-        .map(|s| {
-            let own = debt.payments.iter().find(|p| p.parcel == s.parcel);
-            let with_balance = last
-                .filter(|p| own.is_none() && debt.accelerated_on.is_some() && p.parcel < s.parcel);
-            let (paid_on, state) = match (own, with_balance) {
-                (Some(p), _) => (format::day(p.paid_on), "paga"),
-                (None, Some(p)) => (format::day(p.paid_on), "paga com o saldo"),
-                (None, None) if s.due_on < today => ("—".to_string(), "vencida"),
-                (None, None) => ("—".to_string(), "a vencer"),
-            };
-            Parcel {
-                parcel: s.parcel,
-                due: format::day(s.due_on),
-                amount: amount(&s.quantity, &debt.unit),
-                paid_on,
-                state,
-            }
-        })
-        .collect()
-}
-
-/// The balance of a plan fallen due at once because a parcel was left
-/// unpaid too long (Teófilo Otoni art. 98, § 3º).
-#[derive(Debug)]
-struct Balance {
-    since: String,
-    /// The law's article for it (the rulebook's).
-    article: String,
-    /// The parcel left unpaid, while the balance is owed; none once paid.
-    parcel: Option<u32>,
-}
-
-/// The article by which the balance of `debt`'s plan falls due at once.
-fn acceleration_article(place: &Place<'_>, debt: &Debt) -> String {
-    place
-        .rulebooks
-        .iter()
-        .find(|r| r.id == debt.rulebook)
-        .and_then(|r| r.installments.as_ref())
-        .and_then(|i| i.acceleration.as_ref())
-        .map_or_else(String::new, |a| a.citation.clone())
 }
 
 pub(crate) type Key = (i32, i64, i64);
@@ -301,35 +242,11 @@ async fn debt_page(
             return failure();
         }
     };
-    let mut balance = debt.accelerated_on.map(|since| Balance {
-        since: format::day(since),
-        article: acceleration_article(place, &debt),
-        parcel: None,
-    });
     let (due, due_refused) = if debt.settled() {
         (None, None)
     } else {
         match debt_due(state, &place.id, key, None).await {
-            Ok(d) => (
-                {
-                    balance = d.balance_since.map(|since| Balance {
-                        since: format::day(since),
-                        article: acceleration_article(place, &debt),
-                        parcel: Some(d.parcel),
-                    });
-                    Some((
-                        d.parcel,
-                        amount(&d.quantity, &d.unit),
-                        format::decimal(&d.surcharge_percent),
-                        d.brl.as_deref().map_or_else(
-                            || "valor da unidade ainda não informado".to_string(),
-                            format::money,
-                        ),
-                        d.articles.join("; "),
-                    ))
-                },
-                None,
-            ),
+            Ok(d) => (Some(d), None),
             Err(error) if error.status.is_server_error() => {
                 tracing::error!(erro = %error.body.erro, "a debt's amount could not be worked out");
                 return failure();
@@ -337,6 +254,19 @@ async fn debt_page(
             Err(error) => (None, Some(form_error(&error).1)),
         }
     };
+    let balance = plan::balance(place, &debt, due.as_ref());
+    let due = due.map(|d| {
+        (
+            d.parcel,
+            amount(&d.quantity, &d.unit),
+            format::decimal(&d.surcharge_percent),
+            d.brl.as_deref().map_or_else(
+                || "valor da unidade ainda não informado".to_string(),
+                format::money,
+            ),
+            d.articles.join("; "),
+        )
+    });
     let slip = if debt.settled() {
         None
     } else {
@@ -392,7 +322,7 @@ async fn debt_page(
                 .collect(),
             settled: debt.settled(),
             split: debt.installments.is_some(),
-            schedule: schedule(&debt, place.today),
+            schedule: plan::parcels(&debt, place.today),
             row: DebtRow::of(&debt),
             due,
             due_refused,
@@ -467,11 +397,9 @@ pub(crate) async fn after<T>(
     done: Result<T, ApiError>,
 ) -> Response {
     match done {
-        Ok(_) => Redirect::to(&format!(
-            "/j/{}/debitos/{}/{}/{}?feito={form}",
-            place.id, key.0, key.1, key.2
-        ))
-        .into_response(),
+        Ok(_) => {
+            Redirect::to(&format!("{}?feito={form}", key_path(&place.id, key))).into_response()
+        }
         Err(error) if error.status.is_server_error() => {
             tracing::error!(erro = %error.body.erro, "a debt could not be changed");
             failure()

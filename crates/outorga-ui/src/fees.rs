@@ -280,8 +280,15 @@ pub(crate) async fn charge(
         Ok(numbers) => numbers,
         Err(refused) => return fee_page(&signed, &place, unprocessable, (sent, Some(refused))),
     };
-    if sent.taxa.trim().is_empty() {
-        let refused = ("taxa".to_string(), "Escolha a taxa na lista.".to_string());
+    let blank = if sent.taxa.trim().is_empty() {
+        Some(("taxa", "Escolha a taxa na lista."))
+    } else if sent.devedor.trim().is_empty() {
+        Some(("devedor", "Informe o CPF ou o CNPJ de quem paga a taxa."))
+    } else {
+        None
+    };
+    if let Some((field, message)) = blank {
+        let refused = (field.to_string(), message.to_string());
         return fee_page(&signed, &place, unprocessable, (sent, Some(refused)));
     }
     let input = TaxaEntrada {

@@ -43,8 +43,9 @@
 //! - `payments.rs`: the jurisdiction's collection agreement and PIX key,
 //!   for administrators;
 //! - `debts.rs`: the debts and a debt's page, with `slip.rs`, its payment
-//!   slip (barcode, linha digitável, PIX), and `refunds.rs`, its refund
-//!   asked and paid back;
+//!   slip (barcode, linha digitável, PIX), `plan.rs`, its parcels and the
+//!   balance fallen due at once, and `refunds.rs`, its refund asked and
+//!   paid back;
 //! - `fees.rs`: a fee of the law charged by hand;
 //! - `returns.rs`: a bank's return file of paid slips imported, with its
 //!   report;
@@ -71,6 +72,7 @@ mod people;
 mod permit_actions;
 mod permits;
 mod place;
+mod plan;
 mod profile;
 mod proposal;
 mod refunds;

@@ -3,7 +3,8 @@
 //! or assessed wrongly (Teófilo Otoni art. 96, § 3º: within 30 days of the
 //! request). A clerk asks it (its ground, the value — all that was paid
 //! when blank — and the day) and records it paid back; the page shows the
-//! one asked, with the last day the law gives. Through
+//! one asked, with the last day the law gives and the law's limit (its
+//! length as the deployment's law counts it, and its article). Through
 //! `outorga_web::workflows::{request_refund, refund_paid}`, as
 //! `POST …/debts/…/refund` and `…/refund/paid` do.
 
@@ -16,6 +17,8 @@ use axum::Form;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use outorga_core::calendar::Counting;
+use outorga_core::model::{DeadlineKind, LimitUnit};
 use outorga_store::{Change, Debt, Refund};
 use outorga_web::auth::Clerk;
 use outorga_web::workflows::{
@@ -37,20 +40,57 @@ pub(crate) struct Asked {
 }
 
 impl Asked {
-    fn of(r: &Refund) -> Asked {
-        let days = (r.due_by - r.requested_on).num_days();
+    /// `r` as the page shows it, its limit in the law's words (`length`:
+    /// "30 dias", as the law in force counts it; none when the law sets
+    /// no limit).
+    fn of(r: &Refund, length: Option<String>) -> Asked {
         Asked {
             requested_on: format::day(r.requested_on),
             ground: r.ground.portuguese(),
             value: format::money(&reais(r.cents)),
             due_by: format::day(r.due_by),
-            limit: match &r.article {
-                Some(article) => format!("prazo de {days} dias do pedido, {}", lower(article)),
-                None => "a lei não fixa prazo: o dia do pedido".to_string(),
+            limit: match (&r.article, length) {
+                (Some(article), Some(length)) => {
+                    format!("prazo de {length} do pedido, {}", lower(article))
+                }
+                (Some(article), None) => format!("prazo do pedido, {}", lower(article)),
+                (None, _) => "a lei não fixa prazo: o dia do pedido".to_string(),
             },
             refunded_on: r.refunded_on.map(format::day),
         }
     }
+}
+
+/// The length of the law's limit for a refund asked on `on`, in words
+/// ("30 dias", "10 dias úteis"), as the deployment's law counts it; none
+/// when the law sets none (or it cannot be read: the article still says
+/// it).
+async fn limit_length(
+    state: &AppState,
+    place: &Place<'_>,
+    debt: &Debt,
+    on: chrono::NaiveDate,
+) -> Option<String> {
+    let rulebook = place.rulebooks.iter().find(|r| r.id == debt.rulebook)?;
+    let rule = rulebook.deadline(DeadlineKind::Refund)?;
+    let ctx = match state.store.deployed_law(&place.id, rulebook).await {
+        Ok(ctx) => ctx,
+        Err(error) => {
+            tracing::error!(%error, "the law of a refund could not be read");
+            return None;
+        }
+    };
+    let n = ctx.whole(&rule.length, on, "prazo de restituição").ok()?;
+    let unit = match rule.unit {
+        LimitUnit::Hours => "horas",
+        LimitUnit::Counted(Counting::BusinessDays | Counting::BusinessDaysBefore) => "dias úteis",
+        LimitUnit::Counted(Counting::CalendarDays | Counting::CalendarDaysFromNextBusinessDay) => {
+            "dias"
+        }
+        LimitUnit::Counted(Counting::Months) => "meses",
+        LimitUnit::Counted(Counting::Years) => "anos",
+    };
+    Some(format!("{n} {unit}"))
 }
 
 /// An article as a sentence cites it after a comma ("art. 96, § 3º").
@@ -97,8 +137,15 @@ pub(crate) async fn section(
     if asked.is_none() && !clerk {
         return Ok(None);
     }
+    let asked = match asked {
+        Some(r) => {
+            let length = limit_length(state, place, debt, r.requested_on).await;
+            Some(Asked::of(&r, length))
+        }
+        None => None,
+    };
     Ok(Some(Section {
-        asked: asked.as_ref().map(Asked::of),
+        asked,
         grounds: refund_grounds(),
         paid: format::money(&reais(paid)),
     }))
