@@ -6,7 +6,8 @@
 //! checklist while typing the holder, grants a permit, is refused a second
 //! with its article, opens the list and the dossier, and finds the person
 //! and a plate as they type in the search box; an administrator records a
-//! fiscal unit's value and finds a debt's payment slip. Every page is
+//! fiscal unit's value and finds a debt's payment slip; a clerk charges a
+//! fee by hand, imports a bank's return file and asks a refund. Every page is
 //! checked with axe-core (WCAG 2.1 A and AA: no serious or critical
 //! violation), also at a phone's width. Screenshots go to
 //! `$CARGO_TARGET_TMPDIR/screens` (and to `failed-*.png` there when a check
@@ -1086,6 +1087,273 @@ async fn an_administrator_records_a_unit_value_and_sees_a_debts_slip() {
         check(&driver, said.contains(wanted), name, path).await;
         page(&driver, name).await;
     }
+
+    driver.quit().await.expect("quit");
+}
+
+/// A bank's return file (FEBRABAN arrecadação, records of 150 positions:
+/// header A, one G per slip paid, trailer Z) of the slips `paid` — each
+/// its barcode and the centavos received — on `day` (AAAAMMDD), field by
+/// field as a bank writes it.
+fn return_file(convenio: &str, day: &str, paid: &[(String, u64)]) -> String {
+    let record = |text: String| format!("{text:<150}\r\n");
+    let mut file = record(format!(
+        "A2{convenio:<20}{:<20}001{:<20}{day}{:06}07{:<17}",
+        "PREFEITURA", "BANCO DO BRASIL", 1, "CODIGO DE BARRAS"
+    ));
+    for (n, (codigo, cents)) in paid.iter().enumerate() {
+        file.push_str(&record(format!(
+            "G{:<20}{day}{day}{codigo:<44}{cents:012}{:07}{:08}{:<8}1{:<23}1",
+            "0001",
+            0,
+            n + 1,
+            "00010001",
+            format!("AUT{}", n + 1)
+        )));
+    }
+    let total: u64 = paid.iter().map(|(_, cents)| cents).sum();
+    file.push_str(&record(format!("Z{:06}{total:017}", paid.len() + 2)));
+    file
+}
+
+/// Money, the ledger (issue 13): a clerk charges Teófilo Otoni's transfer
+/// fee by hand from the debts' page — the months worked for the law's
+/// reduction (art. 103, § 2º, b: 230 UPFTO), a blank debtor refused next
+/// to the field first — and lands on the new debt; then uploads the bank's
+/// return file of that debt's slip (written to a file and chosen in the
+/// file input), with a line whose barcode is wrong: the report shows the
+/// slip paid, linked to its debt, and the line refused with why; on the
+/// debt, now paid, asks a refund (due 30 days from the request, art. 96,
+/// § 3º). The new pages pass the accessibility checks and fit a phone's
+/// width.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clerk_charges_a_fee_and_imports_a_banks_return() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let (_server, base) = serve(data.path());
+    let (_chromedriver, url) = chromedriver().await;
+    let driver = browser(&url).await;
+    sign_in_as(&driver, &base, "clerk").await;
+
+    driver
+        .goto(format!("{base}/j/teofilo-otoni/debitos"))
+        .await
+        .expect("the debts");
+    let debtor = driver
+        .find(By::Css(
+            "#conteudo table a[href^='/j/teofilo-otoni/pessoas/']",
+        ))
+        .await
+        .expect("a debtor")
+        .attr("href")
+        .await
+        .expect("its address")
+        .unwrap_or_default()
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    scroll_to(&driver, "relatorios").await;
+    page(&driver, "debitos-relatorios").await;
+    driver
+        .find(By::LinkText("Lançar taxa"))
+        .await
+        .expect("the link")
+        .click()
+        .await
+        .expect("click");
+    let said = text_with(&driver, "Meses trabalhados").await;
+    check(
+        &driver,
+        said.contains("de 24 a 36 meses, 230 UPFTO (Art. 103, § 2º, b)"),
+        "taxa",
+        "the months' help names the reductions",
+    )
+    .await;
+    click(&driver, "#taxa option[value='transfer']").await;
+    type_into(&driver, "meses", "30").await;
+    page(&driver, "taxa").await;
+    driver
+        .set_window_rect(0, 0, 390, 844)
+        .await
+        .expect("a phone's width");
+    page(&driver, "taxa-celular").await;
+    check(
+        &driver,
+        fits(&driver).await,
+        "taxa-celular",
+        "the fee form fits a phone's width",
+    )
+    .await;
+    driver
+        .set_window_rect(0, 0, 1280, 1000)
+        .await
+        .expect("a desk's width");
+    click(&driver, "form.formulario-taxa button.primary").await;
+    let said = text_with(&driver, "Informe o CPF ou o CNPJ").await;
+    let next_to = driver
+        .find(By::Css("#devedor[aria-invalid=true] ~ #erro-devedor"))
+        .await
+        .is_ok();
+    check(
+        &driver,
+        said.contains("Informe o CPF ou o CNPJ de quem paga") && next_to,
+        "taxa-recusa",
+        "a blank debtor is refused next to the field",
+    )
+    .await;
+    let kept = driver
+        .find(By::Css("#taxa option[value='transfer']"))
+        .await
+        .expect("the fee")
+        .is_selected()
+        .await
+        .expect("chosen");
+    check(&driver, kept, "taxa-recusa", "the fee chosen is kept").await;
+    scroll_to(&driver, "devedor").await;
+    page(&driver, "taxa-recusa").await;
+    type_into(&driver, "devedor", &debtor).await;
+    click(&driver, "form.formulario-taxa button.primary").await;
+    let said = text_with(&driver, "Taxa lançada").await;
+    check(
+        &driver,
+        said.contains("230 UPFTO") && said.contains("Art. 103, § 2º, b"),
+        "taxa-debito",
+        "the fee is charged at the reduction, on its debt's page",
+    )
+    .await;
+    let fee = driver.current_url().await.expect("url").path().to_string();
+
+    // The slip of the new debt, as the bank would return it paid, and a
+    // line whose barcode has a wrong digit.
+    let slip = driver
+        .execute(
+            "const alt = document.querySelector('.codigo-barras img').alt;
+             const dds = [...document.querySelectorAll('.guia dl dd')];
+             return [alt.split(', ').pop(), dds[0].querySelector('strong').textContent, dds[1].textContent];",
+            Vec::new(),
+        )
+        .await
+        .expect("the slip");
+    let [codigo, value, due]: [String; 3] =
+        serde_json::from_value(slip.json().clone()).expect("the slip's fields");
+    let cents: u64 = value
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .expect("centavos");
+    let day: String = due.split('/').rev().collect();
+    let mut wrong = codigo.clone().into_bytes();
+    wrong[43] = if wrong[43] == b'9' {
+        b'0'
+    } else {
+        wrong[43] + 1
+    };
+    let wrong = String::from_utf8(wrong).expect("digits");
+    let file = data.path().join("retorno.ret");
+    std::fs::write(
+        &file,
+        return_file(
+            &codigo[15..19],
+            &day,
+            &[(codigo.clone(), cents), (wrong, 1000)],
+        ),
+    )
+    .expect("the return file");
+
+    driver
+        .goto(format!("{base}/j/teofilo-otoni/debitos"))
+        .await
+        .expect("the debts");
+    driver
+        .find(By::LinkText("Retorno bancário"))
+        .await
+        .expect("the link")
+        .click()
+        .await
+        .expect("click");
+    let said = text_with(&driver, "Arquivo retorno").await;
+    check(
+        &driver,
+        said.contains("importado uma vez só"),
+        "retorno-vazio",
+        "the return's page",
+    )
+    .await;
+    page(&driver, "retorno-vazio").await;
+    driver
+        .find(By::Id("arquivo"))
+        .await
+        .expect("the file input")
+        .send_keys(file.to_string_lossy())
+        .await
+        .expect("the file chosen");
+    click(&driver, "#conteudo form button[type=submit]").await;
+    let said = text_with(&driver, "linha(s) sem pagamento").await;
+    check(
+        &driver,
+        said.contains("1 guia(s) paga(s), 0 creditada(s) ao devedor, 1 linha(s) sem pagamento"),
+        "retorno",
+        "the report counts the lines",
+    )
+    .await;
+    let linked = driver
+        .find(By::Css(format!("#resultado a[href='{fee}']")))
+        .await
+        .is_ok();
+    check(
+        &driver,
+        linked && said.to_lowercase().contains("dígito"),
+        "retorno",
+        "the paid slip links its debt; the wrong line says why",
+    )
+    .await;
+    scroll_to(&driver, "resultado").await;
+    page(&driver, "retorno").await;
+    driver
+        .set_window_rect(0, 0, 390, 844)
+        .await
+        .expect("a phone's width");
+    scroll_to(&driver, "resultado").await;
+    page(&driver, "retorno-celular").await;
+    check(
+        &driver,
+        fits(&driver).await,
+        "retorno-celular",
+        "the report fits a phone's width",
+    )
+    .await;
+    driver
+        .set_window_rect(0, 0, 1280, 1000)
+        .await
+        .expect("a desk's width");
+    driver.goto(format!("{base}{fee}")).await.expect("the debt");
+    let said = text_with(&driver, "quitado").await;
+    check(
+        &driver,
+        said.contains("guia paga no banco") && said.contains("Pedir restituição"),
+        "debito-restituicao",
+        "the debt is paid by the return, and a refund may be asked",
+    )
+    .await;
+    click(&driver, "#motivo-duplicidade + label").await;
+    click(
+        &driver,
+        "form[aria-labelledby=pedir-restituicao] button[type=submit]",
+    )
+    .await;
+    let said = text_with(&driver, "Restituir até").await;
+    check(
+        &driver,
+        said.contains("pagamento em duplicidade")
+            && said.contains("prazo de 30 dias do pedido, art. 96, § 3º")
+            && said.contains("Registrar restituição paga"),
+        "debito-restituicao",
+        "the refund asked is shown with the law's limit",
+    )
+    .await;
+    scroll_to(&driver, "restituicao").await;
+    page(&driver, "debito-restituicao").await;
 
     driver.quit().await.expect("quit");
 }

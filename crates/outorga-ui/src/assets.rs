@@ -37,7 +37,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../assets/vendor/raleway-5.3.0/raleway-latin-700-normal.woff2"),
     ),
     (
-        "outorga-7.css",
+        "outorga-8.css",
         "text/css; charset=utf-8",
         include_bytes!("../assets/outorga.css"),
     ),

@@ -1,9 +1,13 @@
 //! Debts: the list (by debtor, by the day they were issued) with its
-//! pages, and a debt's page — what paying it (or its next parcel) costs on
-//! a day with the surcharge and the articles, its payment slip
-//! (`slip.rs`), its payments and parcels — where a clerk records a payment
-//! or splits it into parcels as the law allows. Through
-//! `outorga_web::workflows`, as `…/debts/…` does.
+//! pages, links to charge a fee (`fees.rs`), to import a bank's return
+//! (`returns.rs`) and to download the reports (`reports.rs`); and a debt's
+//! page — what paying it (or its next parcel) costs on a day with the
+//! surcharge and the articles, its payment slip (`slip.rs`), its plan's
+//! parcels and the balance fallen due at once when a parcel was left
+//! unpaid too long (`plan.rs`), its payments and its refund
+//! (`refunds.rs`) — where a
+//! clerk records a payment or splits it into parcels as the law allows.
+//! Through `outorga_web::workflows`, as `…/debts/…` does.
 
 use crate::autos::form_error;
 use crate::format;
@@ -11,12 +15,13 @@ use crate::forms::{list_status, listed, query_text};
 use crate::pages::{Bar, failure, page};
 use crate::place::{Place, place, refusal};
 use crate::session::{Signed, checked_form};
-use crate::slip;
+use crate::{fees, plan, refunds, slip};
 use askama::Template;
 use axum::Form;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
+use chrono::Datelike;
 use outorga_store::{Change, Debt, DebtFilter, Means, Origin, StoreError};
 use outorga_web::auth::{Admin, Clerk};
 use outorga_web::workflows::{PagamentoEntrada, debt_due, pay_debt, split_debt};
@@ -27,12 +32,22 @@ use serde::Deserialize;
 const PER_PAGE: u32 = 50;
 
 /// An amount in the law's unit as staff read it (reais as money).
-fn amount(quantity: &str, unit: &str) -> String {
+pub(crate) fn amount(quantity: &str, unit: &str) -> String {
     if unit == "BRL" {
         format::money(quantity)
     } else {
         format!("{} {unit}", format::decimal(quantity))
     }
+}
+
+/// A debt's number as staff read it: `número/ano-posição`.
+pub(crate) fn key_label((year, number, seq): Key) -> String {
+    format!("{number}/{year}-{seq}")
+}
+
+/// A debt's page, `/j/{j}/debitos/…`.
+pub(crate) fn key_path(j: &str, (year, number, seq): Key) -> String {
+    format!("/j/{j}/debitos/{year}/{number}/{seq}")
 }
 
 #[derive(Debug)]
@@ -55,7 +70,7 @@ struct DebtRow {
 impl DebtRow {
     fn of(d: &Debt) -> DebtRow {
         DebtRow {
-            key: format!("{}/{}-{}", d.number, d.year, d.seq),
+            key: key_label((d.year, d.number, d.seq)),
             path: format!("{}/{}/{}", d.year, d.number, d.seq),
             debtor: d.debtor.clone(),
             debtor_shown: format::document(&d.debtor),
@@ -93,6 +108,14 @@ struct ListPage {
     next: Option<String>,
     filters: String,
     error: Option<String>,
+    /// Who may charge a fee (where the law has fees) and import a return.
+    clerk: bool,
+    /// The jurisdiction's law charges fees.
+    fees: bool,
+    /// The reports' days as the date fields take them: the year's first
+    /// day and today.
+    year_start: String,
+    today: String,
 }
 
 pub(crate) async fn list(
@@ -131,6 +154,14 @@ pub(crate) async fn list(
             rows: found.rows,
             next: found.next,
             error: found.error,
+            clerk: Clerk::admits(signed.user.role),
+            fees: !fees::charged(&place).is_empty(),
+            year_start: place
+                .today
+                .with_ordinal(1)
+                .unwrap_or(place.today)
+                .to_string(),
+            today: place.today.to_string(),
         },
     )
 }
@@ -158,15 +189,32 @@ struct DebtPage {
     due_refused: Option<String>,
     /// The payment slip, while the debt is not settled.
     slip: Option<slip::Section>,
+    /// The plan's parcels, when split.
+    schedule: Vec<plan::Parcel>,
+    /// The balance of the plan fallen due at once.
+    balance: Option<plan::Balance>,
+    /// The refund, for a debt paid.
+    refund: Option<refunds::Section>,
     clerk: bool,
     /// Who may record the jurisdiction's agreement and PIX key.
     admin: bool,
     notice: Option<&'static str>,
-    /// A payment or a split refused just now: (form, message).
+    /// A form refused just now: (where — a form, or a form's field as
+    /// `refunds::error_key` names it —, message).
     error: Option<(&'static str, String)>,
 }
 
-type Key = (i32, i64, i64);
+impl DebtPage {
+    /// The refusal said at `at` (a form, or a form's field).
+    fn error_on(&self, at: &str) -> Option<&str> {
+        match &self.error {
+            Some((key, message)) if *key == at => Some(message.as_str()),
+            _ => None,
+        }
+    }
+}
+
+pub(crate) type Key = (i32, i64, i64);
 
 async fn debt_page(
     state: &AppState,
@@ -198,19 +246,7 @@ async fn debt_page(
         (None, None)
     } else {
         match debt_due(state, &place.id, key, None).await {
-            Ok(d) => (
-                Some((
-                    d.parcel,
-                    amount(&d.quantity, &d.unit),
-                    format::decimal(&d.surcharge_percent),
-                    d.brl.as_deref().map_or_else(
-                        || "valor da unidade ainda não informado".to_string(),
-                        format::money,
-                    ),
-                    d.articles.join("; "),
-                )),
-                None,
-            ),
+            Ok(d) => (Some(d), None),
             Err(error) if error.status.is_server_error() => {
                 tracing::error!(erro = %error.body.erro, "a debt's amount could not be worked out");
                 return failure();
@@ -218,6 +254,19 @@ async fn debt_page(
             Err(error) => (None, Some(form_error(&error).1)),
         }
     };
+    let balance = plan::balance(place, &debt, due.as_ref());
+    let due = due.map(|d| {
+        (
+            d.parcel,
+            amount(&d.quantity, &d.unit),
+            format::decimal(&d.surcharge_percent),
+            d.brl.as_deref().map_or_else(
+                || "valor da unidade ainda não informado".to_string(),
+                format::money,
+            ),
+            d.articles.join("; "),
+        )
+    });
     let slip = if debt.settled() {
         None
     } else {
@@ -225,6 +274,11 @@ async fn debt_page(
             Ok(section) => Some(section),
             Err(failed) => return failed,
         }
+    };
+    let clerk = Clerk::admits(signed.user.role);
+    let refund = match refunds::section(state, place, &debt, clerk).await {
+        Ok(section) => section,
+        Err(failed) => return failed,
     };
     // A day for the slip that is not a day: the page says so next to it.
     let status = match &slip {
@@ -268,11 +322,14 @@ async fn debt_page(
                 .collect(),
             settled: debt.settled(),
             split: debt.installments.is_some(),
+            schedule: plan::parcels(&debt, place.today),
             row: DebtRow::of(&debt),
             due,
             due_refused,
             slip,
-            clerk: Clerk::admits(signed.user.role),
+            balance,
+            refund,
+            clerk,
             admin: Admin::admits(signed.user.role),
             notice,
             error,
@@ -300,6 +357,9 @@ pub(crate) async fn show(
     let notice = match asked.feito.as_deref() {
         Some("pagamento") => Some("Pagamento registrado."),
         Some("parcelamento") => Some("Débito parcelado."),
+        Some("taxa") => Some("Taxa lançada: o débito é do devedor, com a sua guia abaixo."),
+        Some("restituicao") => Some("Pedido de restituição registrado."),
+        Some("restituida") => Some("Restituição paga registrada."),
         _ => None,
     };
     debt_page(
@@ -328,32 +388,31 @@ pub(crate) struct ActAsked {
     csrf: String,
 }
 
-/// After a payment or a split: the debt's page saying so, or again with
-/// the refusal next to the form.
-async fn after<T>(
+/// After a payment, a split or a refund's form: the debt's page saying so,
+/// or again with the refusal next to the form (or its field).
+pub(crate) async fn after<T>(
     (state, signed, place): (&AppState, &Signed, &Place<'_>),
     key: Key,
     form: &'static str,
     done: Result<T, ApiError>,
 ) -> Response {
     match done {
-        Ok(_) => Redirect::to(&format!(
-            "/j/{}/debitos/{}/{}/{}?feito={form}",
-            place.id, key.0, key.1, key.2
-        ))
-        .into_response(),
+        Ok(_) => {
+            Redirect::to(&format!("{}?feito={form}", key_path(&place.id, key))).into_response()
+        }
         Err(error) if error.status.is_server_error() => {
             tracing::error!(erro = %error.body.erro, "a debt could not be changed");
             failure()
         }
         Err(error) => {
-            let message = form_error(&error).1;
+            let (field, message) = form_error(&error);
+            let at = refunds::error_key(form, &field);
             debt_page(
                 state,
                 signed,
                 place,
                 (key, None),
-                (error.status, None, Some((form, message))),
+                (error.status, None, Some((at, message))),
             )
             .await
         }

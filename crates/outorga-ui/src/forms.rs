@@ -1,5 +1,6 @@
 //! What several forms share: a choice of a select, the services of a
-//! jurisdiction as one, a value for a query string.
+//! jurisdiction as one, a value for a query string, a page of a list, a
+//! file sent with its form.
 
 use crate::place::Place;
 use axum::response::Response;
@@ -105,4 +106,60 @@ pub(crate) fn list_status<T>(listed: &Listed<T>) -> axum::http::StatusCode {
     } else {
         axum::http::StatusCode::OK
     }
+}
+
+/// A form sent as `multipart/form-data` with one file, `arquivo`.
+#[derive(Debug, Default)]
+pub(crate) struct Upload {
+    /// The form's other fields, as text.
+    pub fields: Vec<(String, String)>,
+    pub file_name: String,
+    pub bytes: Vec<u8>,
+}
+
+impl Upload {
+    /// The text sent in field `name` (empty when none).
+    pub fn field(&self, name: &str) -> &str {
+        self.fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or("", |(_, value)| value.as_str())
+    }
+}
+
+/// Reads a form with one file (`arquivo`, at most `max_bytes`: the route's
+/// body limit stops more); what went wrong as the page says it.
+pub(crate) async fn upload(
+    mut multipart: axum::extract::Multipart,
+    max_bytes: usize,
+) -> Result<Upload, String> {
+    use axum::http::StatusCode;
+    let too_large = || {
+        format!(
+            "o arquivo passa de {} MiB: divida-o em partes menores",
+            max_bytes / 1024 / 1024
+        )
+    };
+    let mut sent = Upload::default();
+    loop {
+        let field = match multipart.next_field().await {
+            Ok(Some(field)) => field,
+            Ok(None) => break,
+            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(too_large()),
+            Err(_) => return Err("o formulário chegou incompleto: envie de novo".into()),
+        };
+        let name = field.name().unwrap_or("").to_string();
+        if name == "arquivo" {
+            sent.file_name = field.file_name().unwrap_or("arquivo").to_string();
+            sent.bytes = match field.bytes().await {
+                Ok(bytes) => bytes.to_vec(),
+                Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(too_large()),
+                Err(_) => return Err("o arquivo chegou incompleto: envie de novo".into()),
+            };
+        } else {
+            let text = field.text().await.unwrap_or_default();
+            sent.fields.push((name, text));
+        }
+    }
+    Ok(sent)
 }

@@ -12,9 +12,10 @@
 //! the database, so any server sharing it answers the poll; a job whose
 //! process died shows as interrupted once its beat is a minute old.
 
+use crate::forms::upload;
 use crate::pages::{Bar, failure, page};
 use crate::place::{Place, place, refusal};
-use crate::session::{Signed, checked_form};
+use crate::session::{Signed, checked_form, clerk_only};
 use askama::Template;
 use axum::extract::{Multipart, Path, State};
 use axum::http::StatusCode;
@@ -214,17 +215,9 @@ fn job_page(
 
 /// A read-only user may not import: the page says so (403).
 fn not_a_clerk(signed: &Signed) -> Option<Response> {
-    (!Clerk::admits(signed.user.role)).then(|| {
-        refusal(
-            signed,
-            StatusCode::FORBIDDEN,
-            "Ação não permitida",
-            &format!(
-                "O papel {} não permite importar registros. Peça a quem tem o papel de atendente.",
-                signed.user.role.label()
-            ),
-        )
-    })
+    clerk_only(signed, "importar registros")
+        .err()
+        .map(|refused| *refused)
 }
 
 pub(crate) async fn form(
@@ -246,52 +239,6 @@ pub(crate) async fn form(
         (None, None),
         StatusCode::OK,
     )
-}
-
-/// What the form sent.
-#[derive(Debug, Default)]
-struct Sent {
-    csrf: String,
-    kind: String,
-    action: String,
-    file_name: String,
-    bytes: Vec<u8>,
-}
-
-async fn sent(mut multipart: Multipart) -> Result<Sent, String> {
-    let too_large = || {
-        format!(
-            "o arquivo passa de {} MiB: divida-o em partes menores",
-            MAX_FILE_BYTES / 1024 / 1024
-        )
-    };
-    let mut sent = Sent::default();
-    loop {
-        let field = match multipart.next_field().await {
-            Ok(Some(field)) => field,
-            Ok(None) => break,
-            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(too_large()),
-            Err(_) => return Err("o formulário chegou incompleto: envie de novo".into()),
-        };
-        let name = field.name().unwrap_or("").to_string();
-        if name == "arquivo" {
-            sent.file_name = field.file_name().unwrap_or("arquivo").to_string();
-            sent.bytes = match field.bytes().await {
-                Ok(bytes) => bytes.to_vec(),
-                Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(too_large()),
-                Err(_) => return Err("o arquivo chegou incompleto: envie de novo".into()),
-            };
-        } else {
-            let text = field.text().await.unwrap_or_default();
-            match name.as_str() {
-                "csrf" => sent.csrf = text,
-                "tipo" => sent.kind = text,
-                "acao" => sent.action = text,
-                _ => {}
-            }
-        }
-    }
-    Ok(sent)
 }
 
 pub(crate) async fn run(
@@ -324,14 +271,14 @@ pub(crate) async fn run(
                 .into(),
         );
     };
-    let sent = match sent(multipart).await {
+    let sent = match upload(multipart, MAX_FILE_BYTES).await {
         Ok(sent) => sent,
         Err(message) => return unprocessable(ImportKind::Holders, message),
     };
-    if let Err(refused) = checked_form(&signed, &sent.csrf, Clerk::admits) {
+    if let Err(refused) = checked_form(&signed, sent.field("csrf"), Clerk::admits) {
         return *refused;
     }
-    let Some(kind) = ImportKind::parse(&sent.kind) else {
+    let Some(kind) = ImportKind::parse(sent.field("tipo")) else {
         return unprocessable(
             ImportKind::Holders,
             "escolha o que o arquivo contém: titulares, condutores, veículos, permissões, autos \
@@ -357,7 +304,7 @@ pub(crate) async fn run(
         file: &sent.file_name,
         table: &table,
         rulebooks: &place.rulebooks,
-        dry_run: sent.action != "importar",
+        dry_run: sent.field("acao") != "importar",
     };
     if !request.dry_run {
         // A job: its progress in the database, its rows taken by a task of

@@ -43,7 +43,13 @@
 //! - `payments.rs`: the jurisdiction's collection agreement and PIX key,
 //!   for administrators;
 //! - `debts.rs`: the debts and a debt's page, with `slip.rs`, its payment
-//!   slip (barcode, linha digitável, PIX);
+//!   slip (barcode, linha digitável, PIX), `plan.rs`, its parcels and the
+//!   balance fallen due at once, and `refunds.rs`, its refund asked and
+//!   paid back;
+//! - `fees.rs`: a fee of the law charged by hand;
+//! - `returns.rs`: a bank's return file of paid slips imported, with its
+//!   report;
+//! - `reports.rs`: the revenue and the overdue debts as CSV files;
 //! - `audit.rs`: the audit log, paged and filtered, and its verification.
 
 mod admin;
@@ -54,6 +60,7 @@ mod autos;
 mod board;
 mod charts;
 mod debts;
+mod fees;
 mod format;
 mod forms;
 mod import;
@@ -65,8 +72,12 @@ mod people;
 mod permit_actions;
 mod permits;
 mod place;
+mod plan;
 mod profile;
 mod proposal;
+mod refunds;
+mod reports;
+mod returns;
 mod search;
 mod session;
 mod slip;
@@ -166,8 +177,9 @@ pub fn routes(options: Options) -> Router<AppState> {
             "/j/{j}/debitos/{ano}/{numero}/{seq}/parcelamento",
             post(debts::split),
         )
-        // Money (issue 13): the slip's pictures, the fiscal units, the
-        // agreement and PIX key.
+        // Money (issue 13): the slip's pictures, a debt's refund, fees
+        // charged by hand, a bank's return, the reports, the fiscal units,
+        // the agreement and PIX key.
         .route(
             "/j/{j}/debitos/{ano}/{numero}/{seq}/guia/codigo.svg",
             get(slip::barcode),
@@ -175,6 +187,29 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route(
             "/j/{j}/debitos/{ano}/{numero}/{seq}/guia/pix.svg",
             get(slip::pix),
+        )
+        .route(
+            "/j/{j}/debitos/{ano}/{numero}/{seq}/restituicao",
+            post(refunds::ask),
+        )
+        .route(
+            "/j/{j}/debitos/{ano}/{numero}/{seq}/restituicao/paga",
+            post(refunds::paid),
+        )
+        .route("/j/{j}/taxas", post(fees::charge))
+        .route("/j/{j}/taxas/nova", get(fees::form))
+        .route(
+            "/j/{j}/retornos",
+            get(returns::form)
+                .post(returns::run)
+                .layer(axum::extract::DefaultBodyLimit::max(
+                    returns::MAX_FILE_BYTES + 64 * 1024,
+                )),
+        )
+        .route("/j/{j}/relatorios/receita.csv", get(reports::revenue))
+        .route(
+            "/j/{j}/relatorios/debitos-vencidos.csv",
+            get(reports::overdue),
         )
         .route("/j/{j}/unidades", get(units::show).post(units::record))
         .route(

@@ -128,6 +128,24 @@ pub(crate) fn admin_only(signed: &Signed, why: &str) -> Result<(), Box<Response>
     )))
 }
 
+/// Whether `signed` may reach a page of a clerk's work (`Clerk`: clerks
+/// and the roles above them); otherwise the page that refuses (403),
+/// naming what would be done there (`importar registros`).
+pub(crate) fn clerk_only(signed: &Signed, what: &str) -> Result<(), Box<Response>> {
+    if outorga_web::auth::Clerk::admits(signed.user.role) {
+        return Ok(());
+    }
+    Err(Box::new(crate::place::refusal(
+        signed,
+        axum::http::StatusCode::FORBIDDEN,
+        "Ação não permitida",
+        &format!(
+            "O papel {} não permite {what}. Peça a quem tem o papel de atendente.",
+            signed.user.role.label()
+        ),
+    )))
+}
+
 /// The user signed in by the request's cookie; without one (or with one
 /// expired or revoked), the answer is the sign-in page.
 #[derive(Debug, Clone)]

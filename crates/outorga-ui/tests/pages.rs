@@ -1264,6 +1264,562 @@ async fn money_workflows_on_postgresql() {
     sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
 }
 
+/// Reais as a page writes them (`R$ 1.234,56`) in centavos.
+fn cents_of(shown: &str) -> u64 {
+    shown
+        .trim_start_matches("R$ ")
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .expect("centavos")
+}
+
+/// The text of a page between `before` and the next `after`.
+fn between<'a>(body: &'a str, before: &str, after: &str) -> &'a str {
+    let at = body
+        .find(before)
+        .unwrap_or_else(|| panic!("{before} in {body}"))
+        + before.len();
+    let rest = &body[at..];
+    &rest[..rest.find(after).expect("its end")]
+}
+
+/// The ledger's work on the demo's records (issue 13). Canguçu's law has
+/// no fees: no form. In Teófilo Otoni a clerk charges a transfer fee by
+/// hand (a bad document refused next to the debtor, a bad number next to
+/// the months) at the reduction for 30 months worked (art. 103, § 2º, b:
+/// 230 UPFTO), lands on its debt, pays it, asks a refund (no ground and a
+/// value above what was paid refused next to their fields), due 30 days
+/// from the request (art. 96, § 3º), and records it paid (a day before
+/// the request refused); imports a bank's return file made from a CGO's
+/// slip (paid, then credited, a slip of another agreement unmatched) and
+/// is refused the same file again; downloads the reports. A fine split
+/// into parcels shows them, and the balance fallen due at once (art. 98,
+/// § 3º) until paid.
+async fn ledger_workflows(url: &str) {
+    let router = router_on(url, true).await;
+    let admin = session_of(&router, "admin-geral").await;
+    let token = send(&router, get("/painel", &admin)).await.csrf();
+    let created = send(
+        &router,
+        post(
+            "/admin/usuarios",
+            &admin,
+            &format!(
+                "nome=atendente.to&papel=clerk&alcance=algumas&jurisdicoes=teofilo-otoni\
+                 &senha=uma+senha+bem+longa+42&csrf={token}"
+            ),
+        ),
+    )
+    .await;
+    assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.body);
+    let clerk = session_of(&router, "atendente.to").await;
+    let csrf = send(&router, get("/painel", &clerk)).await.csrf();
+
+    // Canguçu's law charges no fees: no link, no form.
+    let cangucu = session_of(&router, "atendente").await;
+    let list = send(&router, get("/j/cangucu/debitos", &cangucu)).await;
+    assert!(!list.body.contains("/taxas/nova") && list.body.contains("/j/cangucu/retornos"));
+    let none = send(&router, get("/j/cangucu/taxas/nova", &cangucu)).await;
+    assert_eq!(none.status, StatusCode::OK);
+    assert!(
+        none.body.contains("não cobram taxas") && !none.body.contains("name=\"taxa\""),
+        "{}",
+        none.body
+    );
+
+    // The fee form, linked from the debts.
+    let to = "/j/teofilo-otoni";
+    let list = send(&router, get(&format!("{to}/debitos"), &clerk)).await;
+    assert_eq!(list.status, StatusCode::OK, "{}", list.body);
+    for link in ["taxas/nova", "retornos"] {
+        assert!(
+            list.body.contains(&format!("href=\"{to}/{link}\"")),
+            "{link}"
+        );
+    }
+    assert!(
+        list.body
+            .contains("action=\"/j/teofilo-otoni/relatorios/receita.csv\"")
+            && list
+                .body
+                .contains("name=\"de\" type=\"date\" value=\"2026-01-01\"")
+            && list
+                .body
+                .contains("name=\"data\" type=\"date\" value=\"2026-11-30\""),
+        "{}",
+        list.body
+    );
+    let debtor = linked(&list.body, "href", &format!("{to}/pessoas/"));
+    let debtor = debtor.rsplit('/').next().expect("document").to_string();
+    let form = send(&router, get(&format!("{to}/taxas/nova"), &clerk)).await;
+    assert_eq!(form.status, StatusCode::OK, "{}", form.body);
+    assert!(
+        form.body.contains(
+            "<option value=\"transfer\">Cessão / transferência de permissão: 460 UPFTO (Art. 103, V)</option>"
+        ),
+        "{}",
+        form.body
+    );
+    assert!(
+        form.body
+            .contains("de 24 a 36 meses, 230 UPFTO (Art. 103, § 2º, b)"),
+        "the reductions in the months' help: {}",
+        form.body
+    );
+    assert!(
+        form.body
+            .contains("cobrada pelo sistema na outorga da permissão")
+    );
+    let other = send(
+        &router,
+        get(&format!("{to}/taxas/nova?servico=motofrete"), &clerk),
+    )
+    .await;
+    assert!(other.body.contains("<option value=\"motofrete\" selected>"));
+    let charge = |fields: String| {
+        post(
+            &format!("{to}/taxas"),
+            &clerk,
+            &format!("{fields}&csrf={csrf}"),
+        )
+    };
+    let bad = send(
+        &router,
+        charge("servico=mototaxi&taxa=transfer&devedor=123.456.789-00&meses_trabalhados=30".into()),
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        bad.body.contains(
+            "id=\"erro-devedor\" class=\"erro-campo\" role=\"alert\">`123.456.789-00`: CPF inválido"
+        ),
+        "{}",
+        bad.body
+    );
+    assert!(
+        bad.body.contains("<option value=\"transfer\" selected>")
+            && bad.body.contains("value=\"30\""),
+        "the form kept"
+    );
+    let months = send(
+        &router,
+        charge(format!(
+            "servico=mototaxi&taxa=transfer&devedor={debtor}&meses_trabalhados=trinta"
+        )),
+    )
+    .await;
+    assert_eq!(months.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        months
+            .body
+            .contains("id=\"erro-meses\" class=\"erro-campo\" role=\"alert\">")
+    );
+    let charged = send(
+        &router,
+        charge(format!(
+            "servico=mototaxi&taxa=transfer&devedor={debtor}&meses_trabalhados=30&data="
+        )),
+    )
+    .await;
+    assert_eq!(charged.status, StatusCode::SEE_OTHER, "{}", charged.body);
+    let fee = charged
+        .location()
+        .strip_suffix("?feito=taxa")
+        .expect("the debt's page")
+        .to_string();
+    assert!(
+        fee.starts_with("/j/teofilo-otoni/debitos/2026/") && fee.ends_with("/0"),
+        "{fee}"
+    );
+    let page = send(&router, get(charged.location(), &clerk)).await;
+    assert!(page.body.contains("Taxa lançada"), "{}", page.body);
+    assert!(
+        page.body
+            .contains("<dt>Valor lançado</dt><dd>230 UPFTO</dd>")
+            && page
+                .body
+                .contains("Cessão / transferência de permissão (Art. 103, § 2º, b)"),
+        "{}",
+        page.body
+    );
+
+    // Paid, then a refund asked and paid back.
+    let paid = send(
+        &router,
+        post(
+            &format!("{fee}/pagamento"),
+            &clerk,
+            &format!("data=&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(paid.status, StatusCode::SEE_OTHER, "{}", paid.body);
+    let page = send(&router, get(&fee, &clerk)).await;
+    let received = between(&page.body, "Pago por este débito: <strong>", "<").to_string();
+    assert!(received.starts_with("R$ "), "{received}");
+    assert!(
+        page.body.contains("Pedir restituição")
+            && page.body.contains("value=\"provimento\"")
+            && page
+                .body
+                .contains("defesa ou recurso provido depois do pagamento"),
+        "{}",
+        page.body
+    );
+    let refund = |fields: &str| {
+        post(
+            &format!("{fee}/restituicao"),
+            &clerk,
+            &format!("{fields}&csrf={csrf}"),
+        )
+    };
+    let no_ground = send(&router, refund("motivo=&valor=")).await;
+    assert_eq!(no_ground.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        no_ground
+            .body
+            .contains("id=\"erro-motivo\" class=\"erro-campo\" role=\"alert\">Escolha o motivo"),
+        "{}",
+        no_ground.body
+    );
+    let too_much = send(&router, refund("motivo=duplicidade&valor=99999")).await;
+    assert_eq!(too_much.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        too_much.body.contains(
+            "id=\"erro-valor-restituicao\" class=\"erro-campo\" role=\"alert\">a restituição vai de R$ 0,01 até o que foi pago"
+        ),
+        "{}",
+        too_much.body
+    );
+    let asked = send(&router, refund("motivo=duplicidade&valor=&data=")).await;
+    assert_eq!(asked.location(), format!("{fee}?feito=restituicao"));
+    let page = send(&router, get(asked.location(), &clerk)).await;
+    assert!(page.body.contains("Pedido de restituição registrado."));
+    assert!(
+        page.body.contains("<dt>Pedida em</dt><dd>30/11/2026</dd>")
+            && page.body.contains("<dt>Motivo</dt><dd>pagamento em duplicidade</dd>")
+            && page.body.contains(&format!("<dt>Valor</dt><dd>{received}</dd>"))
+            && page.body.contains(
+                "<dt>Restituir até</dt><dd>30/12/2026 (prazo de 30 dias do pedido, art. 96, § 3º)</dd>"
+            ),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("Registrar restituição paga"));
+    let back = |fields: &str| {
+        post(
+            &format!("{fee}/restituicao/paga"),
+            &clerk,
+            &format!("{fields}&csrf={csrf}"),
+        )
+    };
+    let early = send(&router, back("data=2026-11-29")).await;
+    assert_eq!(early.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        early
+            .body
+            .contains("id=\"erro-restituida\" class=\"erro-campo\" role=\"alert\">"),
+        "{}",
+        early.body
+    );
+    let done = send(&router, back("data=")).await;
+    assert_eq!(done.location(), format!("{fee}?feito=restituida"));
+    let page = send(&router, get(&fee, &clerk)).await;
+    assert!(
+        page.body
+            .contains("<dt>Restituída em</dt><dd>30/11/2026</dd>")
+    );
+    assert!(!page.body.contains("Registrar restituição paga"));
+
+    // A bank's return file made from a CGO's slip: paid, the same slip
+    // again credited, a slip of another agreement unmatched.
+    let cgo = linked(&list.body, "href", &format!("{to}/debitos/2025/"));
+    let slip = send(&router, get(&cgo, &clerk)).await;
+    let codigo = between(&slip.body, "alt=\"Código de barras da guia, ", "\"").to_string();
+    let cents = cents_of(between(&slip.body, "<dt>Valor</dt><dd><strong>", "<"));
+    let on = chrono::NaiveDate::from_ymd_opt(2026, 11, 30).expect("day");
+    let foreign = outorga_guia::barcode(
+        &outorga_guia::Convenio {
+            segment: 1,
+            company: "9999".into(),
+            value_id: outorga_guia::ValueId::EffectiveMod10,
+        },
+        1000,
+        Some(on),
+        "20250000000100",
+    )
+    .expect("a slip of another agreement");
+    let line = |codigo: &str, cents: u64, nsr: u32| outorga_guia::Paid {
+        line: 0,
+        account: "0001".into(),
+        paid_on: on,
+        credited_on: on,
+        codigo_barras: codigo.to_string(),
+        cents,
+        tariff_cents: 0,
+        nsr,
+        agency: "00010001".into(),
+        capture: '1',
+        authentication: format!("AUT{nsr}"),
+        payment_form: 1,
+    };
+    let header = outorga_guia::Header {
+        convenio: codigo[15..19].to_string(),
+        company: "PREFEITURA".into(),
+        bank_code: 1,
+        bank_name: "BANCO DO BRASIL".into(),
+        file_date: on,
+        nsa: 7,
+        layout_version: 5,
+    };
+    let file = outorga_guia::write_return(
+        &header,
+        &[
+            line(&codigo, cents, 1),
+            line(&codigo, cents, 2),
+            line(&foreign.codigo_barras, 1000, 3),
+        ],
+    )
+    .expect("a return file");
+    let form = send(&router, get(&format!("{to}/retornos"), &clerk)).await;
+    assert_eq!(form.status, StatusCode::OK);
+    assert!(form.body.contains("type=\"file\""));
+    let upload = || {
+        multipart(
+            &format!("{to}/retornos"),
+            &clerk,
+            &[("csrf", &csrf)],
+            ("retorno.ret", file.as_bytes()),
+        )
+    };
+    let report = send(&router, upload()).await;
+    assert_eq!(report.status, StatusCode::OK, "{}", report.body);
+    assert!(
+        report.body.contains("Retorno nº 7 do banco 1 importado")
+            && report
+                .body
+                .contains("1 guia(s) paga(s), 1 creditada(s) ao devedor, 1 linha(s) sem pagamento"),
+        "{}",
+        report.body
+    );
+    let paid_rows = between(&report.body, "id=\"pagas\"", "id=\"creditadas\"");
+    assert!(
+        paid_rows.contains(&format!("<td>2</td><td><a href=\"{cgo}\">")),
+        "the paid line links its debt: {paid_rows}"
+    );
+    let credited = between(&report.body, "id=\"creditadas\"", "id=\"sem-pagamento\"");
+    assert!(
+        credited.contains(&format!("<td>3</td><td><a href=\"{cgo}\">")),
+        "{credited}"
+    );
+    assert!(
+        report
+            .body
+            .contains("o convênio da guia é 9999, não 1013: não é guia desta jurisdição"),
+        "{}",
+        report.body
+    );
+    let again = send(&router, upload()).await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert!(
+        again.body.contains(
+            "id=\"erro-arquivo\" class=\"erro-campo\" role=\"alert\">o retorno nº 7 do banco 1 já foi importado"
+        ),
+        "{}",
+        again.body
+    );
+    let settled = send(&router, get(&cgo, &clerk)).await;
+    assert!(
+        settled.body.contains("<strong>quitado</strong>")
+            && settled.body.contains("guia paga no banco"),
+        "{}",
+        settled.body
+    );
+
+    // The reports.
+    let revenue = send(
+        &router,
+        get(
+            &format!("{to}/relatorios/receita.csv?de=2026-01-01&ate=2026-11-30"),
+            &clerk,
+        ),
+    )
+    .await;
+    assert_eq!(revenue.status, StatusCode::OK, "{}", revenue.body);
+    assert_eq!(
+        revenue.headers[header::CONTENT_TYPE],
+        "text/csv; charset=utf-8"
+    );
+    assert_eq!(
+        revenue.headers[header::CONTENT_DISPOSITION],
+        "attachment; filename=\"receita-teofilo-otoni-2026-01-01-2026-11-30.csv\""
+    );
+    assert!(
+        revenue
+            .body
+            .starts_with("mes;origem;taxa;pagamentos;reais\n")
+            && revenue.body.contains("2026-11;taxa;transfer;1;"),
+        "{}",
+        revenue.body
+    );
+    let overdue = send(
+        &router,
+        get(
+            &format!("{to}/relatorios/debitos-vencidos.csv?data=2026-11-30"),
+            &clerk,
+        ),
+    )
+    .await;
+    assert_eq!(overdue.status, StatusCode::OK);
+    assert_eq!(
+        overdue.headers[header::CONTENT_DISPOSITION],
+        "attachment; filename=\"debitos-vencidos-teofilo-otoni-2026-11-30.csv\""
+    );
+    assert!(
+        overdue.body.starts_with(
+            "nosso_numero;devedor;referente;artigo;unidade;quantidade;reais_no_lancamento;vencimento;parcela\n"
+        ),
+        "{}",
+        overdue.body
+    );
+    assert!(
+        overdue.body.lines().count() > 1,
+        "the demo's CGOs are overdue"
+    );
+    let by_default = send(
+        &router,
+        get(&format!("{to}/relatorios/receita.csv"), &clerk),
+    )
+    .await;
+    assert_eq!(
+        by_default.headers[header::CONTENT_DISPOSITION],
+        "attachment; filename=\"receita-teofilo-otoni-2026-01-01-2026-11-30.csv\"",
+        "the year so far"
+    );
+    let not_a_day = send(
+        &router,
+        get(
+            &format!("{to}/relatorios/debitos-vencidos.csv?data=31%2F02%2F2026"),
+            &clerk,
+        ),
+    )
+    .await;
+    assert_eq!(not_a_day.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        not_a_day.body.contains("não é uma data"),
+        "{}",
+        not_a_day.body
+    );
+
+    // A fine of 48 UPFTO made final on 1 June (imported as the department
+    // had it), split into four parcels today: counted from its issue, the
+    // first is more than 30 days late, so the balance is due at once.
+    let keys = AuditKeys::new(AuditKey::from_hex(&"5e".repeat(32)).expect("test key"));
+    let store = Store::open(url, keys).await.expect("open");
+    let library =
+        outorga_rulebook::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks"))
+            .expect("rulebooks");
+    let rulebooks: Vec<_> = library
+        .rulebooks()
+        .filter(|r| r.jurisdiction.id == "teofilo-otoni")
+        .collect();
+    let autos = outorga_store::read_import_file(
+        "autos.csv",
+        format!(
+            "ano;numero;infracao;autuado;servico;cometida_em;local;descricao;situacao;definitivo_em\n\
+             2026;900;72301;{debtor};mototaxi;04/05/2026 10:00;Praça Tiradentes;Fumava em serviço;definitivo;01/06/2026\n"
+        )
+        .as_bytes(),
+    )
+    .expect("table");
+    let imported = store
+        .import(
+            &setup(),
+            outorga_store::ImportRequest {
+                jurisdiction: "teofilo-otoni",
+                kind: outorga_store::ImportKind::Autos,
+                file: "autos.csv",
+                table: &autos,
+                rulebooks: &rulebooks,
+                dry_run: false,
+            },
+            &mut |_, _| {},
+        )
+        .await
+        .expect("imported");
+    assert_eq!(imported.imported(), 1, "{imported:?}");
+    let fine = format!("{to}/debitos/2026/900/1");
+    let split = send(
+        &router,
+        post(
+            &format!("{fine}/parcelamento"),
+            &clerk,
+            &format!("parcelas=4&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(split.status, StatusCode::SEE_OTHER, "{}", split.body);
+    let page = send(&router, get(&fine, &clerk)).await;
+    let parcels = between(&page.body, "id=\"parcelas-titulo\"", "</table>");
+    assert_eq!(parcels.matches("<tr><td>").count(), 4, "{parcels}");
+    assert!(
+        parcels
+            .contains("<td>1</td><td>01/07/2026</td><td class=\"valor\">13,2 UPFTO</td><td>—</td>")
+            && parcels.contains("<strong>vencida</strong>"),
+        "{parcels}"
+    );
+    assert!(
+        page.body
+            .contains("<strong>O saldo do parcelamento venceu de uma vez em ")
+            && page.body.contains("a parcela 1 ficou sem")
+            && page.body.contains("(Art. 98, § 3º)"),
+        "{}",
+        page.body
+    );
+    let paid = send(
+        &router,
+        post(
+            &format!("{fine}/pagamento"),
+            &clerk,
+            &format!("data=&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(paid.status, StatusCode::SEE_OTHER, "{}", paid.body);
+    let page = send(&router, get(&fine, &clerk)).await;
+    assert!(page.body.contains("<strong>quitado</strong>"));
+    assert!(
+        page.body.contains("e foi pago assim.")
+            && page.body.contains("<td>30/11/2026</td><td>paga</td>")
+            && page
+                .body
+                .contains("<td>30/11/2026</td><td>paga com o saldo</td>"),
+        "{}",
+        page.body
+    );
+}
+
+#[tokio::test]
+async fn ledger_workflows_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    ledger_workflows(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn ledger_workflows_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uil_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    ledger_workflows(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
 /// The fleet and the crew on the demo's records: a vehicle registered (a
 /// bad plate refused next to its field), its page, an inspection recorded
 /// (approved: the next one due shown); on a permit's dossier the vehicle's
@@ -1623,7 +2179,7 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 55] = [
+    let routes: [Row<'_>; 63] = [
         // The administration (issue 12): users and tokens, parameters,
         // the audit log.
         ("GET", "/admin/usuarios", "", Admin::admits, None),
@@ -1864,6 +2420,47 @@ async fn role_table(url: &str) {
             "",
             anyone,
             not_found,
+        ),
+        // The ledger: a debt's refund, fees charged by hand (none in
+        // Canguçu's law: its form is not offered), a bank's return, the
+        // reports.
+        (
+            "POST",
+            "/j/{j}/debitos/2026/1/1/restituicao",
+            "motivo=duplicidade",
+            Clerk::admits,
+            not_found,
+        ),
+        (
+            "POST",
+            "/j/{j}/debitos/2026/1/1/restituicao/paga",
+            "",
+            Clerk::admits,
+            not_found,
+        ),
+        ("GET", "/j/{j}/taxas/nova", "", Clerk::admits, None),
+        (
+            "POST",
+            "/j/{j}/taxas",
+            "servico=taxi&taxa=transfer&devedor=52998224725",
+            Clerk::admits,
+            unprocessable,
+        ),
+        ("GET", "/j/{j}/retornos", "", Clerk::admits, None),
+        ("POST", "/j/{j}/retornos", "", Clerk::admits, unprocessable),
+        (
+            "GET",
+            "/j/{j}/relatorios/receita.csv?de=2026-01-01",
+            "",
+            anyone,
+            Some(StatusCode::OK),
+        ),
+        (
+            "GET",
+            "/j/{j}/relatorios/debitos-vencidos.csv?data=31/02/2026",
+            "",
+            anyone,
+            unprocessable,
         ),
         ("GET", "/j/{j}/unidades", "", anyone, None),
         (

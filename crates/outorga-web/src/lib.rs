@@ -56,6 +56,9 @@ pub mod workflows {
     pub use crate::routes::debts::{
         PagamentoEntrada, debt_due, debt_slip, pay_debt, reais, split_debt,
     };
+    pub use crate::routes::ledger::{
+        RestituicaoEntrada, TaxaEntrada, charge_fee, import_return, refund_paid, request_refund,
+    };
     pub use crate::routes::priced_auto;
     // Money (issue 13): fiscal units.
     pub use crate::routes::permits::{
@@ -94,6 +97,27 @@ pub mod workflows {
     /// An inspection's kind as `VistoriaEntrada::tipo` names it.
     pub fn inspection_word(kind: &str) -> String {
         crate::vocab::VISTORIAS.wire(kind)
+    }
+
+    /// The grounds of a refund as `RestituicaoEntrada::motivo` names them
+    /// (the API's own words, as its answer writes them), with their names
+    /// in Portuguese.
+    pub fn refund_grounds() -> Vec<(String, &'static str)> {
+        outorga_store::RefundGround::ALL
+            .into_iter()
+            .map(|ground| {
+                let asked = outorga_store::Refund {
+                    requested_on: chrono::NaiveDate::MIN,
+                    ground,
+                    cents: 0,
+                    due_by: chrono::NaiveDate::MIN,
+                    article: None,
+                    refunded_on: None,
+                };
+                let word = crate::routes::ledger::RestituicaoSaida::from(asked).motivo;
+                (word, ground.portuguese())
+            })
+            .collect()
     }
 
     /// A penalty as `PassoEntrada::penalidades` names it.

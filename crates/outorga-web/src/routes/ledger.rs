@@ -251,14 +251,32 @@ async fn refunded(
     Json(input): Json<SegundaViaEntrada>,
 ) -> Result<Json<RestituicaoSaida>, ApiError> {
     let change = change!(state, who, "restituição paga, pela API");
-    let key = (ano, numero, seq);
-    let on = day_or_today(&state, &j, input.data.as_deref(), "data")?;
-    let rulebook = rulebook_of_debt(&state, &j, key).await?;
-    let refund = state
-        .store
-        .refund_paid(&change, rulebook, &j, key, on)
-        .await?;
+    let refund = refund_paid(
+        &state,
+        &change,
+        &j,
+        (ano, numero, seq),
+        input.data.as_deref(),
+    )
+    .await?;
     Ok(Json(refund.into()))
+}
+
+/// Records the refund of the debt paid back on `data` (none: today): what
+/// `POST …/refund/paid` and the debt's page do.
+pub async fn refund_paid(
+    state: &AppState,
+    change: &Change<'_>,
+    j: &str,
+    key: (i32, i64, i64),
+    data: Option<&str>,
+) -> Result<Refund, ApiError> {
+    let on = day_or_today(state, j, data, "data")?;
+    let rulebook = rulebook_of_debt(state, j, key).await?;
+    Ok(state
+        .store
+        .refund_paid(change, rulebook, j, key, on)
+        .await?)
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
