@@ -57,7 +57,8 @@ pub mod workflows {
         PagamentoEntrada, debt_due, debt_slip, pay_debt, reais, split_debt,
     };
     pub use crate::routes::ledger::{
-        RestituicaoEntrada, TaxaEntrada, charge_fee, import_return, refund_paid, request_refund,
+        RestituicaoEntrada, TaxaEntrada, charge_fee, csv, import_return, overdue_report,
+        refund_paid, request_refund, revenue_report,
     };
     pub use crate::routes::priced_auto;
     // Money (issue 13): fiscal units.
@@ -103,20 +104,9 @@ pub mod workflows {
     /// (the API's own words, as its answer writes them), with their names
     /// in Portuguese.
     pub fn refund_grounds() -> Vec<(String, &'static str)> {
-        outorga_store::RefundGround::ALL
-            .into_iter()
-            .map(|ground| {
-                let asked = outorga_store::Refund {
-                    requested_on: chrono::NaiveDate::MIN,
-                    ground,
-                    cents: 0,
-                    due_by: chrono::NaiveDate::MIN,
-                    article: None,
-                    refunded_on: None,
-                };
-                let word = crate::routes::ledger::RestituicaoSaida::from(asked).motivo;
-                (word, ground.portuguese())
-            })
+        crate::routes::ledger::MOTIVOS
+            .iter()
+            .map(|(word, ground)| (word.to_string(), ground.portuguese()))
             .collect()
     }
 

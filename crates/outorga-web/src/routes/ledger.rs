@@ -26,7 +26,7 @@ pub struct TaxaEntrada {
     /// O serviço cujo regulamento define a taxa (mototaxi, motofrete, taxi…).
     pub servico: String,
     /// A taxa, como o regulamento a chama (`cgo`, `second_copy`, `transfer`…:
-    /// veja GET …/catalog/fees).
+    /// veja o regulamento, `[[fees]]`).
     pub taxa: String,
     /// CPF ou CNPJ de quem paga.
     pub devedor: String,
@@ -150,7 +150,7 @@ pub struct RestituicaoSaida {
 }
 
 /// The grounds of a refund as the API names them.
-const MOTIVOS: [(&str, RefundGround); 3] = [
+pub(crate) const MOTIVOS: [(&str, RefundGround); 3] = [
     ("provimento", RefundGround::Upheld),
     ("duplicidade", RefundGround::PaidTwice),
     ("lancamento_indevido", RefundGround::WrongAssessment),
@@ -395,20 +395,6 @@ pub struct Periodo {
     pub ate: Option<String>,
 }
 
-fn csv(name: String, body: String) -> axum::response::Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{name}\""),
-            ),
-        ],
-        body,
-    )
-        .into_response()
-}
-
 /// Revenue by month, origin (fines, fees) and fee, as CSV.
 #[utoipa::path(get, path = "/api/jurisdictions/{j}/reports/revenue.csv", tag = "débitos",
     params(("j" = String, Path, description = "a jurisdição"), Periodo),
@@ -422,12 +408,24 @@ async fn revenue(
     Path(j): Path<String>,
     Query(period): Query<Periodo>,
 ) -> Result<axum::response::Response, ApiError> {
-    bound_rulebooks(&state, &j).await?;
-    let to = day_or_today(&state, &j, period.ate.as_deref(), "ate")?;
-    let from = optional_day(period.de.as_deref(), "de")?
-        .unwrap_or_else(|| to.with_ordinal(1).unwrap_or(to));
-    let rows = state.store.revenue(&j, (from, to)).await?;
-    Ok(csv(
+    let (name, body) =
+        revenue_report(&state, &j, (period.de.as_deref(), period.ate.as_deref())).await?;
+    Ok(csv(name, body))
+}
+
+/// The revenue of `j` from `de` (none: the first day of the year of `ate`)
+/// to `ate` (none: today), as a CSV file's name and text: what
+/// `GET …/reports/revenue.csv` and the debts' page download.
+pub async fn revenue_report(
+    state: &AppState,
+    j: &str,
+    (de, ate): (Option<&str>, Option<&str>),
+) -> Result<(String, String), ApiError> {
+    bound_rulebooks(state, j).await?;
+    let to = day_or_today(state, j, ate.filter(|t| !t.trim().is_empty()), "ate")?;
+    let from = optional_day(de, "de")?.unwrap_or_else(|| to.with_ordinal(1).unwrap_or(to));
+    let rows = state.store.revenue(j, (from, to)).await?;
+    Ok((
         format!("receita-{j}-{from}-{to}.csv"),
         outorga_store::revenue_csv(&rows),
     ))
@@ -446,13 +444,39 @@ async fn overdue(
     Path(j): Path<String>,
     Query(when): Query<NaData>,
 ) -> Result<axum::response::Response, ApiError> {
-    bound_rulebooks(&state, &j).await?;
-    let on = day_or_today(&state, &j, when.data.as_deref(), "data")?;
-    let rows = state.store.overdue_debts(&j, on).await?;
-    Ok(csv(
+    let (name, body) = overdue_report(&state, &j, when.data.as_deref()).await?;
+    Ok(csv(name, body))
+}
+
+/// The debts of `j` overdue on `data` (none: today), as a CSV file's name
+/// and text: what `GET …/reports/overdue.csv` and the debts' page download.
+pub async fn overdue_report(
+    state: &AppState,
+    j: &str,
+    data: Option<&str>,
+) -> Result<(String, String), ApiError> {
+    bound_rulebooks(state, j).await?;
+    let on = day_or_today(state, j, data.filter(|t| !t.trim().is_empty()), "data")?;
+    let rows = state.store.overdue_debts(j, on).await?;
+    Ok((
         format!("debitos-vencidos-{j}-{on}.csv"),
         outorga_store::overdue_csv(&rows),
     ))
+}
+
+/// A report's file to download.
+pub fn csv(name: String, body: String) -> axum::response::Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        body,
+    )
+        .into_response()
 }
 
 pub(crate) fn routes() -> OpenApiRouter<AppState> {
