@@ -73,9 +73,9 @@ impl AgendaItem {
     }
 }
 
-/// A record key (`vehicle:ABC1D23`, `permit:taxi:3`, …) as staff read it
+/// A record key (`vehicle:ABC1D23`, `permit:taxi:3`, …) as people read it
 /// (the key itself, for a kind of record it does not know).
-fn record_name(subject: &str) -> String {
+pub fn record_name(subject: &str) -> String {
     let parts: Vec<&str> = subject.split(':').collect();
     match parts.as_slice() {
         ["permit", service, number] => format!("permissão {service} nº {number}"),

@@ -47,7 +47,7 @@ mod users;
 mod vehicles;
 mod world;
 
-pub use agenda::AgendaItem;
+pub use agenda::{AgendaItem, record_name};
 pub use audit::checkpoint::{Checkpoint, CheckpointCheck, CheckpointError};
 use audit::images::RowRef;
 pub use audit::key::{AuditKey, AuditKeys};

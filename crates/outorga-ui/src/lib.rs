@@ -64,6 +64,7 @@ mod fees;
 mod format;
 mod forms;
 mod import;
+mod lookup;
 mod pages;
 mod parameters;
 mod password;
@@ -83,6 +84,7 @@ mod session;
 mod slip;
 mod units;
 mod vehicles;
+mod verify;
 
 use axum::Router;
 use axum::routing::{get, post};
@@ -121,6 +123,9 @@ impl Default for Options {
 pub fn routes(options: Options) -> Router<AppState> {
     Router::new()
         .route("/", get(pages::home))
+        .route("/consulta", get(lookup::show))
+        .route("/verificar", get(verify::form))
+        .route("/verificar/{codigo}", get(verify::show))
         .route("/entrar", get(pages::sign_in_form).post(pages::sign_in))
         .route("/sair", post(pages::sign_out))
         .route("/painel", get(pages::panel))

@@ -43,7 +43,7 @@ struct PermitRow {
     expires: String,
 }
 
-fn service_pt(service: &str) -> &'static str {
+pub(crate) fn service_pt(service: &str) -> &'static str {
     Service::parse(service).map_or("serviço desconhecido", Service::portuguese)
 }
 

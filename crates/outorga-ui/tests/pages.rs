@@ -3352,3 +3352,179 @@ async fn charts_and_long_lists_on_postgresql() {
     charts_and_long_lists(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
     sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
 }
+
+/// The public check of a document (issue 14): no sign-in; the form sends
+/// the code to its page, which says whether the document is valid today,
+/// what it is and what it certifies, never its holder; an unknown code is
+/// 404 with what to check; a cancelled one (a second copy issued) says so.
+async fn public_verification(url: &str) {
+    let router = router_on(url, true).await;
+    let keys = AuditKeys::new(AuditKey::from_hex(&"5e".repeat(32)).expect("test key"));
+    let store = Store::open(url, keys).await.expect("open");
+    let j = "teofilo-otoni";
+    let documents = store
+        .documents(
+            j,
+            &outorga_store::DocumentFilter::default(),
+            outorga_store::Window::first(200),
+        )
+        .await
+        .expect("documents")
+        .items;
+    let valid = documents
+        .iter()
+        .find(|d| d.kind == "driver_registration" && d.cancelled_on.is_none())
+        .expect("a demo driver's registration");
+    let form = send(&router, get("/verificar", "")).await;
+    assert_eq!(form.status, StatusCode::OK, "{}", form.body);
+    assert!(form.body.contains("Código de verificação"));
+    let asked = send(
+        &router,
+        get(
+            &format!("/verificar?codigo={}", valid.code.to_lowercase()),
+            "",
+        ),
+    )
+    .await;
+    assert_eq!(asked.status, StatusCode::SEE_OTHER);
+    let shown = send(&router, get(&format!("/verificar/{}", valid.code), "")).await;
+    assert_eq!(shown.status, StatusCode::OK, "{}", shown.body);
+    assert!(
+        shown.body.contains("Documento válido hoje"),
+        "{}",
+        shown.body
+    );
+    assert!(
+        shown.body.contains("<dd>matrícula do condutor</dd>"),
+        "{}",
+        shown.body
+    );
+    assert!(
+        shown.body.contains("condutor de matrícula"),
+        "what it certifies: {}",
+        shown.body
+    );
+    assert!(
+        !shown.body.contains(&valid.holder),
+        "the holder's CPF is never shown"
+    );
+    // The public lookup of a vehicle by plate and a driver by registration,
+    // with no holder data.
+    let registration = valid
+        .subject
+        .strip_prefix("driver:")
+        .expect("a driver's registration");
+    let driver = send(
+        &router,
+        get(
+            &format!("/consulta?jurisdicao={j}&tipo=matricula&valor={registration}"),
+            "",
+        ),
+    )
+    .await;
+    assert_eq!(driver.status, StatusCode::OK, "{}", driver.body);
+    assert!(
+        driver.body.contains(&format!(
+            "O condutor de matrícula {registration} pode dirigir hoje"
+        )),
+        "{}",
+        driver.body
+    );
+    assert!(!driver.body.contains(&valid.holder));
+    let plate = documents
+        .iter()
+        .find_map(|d| d.subject.strip_prefix("vehicle:"))
+        .expect("a demo vehicle's authorization");
+    let vehicle = send(
+        &router,
+        get(
+            &format!("/consulta?jurisdicao={j}&tipo=placa&valor={plate}"),
+            "",
+        ),
+    )
+    .await;
+    assert_eq!(vehicle.status, StatusCode::OK, "{}", vehicle.body);
+    assert!(
+        vehicle.body.contains(&format!("O veículo {plate}")),
+        "{}",
+        vehicle.body
+    );
+    assert!(
+        vehicle.body.contains("<dt>Permissão</dt>"),
+        "{}",
+        vehicle.body
+    );
+    let nobody = send(
+        &router,
+        get(
+            &format!("/consulta?jurisdicao={j}&tipo=placa&valor=ZZZ9Z99"),
+            "",
+        ),
+    )
+    .await;
+    assert_eq!(nobody.status, StatusCode::NOT_FOUND);
+    assert!(
+        nobody.body.contains("não está cadastrada"),
+        "{}",
+        nobody.body
+    );
+    let empty = send(&router, get("/consulta", "")).await;
+    assert_eq!(empty.status, StatusCode::OK);
+    assert!(empty.body.contains("Teófilo Otoni (MG)"), "{}", empty.body);
+    let missing = send(&router, get("/verificar/ZZZZZ-99999", "")).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert!(
+        missing.body.contains("confira as letras e os números"),
+        "{}",
+        missing.body
+    );
+    // A second copy cancels the document it replaces.
+    let library =
+        outorga_rulebook::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks"))
+            .expect("rulebooks");
+    let rulebook = library
+        .rulebooks()
+        .find(|r| r.id == "teofilo-otoni/mototaxi")
+        .expect("rulebook");
+    let change = Change {
+        by: "teste",
+        at: Fixed.now(),
+        why: "segunda via",
+    };
+    let today = rulebook.jurisdiction.today(Fixed.now());
+    store
+        .second_copy(&change, rulebook, j, (&valid.code, today))
+        .await
+        .expect("second copy");
+    let cancelled = send(&router, get(&format!("/verificar/{}", valid.code), "")).await;
+    assert_eq!(cancelled.status, StatusCode::OK);
+    assert!(
+        cancelled.body.contains("Documento não válido hoje"),
+        "{}",
+        cancelled.body
+    );
+    assert!(
+        cancelled.body.contains("Cancelado em"),
+        "{}",
+        cancelled.body
+    );
+}
+
+#[tokio::test]
+async fn public_verification_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    public_verification(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn public_verification_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uiv_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    public_verification(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}

@@ -61,6 +61,11 @@ pub mod workflows {
         refund_paid, request_refund, revenue_report,
     };
     pub use crate::routes::priced_auto;
+    // The public portal (issue 14).
+    pub use crate::routes::public::{
+        CondutorPublico, VeiculoPublico, document_check, driver_check, vehicle_check,
+    };
+    pub use crate::routes::today_in;
     // Money (issue 13): fiscal units.
     pub use crate::routes::permits::{
         CondutorEntrada, VeiculoEmServicoEntrada, VistoriaEntrada, add_driver_to, inspect_vehicle,

@@ -17,7 +17,7 @@ pub(crate) mod parameters;
 mod people;
 pub(crate) mod permits;
 mod profile;
-mod public;
+pub(crate) mod public;
 mod session;
 mod stands;
 mod steps;
@@ -106,7 +106,7 @@ pub(crate) fn day_or_today(
 
 /// Today in jurisdiction `j`'s time zone (its rulebooks' `jurisdiction.toml`),
 /// by the state's clock; a jurisdiction without a rulebook reckons in UTC.
-pub(crate) fn today_in(state: &AppState, j: &str) -> NaiveDate {
+pub fn today_in(state: &AppState, j: &str) -> NaiveDate {
     let now = state.clock.now();
     state
         .library

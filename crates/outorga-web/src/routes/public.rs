@@ -96,8 +96,19 @@ async fn vehicle(
     _: Public,
     Path((j, placa)): Path<(String, String)>,
 ) -> Result<Json<VeiculoPublico>, ApiError> {
-    let today = crate::routes::today_in(&state, &j);
-    let Some(check) = state.store.plate_check(&j, &placa, today).await? else {
+    Ok(Json(vehicle_check(&state, &j, &placa).await?))
+}
+
+/// Whether the vehicle with plate `placa` is licensed in `j` today, and
+/// why not: what `GET /api/public/…/vehicles/{placa}` and the public page
+/// `/consulta` answer.
+pub async fn vehicle_check(
+    state: &AppState,
+    j: &str,
+    placa: &str,
+) -> Result<VeiculoPublico, ApiError> {
+    let today = crate::routes::today_in(state, j);
+    let Some(check) = state.store.plate_check(j, placa, today).await? else {
         return Err(ApiError::not_found(format!(
             "a placa {placa} não está cadastrada em {j}"
         )));
@@ -107,7 +118,7 @@ async fn vehicle(
         Bar::Held(_, until) => Some(*until),
         _ => None,
     });
-    Ok(Json(VeiculoPublico {
+    Ok(VeiculoPublico {
         placa: check.plate.clone(),
         licenciado: bars.is_empty(),
         motivos: reasons(&bars),
@@ -124,7 +135,7 @@ async fn vehicle(
         permissao: check.permit.as_ref().map(|p| p.1),
         situacao_permissao_nome: check.permit.as_ref().map(|p| p.2.portuguese().to_string()),
         situacao_permissao: check.permit.map(|p| SITUACOES_PERMISSAO.wire(p.2.name())),
-    }))
+    })
 }
 
 /// Whether a driver's registration is valid, and until when. No CPF.
@@ -139,18 +150,29 @@ async fn driver(
     _: Public,
     Path((j, matricula)): Path<(String, String)>,
 ) -> Result<Json<CondutorPublico>, ApiError> {
-    let today = crate::routes::today_in(&state, &j);
-    let Some(d) = state.store.driver(&j, &matricula).await? else {
+    Ok(Json(driver_check(&state, &j, &matricula).await?))
+}
+
+/// Whether the driver of registration `matricula` may drive in `j` today,
+/// and why not: what `GET /api/public/…/drivers/{matricula}` and the public
+/// page `/consulta` answer.
+pub async fn driver_check(
+    state: &AppState,
+    j: &str,
+    matricula: &str,
+) -> Result<CondutorPublico, ApiError> {
+    let today = crate::routes::today_in(state, j);
+    let Some(d) = state.store.driver(j, matricula).await? else {
         return Err(ApiError::not_found(format!(
             "não há condutor com a matrícula {matricula} em {j}"
         )));
     };
     let permit = state
         .store
-        .permit_status(&j, (&d.service, d.number), today)
+        .permit_status(j, (&d.service, d.number), today)
         .await?;
     let bars = in_service::driver(&d.record(permit), today);
-    Ok(Json(CondutorPublico {
+    Ok(CondutorPublico {
         motivos: reasons(&bars),
         matricula: d.registration,
         servico: d.service,
@@ -160,7 +182,7 @@ async fn driver(
         valida_ate: text(d.valid_until),
         suspenso_ate: text(d.suspended_until.filter(|s| *s >= today)),
         desligado_em: text(d.until),
-    }))
+    })
 }
 
 /// A document by its verification code, and whether it is valid today.
@@ -173,19 +195,30 @@ async fn document(
     State(state): State<AppState>,
     Path(codigo): Path<String>,
 ) -> Result<Json<DocumentoPublico>, ApiError> {
-    let Some(doc) = state.store.document(&codigo).await? else {
-        return Err(ApiError::not_found(format!(
-            "não há documento com o código {codigo}"
-        )));
-    };
-    let today = crate::routes::today_in(&state, &doc.jurisdiction);
-    let subject = subject_bars(&state, &doc, today).await?;
-    let bars = in_service::document(&doc.record(), &subject, today);
+    let (doc, motivos) = document_check(&state, &codigo).await?;
     Ok(Json(DocumentoPublico {
         documento: DocumentoSaida::public(doc),
-        valido: bars.is_empty(),
-        motivos: reasons(&bars),
+        valido: motivos.is_empty(),
+        motivos,
     }))
+}
+
+/// A document by its verification code, with what makes it not valid
+/// today in its jurisdiction (none: valid): what `GET
+/// /api/public/documents/{codigo}` and the public page `/verificar` answer.
+pub async fn document_check(
+    state: &AppState,
+    codigo: &str,
+) -> Result<(Document, Vec<String>), ApiError> {
+    let Some(doc) = state.store.document(codigo).await? else {
+        return Err(ApiError::not_found(format!(
+            "não há documento com o código {codigo}: confira as letras e os números"
+        )));
+    };
+    let today = crate::routes::today_in(state, &doc.jurisdiction);
+    let subject = subject_bars(state, &doc, today).await?;
+    let bars = in_service::document(&doc.record(), &subject, today);
+    Ok((doc, reasons(&bars)))
 }
 
 /// What bars the record a document certifies, the document itself aside:
