@@ -1357,3 +1357,57 @@ async fn a_clerk_charges_a_fee_and_imports_a_banks_return() {
 
     driver.quit().await.expect("quit");
 }
+
+/// A passenger, without signing in, checks a document by its code and a
+/// vehicle by its plate from the home page's links (issue 14): the forms
+/// and their answers pass axe, also on a phone's width.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_passenger_checks_a_document_and_a_vehicle() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let (_server, base) = serve(data.path());
+    let (_chromedriver, url) = chromedriver().await;
+    let driver = browser(&url).await;
+
+    driver.goto(format!("{base}/")).await.expect("home");
+    click(&driver, "a[href='/verificar']").await;
+    text_with(&driver, "Código de verificação").await;
+    type_into(&driver, "codigo", "ZZZZZ-99999").await;
+    click(&driver, "form[action='/verificar'] button[type=submit]").await;
+    let answer = text_with(&driver, "Documento não encontrado").await;
+    check(
+        &driver,
+        answer.contains("confira as letras e os números"),
+        "verificar-nao-encontrado",
+        "an unknown code says what to check",
+    )
+    .await;
+    page(&driver, "verificar-nao-encontrado").await;
+
+    driver.goto(format!("{base}/")).await.expect("home");
+    click(&driver, "a[href='/consulta']").await;
+    text_with(&driver, "Placa ou matrícula").await;
+    click(&driver, "#tipo-placa + label").await;
+    type_into(&driver, "valor", "ZZZ9Z99").await;
+    click(&driver, "form[action='/consulta'] button[type=submit]").await;
+    let answer = text_with(&driver, "Nada encontrado").await;
+    check(
+        &driver,
+        answer.contains("ZZZ9Z99"),
+        "consulta-nada",
+        "an unknown plate is named in the answer",
+    )
+    .await;
+    page(&driver, "consulta-nada").await;
+    driver
+        .set_window_rect(0, 0, 390, 844)
+        .await
+        .expect("a phone's width");
+    check(
+        &driver,
+        fits(&driver).await,
+        "consulta-celular",
+        "the page fits a phone",
+    )
+    .await;
+    page(&driver, "consulta-celular").await;
+}

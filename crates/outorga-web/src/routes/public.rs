@@ -79,6 +79,16 @@ pub struct DocumentoPublico {
     pub motivos: Vec<String>,
 }
 
+/// A jurisdiction as people name it ("Teófilo Otoni"), from its rulebooks;
+/// its id when none is loaded.
+fn place_name(state: &AppState, j: &str) -> String {
+    state
+        .library
+        .rulebooks()
+        .find(|r| r.jurisdiction.id == j)
+        .map_or_else(|| j.to_string(), |r| r.jurisdiction.name.clone())
+}
+
 fn reasons(bars: &[Bar]) -> Vec<String> {
     bars.iter().map(Bar::portuguese).collect()
 }
@@ -110,7 +120,8 @@ pub async fn vehicle_check(
     let today = crate::routes::today_in(state, j);
     let Some(check) = state.store.plate_check(j, placa, today).await? else {
         return Err(ApiError::not_found(format!(
-            "a placa {placa} não está cadastrada em {j}"
+            "a placa {placa} não está cadastrada em {}",
+            place_name(state, j)
         )));
     };
     let bars = in_service::vehicle(&check.record(), today);
@@ -164,7 +175,8 @@ pub async fn driver_check(
     let today = crate::routes::today_in(state, j);
     let Some(d) = state.store.driver(j, matricula).await? else {
         return Err(ApiError::not_found(format!(
-            "não há condutor com a matrícula {matricula} em {j}"
+            "não há condutor com a matrícula {matricula} em {}",
+            place_name(state, j)
         )));
     };
     let permit = state
