@@ -11,6 +11,7 @@
 
 use crate::autos::form_error;
 use crate::format;
+use crate::forms::given;
 use crate::forms::{list_status, listed, query_text};
 use crate::pages::{Bar, failure, page};
 use crate::place::{Place, place, refusal};
@@ -438,7 +439,6 @@ pub(crate) async fn pay(
         at: state.clock.now(),
         why: "pagamento pela tela",
     };
-    let given = |text: &str| Some(text.trim().to_string()).filter(|t| !t.is_empty());
     let input = PagamentoEntrada {
         data: given(&asked.data),
         meio: given(&asked.meio),

@@ -163,3 +163,14 @@ pub(crate) async fn upload(
     }
     Ok(sent)
 }
+
+/// Text a form sent, when not blank (trimmed).
+pub(crate) fn given(text: &str) -> Option<String> {
+    Some(text.trim().to_string()).filter(|t| !t.is_empty())
+}
+
+/// What a page after a redirect says was done (`?feito=…`).
+#[derive(Debug, Default, serde::Deserialize)]
+pub(crate) struct Done {
+    pub(crate) feito: Option<String>,
+}

@@ -9,6 +9,7 @@
 
 use crate::autos::form_error;
 use crate::format;
+use crate::forms::Done;
 use crate::pages::{Bar, failure, page};
 use crate::place::{Place, place};
 use crate::session::{Signed, checked_form};
@@ -171,11 +172,6 @@ async fn parameters_page(
             error,
         },
     )
-}
-
-#[derive(Debug, Default, Deserialize)]
-pub(crate) struct Done {
-    feito: Option<String>,
 }
 
 pub(crate) async fn show(

@@ -6,6 +6,7 @@
 //! `PUT …/payment-settings` (`Admin`).
 
 use crate::autos::form_error;
+use crate::forms::Done;
 use crate::pages::{Bar, failure, page};
 use crate::place::{Place, place};
 use crate::session::{Signed, admin_only, checked_form};
@@ -157,11 +158,6 @@ async fn settings_page(
             error,
         },
     )
-}
-
-#[derive(Debug, Default, Deserialize)]
-pub(crate) struct Done {
-    feito: Option<String>,
 }
 
 pub(crate) async fn show(

@@ -10,6 +10,7 @@
 
 use crate::debts::{Key, after};
 use crate::format;
+use crate::forms::given;
 use crate::pages::failure;
 use crate::place::{Place, place};
 use crate::session::{Signed, checked_form};
@@ -173,11 +174,6 @@ pub(crate) struct Sent {
     data: String,
     #[serde(default)]
     csrf: String,
-}
-
-/// Text sent, when not blank.
-fn given(text: &str) -> Option<String> {
-    Some(text.trim().to_string()).filter(|t| !t.is_empty())
 }
 
 /// Asks the refund of what was paid for the debt.

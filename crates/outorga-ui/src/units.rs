@@ -8,6 +8,8 @@
 
 use crate::autos::form_error;
 use crate::format;
+use crate::forms::Done;
+use crate::forms::given;
 use crate::pages::{Bar, failure, page};
 use crate::place::{Place, place};
 use crate::session::{Signed, checked_form};
@@ -221,11 +223,6 @@ async fn units_page(
     )
 }
 
-#[derive(Debug, Default, Deserialize)]
-pub(crate) struct Done {
-    feito: Option<String>,
-}
-
 pub(crate) async fn show(
     State(state): State<AppState>,
     signed: Signed,
@@ -278,7 +275,6 @@ pub(crate) async fn record(
         let status = StatusCode::UNPROCESSABLE_ENTITY;
         (sent, status, Some((field.to_string(), message)))
     };
-    let given = |text: &str| Some(text.trim().to_string()).filter(|t| !t.is_empty());
     let by_index = sent.modo == "correcao";
     let corrects = match given(&sent.corrige).map(|n| n.parse::<i64>()) {
         None => Ok(None),
