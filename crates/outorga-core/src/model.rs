@@ -110,6 +110,10 @@ pub struct Jurisdiction {
     pub state: String,
     /// Where "today" is reckoned (IANA name in `jurisdiction.toml`).
     pub time_zone: chrono_tz::Tz,
+    /// The organ that issues the papers, as the law names it ("Prefeitura
+    /// Municipal de Teófilo Otoni — TEOTRANS"); none: the papers are
+    /// headed with the jurisdiction's name.
+    pub authority: Option<String>,
 }
 
 impl Jurisdiction {

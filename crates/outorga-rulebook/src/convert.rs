@@ -94,6 +94,7 @@ pub fn jurisdiction(
             name: raw.jurisdiction.name,
             state: state.clone(),
             time_zone,
+            authority: raw.jurisdiction.authority,
         },
         holidays,
     })

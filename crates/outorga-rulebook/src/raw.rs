@@ -26,6 +26,9 @@ pub struct RawJurisdiction {
     pub state: Spanned<String>,
     /// IANA name, e.g. `America/Sao_Paulo`.
     pub time_zone: Spanned<String>,
+    /// The organ that issues the papers, as it heads them.
+    #[serde(default)]
+    pub authority: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -1,6 +1,8 @@
 //! Documents the department issues (traffic authorization / DIV / alvará,
-//! driver registration, delegation term, inspection seal), each with its
-//! validity and a random verification code anyone can check.
+//! driver registration, delegation term, inspection seal; and, when printed,
+//! the auto de infração, its notification, the notice of the decision and a
+//! payment slip: `papers.rs`), each with its validity and a random
+//! verification code anyone can check.
 
 use crate::audit::images::RowRef;
 use crate::audit::{Audit, Change, Entry, append};
@@ -140,10 +142,10 @@ pub(crate) fn cancelled_codes(rows: Vec<sqlx::any::AnyRow>) -> Result<Vec<RowRef
         .collect()
 }
 
-const COLUMNS: &str =
+pub(crate) const COLUMNS: &str =
     "code, jurisdiction, kind, subject, holder, issued_on, valid_until, cancelled_on";
 
-fn document_of(row: &sqlx::any::AnyRow) -> Result<Document, StoreError> {
+pub(crate) fn document_of(row: &sqlx::any::AnyRow) -> Result<Document, StoreError> {
     let issued: String = row.try_get("issued_on")?;
     let valid: Option<String> = row.try_get("valid_until")?;
     let cancelled: Option<String> = row.try_get("cancelled_on")?;
@@ -230,11 +232,15 @@ pub struct DocumentFilter {
 }
 
 /// The kinds of document, each with its name as staff and the public read it.
-const KINDS: [(&str, &str); 4] = [
+const KINDS: [(&str, &str); 8] = [
     ("traffic_authorization", "autorização de tráfego"),
     ("driver_registration", "matrícula do condutor"),
     ("delegation_term", "termo de delegação"),
     ("inspection_seal", "selo de vistoria"),
+    ("auto", "auto de infração"),
+    ("auto_notification", "notificação da autuação"),
+    ("decision_notice", "notificação da decisão e da penalidade"),
+    ("payment_slip", "guia de recolhimento"),
 ];
 
 /// A kind of document as staff and the public read it (the record's

@@ -24,6 +24,7 @@ mod lines;
 mod listing;
 mod maintenance;
 mod panel_stats;
+mod papers;
 mod parameters;
 mod password_policy;
 mod people;
@@ -45,6 +46,7 @@ mod text;
 mod units;
 mod users;
 mod vehicles;
+pub mod words;
 mod world;
 
 pub use agenda::{AgendaItem, record_name};
@@ -78,6 +80,7 @@ pub use import::{
 pub use lines::{Line, Section, parse_coefficient};
 pub use listing::{Cursor, KeyValue, Page, Window};
 pub use panel_stats::{FleetAges, MonthCount, WeekCount};
+pub use papers::{KeptFile, PaperFormat, PaperOf, sha256_hex};
 pub use parameters::settable as settable_parameter;
 pub use password_policy::{MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS, check_password};
 pub use people::{Kind, Registered, parse_document};

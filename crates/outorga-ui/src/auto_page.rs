@@ -114,32 +114,6 @@ struct AutoPage {
 }
 
 /// The decision, in words.
-fn decision_text(auto: &Auto) -> Option<String> {
-    let d = auto.decision.as_ref()?;
-    let mut parts = vec![
-        if d.upheld {
-            "auto mantido"
-        } else {
-            "auto anulado"
-        }
-        .to_string(),
-    ];
-    if let Some(ground) = &d.not_admitted {
-        parts.push(format!("defesa ou recurso não conhecido ({ground})"));
-    }
-    if let Some(days) = d.days {
-        parts.push(format!("{days} dias fixados"));
-    }
-    if let Some(kinds) = &d.sanctions {
-        let names: Vec<&str> = kinds.iter().map(|k| k.portuguese()).collect();
-        parts.push(format!("penalidades escolhidas: {}", names.join(", ")));
-    }
-    if let Some(by) = &d.by {
-        parts.push(format!("decidido por {by}"));
-    }
-    Some(parts.join("; "))
-}
-
 /// The choices a decision may make where the law lets the authority
 /// choose: the proposal (or one of the procedure's alternatives), each
 /// with its mandatory penalties and any of those it leaves optional —
@@ -192,7 +166,7 @@ fn alternatives(auto: &Auto) -> Vec<Pick> {
             let label = chosen
                 .iter()
                 .map(|(k, s)| {
-                    let what = crate::proposal::what(s);
+                    let what = outorga_store::words::sanction(s);
                     if what.is_empty() {
                         k.portuguese().to_string()
                     } else {
@@ -380,7 +354,7 @@ async fn auto_page(
             description: auto.description.clone(),
             inspector: auto.inspector.clone(),
             p: ProposalView::of(&auto.proposal),
-            decision: decision_text(&auto),
+            decision: outorga_store::words::decision(&auto),
             timeline: timeline(steps),
             limits: options
                 .limits

@@ -4,7 +4,7 @@ use chrono::NaiveDate;
 
 /// `dd/mm/aaaa`.
 pub(crate) fn day(day: NaiveDate) -> String {
-    day.format("%d/%m/%Y").to_string()
+    outorga_store::words::day(day)
 }
 
 /// A day, or a dash when there is none.
@@ -15,26 +15,7 @@ pub(crate) fn maybe_day(day: Option<NaiveDate>) -> String {
 /// A CPF as `000.000.000-00`, a CNPJ as `00.000.000/0000-00`; anything
 /// else as it is.
 pub(crate) fn document(bare: &str) -> String {
-    let c: Vec<char> = bare.chars().collect();
-    let part = |from: usize, to: usize| c[from..to].iter().collect::<String>();
-    match c.len() {
-        11 => format!(
-            "{}.{}.{}-{}",
-            part(0, 3),
-            part(3, 6),
-            part(6, 9),
-            part(9, 11)
-        ),
-        14 => format!(
-            "{}.{}.{}/{}-{}",
-            part(0, 2),
-            part(2, 5),
-            part(5, 8),
-            part(8, 12),
-            part(12, 14)
-        ),
-        _ => bare.to_string(),
-    }
+    outorga_store::words::document(bare)
 }
 
 /// A decimal as Brazilians write it: `1.234,56`.
@@ -73,9 +54,7 @@ mod tests {
     }
 
     #[test]
-    fn a_day_reads_day_month_year() {
-        let day = chrono::NaiveDate::from_ymd_opt(2026, 3, 7).expect("date");
-        assert_eq!(super::day(day), "07/03/2026");
+    fn no_day_reads_as_a_dash() {
         assert_eq!(super::maybe_day(None), "—");
     }
 

@@ -29,12 +29,17 @@ pub(crate) const NOT_AUDITED: [&str; 9] = [
     "import_jobs",
 ];
 
-/// Columns whose value is a secret (a password's hash, a token's hash): the
+/// Columns whose value is a secret (a password's hash, a token's hash) or a
+/// file (a document's PDF, whose own SHA-256 is a column beside it): the
 /// log keeps the SHA-256 of the value, so a change shows without the log
-/// holding the secret.
+/// holding the secret or a copy of the file.
 /// (A session's token hash is its primary key, so it names the row in the
 /// log: the SHA-256 of a random token, from which no token can be made.)
-const SECRET: [(&str, &str); 2] = [("users", "password_hash"), ("api_tokens", "hash")];
+const SECRET: [(&str, &str); 3] = [
+    ("users", "password_hash"),
+    ("api_tokens", "hash"),
+    ("document_files", "pdf"),
+];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Column {
