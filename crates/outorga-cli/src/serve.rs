@@ -40,6 +40,11 @@ pub struct ServeArgs {
     /// client can write it.
     #[arg(long)]
     pub behind_proxy: bool,
+    /// Where the public reaches this deployment (`https://transporte.cidade.gov.br`):
+    /// the papers' QR codes and "confira em …" text point there (default:
+    /// http://localhost:<port>).
+    #[arg(long, env = "OUTORGA_PUBLIC_URL")]
+    pub public_url: Option<String>,
     /// Minutes a session of the web pages may go unused before it ends
     /// (the user signs in again).
     #[arg(long, value_name = "MINUTES", env = "OUTORGA_IDLE_MINUTES",
@@ -136,7 +141,18 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         );
         crate::anchor::record(&store, &args.data).await?;
         tokio::spawn(crate::anchor::watch(store.clone(), args.data.clone()));
-        let state = AppState::new(store, library).with_limits(args.limits.limits());
+        let public_url = args
+            .public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://localhost:{}", args.port));
+        if !(public_url.starts_with("https://") || public_url.starts_with("http://")) {
+            anyhow::bail!(
+                "--public-url `{public_url}` não é um endereço: comece com https:// (como https://transporte.cidade.gov.br)"
+            );
+        }
+        let state = AppState::new(store, library)
+            .with_limits(args.limits.limits())
+            .with_public_url(&public_url);
         let peers = if args.behind_proxy {
             Peers::TrustedProxy
         } else {

@@ -897,6 +897,60 @@ pub enum LimitUnit {
     Hours,
 }
 
+impl LimitUnit {
+    /// A limit of `length` in this unit as the papers tell it to the
+    /// person who must act: "15 dias", "10 dias úteis", "6 meses"…
+    pub fn words(self, length: u32) -> String {
+        let plural = length != 1;
+        let unit = match self {
+            LimitUnit::Hours => {
+                if plural {
+                    "horas"
+                } else {
+                    "hora"
+                }
+            }
+            LimitUnit::Counted(Counting::BusinessDays | Counting::BusinessDaysBefore) => {
+                if plural {
+                    "dias úteis"
+                } else {
+                    "dia útil"
+                }
+            }
+            LimitUnit::Counted(
+                Counting::CalendarDays | Counting::CalendarDaysFromNextBusinessDay,
+            ) => {
+                if plural {
+                    "dias"
+                } else {
+                    "dia"
+                }
+            }
+            LimitUnit::Counted(Counting::Months) => {
+                if plural {
+                    "meses"
+                } else {
+                    "mês"
+                }
+            }
+            LimitUnit::Counted(Counting::Years) => {
+                if plural {
+                    "anos"
+                } else {
+                    "ano"
+                }
+            }
+        };
+        let from = match self {
+            LimitUnit::Counted(Counting::CalendarDaysFromNextBusinessDay) => {
+                ", contados a partir do primeiro dia útil seguinte"
+            }
+            _ => "",
+        };
+        format!("{length} {unit}{from}")
+    }
+}
+
 /// "A fine for an infraction committed more than once within `window` is its
 /// original value times the number of incidences that led to a fine, this one
 /// included" (Teófilo Otoni art. 91).

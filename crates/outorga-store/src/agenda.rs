@@ -84,6 +84,12 @@ pub fn record_name(subject: &str) -> String {
         ["auto", year, number] => format!("auto nº {number}/{year}"),
         ["debt", year, number, "0"] => format!("taxa nº {number}/{year}"),
         ["debt", year, number, seq] => format!("débito {seq} do auto nº {number}/{year}"),
+        ["debt", year, number, "0", parcel] => {
+            format!("taxa nº {number}/{year}, parcela {parcel}")
+        }
+        ["debt", year, number, seq, parcel] => {
+            format!("débito {seq} do auto nº {number}/{year}, parcela {parcel}")
+        }
         ["person", document] => format!("pessoa {document}"),
         _ => subject.to_string(),
     }
@@ -214,7 +220,8 @@ const DOCUMENT_EXPIRY: Due = Due {
         key: &[("valid_until", Kind::Text), ("code", Kind::Text)],
         descending: false,
     },
-    rows: "cancelled_on IS NULL AND valid_until IS NOT NULL",
+    // A slip's validity is its due day: nothing to renew (the index's rows).
+    rows: "cancelled_on IS NULL AND valid_until IS NOT NULL AND kind <> 'payment_slip'",
     not_before: None,
     on_or_after: "valid_until >= $?",
     after: "valid_until > $?",

@@ -276,6 +276,8 @@ impl Store {
                         } else {
                             Vec::new()
                         },
+                        make: Some(demo_model(*service).0.into()),
+                        model: Some(demo_model(*service).1.into()),
                     };
                     if let Err(e) = self
                         .register_vehicle(&change, jurisdiction, &vehicle, today.year())
@@ -565,6 +567,16 @@ fn fittings(rulebook: &Rulebook) -> (Vec<String>, String) {
         }
     }
     (equipment, colour)
+}
+
+/// A make and model of the kind each service runs (a demo's choice).
+fn demo_model(service: Service) -> (&'static str, &'static str) {
+    match service {
+        Service::Taxi => ("Chevrolet", "Spin 1.8"),
+        Service::TaxiAcessivel => ("Fiat", "Doblò 1.8 adaptado"),
+        Service::Mototaxi | Service::Motofrete => ("Honda", "CG 160 Cargo"),
+        Service::Onibus => ("Marcopolo", "Viaggio 900"),
+    }
 }
 
 fn service_index(service: Service) -> u32 {

@@ -23,6 +23,14 @@ pub enum PaperFormat {
 }
 
 impl PaperFormat {
+    /// The format as the public reads it.
+    pub fn portuguese(self) -> &'static str {
+        match self {
+            PaperFormat::A4 => "folha A4",
+            PaperFormat::Card => "cartão",
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             PaperFormat::A4 => "a4",
@@ -94,6 +102,30 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?;
         row.as_ref().map(kept_of).transpose()
+    }
+
+    /// The SHA-256 of each file of the document kept so far, by format:
+    /// what a verification compares a file with.
+    pub async fn document_prints(
+        &self,
+        code: &str,
+    ) -> Result<Vec<(PaperFormat, String)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT format, sha256 FROM document_files WHERE code = $1 ORDER BY format",
+        )
+        .bind(code)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let format: String = row.try_get("format")?;
+                let format = match format.as_str() {
+                    "card" => PaperFormat::Card,
+                    _ => PaperFormat::A4,
+                };
+                Ok((format, row.try_get("sha256")?))
+            })
+            .collect()
     }
 
     /// Keeps `pdf` as the document's file, with its SHA-256, unless one is

@@ -16,6 +16,10 @@ pub struct Vehicle {
     pub renavam: String,
     pub manufactured: i32,
     pub colour: String,
+    /// Make and model as the registration certificate (CRLV) says ("Fiat",
+    /// "Cronos 1.3"); none when not recorded.
+    pub make: Option<String>,
+    pub model: Option<String>,
     pub doors: Option<u8>,
     /// Passenger places besides the driver's.
     pub capacity: Option<u16>,
@@ -101,12 +105,20 @@ fn names(field: &'static str, list: &[String]) -> Result<Vec<String>, StoreError
     Ok(out)
 }
 
+/// A name the clerk may leave blank (none), checked as a name otherwise.
+fn optional_name(field: &'static str, text: Option<&str>) -> Result<Option<String>, StoreError> {
+    match text.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(given) => Ok(Some(checked(field, given, TextKind::Name)?.to_string())),
+    }
+}
+
 fn json_list(text: &str) -> Vec<String> {
     serde_json::from_str(text).unwrap_or_default()
 }
 
 const COLUMNS: &str =
-    "plate, renavam, manufactured, colour, doors, capacity, equipment, adaptations";
+    "plate, renavam, manufactured, colour, doors, capacity, equipment, adaptations, make, model";
 
 const VEHICLES: List = List {
     name: "vehicles",
@@ -131,6 +143,8 @@ fn vehicle_of(row: &sqlx::any::AnyRow) -> Result<Vehicle, StoreError> {
         capacity: capacity.and_then(|c| u16::try_from(c).ok()),
         equipment: json_list(&equipment),
         adaptations: json_list(&adaptations),
+        make: row.try_get("make")?,
+        model: row.try_get("model")?,
     })
 }
 
@@ -166,6 +180,8 @@ impl Store {
             plate: parse_plate(&vehicle.plate)?,
             renavam: parse_renavam(&vehicle.renavam)?,
             colour: checked("cor", &vehicle.colour, TextKind::Name)?.to_string(),
+            make: optional_name("marca", vehicle.make.as_deref())?,
+            model: optional_name("modelo", vehicle.model.as_deref())?,
             equipment: names("equipamentos", &vehicle.equipment)?,
             adaptations: names("adaptações", &vehicle.adaptations)?,
             ..vehicle.clone()
@@ -191,7 +207,7 @@ impl Store {
         let adaptations = serde_json::json!(vehicle.adaptations);
         self.known_jurisdiction(tx, jurisdiction).await?;
         sqlx::query(sqlx::AssertSqlSafe(format!(
-            "INSERT INTO vehicles (jurisdiction, {COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+            "INSERT INTO vehicles (jurisdiction, {COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
         )))
         .bind(jurisdiction)
         .bind(plate)
@@ -202,6 +218,8 @@ impl Store {
         .bind(vehicle.capacity.map(i64::from))
         .bind(equipment.to_string())
         .bind(adaptations.to_string())
+        .bind(vehicle.make.as_deref())
+        .bind(vehicle.model.as_deref())
         .execute(&mut **tx)
         .await
         .map_err(|e| {
@@ -221,6 +239,7 @@ impl Store {
                 subject: &format!("vehicle:{plate}"),
                 detail: serde_json::json!({
                     "renavam": renavam, "manufactured": manufactured, "colour": vehicle.colour,
+                    "make": vehicle.make, "model": vehicle.model,
                     "doors": vehicle.doors, "capacity": vehicle.capacity,
                     "equipment": equipment, "adaptations": adaptations,
                 }),

@@ -36,6 +36,27 @@ pub fn document(bare: &str) -> String {
     }
 }
 
+/// A CPF masked as the federal government publishes it (LGPD):
+/// `***.982.247-**`; a CNPJ (a company's, public) in full.
+pub fn masked_document(bare: &str) -> String {
+    let shown = document(bare);
+    if bare.len() == 11 {
+        format!("***{}**", &shown[3..shown.len() - 2])
+    } else {
+        shown
+    }
+}
+
+/// A kind of inspection: "periódica", "da adaptação", or the rulebook's
+/// own kind as written.
+pub fn inspection_kind(kind: &str) -> String {
+    match kind {
+        "periodic" => "periódica".to_string(),
+        "adaptation" => "da adaptação".to_string(),
+        other => other.replace('_', " "),
+    }
+}
+
 /// A penalty's name: "multa", "suspensão"…
 pub fn sanction_kind(kind: &str) -> &'static str {
     SanctionKind::parse(kind).map_or("penalidade", SanctionKind::portuguese)
@@ -122,5 +143,10 @@ mod tests {
         assert_eq!(super::document("12345678909"), "123.456.789-09");
         assert_eq!(super::document("11222333000181"), "11.222.333/0001-81");
         assert_eq!(super::document("x"), "x");
+        assert_eq!(super::masked_document("52998224725"), "***.982.247-**");
+        assert_eq!(
+            super::masked_document("11222333000181"),
+            "11.222.333/0001-81"
+        );
     }
 }

@@ -107,6 +107,8 @@ struct AutoPage {
     appeal_to: Vec<(String, String, String)>,
     forms: Vec<StepForm>,
     refused: Vec<Refused>,
+    /// The papers the user may print now: (kind, the button's words).
+    papers: Vec<(&'static str, &'static str)>,
     /// Just issued (`?lavrado=1`) or a step just taken (`?passo=…`).
     notice: Option<String>,
     /// A step refused just now whose form is not offered any more.
@@ -114,6 +116,23 @@ struct AutoPage {
 }
 
 /// The decision, in words.
+/// The papers of the auto `signed` may print: the auto and its
+/// notification; the notice of the decision once judged. None for a
+/// read-only user.
+fn papers_of(signed: &Signed, auto: &Auto) -> Vec<(&'static str, &'static str)> {
+    if !outorga_web::auth::Issuer::admits(signed.user.role) {
+        return Vec::new();
+    }
+    let mut papers = vec![
+        ("auto", "Auto de infração"),
+        ("auto_notification", "Notificação da autuação"),
+    ];
+    if auto.judged_on.is_some() {
+        papers.push(("decision_notice", "Notificação da decisão e da penalidade"));
+    }
+    papers
+}
+
 /// The choices a decision may make where the law lets the authority
 /// choose: the proposal (or one of the procedure's alternatives), each
 /// with its mandatory penalties and any of those it leaves optional —
@@ -371,6 +390,7 @@ async fn auto_page(
                 .collect(),
             forms,
             refused,
+            papers: papers_of(signed, &auto),
             notice,
             error,
         },

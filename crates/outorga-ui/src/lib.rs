@@ -66,6 +66,7 @@ mod forms;
 mod import;
 mod lookup;
 mod pages;
+mod papers;
 mod parameters;
 mod password;
 mod payments;
@@ -126,6 +127,12 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route("/consulta", get(lookup::show))
         .route("/verificar", get(verify::form))
         .route("/verificar/{codigo}", get(verify::show))
+        .route(
+            "/verificar/{codigo}/arquivo",
+            post(verify::check_file).layer(axum::extract::DefaultBodyLimit::max(
+                verify::MAX_FILE_BYTES + 64 * 1024,
+            )),
+        )
         .route("/entrar", get(pages::sign_in_form).post(pages::sign_in))
         .route("/sair", post(pages::sign_out))
         .route("/painel", get(pages::panel))
@@ -172,6 +179,17 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route("/j/{j}/autos/{ano}/{numero}", get(auto_page::show))
         .route("/j/{j}/autos/{ano}/{numero}/passos", post(auto_page::take))
         .route("/j/{j}/junta", get(board::queue))
+        // The papers (issue 14): a document's PDF; an auto's papers and a
+        // debt's slip, issued and opened.
+        .route("/j/{j}/documentos/{codigo}/pdf", get(papers::pdf))
+        .route(
+            "/j/{j}/autos/{ano}/{numero}/papeis",
+            post(papers::auto_paper),
+        )
+        .route(
+            "/j/{j}/debitos/{ano}/{numero}/{seq}/guia/documento",
+            post(papers::slip_paper),
+        )
         .route("/j/{j}/debitos", get(debts::list))
         .route("/j/{j}/debitos/{ano}/{numero}/{seq}", get(debts::show))
         .route(

@@ -544,7 +544,11 @@ struct DossierPage {
     vehicle: Option<(String, String)>,
     history: Vec<Step>,
     drivers: Vec<(String, String, String, String, String)>,
-    documents: Vec<(String, String, String, String)>,
+    /// Each driver's registration in force: (registration, its code).
+    credentials: Vec<(String, String)>,
+    /// The holder's documents: code, kind, issued, valid until, and whether
+    /// it prints as a card too.
+    documents: Vec<(String, String, String, String, bool)>,
     autos: Vec<(String, String, String, &'static str)>,
     /// The list of every auto under the permit, when there are more.
     more_autos: Option<String>,
@@ -716,12 +720,33 @@ async fn read_dossier(
         .documents(
             j,
             &DocumentFilter {
-                subject: Some(format!("permit:{service}:{number}")),
+                holder: Some(permit.holder.clone()),
                 ..DocumentFilter::default()
             },
             window,
         )
         .await?;
+    let mut credentials = Vec::new();
+    for d in drivers.items.iter().filter(|d| d.until.is_none()) {
+        let found = store
+            .documents(
+                j,
+                &DocumentFilter {
+                    subject: Some(format!("driver:{}", d.registration)),
+                    kind: Some("driver_registration".into()),
+                    ..DocumentFilter::default()
+                },
+                Window::first(1),
+            )
+            .await?;
+        if let Some(doc) = found
+            .items
+            .into_iter()
+            .find(|doc| doc.cancelled_on.is_none())
+        {
+            credentials.push((d.registration.clone(), doc.code));
+        }
+    }
     let autos = store
         .autos(
             j,
@@ -752,7 +777,7 @@ async fn read_dossier(
             .map(|i| {
                 (
                     format::day(i.done_on),
-                    crate::vehicles::kind_pt(&i.kind),
+                    outorga_store::words::inspection_kind(&i.kind),
                     if i.approved { "aprovada" } else { "reprovada" },
                     format::maybe_day(i.next_due),
                 )
@@ -793,6 +818,7 @@ async fn read_dossier(
                 articles: h.articles.join("; "),
             })
             .collect(),
+        credentials,
         drivers: drivers
             .items
             .into_iter()
@@ -815,6 +841,7 @@ async fn read_dossier(
                     document_kind_name(&d.kind).to_string(),
                     format::day(d.issued_on),
                     format::maybe_day(d.valid_until),
+                    d.kind == "driver_registration",
                 )
             })
             .collect(),

@@ -39,6 +39,10 @@ pub(crate) struct RegisterAsked {
     #[serde(default)]
     cor: String,
     #[serde(default)]
+    marca: String,
+    #[serde(default)]
+    modelo: String,
+    #[serde(default)]
     portas: String,
     #[serde(default)]
     lotacao: String,
@@ -193,6 +197,8 @@ pub(crate) async fn register(
         lotacao: places,
         equipamentos: list(&asked.equipamentos),
         adaptacoes: list(&asked.adaptacoes),
+        marca: Some(asked.marca.clone()),
+        modelo: Some(asked.modelo.clone()),
     };
     let change = Change {
         by: &signed.user.name,
@@ -259,14 +265,6 @@ struct InspectionView {
     inspector: String,
 }
 
-pub(crate) fn kind_pt(kind: &str) -> String {
-    match kind {
-        "periodic" => "periódica".to_string(),
-        "adaptation" => "da adaptação".to_string(),
-        other => other.replace('_', " "),
-    }
-}
-
 async fn vehicle_page(
     state: &AppState,
     signed: &Signed,
@@ -316,12 +314,15 @@ async fn vehicle_page(
             }
         },
     };
-    let mut kinds = vec![(inspection_word("periodic"), kind_pt("periodic"))];
+    let mut kinds = vec![(
+        inspection_word("periodic"),
+        outorga_store::words::inspection_kind("periodic"),
+    )];
     for rulebook in &place.rulebooks {
         for own in &rulebook.vehicles.inspections {
             let word = inspection_word(&own.kind);
             if !kinds.iter().any(|(w, _)| *w == word) {
-                kinds.push((word, kind_pt(&own.kind)));
+                kinds.push((word, outorga_store::words::inspection_kind(&own.kind)));
             }
         }
     }
@@ -340,7 +341,7 @@ async fn vehicle_page(
                 .into_iter()
                 .map(|i| InspectionView {
                     number: format!("{}/{}", i.number, i.year),
-                    kind: kind_pt(&i.kind),
+                    kind: outorga_store::words::inspection_kind(&i.kind),
                     done: format::day(i.done_on),
                     result: if i.approved { "aprovada" } else { "reprovada" },
                     findings: i.findings,

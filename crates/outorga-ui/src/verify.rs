@@ -2,13 +2,17 @@
 //! `/verificar` asks for the code, `/verificar/{codigo}` answers whether
 //! the document is valid today, what it is, until when, and what it
 //! certifies — the same answer as `GET /api/public/documents/{codigo}`
-//! (`outorga_web::workflows::document_check`), never the holder. A client
-//! past its rate of public lookups is answered 429, as the API's.
+//! (`outorga_web::workflows::document_check`), never the holder. It shows
+//! the SHA-256 of the PDF the department printed, and checks a file sent
+//! to it (`POST /verificar/{codigo}/arquivo`): the same bytes, or not the
+//! genuine file. A client past its rate of public lookups is answered 429,
+//! as the API's.
 
 use crate::format;
+use crate::forms::upload;
 use crate::pages::{failure, page};
 use askama::Template;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Multipart, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use outorga_web::AppState;
@@ -27,6 +31,8 @@ struct Checked {
     issued: String,
     valid_until: Option<String>,
     cancelled: Option<String>,
+    /// The files printed: (format, SHA-256).
+    prints: Vec<(&'static str, String)>,
 }
 
 #[derive(Template)]
@@ -38,7 +44,12 @@ struct VerifyPage {
     checked: Option<Checked>,
     /// Why nothing is shown: an unknown code.
     missing: Option<String>,
+    /// A file sent to be checked: whether it is the genuine one, in words.
+    file_check: Option<(bool, String)>,
 }
+
+/// The largest file the check reads: a paper's PDF is far smaller.
+pub(crate) const MAX_FILE_BYTES: usize = 5 * 1024 * 1024;
 
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct Asked {
@@ -64,6 +75,7 @@ pub(crate) async fn form(Query(asked): Query<Asked>) -> Response {
             asked: String::new(),
             checked: None,
             missing: None,
+            file_check: None,
         },
     )
 }
@@ -74,10 +86,78 @@ pub(crate) async fn show(
     State(state): State<AppState>,
     Path(codigo): Path<String>,
 ) -> Response {
+    answer(&state, &codigo, None).await
+}
+
+/// A file checked against the document's printed PDF.
+pub(crate) async fn check_file(
+    _: PublicLookup,
+    State(state): State<AppState>,
+    Path(codigo): Path<String>,
+    multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
+) -> Response {
+    let verdict = match multipart {
+        Err(_) => (
+            false,
+            "o formulário não trouxe o arquivo: escolha-o e envie".to_string(),
+        ),
+        Ok(multipart) => match upload(multipart, MAX_FILE_BYTES).await {
+            Err(message) => (false, message),
+            Ok(sent) if sent.bytes.is_empty() => {
+                (false, "escolha o arquivo PDF do documento".into())
+            }
+            Ok(sent) => {
+                let sha = outorga_store::sha256_hex(&sent.bytes);
+                let code = codigo.trim().to_uppercase();
+                match state.store.document(&code).await {
+                    Ok(Some(doc)) => match state.store.document_prints(&doc.code).await {
+                        Ok(prints) if prints.iter().any(|(_, s)| *s == sha) => (
+                            true,
+                            format!(
+                                "O arquivo {} é o documento que o órgão emitiu: não foi alterado.",
+                                sent.file_name
+                            ),
+                        ),
+                        Ok(_) => (
+                            false,
+                            format!(
+                                "O arquivo {} não é o que o órgão emitiu com este código: foi alterado, ou é outro documento (SHA-256 {sha}).",
+                                sent.file_name
+                            ),
+                        ),
+                        Err(error) => {
+                            tracing::error!(%error, "a document's files could not be read");
+                            return failure();
+                        }
+                    },
+                    Ok(None) => (false, String::new()),
+                    Err(error) => {
+                        tracing::error!(%error, "a document could not be read");
+                        return failure();
+                    }
+                }
+            }
+        },
+    };
+    answer(&state, &codigo, Some(verdict)).await
+}
+
+/// The page of the document `codigo`, with the verdict on a file sent.
+async fn answer(state: &AppState, codigo: &str, file_check: Option<(bool, String)>) -> Response {
     let asked = codigo.trim().to_uppercase();
-    match document_check(&state, &asked).await {
+    match document_check(state, &asked).await {
         Ok((doc, reasons)) => {
-            let today = outorga_web::workflows::today_in(&state, &doc.jurisdiction);
+            let prints = match state.store.document_prints(&doc.code).await {
+                Ok(prints) => prints
+                    .into_iter()
+                    .map(|(format, sha)| (format.portuguese(), sha))
+                    .collect(),
+                Err(error) => {
+                    tracing::error!(%error, "a document's files could not be read");
+                    return failure();
+                }
+            };
+            let today = outorga_web::workflows::today_in(state, &doc.jurisdiction);
             let checked = Checked {
                 code: doc.code.clone(),
                 valid: reasons.is_empty(),
@@ -87,6 +167,7 @@ pub(crate) async fn show(
                 issued: format::day(doc.issued_on),
                 valid_until: doc.valid_until.map(format::day),
                 cancelled: doc.cancelled_on.map(format::day),
+                prints,
             };
             page(
                 StatusCode::OK,
@@ -96,6 +177,7 @@ pub(crate) async fn show(
                     asked,
                     checked: Some(checked),
                     missing: None,
+                    file_check,
                 },
             )
         }
@@ -107,6 +189,7 @@ pub(crate) async fn show(
                 asked,
                 checked: None,
                 missing: Some(error.body.erro),
+                file_check: None,
             },
         ),
         Err(error) => {

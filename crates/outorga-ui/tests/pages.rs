@@ -2150,7 +2150,7 @@ fn anyone(_: Role) -> bool {
 /// route answers (a bad form is 422, a missing record 404) — never the
 /// sign-in page nor a refusal.
 async fn role_table(url: &str) {
-    use outorga_web::auth::{Admin, Board, Clerk, Examiner, Inspector};
+    use outorga_web::auth::{Admin, Board, Clerk, Examiner, Inspector, Issuer};
     let router = router(url).await;
     let mut sessions = Vec::new();
     for (who, name) in [
@@ -2179,7 +2179,7 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 63] = [
+    let routes: [Row<'_>; 66] = [
         // The administration (issue 12): users and tokens, parameters,
         // the audit log.
         ("GET", "/admin/usuarios", "", Admin::admits, None),
@@ -2404,6 +2404,29 @@ async fn role_table(url: &str) {
             "parcelas=2",
             Clerk::admits,
             Some(StatusCode::NOT_FOUND),
+        ),
+        // The papers (issue 14): a document's PDF, an auto's papers, a
+        // debt's slip.
+        (
+            "GET",
+            "/j/{j}/documentos/ABCDE-12345/pdf",
+            "",
+            anyone,
+            not_found,
+        ),
+        (
+            "POST",
+            "/j/{j}/autos/2026/1/papeis",
+            "tipo=auto",
+            Issuer::admits,
+            not_found,
+        ),
+        (
+            "POST",
+            "/j/{j}/debitos/2026/1/1/guia/documento",
+            "",
+            Issuer::admits,
+            not_found,
         ),
         // Money (issue 13): the slip's pictures, the fiscal units, the
         // agreement and PIX key.
@@ -3526,5 +3549,182 @@ async fn public_verification_on_postgresql() {
     let schema = format!("uiv_{}_{nanos}", std::process::id());
     sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
     public_verification(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
+/// The papers from the staff pages, on the demo's records (issue 14): a
+/// permit's page lists the holder's documents and the drivers' credentials,
+/// each a link to its PDF (the credential also as a card); an auto's page
+/// prints the auto and its notification (a read-only user sees no such
+/// button); a debt's page prints its slip. Each link opens a PDF.
+async fn papers_from_the_pages(url: &str) {
+    let router = router_on(url, true).await;
+    let clerk = session_of(&router, "atendente").await;
+    let csrf = send(&router, get("/painel", &clerk)).await.csrf();
+    let is_pdf = |page: &Page| {
+        page.status == StatusCode::OK
+            && page.headers[header::CONTENT_TYPE] == "application/pdf"
+            && page.body.starts_with("%PDF-")
+    };
+
+    let permits = send(&router, get("/j/cangucu/permissoes", &clerk)).await;
+    let permit = linked(&permits.body, "href", "/j/cangucu/permissoes/taxi/");
+    let dossier = send(&router, get(&permit, &clerk)).await;
+    assert!(
+        dossier.body.contains("Documentos do titular"),
+        "{}",
+        dossier.body
+    );
+    let pdf = linked(&dossier.body, "href", "/j/cangucu/documentos/");
+    assert!(pdf.ends_with("/pdf"), "{pdf}");
+    assert!(is_pdf(&send(&router, get(&pdf, &clerk)).await), "{pdf}");
+    let card = dossier
+        .body
+        .split("href=\"")
+        .filter_map(|s| s.split('"').next())
+        .find(|h| h.ends_with("/pdf?formato=cartao"))
+        .unwrap_or_else(|| panic!("a credential as a card: {}", dossier.body))
+        .to_string();
+    assert!(is_pdf(&send(&router, get(&card, &clerk)).await), "{card}");
+
+    // The file checked on the public page: the genuine one, then altered.
+    let answer = router
+        .clone()
+        .oneshot(get(&pdf, &clerk))
+        .await
+        .expect("answer");
+    let bytes = axum::body::to_bytes(answer.into_body(), 8 << 20)
+        .await
+        .expect("body")
+        .to_vec();
+    let code = pdf
+        .trim_end_matches("/pdf")
+        .rsplit('/')
+        .next()
+        .expect("code")
+        .to_string();
+    let sent = |bytes: Vec<u8>| {
+        let boundary = "limite-do-teste";
+        let mut body = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"arquivo\"; filename=\"doc.pdf\"\r\n\
+             Content-Type: application/pdf\r\n\r\n"
+        )
+        .into_bytes();
+        body.extend(bytes);
+        body.extend(format!("\r\n--{boundary}--\r\n").into_bytes());
+        Request::builder()
+            .method("POST")
+            .uri(format!("/verificar/{code}/arquivo"))
+            .header(
+                header::CONTENT_TYPE,
+                format!("multipart/form-data; boundary={boundary}"),
+            )
+            .body(Body::from(body))
+            .expect("request")
+    };
+    let shown = send(&router, get(&format!("/verificar/{code}"), "")).await;
+    assert!(
+        shown.body.contains("Conferir o arquivo PDF"),
+        "{}",
+        shown.body
+    );
+    let genuine = send(&router, sent(bytes.clone())).await;
+    assert!(
+        genuine.body.contains("não foi alterado"),
+        "{}",
+        genuine.body
+    );
+    let mut altered = bytes;
+    altered.extend(b"% alterado\n");
+    let altered = send(&router, sent(altered)).await;
+    assert!(
+        altered.body.contains("não é o que o órgão emitiu"),
+        "{}",
+        altered.body
+    );
+
+    let autos = send(&router, get("/j/cangucu/autos", &clerk)).await;
+    let auto = linked(&autos.body, "href", "/j/cangucu/autos/20");
+    let page = send(&router, get(&auto, &clerk)).await;
+    assert!(
+        page.body.contains("Documentos para imprimir")
+            && page.body.contains("Notificação da autuação"),
+        "{}",
+        page.body
+    );
+    let issued = send(
+        &router,
+        post(
+            &format!("{auto}/papeis"),
+            &clerk,
+            &format!("tipo=auto_notification&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(issued.status, StatusCode::SEE_OTHER, "{}", issued.body);
+    assert!(
+        issued.location().starts_with("/j/cangucu/documentos/"),
+        "{}",
+        issued.location()
+    );
+    assert!(is_pdf(&send(&router, get(issued.location(), &clerk)).await));
+    let unknown = send(
+        &router,
+        post(
+            &format!("{auto}/papeis"),
+            &clerk,
+            &format!("tipo=selo&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(unknown.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let reader = session_of(&router, "consulta").await;
+    let read = send(&router, get(&auto, &reader)).await;
+    assert!(!read.body.contains("/papeis\""), "{}", read.body);
+
+    let debts = send(&router, get("/j/cangucu/debitos", &clerk)).await;
+    let debt = linked(&debts.body, "href", "/j/cangucu/debitos/20");
+    let page = send(&router, get(&debt, &clerk)).await;
+    assert!(page.body.contains("Imprimir a guia (PDF)"), "{}", page.body);
+    let slip = send(
+        &router,
+        post(
+            &format!("{debt}/guia/documento"),
+            &clerk,
+            &format!("data=2026-12-10&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(slip.status, StatusCode::SEE_OTHER, "{}", slip.body);
+    assert!(is_pdf(&send(&router, get(slip.location(), &clerk)).await));
+    let past = send(
+        &router,
+        post(
+            &format!("{debt}/guia/documento"),
+            &clerk,
+            &format!("data=2026-11-01&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(past.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(past.body.contains("já passou"), "{}", past.body);
+}
+
+#[tokio::test]
+async fn papers_from_the_pages_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    papers_from_the_pages(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn papers_from_the_pages_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uip_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    papers_from_the_pages(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
     sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
 }

@@ -4,7 +4,7 @@
 //! the public checks carries `Authorization: Bearer <token>`: a session
 //! token (`POST /api/session`) or an API token. Each handler takes one
 //! capability extractor — [`Reader`], [`Clerk`], [`Inspector`],
-//! [`Examiner`], [`Board`], [`ClerkOrBoard`] or [`Admin`] — which answers
+//! [`Examiner`], [`Issuer`], [`Board`], [`ClerkOrBoard`] or [`Admin`] — which answers
 //! 401 without valid credentials, 403 when the user's role does not admit
 //! it, and, under `/api/jurisdictions/{j}/…`, 404 when `j` is not recorded
 //! and 403 when the user may not act in `j`. The public checks take
@@ -240,6 +240,13 @@ capability!(
     Board,
     "junta/comissão",
     [Role::Board]
+);
+capability!(
+    /// Printing the papers of the procedure (the auto, its notification, the
+    /// notice of the decision, a payment slip): whoever acts on it.
+    Issuer,
+    "atendente, fiscal ou junta/comissão",
+    [Role::Clerk, Role::Inspector, Role::Board]
 );
 capability!(
     /// What clerks do and the board decides on one route (the steps of an

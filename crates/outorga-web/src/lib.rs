@@ -39,6 +39,7 @@ pub mod metrics;
 mod observe;
 mod openapi;
 pub mod page;
+pub mod papers;
 mod routes;
 pub mod server;
 mod state;
@@ -56,6 +57,7 @@ pub mod workflows {
     pub use crate::routes::debts::{
         PagamentoEntrada, debt_due, debt_slip, pay_debt, reais, split_debt,
     };
+    pub use crate::routes::documents::{paper_format, pdf_file};
     pub use crate::routes::ledger::{
         RestituicaoEntrada, TaxaEntrada, charge_fee, csv, import_return, overdue_report,
         refund_paid, request_refund, revenue_report,

@@ -33,6 +33,10 @@ pub struct AppState {
     /// What this process counts (shared with the server's connections).
     pub metrics: Arc<Metrics>,
     pub(crate) public_rate: Arc<PublicRate>,
+    /// Where the public reaches this deployment (`https://transporte.cidade.gov.br`,
+    /// no trailing slash): the papers' QR codes and verification text point
+    /// there.
+    pub public_url: Arc<str>,
 }
 
 impl AppState {
@@ -45,6 +49,19 @@ impl AppState {
             limits: Limits::DEFAULT,
             metrics: Arc::new(Metrics::default()),
             public_rate: Arc::new(PublicRate::new(&Limits::DEFAULT)),
+            public_url: Arc::from(AppState::LOCAL_URL),
+        }
+    }
+
+    /// The public address until a deployment names its own.
+    pub const LOCAL_URL: &str = "http://localhost:8080";
+
+    /// The same state with the deployment's public address (a trailing
+    /// slash is dropped).
+    pub fn with_public_url(self, url: &str) -> AppState {
+        AppState {
+            public_url: Arc::from(url.trim().trim_end_matches('/')),
+            ..self
         }
     }
 

@@ -218,7 +218,8 @@ async fn wire_values(app: &App) {
         &app.get(&format!("{SMJ}/documents?tipo=alvara"), &team.reader)
             .await,
         "tipo",
-        "autorizacao_trafego, matricula_condutor, termo_delegacao ou selo_vistoria",
+        "autorizacao_trafego, matricula_condutor, termo_delegacao, selo_vistoria, auto_infracao, \
+         notificacao_autuacao, notificacao_decisao ou guia_recolhimento",
     );
     let public = app
         .call(

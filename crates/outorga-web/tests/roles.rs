@@ -300,6 +300,27 @@ fn table() -> Vec<Row> {
             "AAAAA",
         ),
         row(
+            M::GET,
+            "/api/jurisdictions/{j}/documents/{codigo}/pdf",
+            "/api/jurisdictions/cangucu/documents/ABCDE-12345/pdf",
+            None,
+            "AAAAA",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/autos/{ano}/{numero}/papers",
+            "/api/jurisdictions/cangucu/autos/2026/1/papers",
+            Some(json!({ "tipo": "auto_infracao" })),
+            "AAAAF",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/debts/{ano}/{numero}/{seq}/guia/documento",
+            "/api/jurisdictions/amapa/debts/2026/1/1/guia/documento",
+            None,
+            "AAAAF",
+        ),
+        row(
             M::POST,
             "/api/jurisdictions/{j}/fees",
             "/api/jurisdictions/amapa/fees",

@@ -72,6 +72,8 @@ const VEHICLES: &[Column] = &[
     col("cor", false),
     col("portas", false),
     col("lotacao", false),
+    col("marca", false),
+    col("modelo", false),
 ];
 
 const PERMITS: &[Column] = &[
@@ -689,6 +691,8 @@ impl Store {
             colour: cells.get("cor").unwrap_or("").to_string(),
             doors: number("portas", cells.get("portas"))?,
             capacity: number("lotacao", cells.get("lotacao"))?,
+            make: cells.get("marca").map(str::to_string),
+            model: cells.get("modelo").map(str::to_string),
             ..Vehicle::default()
         };
         let year = chrono::Datelike::year(&change.at.date());

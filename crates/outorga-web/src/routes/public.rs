@@ -77,11 +77,21 @@ pub struct DocumentoPublico {
     pub valido: bool,
     /// O que o impede hoje, quando não é válido.
     pub motivos: Vec<String>,
+    /// Os arquivos PDF que o órgão emitiu do documento, com o resumo
+    /// SHA-256 de cada um: um arquivo recebido é autêntico se tem o mesmo.
+    pub arquivos: Vec<ArquivoPublico>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ArquivoPublico {
+    /// `a4` ou `cartao`.
+    pub formato: String,
+    pub sha256: String,
 }
 
 /// A jurisdiction as people name it ("Teófilo Otoni"), from its rulebooks;
 /// its id when none is loaded.
-fn place_name(state: &AppState, j: &str) -> String {
+pub(crate) fn place_name(state: &AppState, j: &str) -> String {
     state
         .library
         .rulebooks()
@@ -208,7 +218,18 @@ async fn document(
     Path(codigo): Path<String>,
 ) -> Result<Json<DocumentoPublico>, ApiError> {
     let (doc, motivos) = document_check(&state, &codigo).await?;
+    let arquivos = state
+        .store
+        .document_prints(&doc.code)
+        .await?
+        .into_iter()
+        .map(|(format, sha256)| ArquivoPublico {
+            formato: crate::routes::documents::format_wire(format).into(),
+            sha256,
+        })
+        .collect();
     Ok(Json(DocumentoPublico {
+        arquivos,
         documento: DocumentoSaida::public(doc),
         valido: motivos.is_empty(),
         motivos,

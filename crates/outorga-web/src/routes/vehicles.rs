@@ -37,6 +37,10 @@ pub struct VeiculoEntrada {
     /// Rampa, elevador, cinto para cadeira de rodas…
     #[serde(default)]
     pub adaptacoes: Vec<String>,
+    /// Marca, como no CRLV ("Chevrolet").
+    pub marca: Option<String>,
+    /// Modelo, como no CRLV ("Spin 1.8").
+    pub modelo: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -50,6 +54,8 @@ pub struct VeiculoSaida {
     pub lotacao: Option<u16>,
     pub equipamentos: Vec<String>,
     pub adaptacoes: Vec<String>,
+    pub marca: Option<String>,
+    pub modelo: Option<String>,
 }
 
 impl From<VeiculoEntrada> for Vehicle {
@@ -70,6 +76,8 @@ impl From<VeiculoEntrada> for Vehicle {
                 })
                 .collect(),
             adaptations: v.adaptacoes,
+            make: v.marca,
+            model: v.modelo,
         }
     }
 }
@@ -85,6 +93,8 @@ impl From<Vehicle> for VeiculoSaida {
             lotacao: v.capacity,
             equipamentos: v.equipment.iter().map(|e| EQUIPAMENTOS.wire(e)).collect(),
             adaptacoes: v.adaptations,
+            marca: v.make,
+            modelo: v.model,
         }
     }
 }

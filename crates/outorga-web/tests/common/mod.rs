@@ -215,6 +215,41 @@ impl App {
         answer(self.router.clone(), path, request).await
     }
 
+    /// A GET whose answer is a file: its status, headers and bytes.
+    pub async fn file(
+        &self,
+        path: &str,
+        token: &str,
+    ) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
+        let request = Request::builder()
+            .uri(path)
+            .header(header::AUTHORIZATION, format!("Bearer {token}"))
+            .body(Body::empty())
+            .expect("request");
+        let response = self
+            .router
+            .clone()
+            .oneshot(request)
+            .await
+            .expect("infallible");
+        let (status, headers) = (response.status(), response.headers().clone());
+        let bytes = axum::body::to_bytes(response.into_body(), 20 << 20)
+            .await
+            .expect("body");
+        (status, headers, bytes.to_vec())
+    }
+
+    /// Loads the demo's records (as `serve --demo` does) on the test's day.
+    pub async fn load_demo(&self) {
+        let library = outorga_rulebook::load(&rulebooks()).expect("rulebooks load");
+        let rulebooks: Vec<_> = library.rulebooks().collect();
+        let now = self.clock.0.lock().expect("clock").to_owned();
+        self.store
+            .load_demo(&rulebooks, now.date(), now)
+            .await
+            .expect("demo");
+    }
+
     /// Posts `body` as JSON with the reason of the change in `X-Motivo`.
     pub async fn post_because(&self, path: &str, token: &str, body: Value, why: &str) -> Answer {
         let request = Request::builder()
