@@ -33,6 +33,24 @@ struct Checked {
     cancelled: Option<String>,
     /// The files printed: (format, SHA-256).
     prints: Vec<(&'static str, String)>,
+    /// The public check of what it certifies today, when a vehicle or a
+    /// driver: (its address, the link's words).
+    lookup: Option<(String, String)>,
+}
+
+/// The `/consulta` of the vehicle or driver a document certifies.
+fn lookup_of(jurisdiction: &str, subject: &str) -> Option<(String, String)> {
+    match subject.split(':').collect::<Vec<_>>().as_slice() {
+        ["vehicle", plate] => Some((
+            format!("/consulta?jurisdicao={jurisdiction}&tipo=placa&valor={plate}"),
+            format!("Ver a situação do veículo {plate} hoje"),
+        )),
+        ["driver", registration] => Some((
+            format!("/consulta?jurisdicao={jurisdiction}&tipo=matricula&valor={registration}"),
+            format!("Ver a situação do condutor de matrícula {registration} hoje"),
+        )),
+        _ => None,
+    }
 }
 
 #[derive(Template)]
@@ -168,6 +186,7 @@ async fn answer(state: &AppState, codigo: &str, file_check: Option<(bool, String
                 valid_until: doc.valid_until.map(format::day),
                 cancelled: doc.cancelled_on.map(format::day),
                 prints,
+                lookup: lookup_of(&doc.jurisdiction, &doc.subject),
             };
             page(
                 StatusCode::OK,

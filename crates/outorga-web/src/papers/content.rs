@@ -408,17 +408,19 @@ async fn auto_sections(
     let penalty = sanctions
         .iter()
         .map(|s| {
-            let what = words::sanction(s);
-            let label = words::sanction_kind(&s.kind);
+            // The offender pays his own fine: no need to name him again.
+            let mut own = s.clone();
+            if own.payer.as_deref() == Some(auto.offender.as_str()) {
+                own.payer = None;
+            }
+            let what = words::sanction(&own);
             let articles = s.articles.join("; ");
-            Row::new(
-                label,
-                if articles.is_empty() {
-                    what
-                } else {
-                    format!("{what} ({articles})")
-                },
-            )
+            let value = match (what.is_empty(), articles.is_empty()) {
+                (true, _) => articles,
+                (false, true) => what,
+                (false, false) => format!("{what} ({articles})"),
+            };
+            Row::new(capitalized(words::sanction_kind(&s.kind)), value)
         })
         .collect();
     let mut described = vec![];
@@ -446,6 +448,14 @@ async fn auto_sections(
         section("A infração", infraction_rows, vec![]),
         section("Penalidade proposta", penalty, penalty_notes),
     ])
+}
+
+/// "Multa", from "multa".
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
 
 /// A limit of the procedure in words: its day if known, else its length
@@ -557,7 +567,9 @@ async fn auto_paper<'a>(
                     "O pagamento",
                     vec![],
                     vec![format!(
-                        "A guia de recolhimento da multa, quando houver, é emitida por {authority}."
+                        "Havendo multa, ela é lançada quando a penalidade se torna definitiva (sem \
+                         recurso no prazo, ou julgado o recurso); a guia de recolhimento é emitida \
+                         então por {authority}."
                     )],
                 ));
             }
