@@ -1410,4 +1410,29 @@ async fn a_passenger_checks_a_document_and_a_vehicle() {
     )
     .await;
     page(&driver, "consulta-celular").await;
+
+    // The fares, stands and lines of a town, and the open data.
+    driver.goto(format!("{base}/")).await.expect("home");
+    click(&driver, "a[href='/tarifas']").await;
+    click(&driver, "a[href='/tarifas/teofilo-otoni']").await;
+    let fares = text_with(&driver, "Quando vale cada bandeira").await;
+    check(
+        &driver,
+        fares.contains("Bandeira 2") && fares.contains("Art. 106"),
+        "tarifas",
+        "the bandeiras' hours with their article",
+    )
+    .await;
+    page(&driver, "tarifas").await;
+    driver.goto(format!("{base}/")).await.expect("home");
+    click(&driver, "a[href='/dados-abertos']").await;
+    let open = text_with(&driver, "Arquivos por município ou estado").await;
+    check(
+        &driver,
+        open.contains("permissoes.csv") && open.contains("Creative Commons"),
+        "dados-abertos",
+        "the files and their license",
+    )
+    .await;
+    page(&driver, "dados-abertos").await;
 }

@@ -221,6 +221,17 @@ impl Store {
                 )
                 .await?;
             }
+            // A decree's fare, for the public page to show (a demo's values).
+            for name in crate::parameters::tariff_parameters(rulebook) {
+                let value = match name {
+                    "tariff.bandeirada" => rust_decimal::Decimal::new(600, 2),
+                    "tariff.km_bandeira_1" => rust_decimal::Decimal::new(350, 2),
+                    "tariff.km_bandeira_2" => rust_decimal::Decimal::new(420, 2),
+                    _ => rust_decimal::Decimal::new(3500, 2),
+                };
+                self.set_parameter(&change, rulebook, jurisdiction, (name, value))
+                    .await?;
+            }
             self.demo_money(&change, rulebook, jurisdiction, today)
                 .await?;
             let mut people = Vec::new();

@@ -45,10 +45,23 @@ impl Document {
     }
 }
 
+/// A code as someone typed it (hyphen, spaces and case aside), in its
+/// stored form; none when it cannot be one.
+pub(crate) fn typed_code(text: &str) -> Option<String> {
+    let bare: String = text
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    (bare.len() == 10).then(|| format!("{}-{}", &bare[..5], &bare[5..]))
+}
+
 /// Crockford's base32 without look-alike letters: easy to read aloud and type.
 const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-fn new_code() -> Result<String, StoreError> {
+/// A new random code of 10 characters, as `ABCDE-12345`: a document's
+/// verification code, a complaint's protocol.
+pub(crate) fn new_code() -> Result<String, StoreError> {
     let mut bytes = [0u8; 10];
     getrandom::fill(&mut bytes)
         .map_err(|e| StoreError::Corrupt(format!("no randomness for a document code: {e}")))?;
@@ -164,15 +177,9 @@ pub(crate) fn document_of(row: &sqlx::any::AnyRow) -> Result<Document, StoreErro
 impl Store {
     /// The document with this verification code (any case, hyphen optional).
     pub async fn document(&self, code: &str) -> Result<Option<Document>, StoreError> {
-        let bare: String = code
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric())
-            .map(|c| c.to_ascii_uppercase())
-            .collect();
-        if bare.len() != 10 {
+        let Some(code) = typed_code(code) else {
             return Ok(None);
-        }
-        let code = format!("{}-{}", &bare[..5], &bare[5..]);
+        };
         let row = sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT {COLUMNS} FROM documents WHERE code = $1"
         )))

@@ -57,7 +57,24 @@ async fn values(tx: &mut Tx, jurisdiction: &str) -> Result<BTreeMap<String, Deci
 /// (a law that leaves it to a decree, like Canguçu's art. 3º, § 2º, declares
 /// none: the deployment gives it).
 pub fn settable(rulebook: &Rulebook, name: &str) -> bool {
-    rulebook.parameter_id(name).is_some() || (name == "population" && !rulebook.caps.is_empty())
+    rulebook.parameter_id(name).is_some()
+        || (name == "population" && !rulebook.caps.is_empty())
+        || tariff_parameters(rulebook).contains(&name)
+}
+
+/// The fare's values a decree sets, when the rulebook has a taximeter fare:
+/// the bandeirada, the km of bandeira 1 (and of bandeira 2, unless the law
+/// derives it), the hora parada (`engine::fare` reads them).
+pub fn tariff_parameters(rulebook: &Rulebook) -> Vec<&'static str> {
+    let Some(rule) = &rulebook.fare else {
+        return Vec::new();
+    };
+    let mut names = vec!["tariff.bandeirada", "tariff.km_bandeira_1"];
+    if rule.bandeira_2_increase.is_none() {
+        names.push("tariff.km_bandeira_2");
+    }
+    names.push("tariff.hora_parada");
+    names
 }
 
 /// The article of the rulebook's deadline of one of these kinds, if any.

@@ -4,6 +4,7 @@
 //! `debts_falling_due`, and the parcels' `parcels_falling_due`).
 
 use crate::dates::day;
+use crate::open_data::csv_field as field;
 use crate::{Store, StoreError};
 use chrono::NaiveDate;
 use sqlx::Row;
@@ -123,15 +124,6 @@ impl Store {
                 })
             })
             .collect()
-    }
-}
-
-/// A CSV field: quoted when it holds a separator, a quote or a line break.
-fn field(text: &str) -> String {
-    if text.contains([';', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
     }
 }
 

@@ -59,12 +59,14 @@ mod auto_page;
 mod autos;
 mod board;
 mod charts;
+mod complaints;
 mod debts;
 mod fees;
 mod format;
 mod forms;
 mod import;
 mod lookup;
+mod open_data;
 mod pages;
 mod papers;
 mod parameters;
@@ -81,6 +83,7 @@ mod refunds;
 mod reports;
 mod returns;
 mod search;
+mod services;
 mod session;
 mod slip;
 mod units;
@@ -126,6 +129,12 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route("/", get(pages::home))
         .route("/consulta", get(lookup::show))
         .route("/verificar", get(verify::form))
+        .route("/tarifas", get(services::index))
+        .route("/denuncia", get(complaints::form).post(complaints::file))
+        .route("/denuncia/acompanhar", get(complaints::find))
+        .route("/denuncia/{protocolo}", get(complaints::follow))
+        .route("/dados-abertos", get(open_data::show))
+        .route("/tarifas/{j}", get(services::show))
         .route("/verificar/{codigo}", get(verify::show))
         .route(
             "/verificar/{codigo}/arquivo",
@@ -179,6 +188,8 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route("/j/{j}/autos/{ano}/{numero}", get(auto_page::show))
         .route("/j/{j}/autos/{ano}/{numero}/passos", post(auto_page::take))
         .route("/j/{j}/junta", get(board::queue))
+        .route("/j/{j}/denuncias", get(complaints::queue))
+        .route("/j/{j}/denuncias/{protocolo}", post(complaints::handle))
         // The papers (issue 14): a document's PDF; an auto's papers and a
         // debt's slip, issued and opened.
         .route("/j/{j}/documentos/{codigo}/pdf", get(papers::pdf))

@@ -37,6 +37,17 @@ struct Answer {
 impl Answer {
     fn vehicle(v: VeiculoPublico) -> Answer {
         let mut facts = vec![("Placa", v.placa.clone())];
+        let model = [v.marca.as_deref(), v.modelo.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if !model.is_empty() {
+            facts.push(("Marca e modelo", model));
+        }
+        if let Some(colour) = &v.cor {
+            facts.push(("Cor", colour.clone()));
+        }
         if let (Some(service), Some(number)) = (&v.servico, v.permissao) {
             facts.push(("Serviço", service_pt(service).to_string()));
             facts.push(("Permissão", format!("nº {number}")));
@@ -125,15 +136,9 @@ pub(crate) async fn show(
     State(state): State<AppState>,
     Query(asked): Query<Asked>,
 ) -> Response {
-    let jurisdictions = match state.store.jurisdictions().await {
-        Ok(list) => list
-            .into_iter()
-            .map(|j| (j.id, format!("{} ({})", j.name, j.state)))
-            .collect::<Vec<_>>(),
-        Err(error) => {
-            tracing::error!(%error, "the jurisdictions could not be read");
-            return failure();
-        }
+    let jurisdictions = match crate::place::jurisdiction_choices(&state).await {
+        Ok(list) => list,
+        Err(failed) => return failed,
     };
     let value = asked.valor.trim().to_uppercase();
     let known = jurisdictions.iter().any(|(id, _)| *id == asked.jurisdicao);

@@ -89,3 +89,20 @@ pub(crate) fn refusal(signed: &Signed, status: StatusCode, title: &str, message:
         },
     )
 }
+
+/// Every jurisdiction, as the public pages offer them: (id, "Name (UF)").
+/// An outage is logged and answered with the failure page.
+pub(crate) async fn jurisdiction_choices(
+    state: &outorga_web::AppState,
+) -> Result<Vec<(String, String)>, axum::response::Response> {
+    match state.store.jurisdictions().await {
+        Ok(list) => Ok(list
+            .into_iter()
+            .map(|j| (j.id, format!("{} ({})", j.name, j.state)))
+            .collect()),
+        Err(error) => {
+            tracing::error!(%error, "the jurisdictions could not be read");
+            Err(crate::pages::failure())
+        }
+    }
+}

@@ -123,6 +123,16 @@ async fn router_on(url: &str, demo: bool) -> axum::Router {
 
 /// The router on a store at `url`, reading the time from `clock`.
 async fn router_at(url: &str, demo: bool, clock: Arc<dyn Clock>) -> axum::Router {
+    router_limited(url, demo, clock, outorga_web::Limits::DEFAULT).await
+}
+
+/// The router on a store at `url`, with these limits.
+async fn router_limited(
+    url: &str,
+    demo: bool,
+    clock: Arc<dyn Clock>,
+    limits: outorga_web::Limits,
+) -> axum::Router {
     let keys = AuditKeys::new(AuditKey::from_hex(&"5e".repeat(32)).expect("test key"));
     let store = Store::open(url, keys).await.expect("open");
     store.seal(&setup()).await.expect("seal");
@@ -201,7 +211,9 @@ async fn router_at(url: &str, demo: bool, clock: Arc<dyn Clock>) -> axum::Router
         .set_parameter(&setup(), taxi, "cangucu", ("population", 49_607u32.into()))
         .await
         .expect("population");
-    let state = AppState::new(store, library).with_clock(clock);
+    let state = AppState::new(store, library)
+        .with_clock(clock)
+        .with_limits(limits);
     outorga_web::router_with(
         state,
         outorga_ui::routes(outorga_ui::Options {
@@ -2179,7 +2191,7 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 66] = [
+    let routes: [Row<'_>; 68] = [
         // The administration (issue 12): users and tokens, parameters,
         // the audit log.
         ("GET", "/admin/usuarios", "", Admin::admits, None),
@@ -2404,6 +2416,15 @@ async fn role_table(url: &str) {
             "parcelas=2",
             Clerk::admits,
             Some(StatusCode::NOT_FOUND),
+        ),
+        // Passengers' complaints (issue 14): the queue and its handling.
+        ("GET", "/j/{j}/denuncias", "", anyone, None),
+        (
+            "POST",
+            "/j/{j}/denuncias/ABCDE-12345",
+            "situacao=in_review",
+            Examiner::admits,
+            not_found,
         ),
         // The papers (issue 14): a document's PDF, an auto's papers, a
         // debt's slip.
@@ -3726,5 +3747,291 @@ async fn papers_from_the_pages_on_postgresql() {
     let schema = format!("uip_{}_{nanos}", std::process::id());
     sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
     papers_from_the_pages(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
+/// The public portal on the demo's records (issue 14): the fares, stands
+/// and lines of every jurisdiction; the open data downloads and each file
+/// validates against its dictionary (header, types, required fields); and
+/// no public page, CSV or dictionary holds a CPF or the name of a person of
+/// the record, a phone or a postal code.
+async fn public_portal(url: &str) {
+    // A crawl of every public answer: more than a passenger's rate.
+    let limits = outorga_web::Limits {
+        public_burst: std::num::NonZeroU32::new(10_000).expect("burst"),
+        ..outorga_web::Limits::DEFAULT
+    };
+    let router = router_limited(url, true, Arc::new(Fixed), limits).await;
+    // The same database, read directly: what the staff see.
+    let keys = AuditKeys::new(AuditKey::from_hex(&"5e".repeat(32)).expect("test key"));
+    let store = Store::open(url, keys).await.expect("open");
+    let jurisdictions = ["santa-maria-de-jetiba", "teofilo-otoni", "cangucu", "amapa"];
+    // The people of the record: what no public answer may show.
+    let mut secrets: Vec<String> = Vec::new();
+    for j in jurisdictions {
+        let people = store
+            .people(j, outorga_store::Window::first(500))
+            .await
+            .expect("people");
+        for p in people.items {
+            if p.kind == outorga_store::Kind::Person {
+                secrets.push(outorga_store::words::document(&p.document));
+                secrets.push(p.document);
+                secrets.push(p.name);
+            }
+        }
+    }
+    assert!(secrets.len() > 30, "the demo has people: {}", secrets.len());
+
+    let mut public: Vec<(String, String)> = Vec::new();
+    let mut read = async |path: String| {
+        let page = send(&router, get(&path, "")).await;
+        assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
+        public.push((path, page.body.clone()));
+        page.body
+    };
+    read("/".into()).await;
+    read("/tarifas".into()).await;
+    read("/dados-abertos".into()).await;
+    for j in jurisdictions {
+        let fares = read(format!("/tarifas/{j}")).await;
+        if j != "amapa" {
+            assert!(
+                fares.contains("Quando vale cada bandeira") || fares.contains("Pontos"),
+                "{fares}"
+            );
+        }
+        let dictionary = read(format!("/api/public/jurisdictions/{j}/open-data")).await;
+        let dictionary: serde_json::Value = serde_json::from_str(&dictionary).expect("dictionary");
+        assert_eq!(dictionary["@type"], "dcat:Catalog");
+        for dataset in dictionary["dcat:dataset"].as_array().expect("datasets") {
+            let url = dataset["dcat:distribution"][0]["dcat:downloadURL"]
+                .as_str()
+                .expect("url");
+            let path = url
+                .split_once("/api/")
+                .map(|(_, p)| format!("/api/{p}"))
+                .expect("path");
+            let csv = read(path.clone()).await;
+            let columns = dataset["csvw:tableSchema"]["csvw:column"]
+                .as_array()
+                .expect("columns");
+            let mut lines = csv.lines();
+            let header: Vec<&str> = lines.next().expect("header").split(';').collect();
+            let names: Vec<&str> = columns
+                .iter()
+                .map(|c| c["csvw:name"].as_str().expect("name"))
+                .collect();
+            assert_eq!(header, names, "{path}");
+            for line in lines {
+                let fields = split_csv(line);
+                assert_eq!(fields.len(), columns.len(), "{path}: {line}");
+                for (field, column) in fields.iter().zip(columns) {
+                    let required = column["csvw:required"] == true;
+                    if field.is_empty() {
+                        assert!(
+                            !required,
+                            "{path}: {} is required: {line}",
+                            column["csvw:name"]
+                        );
+                        continue;
+                    }
+                    let kind = column["csvw:datatype"].as_str().expect("type");
+                    let ok = match kind {
+                        "integer" => field.parse::<i64>().is_ok(),
+                        "decimal" => field.parse::<f64>().is_ok() && !field.contains(','),
+                        "date" => chrono::NaiveDate::parse_from_str(field, "%Y-%m-%d").is_ok(),
+                        "gYearMonth" => {
+                            chrono::NaiveDate::parse_from_str(&format!("{field}-01"), "%Y-%m-%d")
+                                .is_ok()
+                        }
+                        "boolean" => *field == "sim" || *field == "nao",
+                        _ => true,
+                    };
+                    assert!(ok, "{path}: `{field}` is not {kind}: {line}");
+                }
+            }
+        }
+    }
+    // Every licensed vehicle and a driver of each jurisdiction, looked up.
+    for j in jurisdictions {
+        let vehicles = send(
+            &router,
+            get(
+                &format!("/api/public/jurisdictions/{j}/open-data/veiculos.csv"),
+                "",
+            ),
+        )
+        .await;
+        for plate in vehicles
+            .body
+            .lines()
+            .skip(1)
+            .filter_map(|l| l.split(';').next())
+            .take(5)
+        {
+            let page = read(format!("/consulta?jurisdicao={j}&tipo=placa&valor={plate}")).await;
+            assert!(page.contains("Marca e modelo"), "{page}");
+        }
+        let documents = store
+            .documents(
+                j,
+                &outorga_store::DocumentFilter::default(),
+                outorga_store::Window::first(8),
+            )
+            .await
+            .expect("documents");
+        for d in documents.items {
+            read(format!("/verificar/{}", d.code)).await;
+            if let Some(registration) = d.subject.strip_prefix("driver:") {
+                read(format!(
+                    "/consulta?jurisdicao={j}&tipo=matricula&valor={registration}"
+                ))
+                .await;
+            }
+        }
+    }
+    assert!(public.len() > 40, "{} public answers read", public.len());
+    let phone = regex_lite::Regex::new(r"\(\d{2}\) ?9?\d{4}-\d{4}").expect("regex");
+    let postal = regex_lite::Regex::new(r"\b\d{5}-\d{3}\b").expect("regex");
+    for (path, body) in &public {
+        for secret in &secrets {
+            assert!(!body.contains(secret.as_str()), "{path} shows `{secret}`");
+        }
+        assert!(!phone.is_match(body), "{path} shows a phone");
+        assert!(!postal.is_match(body), "{path} shows a postal code");
+    }
+}
+
+/// A CSV line's fields (`;`, fields with `;` or quotes quoted).
+fn split_csv(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                fields.last_mut().expect("field").push('"');
+            }
+            ('"', _) => quoted = !quoted,
+            (';', false) => fields.push(String::new()),
+            (c, _) => fields.last_mut().expect("field").push(c),
+        }
+    }
+    fields
+}
+
+#[tokio::test]
+async fn public_portal_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    public_portal(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn public_portal_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uipp_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    public_portal(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
+/// A passenger's complaint from the public form (a bad field refused next
+/// to it) to the inspectors' queue and back: the protocol page says where
+/// it stands, never the text or the contact.
+async fn complaint_flow(url: &str) {
+    let router = router_on(url, true).await;
+    let public = send(&router, get("/denuncia", "")).await;
+    assert!(
+        public.body.contains("Fazer uma denúncia"),
+        "{}",
+        public.body
+    );
+    let form = |when: &str| {
+        format!(
+            "jurisdicao=cangucu&tipo=refusal&quando={when}&local=Pra%C3%A7a+central\
+             &placa=IZC1A23&descricao=Recusou+a+corrida+por+ser+curta.&contato=51+99999-0000"
+        )
+    };
+    let refused = send(&router, post("/denuncia", "", &form("2027-01-01T10%3A00"))).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        refused.body.contains("ainda não chegaram") && refused.body.contains("aria-invalid"),
+        "{}",
+        refused.body
+    );
+    let filed = send(&router, post("/denuncia", "", &form("2026-11-29T10%3A00"))).await;
+    assert_eq!(filed.status, StatusCode::SEE_OTHER, "{}", filed.body);
+    let page = send(&router, get(filed.location(), "")).await;
+    assert!(page.body.contains("Denúncia recebida") && page.body.contains("recebida"));
+    assert!(!page.body.contains("99999-0000") && !page.body.contains("Recusou"));
+    let protocol = filed
+        .location()
+        .trim_start_matches("/denuncia/")
+        .split('?')
+        .next()
+        .expect("protocol")
+        .to_string();
+
+    let inspector = session_of(&router, "fiscal").await;
+    let queue = send(&router, get("/j/cangucu/denuncias", &inspector)).await;
+    assert!(
+        queue.body.contains(&protocol) && queue.body.contains("Recusou a corrida"),
+        "{}",
+        queue.body
+    );
+    let csrf = queue.csrf();
+    let bad = send(
+        &router,
+        post(
+            &format!("/j/cangucu/denuncias/{protocol}"),
+            &inspector,
+            &format!("situacao=closed&nota=&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.body.contains("diga por que"), "{}", bad.body);
+    let done = send(
+        &router,
+        post(
+            &format!("/j/cangucu/denuncias/{protocol}"),
+            &inspector,
+            &format!("situacao=in_review&nota=Ouvir+o+taxista&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    let page = send(&router, get(&format!("/denuncia/{protocol}"), "")).await;
+    assert!(page.body.contains("em apuração"), "{}", page.body);
+    // A read-only user sees the queue without the form.
+    let reader = session_of(&router, "consulta").await;
+    let read = send(&router, get("/j/cangucu/denuncias", &reader)).await;
+    assert!(
+        read.body.contains(&protocol) && !read.body.contains("name=\"situacao\" value=\"closed\"")
+    );
+}
+
+#[tokio::test]
+async fn complaint_flow_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    complaint_flow(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn complaint_flow_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uic_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    complaint_flow(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
     sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
 }

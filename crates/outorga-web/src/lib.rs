@@ -54,6 +54,10 @@ pub mod workflows {
     pub use crate::routes::autos::{
         AutoEntrada, PassoEntrada, PermissaoRef, issue_auto, propose_auto, take_step,
     };
+    pub use crate::routes::complaints::{
+        DenunciaEntrada, TratamentoEntrada, complaint_by_protocol, complaint_status,
+        file_complaint, handle_complaint,
+    };
     pub use crate::routes::debts::{
         PagamentoEntrada, debt_due, debt_slip, pay_debt, reais, split_debt,
     };
@@ -62,6 +66,7 @@ pub mod workflows {
         RestituicaoEntrada, TaxaEntrada, charge_fee, csv, import_return, overdue_report,
         refund_paid, request_refund, revenue_report,
     };
+    pub use crate::routes::open_data::LICENSE as OPEN_DATA_LICENSE;
     pub use crate::routes::priced_auto;
     // The public portal (issue 14).
     pub use crate::routes::public::{

@@ -466,6 +466,26 @@ pub struct UnidadeCatalogo {
 /// in (a rulebook's `doc` is written for its authors, in English).
 const PARAMETROS: &[(&str, &str, &str)] = &[
     (
+        "tariff.bandeirada",
+        "Bandeirada: o valor inicial de cada corrida, fixado por decreto",
+        "reais",
+    ),
+    (
+        "tariff.km_bandeira_1",
+        "Quilômetro rodado na bandeira 1, fixado por decreto",
+        "reais",
+    ),
+    (
+        "tariff.km_bandeira_2",
+        "Quilômetro rodado na bandeira 2, fixado por decreto",
+        "reais",
+    ),
+    (
+        "tariff.hora_parada",
+        "Hora parada (espera a pedido do passageiro), fixada por decreto",
+        "reais",
+    ),
+    (
         "population",
         "População do município segundo o IBGE, base do limite de permissões",
         "habitantes",
@@ -582,6 +602,23 @@ fn parameters_of(ctx: &Context<'_>, on: NaiveDate) -> ParametrosDoRegulamento {
             descricao: descricao.into(),
             unidade: unidade.into(),
             artigo: rulebook.caps.first().map(|c| c.citation.to_string()),
+            valor: given.copied().map(number),
+            valor_da_lei: None,
+            fonte: None,
+            definido_na_implantacao: given.is_some(),
+            padrao_de_decreto: false,
+        });
+    }
+    // The fare's values, which a decree sets (the taximeter's law names
+    // how the fare is made, not its values).
+    for name in outorga_store::tariff_parameters(rulebook) {
+        let (descricao, unidade) = meaning(name).unwrap_or_default();
+        let given = ctx.overrides.values.get(name);
+        parametros.push(ParametroCatalogo {
+            nome: name.into(),
+            descricao: descricao.into(),
+            unidade: unidade.into(),
+            artigo: rulebook.fare.as_ref().map(|f| f.citation.to_string()),
             valor: given.copied().map(number),
             valor_da_lei: None,
             fonte: None,

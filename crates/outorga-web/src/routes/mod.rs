@@ -6,6 +6,7 @@ pub(crate) mod audit;
 pub(crate) mod autos;
 mod caps;
 pub(crate) mod catalog;
+pub(crate) mod complaints;
 pub(crate) mod debts;
 pub(crate) mod documents;
 mod jurisdictions;
@@ -13,6 +14,7 @@ pub(crate) mod ledger;
 mod lines;
 mod meta;
 mod metrics;
+pub(crate) mod open_data;
 pub(crate) mod parameters;
 mod people;
 pub(crate) mod permits;
@@ -46,6 +48,8 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(audit::routes())
         .merge(users::routes())
         .merge(public::routes())
+        .merge(open_data::routes())
+        .merge(complaints::routes())
         .merge(documents::routes())
         .merge(permits::routes())
         .merge(profile::routes())

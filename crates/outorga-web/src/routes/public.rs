@@ -28,6 +28,11 @@ use utoipa_axum::routes;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct VeiculoPublico {
     pub placa: String,
+    /// Marca, modelo e cor, como cadastrados: para o passageiro reconhecer
+    /// o veículo.
+    pub marca: Option<String>,
+    pub modelo: Option<String>,
+    pub cor: Option<String>,
     /// Pode prestar o serviço hoje: permissão em vigor, autorização de
     /// tráfego e vistoria aprovada em vigor, sem impedimento, apreensão ou
     /// retenção.
@@ -135,12 +140,20 @@ pub async fn vehicle_check(
         )));
     };
     let bars = in_service::vehicle(&check.record(), today);
+    let vehicle = state.store.vehicle(j, &check.plate).await?;
     let held = bars.iter().find_map(|b| match b {
         Bar::Held(_, until) => Some(*until),
         _ => None,
     });
+    let (marca, modelo, cor) = match vehicle {
+        Some(v) => (v.make, v.model, Some(v.colour).filter(|c| !c.is_empty())),
+        None => (None, None, None),
+    };
     Ok(VeiculoPublico {
         placa: check.plate.clone(),
+        marca,
+        modelo,
+        cor,
         licenciado: bars.is_empty(),
         motivos: reasons(&bars),
         vistoria_valida: !bars.iter().any(|b| {
