@@ -1435,4 +1435,35 @@ async fn a_passenger_checks_a_document_and_a_vehicle() {
     )
     .await;
     page(&driver, "dados-abertos").await;
+
+    // A complaint, then its protocol page.
+    driver.goto(format!("{base}/")).await.expect("home");
+    click(&driver, "a[href='/denuncia']").await;
+    text_with(&driver, "Fazer uma denúncia").await;
+    page(&driver, "denuncia").await;
+    click(&driver, "#tipo-overcharge + label").await;
+    driver
+        .execute(
+            "document.getElementById('quando').value = '2026-11-29T22:10';",
+            Vec::new(),
+        )
+        .await
+        .expect("the moment");
+    type_into(&driver, "local", "Rodoviária").await;
+    type_into(
+        &driver,
+        "descricao",
+        "Cobrou o dobro da tarifa sem ligar o taxímetro.",
+    )
+    .await;
+    click(&driver, "form[action='/denuncia'] button[type=submit]").await;
+    let filed = text_with(&driver, "Guarde o protocolo").await;
+    check(
+        &driver,
+        filed.contains("recebida") && !filed.contains("Cobrou o dobro"),
+        "denuncia-protocolo",
+        "the protocol and its status, never the text",
+    )
+    .await;
+    page(&driver, "denuncia-protocolo").await;
 }

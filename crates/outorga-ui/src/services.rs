@@ -61,7 +61,7 @@ struct ServicePage {
 
 fn day_words(on: DayKind) -> &'static str {
     match on {
-        DayKind::Weekday => "de segunda a sexta-feira",
+        DayKind::Weekday => "de segunda a sexta-feira, exceto feriados",
         DayKind::Saturday => "aos sábados",
         DayKind::Sunday => "aos domingos",
         DayKind::Holiday => "nos feriados",
