@@ -22,6 +22,11 @@ CREATE INDEX documents_listed ON documents (jurisdiction, issued_on, code);
 CREATE INDEX documents_by_subject ON documents (jurisdiction, subject, issued_on, code);
 CREATE INDEX documents_by_holder ON documents (jurisdiction, holder, issued_on, code);
 CREATE INDEX documents_by_kind ON documents (jurisdiction, kind, issued_on, code);
+-- One document in force of a kind about a record: a renewal cancels the one
+-- it replaces in the same write; two servers issuing at once, the second
+-- is refused by this index (and a paper then reprints the first's).
+CREATE UNIQUE INDEX documents_current ON documents (jurisdiction, kind, subject)
+    WHERE cancelled_on IS NULL;
 -- A payment slip's validity is its due day, nothing to renew: not on the
 -- agenda.
 CREATE INDEX documents_falling_due ON documents (jurisdiction, valid_until, code)

@@ -304,19 +304,48 @@ impl Store {
             }
             _ => {}
         }
-        let existing = self
-            .complaint(protocol)
-            .await?
-            .filter(|c| c.jurisdiction == jurisdiction)
-            .ok_or_else(|| {
-                StoreError::NotFound(format!("não há denúncia com o protocolo {protocol}"))
-            })?;
+        let Some(protocol) = crate::documents::typed_code(protocol) else {
+            return Err(StoreError::NotFound(format!(
+                "não há denúncia com o protocolo {protocol}"
+            )));
+        };
         let auto = if handling.status == ComplaintStatus::Auto {
             handling.auto
         } else {
             None
         };
         let (mut tx, _writer) = self.write_transaction().await?;
+        let existing = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM complaints WHERE protocol = $1 AND jurisdiction = $2"
+        )))
+        .bind(&protocol)
+        .bind(jurisdiction)
+        .fetch_optional(&mut *tx)
+        .await?
+        .as_ref()
+        .map(complaint_of)
+        .transpose()?
+        .ok_or_else(|| {
+            StoreError::NotFound(format!("não há denúncia com o protocolo {protocol}"))
+        })?;
+        if matches!(
+            existing.status,
+            ComplaintStatus::Auto | ComplaintStatus::Closed
+        ) {
+            return Err(StoreError::Invalid {
+                field: "situacao",
+                reason: format!(
+                    "a denúncia {protocol} já foi concluída ({}): não muda mais",
+                    existing.status.portuguese()
+                ),
+            });
+        }
+        crate::audit::guard::unchanged(
+            &mut tx,
+            &self.audit.schema,
+            &[RowRef::new("complaints", [(&existing.protocol).into()])],
+        )
+        .await?;
         if let Some((year, number)) = auto {
             let found = sqlx::query(
                 "SELECT 1 AS found FROM autos WHERE jurisdiction = $1 AND year = $2 AND number = $3",
@@ -333,9 +362,9 @@ impl Store {
                 });
             }
         }
-        sqlx::query(
+        let updated = sqlx::query(
             "UPDATE complaints SET status = $2, note = $3, auto_year = $4, auto_number = $5, \
-             handled_by = $6 WHERE protocol = $1",
+             handled_by = $6 WHERE protocol = $1 AND status = $7",
         )
         .bind(&existing.protocol)
         .bind(handling.status.name())
@@ -343,8 +372,16 @@ impl Store {
         .bind(auto.map(|(y, _)| i64::from(y)))
         .bind(auto.map(|(_, n)| n))
         .bind(change.by)
+        .bind(existing.status.name())
         .execute(&mut *tx)
-        .await?;
+        .await?
+        .rows_affected();
+        if updated == 0 {
+            return Err(StoreError::Invalid {
+                field: "situacao",
+                reason: "outra pessoa acabou de tratar esta denúncia: recarregue a página".into(),
+            });
+        }
         append(
             &mut tx,
             &self.audit,

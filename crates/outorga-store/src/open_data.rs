@@ -2,7 +2,7 @@
 //! `;` between fields, one header line) with a dictionary of every column
 //! (`DATASETS`, the one place a file's columns are named, typed and
 //! described). Never a CPF, an address, a phone or a person's name: a
-//! permit names its holder only when a company (its CNPJ and name are
+//! permit names its holder only when a bus carrier (its CNPJ and name are
 //! public); a vehicle is its plate, make, model and colour.
 
 use crate::listing::Window;
@@ -98,7 +98,7 @@ pub const DATASETS: [Dataset; 6] = [
             col(
                 "situacao",
                 Texto,
-                "granted (em vigor), suspended, reserved, renounced, revoked ou extinct",
+                "em vigor, suspensa, reservada, renunciada, revogada ou extinta (como as páginas a dizem)",
             ),
             col("outorgada_em", Data, "o dia da outorga"),
             optional("valida_ate", Data, "o fim do prazo, quando a lei fixa um"),
@@ -106,9 +106,13 @@ pub const DATASETS: [Dataset; 6] = [
             optional(
                 "titular_empresa",
                 Texto,
-                "a razão social, quando o titular é empresa",
+                "a razão social da transportadora, nas delegações de ônibus",
             ),
-            optional("titular_cnpj", Texto, "o CNPJ, quando o titular é empresa"),
+            optional(
+                "titular_cnpj",
+                Texto,
+                "o CNPJ da transportadora, nas delegações de ônibus",
+            ),
         ],
     },
     Dataset {
@@ -183,7 +187,7 @@ pub const DATASETS: [Dataset; 6] = [
     Dataset {
         nome: "autos-por-mes",
         titulo: "Autos de infração por mês e infração",
-        descricao: "Quantos autos de infração foram lavrados em cada mês, por infração do regulamento.",
+        descricao: "Quantos autos de infração houve por mês em que a infração foi cometida, por infração do regulamento; os anulados não contam.",
         colunas: &[
             col("mes", Mes, "o mês em que a infração foi cometida"),
             col("regulamento", Texto, "o regulamento (jurisdição/serviço)"),
@@ -326,12 +330,16 @@ impl Store {
         .await?;
         rows.iter()
             .map(|row| {
-                let company = row.try_get::<String, _>("kind")? == "company";
+                // A carrier's name is public; a sole trader's company name
+                // often is the owner's own: only bus delegations name it.
+                let service: String = row.try_get("service")?;
+                let company = row.try_get::<String, _>("kind")? == "company" && service == "onibus";
+                let status: String = row.try_get("status")?;
                 let number: i64 = row.try_get("number")?;
                 Ok(vec![
-                    row.try_get("service")?,
+                    service,
                     number.to_string(),
-                    row.try_get("status")?,
+                    crate::permits::status_pt(&status).to_string(),
                     row.try_get("granted_on")?,
                     opt(row.try_get("expires_on")?),
                     opt(row.try_get("line")?),
@@ -392,7 +400,7 @@ impl Store {
     ) -> Result<Vec<Vec<String>>, StoreError> {
         let rows = sqlx::query(
             "SELECT substr(committed_at, 1, 7) AS month, rulebook, infraction, COUNT(*) AS autos \
-             FROM autos WHERE jurisdiction = $1 \
+             FROM autos WHERE jurisdiction = $1 AND status <> 'annulled' \
              GROUP BY substr(committed_at, 1, 7), rulebook, infraction \
              ORDER BY month, rulebook, infraction",
         )

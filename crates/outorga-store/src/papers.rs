@@ -121,7 +121,12 @@ impl Store {
                 let format: String = row.try_get("format")?;
                 let format = match format.as_str() {
                     "card" => PaperFormat::Card,
-                    _ => PaperFormat::A4,
+                    "a4" => PaperFormat::A4,
+                    other => {
+                        return Err(StoreError::Corrupt(format!(
+                            "a document file's format {other}"
+                        )));
+                    }
                 };
                 Ok((format, row.try_get("sha256")?))
             })
@@ -137,7 +142,7 @@ impl Store {
         pdf: &[u8],
         change: &Change<'_>,
     ) -> Result<KeptFile, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
         let document = sqlx::query("SELECT jurisdiction FROM documents WHERE code = $1")
             .bind(code)
             .fetch_optional(&mut *tx)
@@ -194,7 +199,25 @@ impl Store {
         paper: PaperOf<'_>,
         change: &Change<'_>,
     ) -> Result<Document, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        match self.issue_paper_once(jurisdiction, paper, change).await {
+            // Another server issued it at the same moment: that one.
+            Err(StoreError::Sql(e))
+                if e.as_database_error()
+                    .is_some_and(|d| d.is_unique_violation()) =>
+            {
+                self.issue_paper_once(jurisdiction, paper, change).await
+            }
+            other => other,
+        }
+    }
+
+    async fn issue_paper_once(
+        &self,
+        jurisdiction: &str,
+        paper: PaperOf<'_>,
+        change: &Change<'_>,
+    ) -> Result<Document, StoreError> {
+        let (mut tx, _writer) = self.write_transaction().await?;
         let current = sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT {} FROM documents WHERE jurisdiction = $1 AND kind = $2 AND subject = $3 \
              AND cancelled_on IS NULL",

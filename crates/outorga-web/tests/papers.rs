@@ -348,6 +348,29 @@ async fn papers(app: &App) {
     assert!(text.contains("10/12/2026"), "{text}");
     let pix = slip_json.text("pix");
     assert!(codes.contains(&pix), "the PIX QR code: {codes:?}");
+    // Once paid, the slip no longer holds: its check says so.
+    let paid = app
+        .post(
+            &format!("/api/jurisdictions/cangucu/debts/{key}/payments"),
+            &clerk,
+            json!({}),
+        )
+        .await;
+    assert_eq!(paid.status, StatusCode::CREATED, "{:?}", paid.body);
+    let check = app
+        .call(
+            axum::http::Method::GET,
+            &format!("/api/public/documents/{}", slip.text("codigo")),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(check.body["valido"], false, "{:?}", check.body);
+    assert!(
+        check.body["motivos"].to_string().contains("já foi pago"),
+        "{:?}",
+        check.body
+    );
     // A slip is never due in the past.
     let past = app
         .post(

@@ -123,10 +123,11 @@ fn section(heading: &str, rows: Vec<Row>, paragraphs: Vec<String>) -> Section {
 /// A person by CPF or CNPJ: the name recorded, and the document masked
 /// (a CPF) or whole (a company's CNPJ).
 async fn person(state: &AppState, j: &str, document: &str) -> Result<String, ApiError> {
-    let name = match state.store.registered(j, document).await {
-        Ok(Some(found)) => found.name,
-        _ => String::new(),
-    };
+    let name = state
+        .store
+        .registered(j, document)
+        .await?
+        .map_or_else(String::new, |found| found.name);
     Ok(if name.is_empty() {
         masked_document(document)
     } else {
@@ -554,24 +555,32 @@ async fn auto_paper<'a>(
             if let Some(rulebook) = rulebook {
                 let options = state.store.process_options(rulebook, j, key, today).await?;
                 for to in &options.appeal_to {
-                    paragraphs.push(format!("Recurso à {} ({}).", to.body, to.article));
+                    paragraphs.push(format!("Cabe recurso para {} ({}).", to.body, to.article));
                 }
             }
             if let Some(appeal) = appeal {
                 rows.push(Row::new("Prazo para recurso", appeal));
             }
             sections.push(section("A decisão", rows, paragraphs));
-            let slip = fine_slip(state, j, key, rulebook, today).await?;
-            if slip.is_none() && auto.decision.as_ref().is_some_and(|d| d.upheld) {
-                sections.push(section(
-                    "O pagamento",
-                    vec![],
-                    vec![format!(
-                        "Havendo multa, ela é lançada quando a penalidade se torna definitiva (sem \
-                         recurso no prazo, ou julgado o recurso); a guia de recolhimento é emitida \
-                         então por {authority}."
-                    )],
-                ));
+            let fines = fine_debts(state, j, key).await?;
+            let slip = fine_slip(state, j, &fines, rulebook, today).await;
+            let upheld = auto.decision.as_ref().is_some_and(|d| d.upheld);
+            let unpaid = fines.iter().find(|d| !d.settled());
+            let payment = match (upheld, fines.is_empty(), unpaid, &slip) {
+                (false, ..) | (_, _, Some(_), Some(_)) => None,
+                (true, true, ..) => Some(format!(
+                    "Havendo multa, ela é lançada quando a penalidade se torna definitiva (sem \
+                     recurso no prazo, ou julgado o recurso); a guia de recolhimento é emitida \
+                     então por {authority}."
+                )),
+                (true, false, Some(debt), None) => Some(format!(
+                    "A multa vence em {}; a guia de recolhimento é emitida por {authority}.",
+                    day(debt.due_on)
+                )),
+                (true, false, None, _) => Some("A multa já foi paga.".to_string()),
+            };
+            if let Some(text) = payment {
+                sections.push(section("O pagamento", vec![], vec![text]));
             }
             (
                 format!(
@@ -585,35 +594,42 @@ async fn auto_paper<'a>(
     Ok((rulebook, sections, slip, title))
 }
 
-/// The slip of the auto's first fine not yet paid, due on its due day (or
-/// today, if that has passed), when the jurisdiction can issue slips.
-async fn fine_slip(
+/// The auto's fines charged so far (each a debt: places 1, 2… of the
+/// auto), in their order.
+pub(super) async fn fine_debts(
     state: &AppState,
     j: &str,
     (year, number): (i32, i64),
+) -> Result<Vec<outorga_store::Debt>, ApiError> {
+    let mut fines = Vec::new();
+    for seq in 1.. {
+        match state.store.debt(j, (year, number, seq)).await {
+            Ok(debt) => fines.push(debt),
+            Err(outorga_store::StoreError::NotFound(_)) => break,
+            Err(other) => return Err(other.into()),
+        }
+    }
+    Ok(fines)
+}
+
+/// The slip of the first of `fines` not yet paid, due on its due day (or
+/// today, if that has passed); none when the jurisdiction cannot issue
+/// slips yet (no agreement, no unit value: the notice then says who
+/// issues it).
+pub(super) async fn fine_slip(
+    state: &AppState,
+    j: &str,
+    fines: &[outorga_store::Debt],
     rulebook: Option<&Rulebook>,
     today: NaiveDate,
-) -> Result<Option<Slip>, ApiError> {
-    let Some(rulebook) = rulebook else {
-        return Ok(None);
-    };
-    for seq in 1..=20 {
-        let debt = match state.store.debt(j, (year, number, seq)).await {
-            Ok(debt) => debt,
-            Err(outorga_store::StoreError::NotFound(_)) => return Ok(None),
-            Err(other) => return Err(other.into()),
-        };
-        if debt.settled() {
-            continue;
-        }
-        let on = debt.due_on.max(today);
-        return Ok(state
-            .store
-            .slip(rulebook, j, (year, number, seq), on)
-            .await
-            .ok());
-    }
-    Ok(None)
+) -> Option<Slip> {
+    let debt = fines.iter().find(|d| !d.settled())?;
+    let key = (debt.year, debt.number, debt.seq);
+    state
+        .store
+        .slip(rulebook?, j, key, debt.due_on.max(today))
+        .await
+        .ok()
 }
 
 async fn payment_slip<'a>(

@@ -126,13 +126,24 @@ pub async fn issue_auto_paper(
             )
         })?,
     };
+    // The notice of the decision carries its fine's slip: a new one once
+    // the fine is charged, and after the slip's day.
+    let (since, valid_until) = if which == AutoPaper::Decision {
+        let fines = content::fine_debts(state, j, key).await?;
+        let charged = fines.iter().map(|d| d.issued_on).max();
+        let rulebook = state.library.get(&auto.rulebook);
+        let slip = content::fine_slip(state, j, &fines, rulebook, today).await;
+        (since.max(charged.unwrap_or(since)), slip.map(|s| s.due_on))
+    } else {
+        (since, None)
+    };
     let subject = format!("auto:{}:{}", key.0, key.1);
     let paper = PaperOf {
         kind: which.kind(),
         subject: &subject,
         holder: &auto.offender,
         on: today,
-        valid_until: None,
+        valid_until,
         current_since: since,
     };
     Ok(state.store.issue_paper(j, paper, change).await?)

@@ -78,6 +78,21 @@ fn datatype(kind: ColumnType) -> &'static str {
     }
 }
 
+/// A column in CSVW terms (a boolean's words as its format: `sim|nao`).
+fn column(c: &outorga_store::Column) -> Value {
+    let mut described = json!({
+        "csvw:name": c.nome,
+        "csvw:datatype": datatype(c.tipo),
+        "dct:description": c.descricao,
+        "csvw:required": !c.opcional,
+        "tipo": c.tipo,
+    });
+    if c.tipo == ColumnType::Booleano {
+        described["csvw:format"] = json!("sim|nao");
+    }
+    described
+}
+
 /// The dictionary of jurisdiction `j`'s files: DCAT with CSVW columns.
 pub fn dictionary(state: &AppState, j: &str) -> Value {
     let place = place_name(state, j);
@@ -114,13 +129,7 @@ pub fn dictionary(state: &AppState, j: &str) -> Value {
                     "csvw:dialect": { "csvw:delimiter": ";", "csvw:encoding": "utf-8", "csvw:header": true },
                 }],
                 "csvw:tableSchema": {
-                    "csvw:column": d.colunas.iter().map(|c| json!({
-                        "csvw:name": c.nome,
-                        "csvw:datatype": datatype(c.tipo),
-                        "dct:description": c.descricao,
-                        "csvw:required": !c.opcional,
-                        "tipo": c.tipo,
-                    })).collect::<Vec<_>>(),
+                    "csvw:column": d.colunas.iter().map(column).collect::<Vec<_>>(),
                 },
             })
         })

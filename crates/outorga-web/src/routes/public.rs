@@ -264,7 +264,51 @@ pub async fn document_check(
     let today = crate::routes::today_in(state, &doc.jurisdiction);
     let subject = subject_bars(state, &doc, today).await?;
     let bars = in_service::document(&doc.record(), &subject, today);
-    Ok((doc, reasons(&bars)))
+    let mut why = reasons(&bars);
+    why.extend(paper_bars(state, &doc).await?);
+    Ok((doc, why))
+}
+
+/// What makes a paper of the procedure or the money module no longer hold,
+/// though issued and not cancelled: the auto it is about annulled, the debt
+/// its slip charges already paid.
+async fn paper_bars(state: &AppState, doc: &Document) -> Result<Vec<String>, ApiError> {
+    let j = &doc.jurisdiction;
+    let parts: Vec<&str> = doc.subject.split(':').collect();
+    let number = |text: &str| text.parse::<i64>().ok();
+    Ok(match parts.as_slice() {
+        ["auto", year, n] => match (number(year), number(n)) {
+            (Some(year), Some(n)) => {
+                let auto = state
+                    .store
+                    .auto(j, (i32::try_from(year).unwrap_or_default(), n))
+                    .await?;
+                if auto.status == outorga_core::engine::process::Status::Annulled {
+                    vec![format!("o auto nº {n}/{year} foi anulado")]
+                } else {
+                    Vec::new()
+                }
+            }
+            _ => Vec::new(),
+        },
+        ["debt", year, n, seq, parcel] => match (number(year), number(n), number(seq)) {
+            (Some(year), Some(n), Some(seq)) => {
+                let key = (i32::try_from(year).unwrap_or_default(), n, seq);
+                let debt = state.store.debt(j, key).await?;
+                let paid = debt
+                    .payments
+                    .iter()
+                    .any(|p| number(parcel) == Some(i64::from(p.parcel)));
+                if debt.settled() || paid {
+                    vec!["o débito desta guia já foi pago: não pague de novo".to_string()]
+                } else {
+                    Vec::new()
+                }
+            }
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    })
 }
 
 /// What bars the record a document certifies, the document itself aside:
