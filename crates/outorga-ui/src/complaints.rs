@@ -101,6 +101,7 @@ pub(crate) async fn form(_: PublicLookup, State(state): State<AppState>) -> Resp
 /// Files the complaint; its page, with the protocol, follows.
 pub(crate) async fn file(
     _: PublicLookup,
+    _: outorga_web::limits::PublicFiling,
     State(state): State<AppState>,
     Form(asked): Form<Asked>,
 ) -> Response {

@@ -46,6 +46,11 @@ pub struct Limits {
     pub public_burst: NonZeroU32,
     /// …and then per second. Default 5.
     pub public_per_second: NonZeroU32,
+    /// Public filings (a passenger's complaint) a client may make at once…
+    /// Default 3.
+    pub filing_burst: NonZeroU32,
+    /// …and then per hour. Default 6.
+    pub filings_per_hour: NonZeroU32,
 }
 
 impl Limits {
@@ -57,6 +62,8 @@ impl Limits {
         connections_per_client: 64,
         public_burst: nonzero(30),
         public_per_second: nonzero(5),
+        filing_burst: nonzero(3),
+        filings_per_hour: nonzero(6),
     };
 }
 
@@ -98,7 +105,17 @@ pub(crate) struct PublicRate {
 
 impl PublicRate {
     pub(crate) fn new(limits: &Limits) -> PublicRate {
-        let quota = Quota::per_second(limits.public_per_second).allow_burst(limits.public_burst);
+        PublicRate::with(
+            Quota::per_second(limits.public_per_second).allow_burst(limits.public_burst),
+        )
+    }
+
+    /// The rate of public filings: a few, then some per hour.
+    pub(crate) fn filings(limits: &Limits) -> PublicRate {
+        PublicRate::with(Quota::per_hour(limits.filings_per_hour).allow_burst(limits.filing_burst))
+    }
+
+    fn with(quota: Quota) -> PublicRate {
         PublicRate {
             limiter: DefaultKeyedRateLimiter::keyed(quota),
             checks: AtomicU64::new(0),
@@ -135,14 +152,51 @@ impl FromRequestParts<AppState> for PublicLookup {
             .map(|()| PublicLookup)
             .map_err(|wait| {
                 state.metrics.rate_limited();
-                TooManyRequests(wait)
+                TooManyRequests::lookups(wait)
+            })
+    }
+}
+
+/// The right to file something public (a passenger's complaint): the
+/// handler takes it after [`PublicLookup`]. Past the client's rate of
+/// filings (a few, then some per hour, counted by this process) the answer
+/// is 429 with `Retry-After`.
+#[derive(Debug, Clone, Copy)]
+pub struct PublicFiling;
+
+impl FromRequestParts<AppState> for PublicFiling {
+    type Rejection = TooManyRequests;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<PublicFiling, TooManyRequests> {
+        state
+            .filing_rate
+            .check(ClientIp::of(parts))
+            .map(|()| PublicFiling)
+            .map_err(|wait| {
+                state.metrics.rate_limited();
+                TooManyRequests::filings(wait)
             })
     }
 }
 
 /// 429: too many requests; try again after this long.
 #[derive(Debug, Clone, Copy)]
-pub struct TooManyRequests(pub Duration);
+pub struct TooManyRequests(pub Duration, pub &'static str);
+
+impl TooManyRequests {
+    /// Too many look-ups.
+    pub fn lookups(wait: Duration) -> TooManyRequests {
+        TooManyRequests(wait, "consultas demais deste endereço")
+    }
+
+    /// Too many filings.
+    pub fn filings(wait: Duration) -> TooManyRequests {
+        TooManyRequests(wait, "envios demais deste endereço")
+    }
+}
 
 impl IntoResponse for TooManyRequests {
     fn into_response(self) -> Response {
@@ -151,7 +205,7 @@ impl IntoResponse for TooManyRequests {
         let seconds = seconds.max(1);
         let mut response = ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            format!("consultas demais deste endereço: tente de novo em {seconds} s"),
+            format!("{}: tente de novo em {seconds} s", self.1),
         )
         .into_response();
         response

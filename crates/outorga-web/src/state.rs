@@ -33,6 +33,7 @@ pub struct AppState {
     /// What this process counts (shared with the server's connections).
     pub metrics: Arc<Metrics>,
     pub(crate) public_rate: Arc<PublicRate>,
+    pub(crate) filing_rate: Arc<PublicRate>,
     /// Where the public reaches this deployment (`https://transporte.cidade.gov.br`,
     /// no trailing slash): the papers' QR codes and verification text point
     /// there.
@@ -49,6 +50,7 @@ impl AppState {
             limits: Limits::DEFAULT,
             metrics: Arc::new(Metrics::default()),
             public_rate: Arc::new(PublicRate::new(&Limits::DEFAULT)),
+            filing_rate: Arc::new(PublicRate::filings(&Limits::DEFAULT)),
             public_url: Arc::from(AppState::LOCAL_URL),
         }
     }
@@ -70,6 +72,7 @@ impl AppState {
         AppState {
             limits,
             public_rate: Arc::new(PublicRate::new(&limits)),
+            filing_rate: Arc::new(PublicRate::filings(&limits)),
             ..self
         }
     }

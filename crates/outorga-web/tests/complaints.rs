@@ -15,6 +15,31 @@ const J: &str = "/api/public/jurisdictions/cangucu/complaints";
 
 async fn complaints(app: &App) {
     let file = |body| app.call(Method::POST, J, None, Some(body));
+    // Three filings at once from one address, then a few per hour.
+    let bad = json!({ "tipo": "outro" });
+    for _ in 0..3 {
+        assert_eq!(
+            file(bad.clone()).await.status,
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+    }
+    let limited = file(bad).await;
+    assert_eq!(
+        limited.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{:?}",
+        limited.body
+    );
+    assert!(
+        limited.text("erro").contains("envios demais"),
+        "{:?}",
+        limited.body
+    );
+    assert!(limited.retry_after.is_some());
+}
+
+async fn worked(app: &App) {
+    let file = |body| app.call(Method::POST, J, None, Some(body));
     let good = json!({
         "tipo": "overcharge", "descricao": "Cobrou R$ 50 por uma corrida curta, sem ligar o taxímetro.",
         "quando": "2026-11-29T22:10", "local": "Rodoviária", "placa": "izc-1a23",
@@ -132,14 +157,26 @@ async fn complaints(app: &App) {
     assert_eq!(refused.status, StatusCode::FORBIDDEN);
 }
 
+/// Limits that let a test file many complaints from one address.
+fn generous() -> outorga_web::Limits {
+    outorga_web::Limits {
+        filing_burst: std::num::NonZeroU32::new(100).expect("burst"),
+        ..outorga_web::Limits::DEFAULT
+    }
+}
+
 #[tokio::test]
 async fn complaints_on_sqlite() {
-    complaints(&App::sqlite().await).await;
+    let app = App::sqlite().await;
+    complaints(&app).await;
+    worked(&app.with_limits(generous())).await;
 }
 
 #[tokio::test]
 async fn complaints_on_postgres() {
     let app = App::postgres("complaints").await;
     complaints(&app).await;
+    let app = app.with_limits(generous());
+    worked(&app).await;
     app.finish().await;
 }

@@ -425,6 +425,32 @@ async fn registers_page_by_page(app: &App) {
         field(&walk(app, lines, &clerk, 2).await, "codigo"),
         ["L-1", "L-2", "L-3"]
     );
+    // Complaints: the queue in the order they came (the same moment: by
+    // protocol), page by page.
+    let mut filed = Vec::new();
+    for place in ["Praça", "Rodoviária", "Centro"] {
+        let made = app
+            .call(
+                axum::http::Method::POST,
+                "/api/public/jurisdictions/cangucu/complaints",
+                None,
+                Some(
+                    json!({ "tipo": "refusal", "descricao": "Recusou a corrida curta.",
+                             "quando": "2026-11-29T10:00", "local": place }),
+                ),
+            )
+            .await;
+        assert_eq!(made.status, StatusCode::CREATED, "{:?}", made.body);
+        filed.push(made.text("protocolo"));
+    }
+    filed.sort();
+    assert_eq!(
+        field(
+            &walk(app, "/api/jurisdictions/cangucu/complaints", &clerk, 2).await,
+            "protocolo"
+        ),
+        filed
+    );
     // The jurisdictions, by id; a user bound to some sees only those.
     let all_of_them = walk(app, "/api/jurisdictions", &clerk, 1).await;
     assert_eq!(
@@ -495,6 +521,7 @@ fn every_list_in_the_document_pages() {
             "/api/jurisdictions",
             "/api/jurisdictions/{j}/agenda",
             "/api/jurisdictions/{j}/autos",
+            "/api/jurisdictions/{j}/complaints",
             "/api/jurisdictions/{j}/debts",
             "/api/jurisdictions/{j}/documents",
             "/api/jurisdictions/{j}/lines",

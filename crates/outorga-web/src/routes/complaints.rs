@@ -157,6 +157,7 @@ pub async fn file_complaint(
               (status = 429, body = ErrorBody)))]
 async fn file(
     _: PublicLookup,
+    _: crate::limits::PublicFiling,
     State(state): State<AppState>,
     _: Public,
     Path(j): Path<String>,

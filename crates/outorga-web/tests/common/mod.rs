@@ -189,6 +189,13 @@ impl App {
         (outorga_web::router(state), store)
     }
 
+    /// The same app with other limits (a fresh count of look-ups).
+    pub fn with_limits(mut self, limits: outorga_web::Limits) -> App {
+        self.state = self.state.clone().with_limits(limits);
+        self.router = outorga_web::router(self.state.clone());
+        self
+    }
+
     pub async fn finish(self) {
         if let Some(schema) = &self.schema {
             admin(&pg_base(), format!("DROP SCHEMA {schema} CASCADE")).await;
