@@ -87,6 +87,12 @@ pub struct LimitArgs {
     /// …and then per second.
     #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.public_per_second)]
     pub public_per_second: NonZeroU32,
+    /// Public filings (passengers' complaints) a client may make at once…
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.filing_burst)]
+    pub filing_burst: NonZeroU32,
+    /// …and then per hour.
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT.filings_per_hour)]
+    pub filings_per_hour: NonZeroU32,
 }
 
 fn at_least_one(text: &str) -> Result<usize, String> {
@@ -106,6 +112,8 @@ impl LimitArgs {
             connections_per_client: self.max_connections_per_client,
             public_burst: self.public_burst,
             public_per_second: self.public_per_second,
+            filing_burst: self.filing_burst,
+            filings_per_hour: self.filings_per_hour,
         }
     }
 }
