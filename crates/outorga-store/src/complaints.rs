@@ -7,7 +7,7 @@ use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
 use crate::dates::{moment, moment_text};
 use crate::listing::{self, Filter, Kind as KeyKind, List, Page, Window, text};
-use crate::text::{TextKind, checked};
+use crate::text::{TextKind, checked, optional};
 use crate::{Store, StoreError};
 use chrono::NaiveDateTime;
 use sqlx::Row;
@@ -153,17 +153,6 @@ fn complaint_of(row: &sqlx::any::AnyRow) -> Result<Complaint, StoreError> {
         },
         handled_by: row.try_get("handled_by")?,
     })
-}
-
-fn optional(
-    field: &'static str,
-    value: Option<&str>,
-    kind: TextKind,
-) -> Result<Option<String>, StoreError> {
-    match value.map(str::trim) {
-        None | Some("") => Ok(None),
-        Some(given) => Ok(Some(checked(field, given, kind)?.to_string())),
-    }
 }
 
 impl Store {

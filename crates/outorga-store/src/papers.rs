@@ -64,6 +64,10 @@ pub struct PaperOf<'a> {
     pub current_since: NaiveDate,
 }
 
+/// A document's kept file in a format.
+const KEPT: &str = "SELECT sha256, pdf, printed_at, printed_by FROM document_files \
+     WHERE code = $1 AND format = $2";
+
 /// The hex SHA-256 of a file.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
@@ -93,14 +97,11 @@ impl Store {
         code: &str,
         format: PaperFormat,
     ) -> Result<Option<KeptFile>, StoreError> {
-        let row = sqlx::query(
-            "SELECT sha256, pdf, printed_at, printed_by FROM document_files \
-             WHERE code = $1 AND format = $2",
-        )
-        .bind(code)
-        .bind(format.as_str())
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = sqlx::query(KEPT)
+            .bind(code)
+            .bind(format.as_str())
+            .fetch_optional(&self.pool)
+            .await?;
         row.as_ref().map(kept_of).transpose()
     }
 
@@ -178,14 +179,11 @@ impl Store {
             )
             .await?;
         }
-        let row = sqlx::query(
-            "SELECT sha256, pdf, printed_at, printed_by FROM document_files \
-             WHERE code = $1 AND format = $2",
-        )
-        .bind(code)
-        .bind(format.as_str())
-        .fetch_one(&mut *tx)
-        .await?;
+        let row = sqlx::query(KEPT)
+            .bind(code)
+            .bind(format.as_str())
+            .fetch_one(&mut *tx)
+            .await?;
         tx.commit().await?;
         kept_of(&row)
     }

@@ -153,6 +153,18 @@ pub(crate) fn years_from(today: NaiveDate, years: i32) -> NaiveDate {
         .unwrap_or(today)
 }
 
+/// A text the user may leave blank: none when blank, else `checked`.
+pub(crate) fn optional(
+    field: &'static str,
+    value: Option<&str>,
+    kind: TextKind,
+) -> Result<Option<String>, StoreError> {
+    match value.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(given) => Ok(Some(checked(field, given, kind)?.to_string())),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

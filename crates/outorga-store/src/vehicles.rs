@@ -3,7 +3,7 @@
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
 use crate::listing::{self, Filter, Kind as KeyKind, List, Page, Window, text};
-use crate::text::{TextKind, checked};
+use crate::text::{TextKind, checked, optional};
 use crate::{Store, StoreError, Tx, refused_if_taken};
 use sqlx::Row;
 
@@ -105,14 +105,6 @@ fn names(field: &'static str, list: &[String]) -> Result<Vec<String>, StoreError
     Ok(out)
 }
 
-/// A name the clerk may leave blank (none), checked as a name otherwise.
-fn optional_name(field: &'static str, text: Option<&str>) -> Result<Option<String>, StoreError> {
-    match text.map(str::trim) {
-        None | Some("") => Ok(None),
-        Some(given) => Ok(Some(checked(field, given, TextKind::Name)?.to_string())),
-    }
-}
-
 fn json_list(text: &str) -> Vec<String> {
     serde_json::from_str(text).unwrap_or_default()
 }
@@ -180,8 +172,8 @@ impl Store {
             plate: parse_plate(&vehicle.plate)?,
             renavam: parse_renavam(&vehicle.renavam)?,
             colour: checked("cor", &vehicle.colour, TextKind::Name)?.to_string(),
-            make: optional_name("marca", vehicle.make.as_deref())?,
-            model: optional_name("modelo", vehicle.model.as_deref())?,
+            make: optional("marca", vehicle.make.as_deref(), TextKind::Name)?,
+            model: optional("modelo", vehicle.model.as_deref(), TextKind::Name)?,
             equipment: names("equipamentos", &vehicle.equipment)?,
             adaptations: names("adaptações", &vehicle.adaptations)?,
             ..vehicle.clone()

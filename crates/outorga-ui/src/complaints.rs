@@ -153,11 +153,7 @@ pub(crate) struct Find {
 
 /// The form's protocol, to its page.
 pub(crate) async fn find(Query(asked): Query<Find>) -> Response {
-    let code: String = asked
-        .protocolo
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
-        .collect();
+    let code = crate::forms::code_in_path(&asked.protocolo);
     if code.is_empty() {
         return Redirect::to("/denuncia").into_response();
     }

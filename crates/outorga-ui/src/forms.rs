@@ -164,6 +164,14 @@ pub(crate) async fn upload(
     Ok(sent)
 }
 
+/// A code typed into a form (a document's, a complaint's protocol) as a
+/// path segment: its letters, digits and hyphens only.
+pub(crate) fn code_in_path(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect()
+}
+
 /// Text a form sent, when not blank (trimmed).
 pub(crate) fn given(text: &str) -> Option<String> {
     Some(text.trim().to_string()).filter(|t| !t.is_empty())

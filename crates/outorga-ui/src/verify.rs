@@ -77,11 +77,7 @@ pub(crate) struct Asked {
 
 /// The form; a code sent (`?codigo=`) goes to its page.
 pub(crate) async fn form(Query(asked): Query<Asked>) -> Response {
-    let code: String = asked
-        .codigo
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
-        .collect();
+    let code = crate::forms::code_in_path(&asked.codigo);
     if !code.is_empty() {
         return Redirect::to(&format!("/verificar/{code}")).into_response();
     }
@@ -114,58 +110,27 @@ pub(crate) async fn check_file(
     Path(codigo): Path<String>,
     multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
 ) -> Response {
-    let verdict = match multipart {
-        Err(_) => (
-            false,
-            "o formulário não trouxe o arquivo: escolha-o e envie".to_string(),
-        ),
+    // The file's SHA-256 and name, or why there is no file to check.
+    let sent = match multipart {
+        Err(_) => Err("o formulário não trouxe o arquivo: escolha-o e envie".to_string()),
         Ok(multipart) => match upload(multipart, MAX_FILE_BYTES).await {
-            Err(message) => (false, message),
-            Ok(sent) if sent.bytes.is_empty() => {
-                (false, "escolha o arquivo PDF do documento".into())
-            }
-            Ok(sent) => {
-                let sha = outorga_store::sha256_hex(&sent.bytes);
-                let code = codigo.trim().to_uppercase();
-                match state.store.document(&code).await {
-                    Ok(Some(doc)) => match state.store.document_prints(&doc.code).await {
-                        Ok(prints) if prints.iter().any(|(_, s)| *s == sha) => (
-                            true,
-                            format!(
-                                "O arquivo {} é o documento que o órgão emitiu: não foi alterado.",
-                                sent.file_name
-                            ),
-                        ),
-                        Ok(_) => (
-                            false,
-                            format!(
-                                "O arquivo {} não é o que o órgão emitiu com este código: foi alterado, ou é outro documento (SHA-256 {sha}).",
-                                sent.file_name
-                            ),
-                        ),
-                        Err(error) => {
-                            tracing::error!(%error, "a document's files could not be read");
-                            return failure();
-                        }
-                    },
-                    Ok(None) => (false, String::new()),
-                    Err(error) => {
-                        tracing::error!(%error, "a document could not be read");
-                        return failure();
-                    }
-                }
-            }
+            Err(message) => Err(message),
+            Ok(sent) if sent.bytes.is_empty() => Err("escolha o arquivo PDF do documento".into()),
+            Ok(sent) => Ok((outorga_store::sha256_hex(&sent.bytes), sent.file_name)),
         },
     };
-    answer(&state, &codigo, Some(verdict)).await
+    answer(&state, &codigo, Some(sent)).await
 }
 
+/// A file sent to be checked: its SHA-256 and name, or why there is none.
+type Sent = Result<(String, String), String>;
+
 /// The page of the document `codigo`, with the verdict on a file sent.
-async fn answer(state: &AppState, codigo: &str, file_check: Option<(bool, String)>) -> Response {
+async fn answer(state: &AppState, codigo: &str, sent: Option<Sent>) -> Response {
     let asked = codigo.trim().to_uppercase();
     match document_check(state, &asked).await {
         Ok((doc, reasons)) => {
-            let prints = match state.store.document_prints(&doc.code).await {
+            let prints: Vec<(&str, String)> = match state.store.document_prints(&doc.code).await {
                 Ok(prints) => prints
                     .into_iter()
                     .map(|(format, sha)| (format.portuguese(), sha))
@@ -175,6 +140,20 @@ async fn answer(state: &AppState, codigo: &str, file_check: Option<(bool, String
                     return failure();
                 }
             };
+            let file_check = sent.map(|sent| match sent {
+                Err(message) => (false, message),
+                Ok((sha, name)) if prints.iter().any(|(_, kept)| *kept == sha) => (
+                    true,
+                    format!("O arquivo {name} é o documento que o órgão emitiu: não foi alterado."),
+                ),
+                Ok((sha, name)) => (
+                    false,
+                    format!(
+                        "O arquivo {name} não é o que o órgão emitiu com este código: foi \
+                         alterado, ou é outro documento (SHA-256 {sha})."
+                    ),
+                ),
+            });
             let today = outorga_web::workflows::today_in(state, &doc.jurisdiction);
             let checked = Checked {
                 code: doc.code.clone(),

@@ -10,6 +10,7 @@ use outorga_pdf::{Format, Images, Paper, Row, Section, SlipText};
 use outorga_store::words::{self, day, masked_document};
 use outorga_store::{Auto, Document, PaperFormat, Slip};
 
+use crate::routes::public::authority;
 pub(super) use crate::routes::public::place_name;
 
 fn failed(what: impl Into<String>) -> ApiError {
@@ -58,7 +59,6 @@ pub(super) async fn paper(
         }
     };
     let rulebook = rulebook.or_else(|| state.library.rulebooks().find(|r| r.jurisdiction.id == *j));
-    let place = place_name(state, j);
     let verify_at = format!("{}/verificar", state.public_url);
     let images = Images {
         verify_qr: qr(&format!("{verify_at}/{}", document.code))?,
@@ -73,9 +73,7 @@ pub(super) async fn paper(
             PaperFormat::A4 => Format::A4,
             PaperFormat::Card => Format::Card,
         },
-        authority: rulebook
-            .and_then(|r| r.jurisdiction.authority.clone())
-            .unwrap_or(place),
+        authority: authority(state, j),
         law: rulebook.map_or_else(String::new, |r| {
             format!("{} ({})", r.act.name, r.act.number)
         }),
@@ -162,21 +160,38 @@ async fn vehicle_rows(state: &AppState, j: &str, plate: &str) -> Result<Vec<Row>
     Ok(rows)
 }
 
+/// The permit the vehicle `plate` serves on `today`, if any.
+async fn serving_permit(
+    state: &AppState,
+    j: &str,
+    plate: &str,
+    today: NaiveDate,
+) -> Result<Option<outorga_store::PermitRecord>, ApiError> {
+    let Some((service, number, _)) = state
+        .store
+        .plate_check(j, plate, today)
+        .await?
+        .and_then(|c| c.permit)
+    else {
+        return Ok(None);
+    };
+    Ok(Some(state.store.permit(j, &service, number).await?.0))
+}
+
 async fn traffic_authorization<'a>(
     state: &'a AppState,
     j: &str,
     plate: &str,
     today: NaiveDate,
 ) -> Result<Parts<'a>, ApiError> {
-    let check = state.store.plate_check(j, plate, today).await?;
     let mut sections = vec![section(
         "O veículo",
         vehicle_rows(state, j, plate).await?,
         vec![],
     )];
     let mut rulebook = None;
-    if let Some((service, number, _)) = check.and_then(|c| c.permit) {
-        let (permit, _) = state.store.permit(j, &service, number).await?;
+    if let Some(permit) = serving_permit(state, j, plate, today).await? {
+        let (service, number) = (permit.service.clone(), permit.number);
         rulebook = rulebook_of(state, &permit.rulebook);
         let term = rulebook.and_then(|r| {
             r.deadlines
@@ -239,16 +254,9 @@ async fn inspection_seal<'a>(
         rows.push(Row::new("Próxima vistoria até", day(next)));
     }
     let today = crate::routes::today_in(state, j);
-    let rulebook = match state.store.plate_check(j, plate, today).await? {
-        Some(check) => match check.permit {
-            Some((service, number, _)) => {
-                let (permit, _) = state.store.permit(j, &service, number).await?;
-                rulebook_of(state, &permit.rulebook)
-            }
-            None => None,
-        },
-        None => None,
-    };
+    let rulebook = serving_permit(state, j, plate, today)
+        .await?
+        .and_then(|permit| rulebook_of(state, &permit.rulebook));
     Ok((
         rulebook,
         vec![
@@ -500,9 +508,7 @@ async fn auto_paper<'a>(
         None => None,
     };
     let mut sections = auto_sections(state, j, &auto, rulebook).await?;
-    let authority = rulebook
-        .and_then(|r| r.jurisdiction.authority.clone())
-        .unwrap_or_else(|| place_name(state, j));
+    let authority = authority(state, j);
     let (title, slip) = match which {
         super::AutoPaper::Auto => (format!("Auto de infração nº {}/{}", key.1, key.0), None),
         super::AutoPaper::Notification => {

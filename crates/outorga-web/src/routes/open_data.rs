@@ -8,7 +8,7 @@ use crate::auth::Public;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::Path;
 use crate::limits::PublicLookup;
-use crate::routes::public::place_name;
+use crate::routes::public::{authority, place_name};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::header;
@@ -96,12 +96,7 @@ fn column(c: &outorga_store::Column) -> Value {
 /// The dictionary of jurisdiction `j`'s files: DCAT with CSVW columns.
 pub fn dictionary(state: &AppState, j: &str) -> Value {
     let place = place_name(state, j);
-    let authority = state
-        .library
-        .rulebooks()
-        .find(|r| r.jurisdiction.id == j)
-        .and_then(|r| r.jurisdiction.authority.clone())
-        .unwrap_or_else(|| place.clone());
+    let authority = authority(state, j);
     let base = format!(
         "{}/api/public/jurisdictions/{j}/open-data",
         state.public_url

@@ -104,6 +104,17 @@ pub(crate) fn place_name(state: &AppState, j: &str) -> String {
         .map_or_else(|| j.to_string(), |r| r.jurisdiction.name.clone())
 }
 
+/// The organ that heads a jurisdiction's papers and publishes its data, as
+/// its rulebooks name it (`authority`); its name when they name none.
+pub(crate) fn authority(state: &AppState, j: &str) -> String {
+    state
+        .library
+        .rulebooks()
+        .find_map(|r| (r.jurisdiction.id == j).then(|| r.jurisdiction.authority.clone()))
+        .flatten()
+        .unwrap_or_else(|| place_name(state, j))
+}
+
 fn reasons(bars: &[Bar]) -> Vec<String> {
     bars.iter().map(Bar::portuguese).collect()
 }
