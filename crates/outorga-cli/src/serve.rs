@@ -232,5 +232,18 @@ async fn demo(store: &Store, library: &Library) -> anyhow::Result<()> {
     for refusal in &report.refused {
         println!("  recusado pela lei: {refusal}");
     }
+    // The first holder's own space, its password set as a holder sets it:
+    // with a first-access code printed for them.
+    if let Some((j, holder)) = outorga_store::demo_holder(&rulebooks)
+        && store.registered(&j, &holder).await?.is_some()
+        && !store.has_citizen_account(&holder).await?
+    {
+        let code = store.issue_access_code(&change, &j, &holder).await?;
+        let local = std::net::IpAddr::from([127, 0, 0, 1]);
+        store
+            .first_access(&holder, &code.code, DEMO_PASSWORD, (local, now))
+            .await?;
+        println!("demo: espaço do titular: CPF {holder}, senha `{DEMO_PASSWORD}`");
+    }
     Ok(())
 }

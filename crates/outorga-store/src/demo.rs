@@ -35,6 +35,23 @@ const NAMES: [&str; 16] = [
 ];
 
 /// A CPF with valid check digits, different for each `seed`.
+/// The demo's first holder of a permit — of the first of `rulebooks` (as
+/// given to [`Store::load_demo`]) whose services the demo grants (not the
+/// buses') — and their jurisdiction: the one `serve --demo` opens the
+/// holder's space for.
+pub fn demo_holder(rulebooks: &[&Rulebook]) -> Option<(String, String)> {
+    rulebooks
+        .iter()
+        .enumerate()
+        .find(|(_, r)| r.services.iter().any(|s| *s != Service::Onibus))
+        .map(|(index, r)| {
+            (
+                r.jurisdiction.id.clone(),
+                demo_cpf((index as u32 + 1) * 100),
+            )
+        })
+}
+
 fn demo_cpf(seed: u32) -> String {
     let base = format!(
         "{:09}",
@@ -429,6 +446,38 @@ impl Store {
                                 .await?;
                             }
                             Err(e) => note(format!("auto contra {holder}"), e),
+                        }
+                        // The first holder also has a recent auto, notified
+                        // two days ago: its defense may be filed now (the
+                        // holder's space shows it).
+                        if k == 0
+                            && let Some(committed) = today.checked_sub_days(Days::new(6))
+                        {
+                            let issued_at = committed.succ_opt().unwrap_or(committed);
+                            input.committed_at =
+                                committed.and_hms_opt(8, 40, 0).unwrap_or_default();
+                            let recent = Change {
+                                at: issued_at.and_hms_opt(9, 0, 0).unwrap_or(at),
+                                ..change
+                            };
+                            match self
+                                .issue_auto(&recent, rulebook, jurisdiction, &input)
+                                .await
+                            {
+                                Ok(auto) => {
+                                    report.autos += 1;
+                                    self.advance(
+                                        rulebook,
+                                        jurisdiction,
+                                        (auto.year, auto.number),
+                                        1,
+                                        (issued_at, today),
+                                        &change,
+                                    )
+                                    .await?;
+                                }
+                                Err(e) => note(format!("auto recente contra {holder}"), e),
+                            }
                         }
                     }
                     // The last holder stopped twenty days ago, on the law's

@@ -3,6 +3,9 @@
 //! migrated on first open) or PostgreSQL for a `postgres://` URL. Queries use
 //! `$N` placeholders and portable SQL; the migrations are embedded.
 
+#[macro_use]
+mod worded;
+
 mod agenda;
 mod audit;
 mod audit_list;
@@ -10,6 +13,8 @@ mod auto_record;
 mod autos;
 pub mod brl;
 mod checks;
+mod citizen_space;
+mod citizens;
 mod complaints;
 mod crew;
 mod dates;
@@ -33,6 +38,7 @@ mod people;
 mod permit_life;
 mod permit_status;
 mod permits;
+mod petitions;
 mod process;
 mod process_options;
 mod profile;
@@ -62,10 +68,14 @@ pub use audit_list::{AuditFilter, LoggedChange};
 pub use auto_record::{Auto, Proposal, ProposedSanction};
 pub use autos::{AutoFilter, AutoInput};
 pub use checks::{Held, PlateCheck};
+pub use citizen_space::{PointLimit, PointsStanding};
+pub use citizens::{
+    AccessCode, CODE_DAYS, CitizenSession, FirstAccess, actor as citizen_actor, cpf as parse_cpf,
+};
 pub use complaints::{Complaint, ComplaintInput, ComplaintKind, ComplaintStatus, Handling};
 pub use crew::{Driver, DriverAdded, role_pt as driver_role_pt};
 pub use debts::{Debt, DebtFilter, Due, Means, Origin, Payment, PaymentInput};
-pub use demo::DemoReport;
+pub use demo::{DemoReport, demo_holder};
 pub use documents::{Document, DocumentFilter, kind_name as document_kind_name};
 pub use fees::FeeCharge;
 pub use fleet::{Inspection, InspectionRow, VehicleIncluded};
@@ -91,6 +101,10 @@ pub use people::{Kind, Registered, parse_document};
 pub use permit_life::PermitChange;
 pub use permit_status::event_pt;
 pub use permits::{GrantRequest, Granted, HistoryStep, PermitFilter, PermitRecord, status_pt};
+pub use petitions::{
+    Attachment, MAX_BYTES as PETITION_MAX_BYTES, MAX_FILES as PETITION_MAX_FILES, Petition,
+    PetitionFile, PetitionInput, PetitionKind, PetitionStatus, content_type as attachment_type,
+};
 pub use process::{ProcessStep, status_pt as auto_status_pt};
 pub use process_options::{AppealTo, ProcessOptions, RunningLimit, StepOption, TakenStep};
 pub use profile::{Cnh, Profile, check_profile, parse_cnh_number};

@@ -151,8 +151,10 @@ pub(crate) async fn apply(
 }
 
 /// What the machine decides of `step` on `on` for the permit as recorded;
-/// the law's refusal is `StoreError::Refused`.
-async fn decide(
+/// the law's refusal is `StoreError::Refused`. Also what a holder's
+/// renewal request is weighed with before it reaches the clerks
+/// (`petitions.rs`).
+pub(crate) async fn decide(
     tx: &mut Tx,
     ctx: &Context<'_>,
     jurisdiction: &str,

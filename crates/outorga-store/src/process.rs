@@ -137,21 +137,50 @@ impl Store {
         process: &ProcessStep,
         on: NaiveDate,
     ) -> Result<Auto, StoreError> {
+        let (mut tx, _writer) = self.write_transaction().await?;
+        let auto = self
+            .take_step(
+                &mut tx,
+                change,
+                rulebook,
+                jurisdiction,
+                (year, number),
+                process,
+                on,
+            )
+            .await?;
+        tx.commit().await?;
+        Ok(auto)
+    }
+
+    /// [`Store::process_auto`] in `tx` (a write transaction the caller
+    /// commits): what a holder's online defense or appeal records with its
+    /// petition (`petitions.rs`).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn take_step(
+        &self,
+        tx: &mut Tx,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        (year, number): (i32, i64),
+        process: &ProcessStep,
+        on: NaiveDate,
+    ) -> Result<Auto, StoreError> {
         crate::under_law("data", on, change, rulebook)?;
         let kind = process.step.kind();
         crate::text::checked(text_field(kind), &process.text, crate::TextKind::Long)?;
-        let (mut tx, _writer) = self.write_transaction().await?;
-        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let ctx = crate::parameters::law(tx, jurisdiction, rulebook).await?;
         // The auto's row lock (PostgreSQL): concurrent steps on one auto are
         // taken one after the other, each seeing the status the other left.
         sqlx::query("UPDATE autos SET status = status WHERE jurisdiction = $1 AND year = $2 AND number = $3")
             .bind(jurisdiction)
             .bind(year)
             .bind(number)
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await?;
         crate::audit::guard::unchanged(
-            &mut tx,
+            tx,
             &self.audit.schema,
             &[RowRef::new(
                 "autos",
@@ -159,14 +188,14 @@ impl Store {
             )],
         )
         .await?;
-        let auto = read_auto(&mut tx, jurisdiction, (year, number)).await?;
+        let auto = read_auto(tx, jurisdiction, (year, number)).await?;
         if auto.rulebook != rulebook.id {
             return Err(StoreError::Invalid {
                 field: "regulamento",
                 reason: format!("o auto foi lavrado sob {}", auto.rulebook),
             });
         }
-        let last = last_step(&mut tx, jurisdiction, &auto).await?;
+        let last = last_step(tx, jurisdiction, &auto).await?;
         if on < last {
             return Err(StoreError::Invalid {
                 field: "data",
@@ -190,7 +219,7 @@ impl Store {
             .and_then(|i| auto.proposal.options.get(i))
             .and_then(|o| o.record_as.as_deref());
         write_state(
-            &mut tx,
+            tx,
             jurisdiction,
             (&auto, &next, recorded_as),
             &limits,
@@ -199,7 +228,7 @@ impl Store {
         .await?;
         let cited: Vec<String> = limits.iter().map(|l| l.citation.to_string()).collect();
         auto_step(
-            &mut tx,
+            tx,
             &self.audit,
             change,
             jurisdiction,
@@ -219,7 +248,7 @@ impl Store {
             } else {
                 "o auto não subsiste"
             };
-            end_measures(&mut tx, (&self.audit, change, why), jurisdiction, key, on).await?;
+            end_measures(tx, (&self.audit, change, why), jurisdiction, key, on).await?;
         }
         if next.status == Status::Final {
             let set = match selection.as_ref().and_then(|s| s.option) {
@@ -246,7 +275,7 @@ impl Store {
                 .find(|l| l.kind == DeadlineKind::Payment)
                 .map(|l| l.due);
             finalize(
-                &mut tx,
+                tx,
                 (&self.audit, &ctx),
                 change,
                 jurisdiction,
@@ -256,9 +285,7 @@ impl Store {
             )
             .await?;
         }
-        let auto = read_auto(&mut tx, jurisdiction, key).await?;
-        tx.commit().await?;
-        Ok(auto)
+        read_auto(tx, jurisdiction, key).await
     }
 }
 

@@ -135,6 +135,17 @@ async fn wait_for(
     Ok(Some(((millis + 999) / 1000).max(1)))
 }
 
+/// Records in `tx` whether the attempt `id` ([`Store::open_attempt`])
+/// succeeded.
+pub(crate) async fn settle_attempt(tx: &mut Tx, id: &str, matches: bool) -> Result<(), StoreError> {
+    sqlx::query("UPDATE sign_in_attempts SET succeeded = $2 WHERE id = $1")
+        .bind(id)
+        .bind(i32::from(matches))
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 impl Store {
     /// Signs `name` in with `password` from `client` at `at` (now, given by
     /// the caller): a session until `expires_at`, a refusal, or "too many
@@ -148,52 +159,64 @@ impl Store {
         expires_at: NaiveDateTime,
     ) -> Result<SignIn, StoreError> {
         let name = name.trim();
-        let client = client.to_canonical();
         let ticket = self.hashing.admit()?;
-        let id = random_hex::<16>()?;
-        {
-            let (mut tx, _writer) = self.write_transaction().await?;
-            if self.backend == Backend::Postgres {
-                sqlx::query("LOCK TABLE sign_in_attempts IN EXCLUSIVE MODE")
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            let from = network(client);
-            let by_name =
-                wait_for(&mut tx, Key::NameFrom(name, &from), at, FAILURES_PER_NAME).await?;
-            let by_client = wait_for(&mut tx, Key::Network(&from), at, FAILURES_PER_CLIENT).await?;
-            let everywhere =
-                wait_for(&mut tx, Key::Name(name), at, FAILURES_PER_NAME_EVERYWHERE).await?;
-            if let Some(seconds) = by_name.max(by_client).max(everywhere) {
-                return Ok(SignIn::TooMany { seconds });
-            }
-            sqlx::query(
-                "INSERT INTO sign_in_attempts (id, at, name, client, network) \
-                 VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(&id)
-            .bind(timestamp(at))
-            .bind(name)
-            .bind(client.to_string())
-            .bind(network(client))
-            .execute(&mut *tx)
-            .await?;
-            tx.commit().await?;
-        }
+        let id = match self.open_attempt(name, client, at).await? {
+            Ok(id) => id,
+            Err(seconds) => return Ok(SignIn::TooMany { seconds }),
+        };
         let (user, phc) = self.credentials(name).await?.unzip();
         let matches = ticket.verify(password.to_string(), phc).await?;
         let (mut tx, _writer) = self.write_transaction().await?;
-        sqlx::query("UPDATE sign_in_attempts SET succeeded = $2 WHERE id = $1")
-            .bind(&id)
-            .bind(i32::from(matches))
-            .execute(&mut *tx)
-            .await?;
+        settle_attempt(&mut tx, &id, matches).await?;
         let outcome = match user.filter(|_| matches) {
             Some(user) => SignIn::Opened(self.start_session(&mut tx, user, at, expires_at).await?),
             None => SignIn::Refused,
         };
         tx.commit().await?;
         Ok(outcome)
+    }
+
+    /// Records an attempt at `name` from `client` at `at`, about to be
+    /// checked (it counts as a failure until [`settle_attempt`]): its id,
+    /// or — when too many failures of the name or the client fall in the
+    /// window — in how many seconds another may be checked (nothing
+    /// recorded). Also what the holders' space counts its attempts with
+    /// (`citizens.rs`), under names no user can have.
+    pub(crate) async fn open_attempt(
+        &self,
+        name: &str,
+        client: IpAddr,
+        at: NaiveDateTime,
+    ) -> Result<Result<String, i64>, StoreError> {
+        let client = client.to_canonical();
+        let id = random_hex::<16>()?;
+        let (mut tx, _writer) = self.write_transaction().await?;
+        if self.backend == Backend::Postgres {
+            sqlx::query("LOCK TABLE sign_in_attempts IN EXCLUSIVE MODE")
+                .execute(&mut *tx)
+                .await?;
+        }
+        let from = network(client);
+        let by_name = wait_for(&mut tx, Key::NameFrom(name, &from), at, FAILURES_PER_NAME).await?;
+        let by_client = wait_for(&mut tx, Key::Network(&from), at, FAILURES_PER_CLIENT).await?;
+        let everywhere =
+            wait_for(&mut tx, Key::Name(name), at, FAILURES_PER_NAME_EVERYWHERE).await?;
+        if let Some(seconds) = by_name.max(by_client).max(everywhere) {
+            return Ok(Err(seconds));
+        }
+        sqlx::query(
+            "INSERT INTO sign_in_attempts (id, at, name, client, network) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&id)
+        .bind(timestamp(at))
+        .bind(name)
+        .bind(client.to_string())
+        .bind(from)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Ok(id))
     }
 
     /// A page of the attempts that were checked, newest first; a viewer

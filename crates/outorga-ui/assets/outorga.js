@@ -77,4 +77,10 @@
     if (input.dataset.mascara === "documento") documentTyped(input);
     if (input.dataset.mascara === "placa") plateTyped(input);
   });
+
+  // A button that prints the page (a receipt).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-imprimir]");
+    if (button) window.print();
+  });
 })();

@@ -37,12 +37,12 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../assets/vendor/raleway-5.3.0/raleway-latin-700-normal.woff2"),
     ),
     (
-        "outorga-8.css",
+        "outorga-9.css",
         "text/css; charset=utf-8",
         include_bytes!("../assets/outorga.css"),
     ),
     (
-        "outorga-1.js",
+        "outorga-2.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../assets/outorga.js"),
     ),

@@ -78,6 +78,16 @@ struct TimelineStep {
     articles: String,
 }
 
+/// A petition filed online against the auto, as its page lists it.
+struct Filed {
+    protocol: String,
+    kind: &'static str,
+    at: String,
+    text: String,
+    /// (seq, name)
+    files: Vec<(i64, String)>,
+}
+
 #[derive(Template)]
 #[template(path = "auto.html")]
 struct AutoPage {
@@ -109,6 +119,8 @@ struct AutoPage {
     refused: Vec<Refused>,
     /// The papers the user may print now: (kind, the button's words).
     papers: Vec<(&'static str, &'static str)>,
+    /// What the offender or holder filed online.
+    petitions: Vec<Filed>,
     /// Just issued (`?lavrado=1`) or a step just taken (`?passo=…`).
     notice: Option<String>,
     /// A step refused just now whose form is not offered any more.
@@ -316,9 +328,10 @@ async fn auto_page(
             .await?;
         let steps = state.store.auto_steps(j, key).await?;
         let offender = state.store.registered(j, &auto.offender).await?;
-        Ok::<_, StoreError>((options, steps, offender))
+        let petitions = state.store.petitions_of_auto(j, key).await?;
+        Ok::<_, StoreError>((options, steps, offender, petitions))
     };
-    let (options, steps, offender) = match read.await {
+    let (options, steps, offender, petitions) = match read.await {
         Ok(found) => found,
         Err(error) => {
             tracing::error!(%error, "an auto's procedure could not be read");
@@ -391,6 +404,16 @@ async fn auto_page(
             forms,
             refused,
             papers: papers_of(signed, &auto),
+            petitions: petitions
+                .into_iter()
+                .map(|p| Filed {
+                    protocol: p.protocol,
+                    kind: p.kind.portuguese(),
+                    at: p.filed_at.format("%d/%m/%Y %H:%M").to_string(),
+                    text: p.text,
+                    files: p.files.into_iter().map(|f| (f.seq, f.name)).collect(),
+                })
+                .collect(),
             notice,
             error,
         },

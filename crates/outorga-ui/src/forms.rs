@@ -108,13 +108,16 @@ pub(crate) fn list_status<T>(listed: &Listed<T>) -> axum::http::StatusCode {
     }
 }
 
-/// A form sent as `multipart/form-data` with one file, `arquivo`.
+/// A form sent as `multipart/form-data` with one file, `arquivo`, or
+/// several, `anexos` (a petition's attachments).
 #[derive(Debug, Default)]
 pub(crate) struct Upload {
     /// The form's other fields, as text.
     pub fields: Vec<(String, String)>,
     pub file_name: String,
     pub bytes: Vec<u8>,
+    /// The files sent as `anexos`, each with its name (none chosen: none).
+    pub attachments: Vec<(String, Vec<u8>)>,
 }
 
 impl Upload {
@@ -127,7 +130,7 @@ impl Upload {
     }
 }
 
-/// Reads a form with one file (`arquivo`, at most `max_bytes`: the route's
+/// Reads a form with its files (at most `max_bytes` in all: the route's
 /// body limit stops more); what went wrong as the page says it.
 pub(crate) async fn upload(
     mut multipart: axum::extract::Multipart,
@@ -149,13 +152,19 @@ pub(crate) async fn upload(
             Err(_) => return Err("o formulário chegou incompleto: envie de novo".into()),
         };
         let name = field.name().unwrap_or("").to_string();
-        if name == "arquivo" {
-            sent.file_name = field.file_name().unwrap_or("arquivo").to_string();
-            sent.bytes = match field.bytes().await {
+        if name == "arquivo" || name == "anexos" {
+            let file_name = field.file_name().unwrap_or("arquivo").to_string();
+            let bytes = match field.bytes().await {
                 Ok(bytes) => bytes.to_vec(),
                 Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(too_large()),
                 Err(_) => return Err("o arquivo chegou incompleto: envie de novo".into()),
             };
+            if name == "arquivo" {
+                sent.file_name = file_name;
+                sent.bytes = bytes;
+            } else if !bytes.is_empty() {
+                sent.attachments.push((file_name, bytes));
+            }
         } else {
             let text = field.text().await.unwrap_or_default();
             sent.fields.push((name, text));

@@ -50,7 +50,11 @@
 //! - `returns.rs`: a bank's return file of paid slips imported, with its
 //!   report;
 //! - `reports.rs`: the revenue and the overdue debts as CSV files;
-//! - `audit.rs`: the audit log, paged and filtered, and its verification.
+//! - `audit.rs`: the audit log, paged and filtered, and its verification;
+//! - `titular.rs`: the holder's and driver's own space (`/titular`), on a
+//!   cookie session of its own;
+//! - `petitions.rs`: the staff's side of it — a person's first-access
+//!   code printed, the petitions filed, a clerk's answer.
 
 mod admin;
 mod assets;
@@ -75,6 +79,7 @@ mod payments;
 mod people;
 mod permit_actions;
 mod permits;
+mod petitions;
 mod place;
 mod plan;
 mod profile;
@@ -86,6 +91,7 @@ mod search;
 mod services;
 mod session;
 mod slip;
+mod titular;
 mod units;
 mod vehicles;
 mod verify;
@@ -142,6 +148,35 @@ pub fn routes(options: Options) -> Router<AppState> {
                 verify::MAX_FILE_BYTES + 64 * 1024,
             )),
         )
+        // The holder's and driver's own space (issue 14).
+        .route("/titular", get(titular::sign_in_form))
+        .route("/titular/entrar", post(titular::sign_in))
+        .route(
+            "/titular/primeiro-acesso",
+            get(titular::first_access_form).post(titular::first_access),
+        )
+        .route("/titular/sair", post(titular::sign_out))
+        .route("/titular/painel", get(titular::space))
+        .route("/titular/autos/{j}/{ano}/{numero}", get(titular::auto))
+        .route(
+            "/titular/autos/{j}/{ano}/{numero}/peticao",
+            post(titular::file).layer(axum::extract::DefaultBodyLimit::max(
+                titular::MAX_PETITION_BODY,
+            )),
+        )
+        .route(
+            "/titular/permissoes/{j}/{servico}/{numero}/renovacao",
+            post(titular::renewal),
+        )
+        .route("/titular/protocolos/{protocolo}", get(titular::receipt))
+        .route(
+            "/titular/documentos/{j}/{codigo}/pdf",
+            get(titular::document),
+        )
+        .route(
+            "/titular/debitos/{j}/{ano}/{numero}/{seq}/guia",
+            post(titular::slip),
+        )
         .route("/entrar", get(pages::sign_in_form).post(pages::sign_in))
         .route("/sair", post(pages::sign_out))
         .route("/painel", get(pages::panel))
@@ -188,6 +223,16 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route("/j/{j}/autos/{ano}/{numero}", get(auto_page::show))
         .route("/j/{j}/autos/{ano}/{numero}/passos", post(auto_page::take))
         .route("/j/{j}/junta", get(board::queue))
+        .route(
+            "/j/{j}/pessoas/{documento}/codigo-de-acesso",
+            post(petitions::access_code),
+        )
+        .route("/j/{j}/requerimentos", get(petitions::queue))
+        .route("/j/{j}/requerimentos/{protocolo}", post(petitions::answer))
+        .route(
+            "/j/{j}/requerimentos/{protocolo}/anexos/{seq}",
+            get(petitions::attachment),
+        )
         .route("/j/{j}/denuncias", get(complaints::queue))
         .route("/j/{j}/denuncias/{protocolo}", post(complaints::handle))
         // The papers (issue 14): a document's PDF; an auto's papers and a

@@ -311,6 +311,8 @@ struct PersonPage {
     facts: Vec<(&'static str, String)>,
     checklists: Vec<ServiceChecklist>,
     clerk: bool,
+    /// A person (CPF), who may have a space of their own.
+    citizen: bool,
     notice: Option<&'static str>,
 }
 
@@ -392,6 +394,7 @@ pub(crate) async fn person(
             place: place.name.clone(),
             today: format::day(place.today),
             facts: facts(&profile),
+            citizen: registered.kind == Kind::Person,
             person: PersonRow::from(registered),
             checklists,
             clerk: Clerk::admits(signed.user.role),

@@ -42,18 +42,30 @@ impl<'a> Place<'a> {
     }
 }
 
+/// The jurisdiction `j`, if the library has its rulebooks.
+pub(crate) fn known_place<'a>(state: &'a AppState, j: &str) -> Option<Place<'a>> {
+    let rulebooks: Vec<&Rulebook> = state
+        .library
+        .rulebooks()
+        .filter(|r| r.jurisdiction.id == j)
+        .collect();
+    let first = rulebooks.first()?;
+    Some(Place {
+        id: j.to_string(),
+        name: format!("{} ({})", first.jurisdiction.name, first.jurisdiction.state),
+        today: first.jurisdiction.today(state.clock.now()),
+        now: first.jurisdiction.local(state.clock.now()),
+        rulebooks,
+    })
+}
+
 /// The jurisdiction `j` for `signed`, or the page that refuses it.
 pub(crate) fn place<'a>(
     state: &'a AppState,
     signed: &Signed,
     j: &str,
 ) -> Result<Place<'a>, Box<Response>> {
-    let rulebooks: Vec<&Rulebook> = state
-        .library
-        .rulebooks()
-        .filter(|r| r.jurisdiction.id == j)
-        .collect();
-    let Some(first) = rulebooks.first() else {
+    let Some(found) = known_place(state, j) else {
         return Err(Box::new(refusal(
             signed,
             StatusCode::NOT_FOUND,
@@ -69,13 +81,7 @@ pub(crate) fn place<'a>(
             "Seu usuário não tem acesso a esta jurisdição. Peça ao administrador, se precisar.",
         )));
     }
-    Ok(Place {
-        id: j.to_string(),
-        name: format!("{} ({})", first.jurisdiction.name, first.jurisdiction.state),
-        today: first.jurisdiction.today(state.clock.now()),
-        now: first.jurisdiction.local(state.clock.now()),
-        rulebooks,
-    })
+    Ok(found)
 }
 
 /// A page that refuses, with the user's bar.

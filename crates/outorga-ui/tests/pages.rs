@@ -2191,7 +2191,7 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 68] = [
+    let routes: [Row<'_>; 72] = [
         // The administration (issue 12): users and tokens, parameters,
         // the audit log.
         ("GET", "/admin/usuarios", "", Admin::admits, None),
@@ -2521,6 +2521,30 @@ async fn role_table(url: &str) {
             "segmento=1&convenio=12&identificador_valor=6&chave_pix=x&beneficiario=&cidade=",
             Admin::admits,
             unprocessable,
+        ),
+        // The holder's space, the staff's side (issue 14): a first-access
+        // code printed, the petitions and their files, an answer.
+        (
+            "POST",
+            "/j/{j}/pessoas/52998224725/codigo-de-acesso",
+            "",
+            Clerk::admits,
+            unprocessable,
+        ),
+        ("GET", "/j/{j}/requerimentos", "", anyone, None),
+        (
+            "POST",
+            "/j/{j}/requerimentos/ABCDE-12345",
+            "resposta=Deferido",
+            Clerk::admits,
+            unprocessable,
+        ),
+        (
+            "GET",
+            "/j/{j}/requerimentos/ABCDE-12345/anexos/1",
+            "",
+            anyone,
+            not_found,
         ),
         (
             "POST",
@@ -4033,5 +4057,358 @@ async fn complaint_flow_on_postgresql() {
     let schema = format!("uic_{}_{nanos}", std::process::id());
     sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
     complaint_flow(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
+/// A multipart form with text fields and files, each as (field, file
+/// name, content type, bytes).
+fn multipart_with(
+    path: &str,
+    cookies: &str,
+    fields: &[(&str, &str)],
+    files: &[(&str, &str, &str, &[u8])],
+) -> Request<Body> {
+    let boundary = "----outorga-anexos";
+    let mut body = Vec::new();
+    for (name, value) in fields {
+        body.extend_from_slice(
+            format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
+            )
+            .as_bytes(),
+        );
+    }
+    for (field, name, kind, bytes) in files {
+        body.extend_from_slice(
+            format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{name}\"\r\n\
+                 Content-Type: {kind}\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    Request::post(path)
+        .header(header::COOKIE, cookies)
+        .header(
+            header::CONTENT_TYPE,
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .body(Body::from(body))
+        .expect("request")
+}
+
+/// The first `href` in `body` that starts with `prefix`.
+fn href(body: &str, prefix: &str) -> String {
+    let at = body
+        .find(&format!("href=\"{prefix}"))
+        .unwrap_or_else(|| panic!("a link to {prefix}… in {body}"))
+        + 6;
+    body[at..].split('"').next().unwrap_or_default().to_string()
+}
+
+/// A clerk prints a holder's first-access code (a read-only user may
+/// not); the holder sets a password with it (a wrong code, a confirmation
+/// that differs refused; the code used once), signs in (a wrong password
+/// refused), sees their permit with the vehicle and its next inspection,
+/// the renewal the law forbids in Canguçu with its article, their
+/// documents as PDF, their autos with the defense's limit, their debt with
+/// its slip as PDF; files a defense (a file that is not PDF, JPEG or PNG
+/// refused, nothing recorded), gets a receipt with the file's SHA-256;
+/// the defense is the auto's step: the form is gone, the board's queue
+/// shows the day it was filed, the staff's auto page lists the petition
+/// and its file downloads as sent; another's auto and document are not
+/// theirs (404); they sign out.
+async fn holder_space(url: &str) {
+    let router = router_on(url, true).await;
+    let home = send(&router, get("/", "")).await;
+    let shown = between(&home.body, "entre com o CPF\n  <strong>", "</strong>");
+    let cpf: String = shown.chars().filter(char::is_ascii_digit).collect();
+    assert_eq!(cpf.len(), 11, "{}", home.body);
+    let away = send(&router, get("/titular/painel", "")).await;
+    assert_eq!(away.location(), "/titular");
+
+    // The clerk prints the code.
+    let clerk = session_of(&router, "atendente").await;
+    let person = send(&router, get(&format!("/j/cangucu/pessoas/{cpf}"), &clerk)).await;
+    assert!(
+        person.body.contains("Imprimir o código de primeiro acesso"),
+        "{}",
+        person.body
+    );
+    let reader = session_of(&router, "consulta").await;
+    let csrf_reader = send(&router, get("/painel", &reader)).await.csrf();
+    let refused = send(
+        &router,
+        post(
+            &format!("/j/cangucu/pessoas/{cpf}/codigo-de-acesso"),
+            &reader,
+            &format!("csrf={csrf_reader}"),
+        ),
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    let letter = send(
+        &router,
+        post(
+            &format!("/j/cangucu/pessoas/{cpf}/codigo-de-acesso"),
+            &clerk,
+            &format!("csrf={}", person.csrf()),
+        ),
+    )
+    .await;
+    assert_eq!(letter.status, StatusCode::OK, "{}", letter.body);
+    let code = between(&letter.body, "codigo-grande\"><strong>", "</strong>").to_string();
+    assert_eq!(code.len(), 11, "{}", letter.body);
+    assert!(letter.body.contains("/titular/primeiro-acesso"));
+
+    // The holder sets the password with it.
+    let form = send(&router, get("/titular/primeiro-acesso", "")).await;
+    let pre = format!(
+        "outorga_titular_entrada={}",
+        value(&form.cookie("outorga_titular_entrada").expect("form cookie"))
+    );
+    let first = |code: &str, confirmation: &str| {
+        post(
+            "/titular/primeiro-acesso",
+            &pre,
+            &format!(
+                "cpf={cpf}&codigo={code}&senha=minha+senha+nova&confirmacao={confirmation}&csrf={}",
+                form.csrf()
+            ),
+        )
+    };
+    let wrong = send(&router, first("ABCDE-12345", "minha+senha+nova")).await;
+    assert_eq!(wrong.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(wrong.body.contains("Código inválido"), "{}", wrong.body);
+    let differs = send(&router, first(&code, "outra+senha+qualquer")).await;
+    assert_eq!(differs.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(differs.body.contains("confirmação"), "{}", differs.body);
+    let set = send(&router, first(&code.to_lowercase(), "minha+senha+nova")).await;
+    assert_eq!(set.location(), "/titular?feito=senha", "{}", set.body);
+    let again = send(&router, first(&code, "minha+senha+nova")).await;
+    assert_eq!(again.status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    // Signs in.
+    let form = send(&router, get("/titular", "")).await;
+    let pre = format!(
+        "outorga_titular_entrada={}",
+        value(&form.cookie("outorga_titular_entrada").expect("form cookie"))
+    );
+    let sign_in = |password: &str| {
+        post(
+            "/titular/entrar",
+            &pre,
+            &format!("cpf={cpf}&senha={password}&csrf={}", form.csrf()),
+        )
+    };
+    let bad = send(&router, sign_in("errada+de+todo")).await;
+    assert_eq!(bad.status, StatusCode::UNAUTHORIZED);
+    let opened = send(&router, sign_in("minha+senha+nova")).await;
+    assert_eq!(opened.location(), "/titular/painel", "{}", opened.body);
+    let holder = format!(
+        "outorga_titular={}",
+        value(&opened.cookie("outorga_titular").expect("session"))
+    );
+    // A staff session is not a holder's, nor the other way round.
+    assert_eq!(
+        send(&router, get("/titular/painel", &clerk))
+            .await
+            .location(),
+        "/titular"
+    );
+    assert_eq!(
+        send(&router, get("/painel", &holder)).await.location(),
+        "/entrar"
+    );
+
+    let space = send(&router, get("/titular/painel", &holder)).await;
+    assert_eq!(space.status, StatusCode::OK);
+    for expected in [
+        "Canguçu (RS)",
+        "táxi nº",
+        "IZC",
+        "apresentar defesa até",
+        "a lei veda a prorrogação da permissão (Art. 37, Parágrafo único)",
+        "Imprimir a guia (PDF)",
+        "autorização de tráfego",
+    ] {
+        assert!(space.body.contains(expected), "{expected}: {}", space.body);
+    }
+    let csrf = space.csrf();
+    let document = href(&space.body, "/titular/documentos/cangucu/");
+    let pdf = send(&router, get(&document, &holder)).await;
+    assert_eq!(pdf.status, StatusCode::OK);
+    assert_eq!(pdf.headers[header::CONTENT_TYPE], "application/pdf");
+    let slip_at = between(&space.body, "action=\"/titular/debitos/", "\"");
+    let slip = send(
+        &router,
+        post(
+            &format!("/titular/debitos/{slip_at}"),
+            &holder,
+            &format!("csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(slip.status, StatusCode::SEE_OTHER, "{}", slip.body);
+    let slip_pdf = send(&router, get(slip.location(), &holder)).await;
+    assert_eq!(slip_pdf.headers[header::CONTENT_TYPE], "application/pdf");
+
+    // The auto whose defense may be filed.
+    let row_start = space.body.find("apresentar defesa até").expect("open auto");
+    let before = &space.body[..row_start];
+    let at = before.rfind("href=\"/titular/autos/").expect("auto link") + 6;
+    let auto_link = before[at..]
+        .split('"')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let auto_page = send(&router, get(&auto_link, &holder)).await;
+    assert!(
+        auto_page.body.contains("Apresentar defesa"),
+        "{}",
+        auto_page.body
+    );
+    assert!(auto_page.body.contains("Prazo: até"), "{}", auto_page.body);
+    let action = format!("{auto_link}/peticao");
+    let text = "O objeto foi devolvido no mesmo dia, conforme recibo anexo.";
+    let not_a_pdf = send(
+        &router,
+        multipart_with(
+            &action,
+            &holder,
+            &[("csrf", &csrf), ("tipo", "defesa"), ("texto", text)],
+            &[("anexos", "recibo.pdf", "application/pdf", b"MZ\x90\0 nada")],
+        ),
+    )
+    .await;
+    assert_eq!(not_a_pdf.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        not_a_pdf.body.contains("não é PDF, JPEG nem PNG") && not_a_pdf.body.contains(text),
+        "{}",
+        not_a_pdf.body
+    );
+    let receipt_pdf: &[u8] = b"%PDF-1.4\n% recibo de entrega\n";
+    let filed = send(
+        &router,
+        multipart_with(
+            &action,
+            &holder,
+            &[("csrf", &csrf), ("tipo", "defesa"), ("texto", text)],
+            &[
+                ("anexos", "recibo.pdf", "application/pdf", receipt_pdf),
+                ("anexos", "foto.png", "image/png", b"\x89PNG\r\n\x1a\n....."),
+            ],
+        ),
+    )
+    .await;
+    assert_eq!(filed.status, StatusCode::SEE_OTHER, "{}", filed.body);
+    let receipt = send(&router, get(filed.location(), &holder)).await;
+    let protocol = filed.location().trim_start_matches("/titular/protocolos/");
+    let sha = outorga_store::sha256_hex(receipt_pdf);
+    assert!(
+        receipt.body.contains(protocol)
+            && receipt.body.contains(&sha)
+            && receipt.body.contains("defesa da autuação"),
+        "{}",
+        receipt.body
+    );
+    let after = send(&router, get(&auto_link, &holder)).await;
+    assert!(!after.body.contains("Apresentar defesa"), "{}", after.body);
+    assert!(after.body.contains(protocol));
+
+    // The board sees it.
+    let (year, number) = {
+        let mut parts = auto_link.rsplit('/');
+        let number = parts.next().unwrap_or_default().to_string();
+        let year = parts.next().unwrap_or_default().to_string();
+        (year, number)
+    };
+    let board = session_of(&router, "junta").await;
+    let queue = send(&router, get("/j/cangucu/junta", &board)).await;
+    assert!(
+        queue.body.contains(&format!("{number}/{year}")) && queue.body.contains("30/11/2026"),
+        "{}",
+        queue.body
+    );
+    let staff_auto = send(
+        &router,
+        get(&format!("/j/cangucu/autos/{year}/{number}"), &board),
+    )
+    .await;
+    assert!(
+        staff_auto.body.contains("Enviado pelo espaço do titular")
+            && staff_auto.body.contains(protocol)
+            && staff_auto.body.contains(text),
+        "{}",
+        staff_auto.body
+    );
+    let file = send(
+        &router,
+        get(
+            &format!("/j/cangucu/requerimentos/{protocol}/anexos/1"),
+            &board,
+        ),
+    )
+    .await;
+    assert_eq!(file.status, StatusCode::OK);
+    assert_eq!(file.headers[header::CONTENT_TYPE], "application/pdf");
+    assert!(
+        file.headers[header::CONTENT_DISPOSITION]
+            .to_str()
+            .unwrap_or_default()
+            .starts_with("attachment")
+    );
+    assert_eq!(file.body.as_bytes(), receipt_pdf);
+    let petitions = send(
+        &router,
+        get("/j/cangucu/requerimentos?situacao=todas", &clerk),
+    )
+    .await;
+    assert!(petitions.body.contains(protocol), "{}", petitions.body);
+
+    // Another's auto and document are not theirs.
+    let other = send(&router, get("/titular/autos/cangucu/2026/99999", &holder)).await;
+    assert_eq!(other.status, StatusCode::NOT_FOUND);
+    let not_theirs = send(
+        &router,
+        get("/titular/documentos/cangucu/ABCDE-12345/pdf", &holder),
+    )
+    .await;
+    assert_eq!(not_theirs.status, StatusCode::NOT_FOUND);
+
+    // Signs out.
+    let out = send(
+        &router,
+        post("/titular/sair", &holder, &format!("csrf={csrf}")),
+    )
+    .await;
+    assert_eq!(out.location(), "/titular?feito=saida");
+    assert_eq!(
+        send(&router, get("/titular/painel", &holder))
+            .await
+            .location(),
+        "/titular?motivo=expirada"
+    );
+}
+
+#[tokio::test]
+async fn holder_space_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    holder_space(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn holder_space_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uih_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    holder_space(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
     sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
 }

@@ -25,7 +25,7 @@
 //!    Read "now" from `state.clock`, never from the system.
 //! 3. End the file with `pub(crate) fn routes() -> OpenApiRouter<AppState>`
 //!    listing its handlers with `routes!(…)`, and merge it in
-//!    [`routes::api`]. The role table (`tests/roles.rs`, generated from the
+//!    [`routes::api`]. The role table (`tests/api/roles.rs`, generated from the
 //!    OpenAPI document) then asks for a row for each new operation.
 
 pub mod auth;

@@ -9,6 +9,7 @@
 //! 80 bytes each. `POST /api/session` takes no token, so anyone sends it,
 //! as often and as concurrently as they like.
 
+#[path = "api/common/mod.rs"]
 mod common;
 
 use axum::http::Method;

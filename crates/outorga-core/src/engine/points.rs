@@ -6,7 +6,7 @@ use crate::engine::sanctions::{
     Citations, Occasion, Parties, Sanction, cites, instantiate, push_merged,
 };
 use crate::facts::{Event, Facts, PersonId, PersonKind};
-use crate::model::{PointBasis, Role, SanctionSpec, Subject};
+use crate::model::{PointBasis, Role, SanctionSpec, Subject, Threshold};
 use crate::record::{Outcome, day_start, instant};
 use chrono::{NaiveDate, NaiveDateTime};
 use rust_decimal::Decimal;
@@ -88,6 +88,43 @@ pub fn record(
         .collect()
 }
 
+/// Whose record a threshold judges, for `person`.
+fn subject_of(facts: &Facts, person: PersonId) -> Subject {
+    if facts.person(person).radio_dispatch == Some(true) {
+        Subject::RadioDispatch
+    } else if facts.person(person).kind == PersonKind::Company {
+        Subject::Company
+    } else if facts.holds_a_permit(person) {
+        Subject::Holder
+    } else {
+        Subject::Auxiliary
+    }
+}
+
+/// The thresholds that judge `person`'s record on `on`, each with its
+/// limit that day (times the permits they hold, where the law says so):
+/// what the holder's space shows beside the points.
+pub fn limits<'r>(
+    ctx: &Context<'r>,
+    facts: &Facts,
+    person: PersonId,
+    on: NaiveDate,
+) -> Result<Vec<(&'r Threshold, Decimal)>, EngineError> {
+    let subject = subject_of(facts, person);
+    let mut out = Vec::new();
+    for threshold in &ctx.rulebook.thresholds {
+        if !matches!(threshold.applies_to, Subject::Anyone) && threshold.applies_to != subject {
+            continue;
+        }
+        let mut limit = ctx.quantity(&threshold.over, on)?;
+        if threshold.per_permit {
+            limit = exact(limit.checked_mul(Decimal::from(facts.permits_held(person))))?;
+        }
+        out.push((threshold, limit));
+    }
+    Ok(out)
+}
+
 /// Adds to `out` the sanctions due because `person`'s points (`record`, by
 /// window) exceed a threshold's limit; `role` is the person's role.
 pub fn threshold_sanctions<'r>(
@@ -98,30 +135,15 @@ pub fn threshold_sanctions<'r>(
     record: &[(u32, Decimal)],
     out: &mut Vec<Sanction<'r>>,
 ) -> Result<(), EngineError> {
-    let subject = if facts.person(person).radio_dispatch == Some(true) {
-        Subject::RadioDispatch
-    } else if facts.person(person).kind == PersonKind::Company {
-        Subject::Company
-    } else if facts.holds_a_permit(person) {
-        Subject::Holder
-    } else {
-        Subject::Auxiliary
-    };
+    let subject = subject_of(facts, person);
     // Thresholds over different windows usually impose the same sanctions: a
     // spec already imposed here only adds its threshold's citation.
     let mut imposed: SmallVec<[(&SanctionSpec, usize); 4]> = SmallVec::new();
-    for threshold in &ctx.rulebook.thresholds {
-        if !matches!(threshold.applies_to, Subject::Anyone) && threshold.applies_to != subject {
-            continue;
-        }
+    for (threshold, limit) in limits(ctx, facts, person, on)? {
         let total = record
             .iter()
             .find(|(months, _)| *months == threshold.window_months)
             .map_or(Decimal::ZERO, |(_, total)| *total);
-        let mut limit = ctx.quantity(&threshold.over, on)?;
-        if threshold.per_permit {
-            limit = exact(limit.checked_mul(Decimal::from(facts.permits_held(person))))?;
-        }
         if total <= limit {
             continue;
         }

@@ -1,0 +1,20 @@
+//! The record on both backends: one test binary with a module per subject.
+
+#[macro_use]
+mod common;
+
+mod decided_points;
+mod files;
+mod fleet_cap;
+mod import;
+mod import_autos;
+mod money;
+mod out_of_service;
+mod panel_stats;
+mod permit_life;
+mod procedure;
+mod redteam;
+mod session_activity;
+mod store;
+mod tamper;
+mod workflows;

@@ -1,0 +1,23 @@
+//! The API, through the router on both backends: one test binary (one link of
+//! the whole stack) with a module per subject.
+
+#[macro_use]
+mod common;
+
+mod auth;
+mod complaints;
+mod edge;
+mod limits;
+mod lists;
+mod money;
+mod openapi;
+mod papers;
+mod portuguese;
+mod redteam;
+mod registers;
+mod roles;
+mod scope;
+mod sign_in;
+mod url_params;
+mod why_replay;
+mod workflows;
