@@ -7,6 +7,7 @@ mod backup;
 mod db;
 mod import;
 mod keys;
+mod mail;
 mod restore;
 mod rulebooks;
 mod serve;
@@ -72,6 +73,12 @@ enum Command {
         rulebooks: Option<PathBuf>,
         #[command(flatten)]
         database: users::DatabaseArgs,
+    },
+    /// The e-mail reminders of deadlines (what `serve --smtp-url` sends
+    /// every hour): one round now, or the outbox.
+    Reminders {
+        #[command(subcommand)]
+        command: mail::RemindersCommand,
     },
     /// Import a department's existing records — holders, drivers, vehicles,
     /// permits, past autos or their debts — from a CSV (`;` or `,`; UTF-8 or Latin-1) or .xlsx file
@@ -314,6 +321,7 @@ fn main() -> ExitCode {
             rulebooks,
             database,
         } => import::import(&database, (kind, &jurisdiction), &file, dry_run, rulebooks),
+        Command::Reminders { command } => mail::command(command),
         Command::Backup { to, database } => backup::backup(&database, &to),
         Command::Restore {
             from,

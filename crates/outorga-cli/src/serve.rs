@@ -51,6 +51,18 @@ pub struct ServeArgs {
           default_value_t = outorga_ui::Options::IDLE_MINUTES,
           value_parser = clap::value_parser!(u32).range(1..=1440))]
     pub idle_minutes: u32,
+    /// The SMTP relay the e-mail reminders go through (`smtp://host:25`,
+    /// `smtp://user:password@host:587?tls=required`, `smtps://host:465`);
+    /// none: no reminders are sent.
+    #[arg(long, env = "OUTORGA_SMTP_URL", requires = "mail_from")]
+    pub smtp_url: Option<String>,
+    /// The reminders' sender (`Transporte <transporte@cidade.gov.br>`).
+    #[arg(long, env = "OUTORGA_MAIL_FROM")]
+    pub mail_from: Option<String>,
+    /// Minutes between two rounds of reminders (the first at start).
+    #[arg(long, value_name = "MINUTES", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=1440))]
+    pub reminders_every: u64,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -158,9 +170,22 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
                 "--public-url `{public_url}` não é um endereço: comece com https:// (como https://transporte.cidade.gov.br)"
             );
         }
+        let mailer = match (&args.smtp_url, &args.mail_from) {
+            (Some(url), Some(from)) => Some(crate::mail::Mailer::new(url, from)?),
+            _ => None,
+        };
         let state = AppState::new(store, library)
             .with_limits(args.limits.limits())
             .with_public_url(&public_url);
+        if let Some(mailer) = mailer {
+            tokio::spawn(crate::mail::run(
+                state.store.clone(),
+                state.library.clone(),
+                mailer,
+                public_url.clone(),
+                Duration::from_secs(args.reminders_every * 60),
+            ));
+        }
         let peers = if args.behind_proxy {
             Peers::TrustedProxy
         } else {

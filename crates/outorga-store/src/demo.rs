@@ -121,7 +121,9 @@ fn fit(today: NaiveDate, seed: u32) -> Profile {
         city: String::new(),
         postal_code: String::new(),
         phone: format!("(27) 9{:04}-{:04}", 8000 + seed, 1000 + seed * 3),
-        email: String::new(),
+        // A domain reserved for examples (RFC 2606): the reminders of a
+        // demo reach no one.
+        email: format!("pessoa{seed}@example.org"),
     }
 }
 

@@ -37,8 +37,27 @@ pub(crate) fn unit_value(text: &str) -> String {
     }
 }
 
+/// A file's size: `812 bytes`, `12,3 kB`, `1,2 MB`.
+pub(crate) fn size(bytes: i64) -> String {
+    if bytes < 1024 {
+        format!("{bytes} bytes")
+    } else if bytes < 1_048_576 {
+        format!("{:.1} kB", bytes as f64 / 1024.0).replace('.', ",")
+    } else {
+        format!("{:.1} MB", bytes as f64 / 1_048_576.0).replace('.', ",")
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn sizes_read_as_in_brazil() {
+        assert_eq!(super::size(1023), "1023 bytes");
+        assert_eq!(super::size(1024), "1,0 kB");
+        assert_eq!(super::size(12_595), "12,3 kB");
+        assert_eq!(super::size(10 * 1_048_576), "10,0 MB");
+    }
+
     #[test]
     fn numbers_read_as_in_brazil() {
         assert_eq!(super::decimal("1234567.5"), "1.234.567,5");

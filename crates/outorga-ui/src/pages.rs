@@ -132,8 +132,6 @@ pub(crate) fn failure() -> Response {
 struct Home {
     user: Option<Bar>,
     demo: bool,
-    /// The demo holder's CPF, as typed to enter their space.
-    demo_holder: String,
     jurisdictions: Vec<String>,
 }
 
@@ -163,11 +161,6 @@ pub(crate) async fn home(
         &Home {
             user: None,
             demo: options.demo,
-            demo_holder: {
-                let rulebooks: Vec<_> = state.library.rulebooks().collect();
-                outorga_store::demo_holder(&rulebooks)
-                    .map_or_else(String::new, |(_, cpf)| format::document(&cpf))
-            },
             jurisdictions,
         },
     )

@@ -140,7 +140,7 @@ fn row(j: &str, petition: Petition) -> Row {
         files: petition
             .files
             .into_iter()
-            .map(|f| (f.seq, f.name, format!("{:.1} kB", f.size as f64 / 1024.0)))
+            .map(|f| (f.seq, f.name, format::size(f.size)))
             .collect(),
         protocol: petition.protocol,
     }

@@ -1003,7 +1003,13 @@ async fn auto_page(
                 .proposal
                 .sanctions
                 .iter()
-                .map(outorga_store::words::sanction)
+                .map(|s| {
+                    let kind = outorga_store::words::sanction_kind(&s.kind);
+                    match outorga_store::words::sanction(s) {
+                        words if words.is_empty() => kind.to_string(),
+                        words => format!("{kind}: {words}"),
+                    }
+                })
                 .collect(),
             form,
             closed,
@@ -1269,13 +1275,7 @@ pub(crate) async fn receipt(
             files: petition
                 .files
                 .iter()
-                .map(|f| {
-                    (
-                        f.name.clone(),
-                        format!("{:.1} kB", f.size as f64 / 1024.0),
-                        f.sha256.clone(),
-                    )
-                })
+                .map(|f| (f.name.clone(), format::size(f.size), f.sha256.clone()))
                 .collect(),
         },
     )

@@ -30,7 +30,7 @@ fn rulebooks() -> PathBuf {
 }
 
 /// A child process killed when the test ends, however it ends.
-struct Running(Child);
+pub(crate) struct Running(Child);
 
 impl Drop for Running {
     fn drop(&mut self) {
@@ -40,7 +40,7 @@ impl Drop for Running {
 }
 
 /// `outorga serve --demo` on a free port: the process and its address.
-fn serve(data: &Path) -> (Running, String) {
+pub(crate) fn serve(data: &Path) -> (Running, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_outorga"))
         .args(["serve", "--demo", "--port", "0", "--data"])
         .arg(data)
@@ -1466,4 +1466,168 @@ async fn a_passenger_checks_a_document_and_a_vehicle() {
     )
     .await;
     page(&driver, "denuncia-protocolo").await;
+}
+
+/// A holder signs in to their space with the demo's CPF, reads their
+/// permits, autos and debts, opens the auto whose defense is open, files a
+/// defense with a PDF attached and gets the receipt; the board finds the
+/// defense in its queue and on the auto's page; a clerk prints another
+/// person's first-access letter. Every page checked with axe-core, the
+/// space also at a phone's width.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_holder_files_a_defense_that_the_board_sees() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let (_server, base) = serve(data.path());
+    let (_chromedriver, url) = chromedriver().await;
+    let driver = browser(&url).await;
+
+    let library = outorga_rulebook::load(&rulebooks()).expect("rulebooks");
+    let all: Vec<_> = library.rulebooks().collect();
+    let (_, cpf) = outorga_store::demo_holder(&all).expect("a demo holder");
+    driver.goto(format!("{base}/")).await.expect("home");
+    click(&driver, "a[href='/titular']").await;
+    text_with(&driver, "Primeiro acesso").await;
+    page(&driver, "titular-entrar").await;
+    fill(&driver, &[("cpf", &cpf), ("senha", "demonstracao")]).await;
+    let at = path_after(&driver, "/titular/painel").await;
+    check(
+        &driver,
+        at == "/titular/painel",
+        "titular-entrada",
+        "the holder signs in",
+    )
+    .await;
+    let space = text_with(&driver, "Meus pedidos").await;
+    check(
+        &driver,
+        space.contains("apresentar defesa até") && space.contains("Imprimir a guia (PDF)"),
+        "titular-painel",
+        "the space shows the open defense and the debt's slip",
+    )
+    .await;
+    page(&driver, "titular-painel").await;
+
+    // The auto whose defense is open.
+    let link = driver
+        .find(By::XPath(
+            "//tr[contains(., 'apresentar defesa até')]//a[starts-with(@href, '/titular/autos/')]",
+        ))
+        .await
+        .expect("the open auto's link");
+    let href = link.attr("href").await.expect("href").unwrap_or_default();
+    link.click().await.expect("open the auto");
+    text_with(&driver, "Apresentar defesa").await;
+    page(&driver, "titular-auto").await;
+    let proof = data.path().join("recibo-de-entrega.pdf");
+    std::fs::write(&proof, b"%PDF-1.4\n% recibo de entrega do objeto\n%%EOF\n").expect("a PDF");
+    type_into(
+        &driver,
+        "texto",
+        "O objeto foi devolvido ao passageiro no mesmo dia, conforme o recibo anexo.",
+    )
+    .await;
+    driver
+        .find(By::Id("anexos"))
+        .await
+        .expect("the file field")
+        .send_keys(proof.to_string_lossy().as_ref())
+        .await
+        .expect("a file chosen");
+    click(
+        &driver,
+        "form[enctype='multipart/form-data'] button[type=submit]",
+    )
+    .await;
+    let receipt = text_with(&driver, "Comprovante de protocolo").await;
+    check(
+        &driver,
+        receipt.contains("recibo-de-entrega.pdf") && receipt.contains("defesa da autuação"),
+        "titular-protocolo",
+        "the receipt names the defense and its file",
+    )
+    .await;
+    page(&driver, "titular-protocolo").await;
+    driver
+        .set_window_rect(0, 0, 390, 844)
+        .await
+        .expect("a phone's width");
+    driver
+        .goto(format!("{base}/titular/painel"))
+        .await
+        .expect("the space");
+    text_with(&driver, "Meus pedidos").await;
+    check(
+        &driver,
+        fits(&driver).await,
+        "titular-celular",
+        "the space fits a phone",
+    )
+    .await;
+    page(&driver, "titular-celular").await;
+    driver
+        .set_window_rect(0, 0, 1280, 900)
+        .await
+        .expect("a desktop's width");
+
+    // The board sees the defense.
+    let parts: Vec<&str> = href
+        .trim_start_matches("/titular/autos/")
+        .split('/')
+        .collect();
+    let (j, year, number) = (parts[0], parts[1], parts[2]);
+    sign_in_as(&driver, &base, "board").await;
+    driver
+        .goto(format!("{base}/j/{j}/junta"))
+        .await
+        .expect("the board's queue");
+    let queue = text_with(&driver, &format!("{number}/{year}")).await;
+    check(
+        &driver,
+        queue.contains(&format!("{number}/{year}")),
+        "junta-defesa",
+        "the auto is in the board's queue",
+    )
+    .await;
+    driver
+        .goto(format!("{base}/j/{j}/autos/{year}/{number}"))
+        .await
+        .expect("the auto");
+    let auto = text_with(&driver, "Enviado pelo espaço do titular").await;
+    check(
+        &driver,
+        auto.contains("recibo-de-entrega.pdf") && auto.contains("devolvido ao passageiro"),
+        "auto-defesa-online",
+        "the auto's page shows the defense and its file",
+    )
+    .await;
+    page(&driver, "auto-defesa-online").await;
+
+    // A clerk prints a first-access letter for another holder.
+    sign_in_as(&driver, &base, "clerk").await;
+    driver
+        .goto(format!("{base}/j/{j}/pessoas"))
+        .await
+        .expect("the people");
+    let other = driver
+        .find(By::XPath(format!(
+            "//a[starts-with(@href, '/j/{j}/pessoas/') and not(contains(@href, '{cpf}'))]"
+        )))
+        .await
+        .expect("another person");
+    other.click().await.expect("open the person");
+    text_with(&driver, "Espaço do titular e do condutor").await;
+    click(
+        &driver,
+        "form[action$='/codigo-de-acesso'] button[type=submit]",
+    )
+    .await;
+    let letter = text_with(&driver, "Seu código de primeiro acesso").await;
+    check(
+        &driver,
+        letter.contains("/titular/primeiro-acesso"),
+        "codigo-acesso",
+        "the letter says where to use the code",
+    )
+    .await;
+    page(&driver, "codigo-acesso").await;
 }

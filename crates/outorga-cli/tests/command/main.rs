@@ -5,5 +5,6 @@ mod audit;
 mod browser;
 mod cli;
 mod redteam;
+mod reminders;
 mod restore;
 mod users;

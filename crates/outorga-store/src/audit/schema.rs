@@ -16,8 +16,10 @@ use sqlx::{AnyPool, Row};
 /// audited, and written again from it when missing), when each web
 /// session was last used (its idle expiry; a write per minute of use), and
 /// the progress of the screen's imports (the rows an import writes are
-/// audited, each with its own entry; the job only counts them).
-pub(crate) const NOT_AUDITED: [&str; 9] = [
+/// audited, each with its own entry; the job only counts them), and the
+/// outbox of e-mail reminders (what was sent, written at each attempt; a
+/// courtesy, not the law's notification).
+pub(crate) const NOT_AUDITED: [&str; 10] = [
     "_sqlx_migrations",
     "counters",
     "audit_log",
@@ -27,6 +29,7 @@ pub(crate) const NOT_AUDITED: [&str; 9] = [
     "person_words",
     "session_activity",
     "import_jobs",
+    "messages",
 ];
 
 /// Columns whose value is a secret (a password's hash, a token's hash) or a

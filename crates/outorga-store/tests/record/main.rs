@@ -3,6 +3,7 @@
 #[macro_use]
 mod common;
 
+mod citizens;
 mod decided_points;
 mod files;
 mod fleet_cap;
@@ -14,6 +15,7 @@ mod panel_stats;
 mod permit_life;
 mod procedure;
 mod redteam;
+mod reminders;
 mod session_activity;
 mod store;
 mod tamper;
