@@ -59,6 +59,19 @@ pub struct ServeArgs {
     /// The reminders' sender (`Transporte <transporte@cidade.gov.br>`).
     #[arg(long, env = "OUTORGA_MAIL_FROM")]
     pub mail_from: Option<String>,
+    /// gov.br's Login Único for the holders' space: the provider
+    /// (`https://sso.acesso.gov.br`, or `https://sso.staging.acesso.gov.br`);
+    /// none: the space offers only the CPF and password. The provider sends
+    /// the browser back to `<public-url>/titular/govbr/retorno`.
+    #[arg(long, env = "OUTORGA_GOVBR_ISSUER", requires = "govbr_client_id")]
+    pub govbr_issuer: Option<String>,
+    /// The deployment's client id at gov.br.
+    #[arg(long, env = "OUTORGA_GOVBR_CLIENT_ID")]
+    pub govbr_client_id: Option<String>,
+    /// The deployment's client secret at gov.br (in the environment, not on
+    /// the command line).
+    #[arg(long, env = "OUTORGA_GOVBR_CLIENT_SECRET", hide_env_values = true)]
+    pub govbr_client_secret: Option<String>,
     /// Minutes between two rounds of reminders (the first at start).
     #[arg(long, value_name = "MINUTES", default_value_t = 60,
           value_parser = clap::value_parser!(u64).range(1..=1440))]
@@ -191,9 +204,21 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         } else {
             Peers::Clients
         };
+        // Made once, for the process's life.
+        let govbr: Option<&'static outorga_ui::GovBr> =
+            match (&args.govbr_issuer, &args.govbr_client_id) {
+                (Some(issuer), Some(client_id)) => Some(Box::leak(Box::new(outorga_ui::GovBr {
+                    issuer: issuer.clone(),
+                    client_id: client_id.clone(),
+                    client_secret: args.govbr_client_secret.clone(),
+                    redirect: format!("{public_url}/titular/govbr/retorno"),
+                }))),
+                _ => None,
+            };
         let pages = outorga_ui::routes(outorga_ui::Options {
             demo: args.demo,
             idle_minutes: args.idle_minutes,
+            govbr,
         });
         outorga_web::server::serve(listener, (state, pages), peers, async {
             // Without a signal handler the server runs until killed.

@@ -2,11 +2,23 @@
 -- jurisdiction that records the person. Its password is set with a
 -- first-access code a clerk prints for them (kept as its SHA-256, valid for
 -- a while, used once); the password is kept only as an Argon2id PHC string.
+-- An account opened through gov.br has no password until one is set.
 CREATE TABLE citizen_accounts (
     document TEXT PRIMARY KEY,
-    password_hash TEXT NOT NULL,
+    password_hash TEXT,
     created_at TEXT NOT NULL,
-    password_set_at TEXT NOT NULL
+    password_set_at TEXT
+);
+
+-- A sign-in through gov.br (OpenID Connect) under way: the `state` sent to
+-- the provider (its SHA-256), with the PKCE verifier and the nonce it is
+-- checked with when the browser comes back; used once, for ten minutes.
+-- Kept in the database, so the browser may come back to any server.
+CREATE TABLE citizen_logins (
+    state_hash TEXT PRIMARY KEY,
+    verifier TEXT NOT NULL,
+    nonce TEXT NOT NULL,
+    started_at TEXT NOT NULL
 );
 
 CREATE TABLE citizen_codes (

@@ -77,9 +77,23 @@ pub fn cpf(text: &str) -> Result<String, StoreError> {
     }
 }
 
-async fn end_sessions(tx: &mut Tx, document: &str) -> Result<Vec<RowRef>, StoreError> {
-    let hashes = sqlx::query("DELETE FROM citizen_sessions WHERE document = $1 RETURNING hash")
+/// Ends the sessions of `document` (only those expired by `expired_by`,
+/// when given): their rows, for the audit entry.
+async fn end_sessions(
+    tx: &mut Tx,
+    document: &str,
+    expired_by: Option<NaiveDateTime>,
+) -> Result<Vec<RowRef>, StoreError> {
+    let query = match expired_by {
+        None => sqlx::query("DELETE FROM citizen_sessions WHERE document = $1 RETURNING hash")
+            .bind(document),
+        Some(at) => sqlx::query(
+            "DELETE FROM citizen_sessions WHERE document = $1 AND expires_at <= $2 RETURNING hash",
+        )
         .bind(document)
+        .bind(timestamp(at)),
+    };
+    let hashes = query
         .fetch_all(&mut **tx)
         .await?
         .iter()
@@ -89,6 +103,53 @@ async fn end_sessions(tx: &mut Tx, document: &str) -> Result<Vec<RowRef>, StoreE
         .into_iter()
         .map(|hash| RowRef::new("citizen_sessions", [hash.into()]))
         .collect())
+}
+
+/// How long a sign-in through gov.br may take, in minutes.
+pub const LOGIN_MINUTES: i64 = 10;
+
+/// Opens a session of `document` in `tx` at `at` until `expires_at`, ending
+/// their sessions that expired, with its audit entry saying `why`.
+async fn open_session(
+    tx: &mut Tx,
+    audit: &crate::audit::Audit,
+    document: &str,
+    (at, expires_at): (NaiveDateTime, NaiveDateTime),
+    why: &str,
+) -> Result<CitizenSession, StoreError> {
+    let token = format!("otc_{}", random_hex::<32>()?);
+    let hash = hash_of(&token);
+    sqlx::query(
+            "INSERT INTO citizen_sessions (hash, document, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(&hash)
+        .bind(document)
+        .bind(timestamp(at))
+        .bind(timestamp(expires_at))
+        .execute(&mut **tx)
+        .await?;
+    // Sessions that expired are of no more use.
+    let mut rows = end_sessions(tx, document, Some(at)).await?;
+    rows.push(RowRef::new("citizen_sessions", [hash.into()]));
+    let by = actor(document);
+    append(
+        tx,
+        audit,
+        &Change { by: &by, at, why },
+        Entry {
+            action: "citizen.session.open",
+            jurisdiction: None,
+            subject: &format!("person:{document}"),
+            detail: serde_json::json!({ "expires_at": timestamp(expires_at) }),
+            rows,
+        },
+    )
+    .await?;
+    Ok(CitizenSession {
+        token,
+        document: document.to_string(),
+        expires_at,
+    })
 }
 
 impl Store {
@@ -225,7 +286,7 @@ impl Store {
         if used.rows_affected() == 0 {
             return Ok(FirstAccess::Refused);
         }
-        let mut rows = end_sessions(&mut tx, &document).await?;
+        let mut rows = end_sessions(&mut tx, &document, None).await?;
         let existing = sqlx::query("SELECT document FROM citizen_accounts WHERE document = $1")
             .bind(&document)
             .fetch_optional(&mut *tx)
@@ -293,13 +354,15 @@ impl Store {
             Ok(id) => id,
             Err(seconds) => return Ok(Err(SignIn::TooMany { seconds })),
         };
+        // An account opened through gov.br may have no password yet.
         let phc: Option<String> =
             sqlx::query("SELECT password_hash FROM citizen_accounts WHERE document = $1")
                 .bind(&document)
                 .fetch_optional(&self.pool)
                 .await?
-                .map(|row| row.try_get("password_hash"))
-                .transpose()?;
+                .map(|row| row.try_get::<Option<String>, _>("password_hash"))
+                .transpose()?
+                .flatten();
         let known = phc.is_some();
         let matches = ticket.verify(password.to_string(), phc).await? && known;
         let (mut tx, _writer) = self.write_transaction().await?;
@@ -308,59 +371,137 @@ impl Store {
             tx.commit().await?;
             return Ok(Err(SignIn::Refused));
         }
-        let token = format!("otc_{}", random_hex::<32>()?);
-        let hash = hash_of(&token);
-        sqlx::query(
-            "INSERT INTO citizen_sessions (hash, document, created_at, expires_at) VALUES ($1, $2, $3, $4)",
-        )
-        .bind(&hash)
-        .bind(&document)
-        .bind(timestamp(at))
-        .bind(timestamp(expires_at))
-        .execute(&mut *tx)
-        .await?;
-        // Sessions that expired are of no more use.
-        let mut rows: Vec<RowRef> = sqlx::query(
-            "DELETE FROM citizen_sessions WHERE document = $1 AND expires_at <= $2 RETURNING hash",
-        )
-        .bind(&document)
-        .bind(timestamp(at))
-        .fetch_all(&mut *tx)
-        .await?
-        .iter()
-        .map(|row| {
-            row.try_get::<String, _>("hash")
-                .map(|h| RowRef::new("citizen_sessions", [h.into()]))
-        })
-        .collect::<Result<_, _>>()?;
-        rows.push(RowRef::new("citizen_sessions", [hash.into()]));
-        let by = actor(&document);
-        append(
+        let session = open_session(
             &mut tx,
             &self.audit,
-            &Change {
-                by: &by,
-                at,
-                why: "início de sessão no espaço do titular",
-            },
-            Entry {
-                action: "citizen.session.open",
-                jurisdiction: None,
-                subject: &format!("person:{document}"),
-                detail: serde_json::json!({ "expires_at": timestamp(expires_at) }),
-                rows,
-            },
+            &document,
+            (at, expires_at),
+            "início de sessão no espaço do titular",
         )
         .await?;
         tx.commit().await?;
-        Ok(Ok(CitizenSession {
-            token,
-            document,
-            expires_at,
-        }))
+        Ok(Ok(session))
     }
 
-    /// Whether `document` has set a password (has an account).
+    /// Starts a sign-in through gov.br at `at`: the `state` sent to the
+    /// provider, kept as its SHA-256 with the PKCE `verifier` and the
+    /// `nonce` (those older than [`LOGIN_MINUTES`] are dropped).
+    pub async fn begin_govbr(
+        &self,
+        state: &str,
+        (verifier, nonce): (&str, &str),
+        at: NaiveDateTime,
+    ) -> Result<(), StoreError> {
+        let (mut tx, _writer) = self.write_transaction().await?;
+        sqlx::query("DELETE FROM citizen_logins WHERE started_at <= $1")
+            .bind(timestamp(at - Duration::minutes(LOGIN_MINUTES)))
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO citizen_logins (state_hash, verifier, nonce, started_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(hash_of(state))
+        .bind(verifier)
+        .bind(nonce)
+        .bind(timestamp(at))
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The PKCE verifier and nonce of the sign-in whose `state` came back
+    /// at `at`, taken once; none when unknown, used or older than
+    /// [`LOGIN_MINUTES`].
+    pub async fn take_govbr(
+        &self,
+        state: &str,
+        at: NaiveDateTime,
+    ) -> Result<Option<(String, String)>, StoreError> {
+        let (mut tx, _writer) = self.write_transaction().await?;
+        let row = sqlx::query(
+            "DELETE FROM citizen_logins WHERE state_hash = $1 RETURNING verifier, nonce, started_at",
+        )
+        .bind(hash_of(state))
+        .fetch_optional(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let started: String = row.try_get("started_at")?;
+        if started <= timestamp(at - Duration::minutes(LOGIN_MINUTES)) {
+            return Ok(None);
+        }
+        Ok(Some((row.try_get("verifier")?, row.try_get("nonce")?)))
+    }
+
+    /// Opens a session for the CPF gov.br vouched for, at `at` until
+    /// `expires_at`: none when no jurisdiction registers them (the space
+    /// has nothing of theirs). Their account is opened without a password
+    /// the first time.
+    pub async fn govbr_session(
+        &self,
+        document: &str,
+        (at, expires_at): (NaiveDateTime, NaiveDateTime),
+    ) -> Result<Option<CitizenSession>, StoreError> {
+        let Ok(document) = cpf(document) else {
+            return Ok(None);
+        };
+        let (mut tx, _writer) = self.write_transaction().await?;
+        let registered = sqlx::query("SELECT jurisdiction FROM people WHERE document = $1")
+            .bind(&document)
+            .fetch_optional(&mut *tx)
+            .await?
+            .is_some();
+        if !registered {
+            return Ok(None);
+        }
+        let existing = sqlx::query("SELECT document FROM citizen_accounts WHERE document = $1")
+            .bind(&document)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if existing.is_none() {
+            sqlx::query(
+                "INSERT INTO citizen_accounts (document, password_hash, created_at, password_set_at) \
+                 VALUES ($1, NULL, $2, NULL)",
+            )
+            .bind(&document)
+            .bind(timestamp(at))
+            .execute(&mut *tx)
+            .await?;
+            let by = actor(&document);
+            append(
+                &mut tx,
+                &self.audit,
+                &Change {
+                    by: &by,
+                    at,
+                    why: "conta aberta pelo gov.br",
+                },
+                Entry {
+                    action: "citizen.account",
+                    jurisdiction: None,
+                    subject: &format!("person:{document}"),
+                    detail: serde_json::json!({ "provider": "gov.br" }),
+                    rows: vec![RowRef::new("citizen_accounts", [document.as_str().into()])],
+                },
+            )
+            .await?;
+        }
+        let session = open_session(
+            &mut tx,
+            &self.audit,
+            &document,
+            (at, expires_at),
+            "início de sessão pelo gov.br",
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(Some(session))
+    }
+
+    /// Whether `document` has an account (a password set, or gov.br).
     pub async fn has_citizen_account(&self, document: &str) -> Result<bool, StoreError> {
         Ok(
             sqlx::query("SELECT document FROM citizen_accounts WHERE document = $1")

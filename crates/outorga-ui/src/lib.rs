@@ -53,6 +53,8 @@
 //! - `audit.rs`: the audit log, paged and filtered, and its verification;
 //! - `titular.rs`: the holder's and driver's own space (`/titular`), on a
 //!   cookie session of its own;
+//! - `govbr.rs`: signing in to it through gov.br's Login Único (OpenID
+//!   Connect, authorization code with PKCE);
 //! - `petitions.rs`: the staff's side of it — a person's first-access
 //!   code printed, the petitions filed, a clerk's answer.
 
@@ -68,6 +70,7 @@ mod debts;
 mod fees;
 mod format;
 mod forms;
+mod govbr;
 mod import;
 mod lookup;
 mod open_data;
@@ -98,6 +101,7 @@ mod verify;
 
 use axum::Router;
 use axum::routing::{get, post};
+pub use govbr::GovBr;
 use outorga_web::AppState;
 
 /// How the pages are served.
@@ -109,6 +113,9 @@ pub struct Options {
     /// Minutes a session of the pages may go unused before it ends (the
     /// next request is sent to sign in again, saying why).
     pub idle_minutes: u32,
+    /// gov.br's Login Único for the holders' space, when the deployment
+    /// has a client there (made once at start, for the process's life).
+    pub govbr: Option<&'static GovBr>,
 }
 
 impl Options {
@@ -125,6 +132,7 @@ impl Default for Options {
         Options {
             demo: false,
             idle_minutes: Options::IDLE_MINUTES,
+            govbr: None,
         }
     }
 }
@@ -156,6 +164,8 @@ pub fn routes(options: Options) -> Router<AppState> {
             get(titular::first_access_form).post(titular::first_access),
         )
         .route("/titular/sair", post(titular::sign_out))
+        .route("/titular/govbr", get(govbr::start))
+        .route("/titular/govbr/retorno", get(govbr::back))
         .route("/titular/painel", get(titular::space))
         .route("/titular/autos/{j}/{ano}/{numero}", get(titular::auto))
         .route(

@@ -15,11 +15,11 @@ use crate::pages::{failure, page};
 use crate::place::{Place, known_place};
 use crate::session::{cookie, csrf_of, fresh_token, same, set_cookie};
 use askama::Template;
-use axum::Form;
 use axum::extract::{FromRequestParts, Multipart, Path, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::{Extension, Form};
 use outorga_core::model::Service;
 use outorga_store::{
     Attachment, Auto, AutoFilter, Change, Debt, DebtFilter, Document, DocumentFilter, FirstAccess,
@@ -37,7 +37,7 @@ pub(crate) const CITIZEN: &str = "outorga_titular";
 /// The cookie that holds the sign-in and first-access forms' token.
 const CITIZEN_FORM: &str = "outorga_titular_entrada";
 /// How long a holder's session lasts, in hours.
-const SESSION_HOURS: i64 = 2;
+pub(crate) const SESSION_HOURS: i64 = 2;
 /// The most of each list the space shows (the latest).
 const SHOWN: u32 = 50;
 /// The body a petition may send: its attachments and text.
@@ -104,6 +104,8 @@ struct SignInPage {
     cpf: String,
     error: Option<String>,
     notice: Option<&'static str>,
+    /// The deployment offers gov.br's Login Único.
+    govbr: bool,
 }
 
 #[derive(Template)]
@@ -126,7 +128,7 @@ fn with_form_token(headers: &HeaderMap, render: impl FnOnce(String) -> Response)
 }
 
 fn sign_in_page(
-    headers: &HeaderMap,
+    (headers, options): (&HeaderMap, &crate::Options),
     status: StatusCode,
     cpf: &str,
     error: Option<String>,
@@ -140,6 +142,7 @@ fn sign_in_page(
                 cpf: cpf.to_string(),
                 error,
                 notice,
+                govbr: options.govbr.is_some(),
             },
         )
     })
@@ -172,6 +175,7 @@ pub(crate) struct Notice {
 /// The space's sign-in page (or the space, when signed in).
 pub(crate) async fn sign_in_form(
     State(state): State<AppState>,
+    Extension(options): Extension<crate::Options>,
     axum::extract::Query(asked): axum::extract::Query<Notice>,
     headers: HeaderMap,
 ) -> Response {
@@ -186,7 +190,7 @@ pub(crate) async fn sign_in_form(
         (_, Some("saida")) => Some("Você saiu do seu espaço."),
         _ => None,
     };
-    sign_in_page(&headers, StatusCode::OK, "", None, notice)
+    sign_in_page((&headers, &options), StatusCode::OK, "", None, notice)
 }
 
 #[derive(Debug, Deserialize)]
@@ -208,6 +212,7 @@ fn too_many(mut answer: Response, seconds: i64) -> Response {
 
 pub(crate) async fn sign_in(
     State(state): State<AppState>,
+    Extension(options): Extension<crate::Options>,
     ClientIp(client): ClientIp,
     headers: HeaderMap,
     Form(form): Form<SignInForm>,
@@ -218,11 +223,23 @@ pub(crate) async fn sign_in(
         &cookie(&headers, CITIZEN_FORM).unwrap_or_default(),
     ) {
         let error = Some("O formulário expirou. Digite o CPF e a senha de novo.".into());
-        return sign_in_page(&headers, StatusCode::FORBIDDEN, cpf, error, None);
+        return sign_in_page(
+            (&headers, &options),
+            StatusCode::FORBIDDEN,
+            cpf,
+            error,
+            None,
+        );
     }
     if cpf.is_empty() || form.senha.is_empty() || form.senha.chars().count() > 256 {
         let error = Some("Informe o CPF e a senha.".into());
-        return sign_in_page(&headers, StatusCode::UNPROCESSABLE_ENTITY, cpf, error, None);
+        return sign_in_page(
+            (&headers, &options),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            cpf,
+            error,
+            None,
+        );
     }
     let now = state.clock.now();
     let expires = now + chrono::Duration::hours(SESSION_HOURS);
@@ -246,7 +263,7 @@ pub(crate) async fn sign_in(
         }
         Ok(Err(SignIn::TooMany { seconds })) => too_many(
             sign_in_page(
-                &headers,
+                (&headers, &options),
                 StatusCode::TOO_MANY_REQUESTS,
                 cpf,
                 Some(format!(
@@ -257,7 +274,7 @@ pub(crate) async fn sign_in(
             seconds,
         ),
         Ok(Err(_)) => sign_in_page(
-            &headers,
+            (&headers, &options),
             StatusCode::UNAUTHORIZED,
             cpf,
             Some(
@@ -267,7 +284,7 @@ pub(crate) async fn sign_in(
             None,
         ),
         Err(StoreError::Busy) => sign_in_page(
-            &headers,
+            (&headers, &options),
             StatusCode::SERVICE_UNAVAILABLE,
             cpf,
             Some("O sistema está ocupado. Tente de novo em instantes.".into()),

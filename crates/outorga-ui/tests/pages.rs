@@ -133,6 +133,21 @@ async fn router_limited(
     clock: Arc<dyn Clock>,
     limits: outorga_web::Limits,
 ) -> axum::Router {
+    let options = outorga_ui::Options {
+        demo: true,
+        ..outorga_ui::Options::default()
+    };
+    router_options(url, demo, clock, limits, options).await
+}
+
+/// The router on a store at `url`, with these limits and options.
+async fn router_options(
+    url: &str,
+    demo: bool,
+    clock: Arc<dyn Clock>,
+    limits: outorga_web::Limits,
+    options: outorga_ui::Options,
+) -> axum::Router {
     let keys = AuditKeys::new(AuditKey::from_hex(&"5e".repeat(32)).expect("test key"));
     let store = Store::open(url, keys).await.expect("open");
     store.seal(&setup()).await.expect("seal");
@@ -214,13 +229,7 @@ async fn router_limited(
     let state = AppState::new(store, library)
         .with_clock(clock)
         .with_limits(limits);
-    outorga_web::router_with(
-        state,
-        outorga_ui::routes(outorga_ui::Options {
-            demo: true,
-            ..outorga_ui::Options::default()
-        }),
-    )
+    outorga_web::router_with(state, outorga_ui::routes(options))
 }
 
 /// Signs in as `atendente`: the session cookie's line.
@@ -4414,5 +4423,333 @@ async fn holder_space_on_postgresql() {
     let schema = format!("uih_{}_{nanos}", std::process::id());
     sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
     holder_space(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
+/// A test-only RSA key (made for these tests, signs nothing else): the
+/// local provider's ID tokens.
+const PROVIDER_KEY: &str = "
+-----BEGIN RSA PRIVATE KEY-----
+MIIEpAIBAAKCAQEA5KyALDUwa315Vav25WITaQmKcNCBgngow3RVr5eXgGayE0EQ
+VwyLwb9325z6YW4iDSCiMxquN2PloB0/O9C4IF5/BVv/JDzGDqrmoTfdqkabdw85
+TpKqx+RuqWw83nX9o+8vLLUG9v7ro+enzzl69v9qDGJcJparyghWJupUP0CVyrEx
+f8zQW5BTK6Yeq92BsvZj4IE88tBQmIPR9xA7Gp6tFMHOjcUgQHKNSX72KHMtDXMB
+gksL2G9h+p8TSdVVxQiwYNX2fZSUrichYKGErLsIpfXiZzdJEi9ptSIO7Ud8zXGQ
+CBo804rA7WcZ+Vat9eO4dNbgC/CILmBkciGp3QIDAQABAoIBACo5liNToQDANxb0
+PY9muEnVeqxRPBDg6joJMcdOOSn7DJfUlFVWmjnpBpNVXcB+6ye8ZmcEXrYYqq6R
+p/r+E/naKR9OuQKyfCn6McMEQ1itWAi4lW7mU0W87xg2xdiYNgE+6dmaBdK3CMEH
+xitUJFoWmLj3sqdnfAo+1tWxwGO7SnGzSPwlAXYZ/W5Zv3t2dbTJp3lBJtB1n1gI
+EHH7RieLDjPaIzVUVSVVV/VbOHrx6COrwiF3DOZuv2Y5WUIjI8HqbhKyouEBdks3
+FB7HNFj8/opuaARglN53+Aog8lJCAGe65ScBokFl9R5GJy/SDBWCY34FmpXp7dq5
+UjKTPPsCgYEA9FB6RAdUAjyhZUOjKKvQlMJv/RSOXbSkcWYExQGqe7GoQfeTgAlL
+LYBHWKgiJlhkT5XCiS6gCwoMPGuw9+y7ylpmKQsg/c/L2fyhKt3Yv475MUB9L6WB
+KgLisx46aBd1+Rsg+VMphWZlSkdtUfkzYUoJQCFzOrFdkKqP/drA6GcCgYEA75yC
+9pQ8vCiR9zJKnUuay0GqaVDkErWMCIpPZpwnKNY7L6lXvzUq6nnMgya3Uwes5bSd
+vfOqXFzhVhZNbdLmdX0kGX+ZSgvXBfe3X12eo2nHZNCsKwNyVmChlaOxabHWqX6b
+ahABAqwAjHbWhId1KJHzTiVQG4hR9tsan2ShQRsCgYBC2iaqqMqvFgIf4IMr5N/d
+ZNsaCF7wezaoJP9XHR6WXEWrT2CYH3Lnz3s2YkN99J/2OweRXCXE/4nbmqhBHxE/
+zL65qmbrrMmeK4e6YBwoRqofdQMMX6BZa5K26qWWyByq/mZmcwAglaVPzv21+Ze6
+nnSrjLuoKtJsfI+MKiixLwKBgQDBenjJkMNGD+BlYcecIat5iqmG5tlzPgM39i7N
+JTP9ppceEjiXXeAse3MnR8DqG52B0gk5k6KxeBJASDv3fT+4CPd4W280ukDDQdZg
+/CCXxVdLUbBj/yF5HAf947LjLMWwEVp/FzMprCe5RFBNrW9t9gQnyrtXsAi3Mw7Z
+PBF1lwKBgQDKQvIPqhBS5QSfgkqaj8OM3XRD9+a6+HnbTWmUq4ZhsZbV+Jmv9dsC
+MjX8jUn0gGDCJuhrkWUWw0VhRxZIaulh35Vkz7QnVvHuR/vGq2uAK8QoeOortDxE
+/SdTy2VYOCGXuQBCTirpvKuR1dcpj5DGU/AeNLfeXtV8+l497Ta29g==
+-----END RSA PRIVATE KEY-----
+";
+
+/// What the local provider was asked to answer for the next code: the
+/// PKCE challenge, the nonce to sign (the one sent, or another) and the
+/// subject (a CPF).
+#[derive(Debug, Clone, Default)]
+struct Pending {
+    code: String,
+    challenge: String,
+    nonce: String,
+    subject: String,
+}
+
+/// A local OpenID Connect provider, as gov.br's Login Único answers:
+/// discovery, its keys, and a token endpoint that checks the PKCE verifier
+/// (S256) before it signs an ID token. Its address and what it will answer.
+async fn provider() -> (String, Arc<std::sync::Mutex<Pending>>) {
+    use axum::routing::{get as route_get, post as route_post};
+    use openidconnect::core::{
+        CoreIdToken, CoreIdTokenClaims, CoreJsonWebKeySet, CoreJwsSigningAlgorithm,
+        CoreProviderMetadata, CoreResponseType, CoreRsaPrivateSigningKey,
+        CoreSubjectIdentifierType,
+    };
+    use openidconnect::{
+        Audience, AuthUrl, EmptyAdditionalClaims, EmptyAdditionalProviderMetadata, IssuerUrl,
+        JsonWebKeyId, JsonWebKeySetUrl, Nonce, PrivateSigningKey as _, ResponseTypes,
+        StandardClaims, SubjectIdentifier, TokenUrl,
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let base = format!("http://{}", listener.local_addr().expect("address"));
+    let key = || {
+        CoreRsaPrivateSigningKey::from_pem(
+            PROVIDER_KEY.trim(),
+            Some(JsonWebKeyId::new("k1".into())),
+        )
+        .expect("the test key")
+    };
+    let metadata = CoreProviderMetadata::new(
+        IssuerUrl::new(base.clone()).expect("issuer"),
+        AuthUrl::new(format!("{base}/authorize")).expect("auth"),
+        JsonWebKeySetUrl::new(format!("{base}/jwks")).expect("jwks"),
+        vec![ResponseTypes::new(vec![CoreResponseType::Code])],
+        vec![CoreSubjectIdentifierType::Public],
+        vec![CoreJwsSigningAlgorithm::RsaSsaPkcs1V15Sha256],
+        EmptyAdditionalProviderMetadata {},
+    )
+    .set_token_endpoint(Some(TokenUrl::new(format!("{base}/token")).expect("token")));
+    let discovery = serde_json::to_string(&metadata).expect("metadata");
+    let jwks = serde_json::to_string(&CoreJsonWebKeySet::new(vec![key().as_verification_key()]))
+        .expect("jwks");
+    let pending = Arc::new(std::sync::Mutex::new(Pending::default()));
+    let asked = pending.clone();
+    let issuer = base.clone();
+    let app = axum::Router::new()
+        .route(
+            "/.well-known/openid-configuration",
+            route_get(move || {
+                let body = discovery.clone();
+                async move { ([(header::CONTENT_TYPE, "application/json")], body) }
+            }),
+        )
+        .route(
+            "/jwks",
+            route_get(move || {
+                let body = jwks.clone();
+                async move { ([(header::CONTENT_TYPE, "application/json")], body) }
+            }),
+        )
+        .route(
+            "/token",
+            route_post(move |body: String| {
+                let asked = asked.lock().expect("pending").clone();
+                let issuer = issuer.clone();
+                async move {
+                    let form: std::collections::HashMap<String, String> =
+                        url_form(&body).into_iter().collect();
+                    let verifier = form.get("code_verifier").cloned().unwrap_or_default();
+                    let challenge = {
+                        use sha2::Digest as _;
+                        base64_url(&sha2::Sha256::digest(verifier.as_bytes()))
+                    };
+                    if form.get("code") != Some(&asked.code) || challenge != asked.challenge {
+                        return (
+                            StatusCode::BAD_REQUEST,
+                            [(header::CONTENT_TYPE, "application/json")],
+                            r#"{"error":"invalid_grant"}"#.to_string(),
+                        );
+                    }
+                    let now = chrono::Utc::now();
+                    let claims = CoreIdTokenClaims::new(
+                        IssuerUrl::new(issuer).expect("issuer"),
+                        vec![Audience::new("outorga-teste".into())],
+                        now + chrono::Duration::minutes(5),
+                        now,
+                        StandardClaims::new(SubjectIdentifier::new(asked.subject.clone())),
+                        EmptyAdditionalClaims {},
+                    )
+                    .set_nonce(Some(Nonce::new(asked.nonce.clone())));
+                    let token = CoreIdToken::new(
+                        claims,
+                        &key(),
+                        CoreJwsSigningAlgorithm::RsaSsaPkcs1V15Sha256,
+                        None,
+                        None,
+                    )
+                    .expect("an ID token");
+                    (
+                        StatusCode::OK,
+                        [(header::CONTENT_TYPE, "application/json")],
+                        serde_json::json!({
+                            "access_token": "acesso",
+                            "token_type": "bearer",
+                            "expires_in": 300,
+                            "id_token": token.to_string(),
+                        })
+                        .to_string(),
+                    )
+                }
+            }),
+        );
+    tokio::spawn(async move {
+        axum::serve(listener, app)
+            .await
+            .expect("the provider serves");
+    });
+    (base, pending)
+}
+
+/// The pairs of an `application/x-www-form-urlencoded` text.
+fn url_form(text: &str) -> Vec<(String, String)> {
+    form_urlencoded::parse(text.as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect()
+}
+
+/// Base64url without padding (PKCE's S256 challenge).
+fn base64_url(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n =
+            chunk.iter().fold(0u32, |acc, b| (acc << 8) | u32::from(*b)) << (8 * (3 - chunk.len()));
+        for i in 0..=chunk.len() {
+            out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
+        }
+    }
+    out
+}
+
+/// Signing in through gov.br against a local provider: the browser is
+/// sent there with a PKCE challenge (S256), a state and a nonce; back with
+/// the code, the server exchanges it with the verifier (the provider
+/// checks it), checks the ID token and opens the holder's session; the
+/// same state a second time is refused, as is an ID token with another
+/// nonce, and a CPF no jurisdiction registers. Without a client at gov.br
+/// the space offers no such entry.
+async fn govbr_sign_in(url: &str) {
+    let (base, pending) = provider().await;
+    let govbr: &'static outorga_ui::GovBr = Box::leak(Box::new(outorga_ui::GovBr {
+        issuer: base.clone(),
+        client_id: "outorga-teste".into(),
+        client_secret: Some("segredo-de-teste".into()),
+        redirect: "https://transporte.example.org/titular/govbr/retorno".into(),
+    }));
+    let options = outorga_ui::Options {
+        demo: true,
+        govbr: Some(govbr),
+        ..outorga_ui::Options::default()
+    };
+    let router = router_options(
+        url,
+        true,
+        Arc::new(Fixed),
+        outorga_web::Limits::DEFAULT,
+        options,
+    )
+    .await;
+    let rulebooks = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../rulebooks");
+    let library = outorga_rulebook::load(&rulebooks).expect("rulebooks");
+    let all: Vec<_> = library.rulebooks().collect();
+    let (_, cpf) = outorga_store::demo_holder(&all).expect("a demo holder");
+
+    let entry = send(&router, get("/titular", "")).await;
+    assert!(entry.body.contains("Entrar com gov.br"), "{}", entry.body);
+    // Sent to the provider, then back with a code.
+    let go = |subject: &str, nonce: Option<&str>| {
+        let router = router.clone();
+        let pending = pending.clone();
+        let subject = subject.to_string();
+        let nonce = nonce.map(str::to_string);
+        let base = base.clone();
+        async move {
+            let away = send(&router, get("/titular/govbr", "")).await;
+            assert_eq!(away.status, StatusCode::SEE_OTHER, "{}", away.body);
+            let to = away.location().to_string();
+            assert!(to.starts_with(&format!("{base}/authorize?")), "{to}");
+            let asked: std::collections::HashMap<String, String> =
+                url_form(to.split_once('?').expect("a query").1)
+                    .into_iter()
+                    .collect();
+            assert_eq!(asked["code_challenge_method"], "S256");
+            assert_eq!(asked["client_id"], "outorga-teste");
+            assert_eq!(asked["response_type"], "code");
+            assert!(asked["scope"].split(' ').any(|s| s == "openid"));
+            *pending.lock().expect("pending") = Pending {
+                code: "codigo-1".into(),
+                challenge: asked["code_challenge"].clone(),
+                nonce: nonce.unwrap_or_else(|| asked["nonce"].clone()),
+                subject,
+            };
+            let state = asked["state"].clone();
+            let back = send(
+                &router,
+                get(
+                    &format!(
+                        "/titular/govbr/retorno?code=codigo-1&state={}",
+                        form_urlencoded::byte_serialize(state.as_bytes()).collect::<String>()
+                    ),
+                    "",
+                ),
+            )
+            .await;
+            (back, state)
+        }
+    };
+    let (back, state) = go(&cpf, None).await;
+    assert_eq!(back.location(), "/titular/painel", "{}", back.body);
+    let holder = format!(
+        "outorga_titular={}",
+        value(&back.cookie("outorga_titular").expect("session"))
+    );
+    let space = send(&router, get("/titular/painel", &holder)).await;
+    assert!(
+        space.status == StatusCode::OK && space.body.contains("apresentar defesa até"),
+        "{}",
+        space.body
+    );
+    // The same state again: used once.
+    let replay = send(
+        &router,
+        get(
+            &format!(
+                "/titular/govbr/retorno?code=codigo-1&state={}",
+                form_urlencoded::byte_serialize(state.as_bytes()).collect::<String>()
+            ),
+            "",
+        ),
+    )
+    .await;
+    assert_eq!(replay.status, StatusCode::UNAUTHORIZED);
+    assert!(replay.body.contains("já foi usada"), "{}", replay.body);
+    // An ID token for another nonce is not taken.
+    let (forged, _) = go(&cpf, Some("outro-nonce")).await;
+    assert_eq!(forged.status, StatusCode::UNAUTHORIZED, "{}", forged.body);
+    assert!(forged.cookie("outorga_titular").is_none());
+    // A CPF no jurisdiction registers.
+    let (stranger, _) = go("52998224725", None).await;
+    assert_eq!(stranger.status, StatusCode::FORBIDDEN, "{}", stranger.body);
+    // The provider said no.
+    let refused = send(
+        &router,
+        get("/titular/govbr/retorno?error=access_denied", ""),
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
+
+    // Without a client at gov.br (another deployment): no such entry.
+    let other = tempfile::tempdir().expect("temp dir");
+    let plain = router_on(&sqlite_url(other.path()).expect("url"), false).await;
+    let entry = send(&plain, get("/titular", "")).await;
+    assert!(!entry.body.contains("Entrar com gov.br"));
+    assert_eq!(
+        send(&plain, get("/titular/govbr", "")).await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn govbr_sign_in_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    govbr_sign_in(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn govbr_sign_in_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uig_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    govbr_sign_in(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
     sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
 }

@@ -18,8 +18,10 @@ use sqlx::{AnyPool, Row};
 /// the progress of the screen's imports (the rows an import writes are
 /// audited, each with its own entry; the job only counts them), and the
 /// outbox of e-mail reminders (what was sent, written at each attempt; a
-/// courtesy, not the law's notification).
-pub(crate) const NOT_AUDITED: [&str; 10] = [
+/// courtesy, not the law's notification), and the sign-ins through gov.br
+/// under way (a PKCE verifier for ten minutes; the session they open is
+/// audited).
+pub(crate) const NOT_AUDITED: [&str; 11] = [
     "_sqlx_migrations",
     "counters",
     "audit_log",
@@ -30,6 +32,7 @@ pub(crate) const NOT_AUDITED: [&str; 10] = [
     "session_activity",
     "import_jobs",
     "messages",
+    "citizen_logins",
 ];
 
 /// Columns whose value is a secret (a password's hash, a token's hash) or a
