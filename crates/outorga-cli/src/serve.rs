@@ -177,7 +177,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         let public_url = args
             .public_url
             .clone()
-            .unwrap_or_else(|| format!("http://localhost:{}", args.port));
+            .unwrap_or_else(|| format!("http://localhost:{}", address.port()));
         if !(public_url.starts_with("https://") || public_url.starts_with("http://")) {
             anyhow::bail!(
                 "--public-url `{public_url}` não é um endereço: comece com https:// (como https://transporte.cidade.gov.br)"
