@@ -1058,8 +1058,9 @@ pub(crate) async fn auto(
 /// Files a defense or an appeal with its attachments; the receipt follows.
 pub(crate) async fn file(
     State(state): State<AppState>,
-    _: outorga_web::limits::PublicFiling,
+    // Signed in first: a request without a session takes no filing quota.
     citizen: Citizen,
+    _: outorga_web::limits::PublicFiling,
     Path((j, year, number)): Path<(String, i32, i64)>,
     multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
 ) -> Response {
@@ -1190,8 +1191,9 @@ pub(crate) struct RenewalForm {
 /// Asks the renewal of a permit they hold; the clerks answer it.
 pub(crate) async fn renewal(
     State(state): State<AppState>,
-    _: outorga_web::limits::PublicFiling,
+    // Signed in first: a request without a session takes no filing quota.
     citizen: Citizen,
+    _: outorga_web::limits::PublicFiling,
     Path((j, service, number)): Path<(String, String, i64)>,
     Form(form): Form<RenewalForm>,
 ) -> Response {

@@ -4140,8 +4140,26 @@ async fn holder_space(url: &str) {
         j, "cangucu",
         "the first rulebook the demo grants permits under"
     );
-    let away = send(&router, get("/titular/painel", "")).await;
-    assert_eq!(away.location(), "/titular");
+    // Every page of the space asks for a holder's session: without one
+    // (or with a staff session), the space's sign-in.
+    for (method, path) in [
+        ("GET", "/titular/painel"),
+        ("GET", "/titular/autos/cangucu/2026/1"),
+        ("POST", "/titular/autos/cangucu/2026/1/peticao"),
+        ("POST", "/titular/permissoes/cangucu/taxi/1/renovacao"),
+        ("GET", "/titular/protocolos/ABCDE-12345"),
+        ("GET", "/titular/documentos/cangucu/ABCDE-12345/pdf"),
+        ("POST", "/titular/debitos/cangucu/2026/1/1/guia"),
+        ("POST", "/titular/sair"),
+    ] {
+        let request = if method == "GET" {
+            get(path, "")
+        } else {
+            post(path, "", "csrf=x")
+        };
+        let away = send(&router, request).await;
+        assert_eq!(away.location(), "/titular", "{method} {path}");
+    }
 
     // The clerk prints the code.
     let clerk = session_of(&router, "atendente").await;
