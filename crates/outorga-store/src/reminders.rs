@@ -22,6 +22,10 @@ use chrono::{Duration, NaiveDate, NaiveDateTime};
 use outorga_core::model::Rulebook;
 use sqlx::Row;
 
+/// How many times a reminder is tried before it is given up (its last
+/// error stays recorded).
+pub const MAX_ATTEMPTS: i64 = 5;
+
 /// Days before a deadline a reminder goes out: a week, and the day before.
 /// No law sets them: the department's courtesy.
 pub const LEADS: [i64; 2] = [7, 1];
@@ -271,7 +275,8 @@ impl Store {
     }
 
     /// Claims up to `limit` reminders waiting to be sent (or whose claim
-    /// ran out) until `now + lease`: this server sends them.
+    /// ran out) until `now + lease`: this server sends them. One tried
+    /// [`MAX_ATTEMPTS`] times, or whose deadline has passed, is not sent.
     pub async fn claim_reminders(
         &self,
         now: NaiveDateTime,
@@ -282,10 +287,13 @@ impl Store {
         let rows = sqlx::query(
             "SELECT key FROM messages WHERE sent_at IS NULL \
              AND (claimed_until IS NULL OR claimed_until <= $1) \
+             AND attempts < $3 AND due_on >= $4 \
              ORDER BY planned_at, key LIMIT $2",
         )
         .bind(timestamp(now))
         .bind(limit)
+        .bind(MAX_ATTEMPTS)
+        .bind(now.date().to_string())
         .fetch_all(&mut *tx)
         .await?;
         let mut out = Vec::with_capacity(rows.len());

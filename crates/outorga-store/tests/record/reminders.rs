@@ -102,6 +102,22 @@ async fn outbox(url: &str) {
         assert_eq!(failed.last_error.as_deref(), Some("550 caixa cheia"));
         assert_eq!(failed.attempts, 2);
     }
+    // Tried five times at most (MAX_ATTEMPTS), then given up: its last
+    // error stays recorded.
+    let mut at = now + lease;
+    for attempt in 3..=5 {
+        at += lease;
+        let again = store
+            .claim_reminders(at, lease, 1000)
+            .await
+            .expect("claim again");
+        assert_eq!(again.len(), planned - 1, "attempt {attempt}");
+    }
+    let given_up = store
+        .claim_reminders(at + lease, lease, 1000)
+        .await
+        .expect("claim after the last attempt");
+    assert!(given_up.is_empty(), "{given_up:?}");
 
     // The day after a deadline, nothing more is planned for it.
     let due = listed[0].due_on;
