@@ -93,8 +93,11 @@ fn unavailable(error: &str) -> Response {
     )
 }
 
-/// Sends the browser to gov.br.
+/// Sends the browser to gov.br. Each start asks the provider (discovery)
+/// and keeps a row for ten minutes: held to the public look-ups' rate per
+/// address.
 pub(crate) async fn start(
+    _: outorga_web::limits::PublicLookup,
     State(state): State<AppState>,
     Extension(options): Extension<crate::Options>,
 ) -> Response {
@@ -143,6 +146,7 @@ pub(crate) struct Back {
 /// The browser back from gov.br: the code exchanged (with the PKCE
 /// verifier), the ID token checked, the session opened.
 pub(crate) async fn back(
+    _: outorga_web::limits::PublicLookup,
     State(state): State<AppState>,
     Extension(options): Extension<crate::Options>,
     headers: HeaderMap,
