@@ -1606,6 +1606,61 @@ pub struct BusRules {
     /// terminals, inspection), in percent.
     pub supervision_percent: Cited<Quantity>,
     pub ticket_fields: TicketFields,
+    /// The article under which a carrier asks to change how a line is
+    /// operated (its schedule, sections, itinerary, service level).
+    pub operation_changes: Option<Citation>,
+    /// What the agency checks in the carriers' own statistics and ticket
+    /// sales, when the rulebook says.
+    pub compliance: Option<BusCompliance>,
+}
+
+/// The findings the carriers' own data may show, each the infraction it is
+/// and the article it breaks, and when the monthly statistics are due.
+#[derive(Debug, Clone)]
+pub struct BusCompliance {
+    pub seat_sold_twice: FindingRule,
+    pub over_capacity: FindingRule,
+    pub ticket_fields: FindingRule,
+    pub below_minimum_frequency: FindingRule,
+    pub late_statistics: FindingRule,
+    /// The day of the month after the one they cover that the statistics
+    /// are due on.
+    pub statistics_due_day: Cited<Quantity>,
+    /// Statistics delivered more than this many days after they were due
+    /// are late.
+    pub late_after_days: Cited<Quantity>,
+}
+
+impl BusCompliance {
+    /// The rule of a kind of finding.
+    pub fn rule(&self, kind: FindingKind) -> &FindingRule {
+        match kind {
+            FindingKind::SeatSoldTwice => &self.seat_sold_twice,
+            FindingKind::OverCapacity => &self.over_capacity,
+            FindingKind::TicketFields => &self.ticket_fields,
+            FindingKind::BelowMinimumFrequency => &self.below_minimum_frequency,
+            FindingKind::LateStatistics => &self.late_statistics,
+        }
+    }
+}
+
+crate::vocab::vocabulary! {
+    /// What the carriers' own data (monthly statistics and ticket sales) may
+    /// show against the law: the kinds of a compliance finding.
+    pub enum FindingKind {
+        SeatSoldTwice = "seat_sold_twice",
+        OverCapacity = "over_capacity",
+        TicketFields = "ticket_fields",
+        BelowMinimumFrequency = "below_minimum_frequency",
+        LateStatistics = "late_statistics",
+    }
+}
+
+/// A kind of finding: the infraction it is and the article it breaks.
+#[derive(Debug, Clone)]
+pub struct FindingRule {
+    pub infraction: InfractionId,
+    pub citation: Citation,
 }
 
 /// What a ticket must show, except the simplified tickets of semi-urban lines.

@@ -346,6 +346,8 @@ pub fn rulebook(
                 value: c.percent(&r.supervision_percent.value, span.clone()),
                 citation: c.citation(&r.supervision_percent.citation),
             },
+            operation_changes: r.operation_changes.as_ref().map(|a| c.citation(a)),
+            compliance: r.compliance.as_ref().and_then(|k| c.compliance(k, span.clone())),
         }
     });
     let stands = raw.stands.as_ref().map(|s| StandRules {
@@ -1946,6 +1948,48 @@ impl Converter<'_, '_> {
             discounts,
             citation: self.citation(&raw.citation),
         }
+    }
+
+    /// The findings of the carriers' data; every infraction in the catalog.
+    fn compliance(&mut self, raw: &RawCompliance, span: Range<usize>) -> Option<BusCompliance> {
+        let mut finding = |f: &RawFinding| {
+            Some(FindingRule {
+                infraction: self.code_ref(&f.infraction)?,
+                citation: self.citation(&f.citation),
+            })
+        };
+        let (seat, over, fields, minimum, late) = (
+            finding(&raw.seat_sold_twice),
+            finding(&raw.over_capacity),
+            finding(&raw.ticket_fields),
+            finding(&raw.below_minimum_frequency),
+            finding(&raw.late_statistics),
+        );
+        let statistics_due_day = Cited {
+            value: self.quantity(&raw.statistics_due_day.value, span.clone()),
+            citation: self.citation(&raw.statistics_due_day.citation),
+        };
+        if let Quantity::Fixed(day) = statistics_due_day.value
+            && !(Decimal::ONE..=Decimal::from(28)).contains(&day)
+        {
+            self.diag.error(
+                raw.statistics_due_day.citation.span(),
+                format!("statistics_due_day {day}: a day from 1 to 28, so every month has it"),
+            );
+        }
+        let late_after_days = Cited {
+            value: self.quantity(&raw.late_after_days.value, span),
+            citation: self.citation(&raw.late_after_days.citation),
+        };
+        Some(BusCompliance {
+            seat_sold_twice: seat?,
+            over_capacity: over?,
+            ticket_fields: fields?,
+            below_minimum_frequency: minimum?,
+            late_statistics: late?,
+            statistics_due_day,
+            late_after_days,
+        })
     }
 
     fn downtime(&mut self, spanned: &Spanned<RawDowntime>) -> DowntimeRule {

@@ -755,6 +755,30 @@ pub struct RawBus {
     pub standing_only_semi_urban: Spanned<String>,
     pub supervision_percent: RawCitedQuantity,
     pub ticket_fields: RawTicketFields,
+    /// The article under which a carrier asks to change a line's operation.
+    pub operation_changes: Option<Spanned<String>>,
+    pub compliance: Option<RawCompliance>,
+}
+
+/// What the agency checks in the carriers' own data.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCompliance {
+    pub seat_sold_twice: RawFinding,
+    pub over_capacity: RawFinding,
+    pub ticket_fields: RawFinding,
+    pub below_minimum_frequency: RawFinding,
+    pub late_statistics: RawFinding,
+    pub statistics_due_day: RawCitedQuantity,
+    pub late_after_days: RawCitedQuantity,
+}
+
+/// A kind of finding: the infraction it is, the article it breaks.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFinding {
+    pub infraction: Spanned<String>,
+    pub citation: Spanned<String>,
 }
 
 #[derive(Debug, Deserialize)]

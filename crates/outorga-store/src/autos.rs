@@ -119,7 +119,24 @@ impl Store {
         jurisdiction: &str,
         input: &AutoInput,
     ) -> Result<Auto, StoreError> {
-        let Proposed {
+        let proposed = self.propose(change, rulebook, jurisdiction, input).await?;
+        let (mut tx, _writer) = self.write_transaction().await?;
+        let auto = self
+            .write_auto(&mut tx, change, (rulebook, jurisdiction), input, proposed)
+            .await?;
+        tx.commit().await?;
+        Ok(auto)
+    }
+
+    /// Writes an auto `propose` weighed, in the caller's transaction, with
+    /// what the law applies on the spot.
+    pub(crate) async fn write_auto(
+        &self,
+        tx: &mut crate::Tx,
+        change: &Change<'_>,
+        (rulebook, jurisdiction): (&Rulebook, &str),
+        input: &AutoInput,
+        Proposed {
             ctx,
             issued_on,
             offender,
@@ -127,10 +144,10 @@ impl Store {
             holder,
             proposal,
             notify,
-        } = self.propose(change, rulebook, jurisdiction, input).await?;
-        let (mut tx, _writer) = self.write_transaction().await?;
+        }: Proposed<'_>,
+    ) -> Result<Auto, StoreError> {
         let year = issued_on.year();
-        let number = next_number(&mut tx, jurisdiction, "auto", year).await?;
+        let number = next_number(tx, jurisdiction, "auto", year).await?;
         let points_of = |doc: &str| {
             proposal
                 .points
@@ -163,12 +180,12 @@ impl Store {
         .bind(holder.as_deref().map_or("0".to_string(), points_of))
         .bind(holder.clone())
         .bind(issued_on.to_string())
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
         let mut cited = proposal.articles.clone();
         cited.extend(notify.iter().map(|(_, a)| a.clone()));
         auto_step(
-            &mut tx,
+            tx,
             &self.audit,
             change,
             jurisdiction,
@@ -218,7 +235,7 @@ impl Store {
             .filter(|s| s.at_once.is_some())
         {
             crate::process::apply(
-                &mut tx,
+                tx,
                 (&self.audit, &ctx),
                 change,
                 jurisdiction,
@@ -228,7 +245,6 @@ impl Store {
             )
             .await?;
         }
-        tx.commit().await?;
         Ok(auto)
     }
 
@@ -254,7 +270,7 @@ impl Store {
     /// autos are issued at the pace of their writes. (A decision that
     /// became final meanwhile on another auto of the same offender is not
     /// in this proposal; the board judges it with the record of then.)
-    async fn propose<'r>(
+    pub(crate) async fn propose<'r>(
         &self,
         change: &Change<'_>,
         rulebook: &'r Rulebook,

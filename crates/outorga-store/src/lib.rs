@@ -12,6 +12,7 @@ mod audit_list;
 mod auto_record;
 mod autos;
 pub mod brl;
+mod carrier_data;
 mod checks;
 mod citizen_space;
 mod citizens;
@@ -26,6 +27,7 @@ mod fleet;
 mod grant_preview;
 mod hashing;
 mod import;
+mod line_operations;
 mod lines;
 mod listing;
 mod maintenance;
@@ -59,6 +61,16 @@ pub mod words;
 mod world;
 
 pub use agenda::{AgendaItem, record_name};
+pub use carrier_data::statistics::CSV_COLUMNS as STATISTICS_COLUMNS;
+pub use carrier_data::tickets::CSV_COLUMNS as TICKET_COLUMNS;
+pub use carrier_data::{
+    CarrierFile, CarrierFileKind, FindingRow, LineMonth, MAX_FILE_BYTES as MAX_CARRIER_FILE_BYTES,
+    MonthView, Refusal, parse_month,
+};
+pub use line_operations::{
+    Operation, OperationDecision, OperationInput, OperationSource, OperationStatus, ServiceLevel,
+    WEEKDAYS,
+};
 pub use audit::checkpoint::{Checkpoint, CheckpointCheck, CheckpointError};
 use audit::images::RowRef;
 pub use audit::key::{AuditKey, AuditKeys};

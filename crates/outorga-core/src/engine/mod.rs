@@ -4,6 +4,7 @@
 pub mod acts;
 pub mod assessment;
 pub mod bus;
+pub mod bus_compliance;
 pub mod cap;
 pub mod changes;
 pub mod deadline;

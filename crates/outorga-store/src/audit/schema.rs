@@ -20,8 +20,10 @@ use sqlx::{AnyPool, Row};
 /// outbox of e-mail reminders (what was sent, written at each attempt; a
 /// courtesy, not the law's notification), and the sign-ins through gov.br
 /// under way (a PKCE verifier for ten minutes; the session they open is
-/// audited).
-pub(crate) const NOT_AUDITED: [&str; 11] = [
+/// audited), and the tickets and trips a carrier's file holds (its own
+/// data, kept as handed in: the file's entry, with its SHA-256 and counts,
+/// is audited).
+pub(crate) const NOT_AUDITED: [&str; 13] = [
     "_sqlx_migrations",
     "counters",
     "audit_log",
@@ -33,6 +35,8 @@ pub(crate) const NOT_AUDITED: [&str; 11] = [
     "import_jobs",
     "messages",
     "citizen_logins",
+    "carrier_tickets",
+    "carrier_trips",
 ];
 
 /// Columns whose value is a secret (a password's hash, a token's hash) or a
