@@ -347,7 +347,10 @@ pub fn rulebook(
                 citation: c.citation(&r.supervision_percent.citation),
             },
             operation_changes: r.operation_changes.as_ref().map(|a| c.citation(a)),
-            compliance: r.compliance.as_ref().and_then(|k| c.compliance(k, span.clone())),
+            compliance: r
+                .compliance
+                .as_ref()
+                .and_then(|k| c.compliance(k, span.clone())),
         }
     });
     let stands = raw.stands.as_ref().map(|s| StandRules {

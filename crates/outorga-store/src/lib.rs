@@ -61,16 +61,6 @@ pub mod words;
 mod world;
 
 pub use agenda::{AgendaItem, record_name};
-pub use carrier_data::statistics::CSV_COLUMNS as STATISTICS_COLUMNS;
-pub use carrier_data::tickets::CSV_COLUMNS as TICKET_COLUMNS;
-pub use carrier_data::{
-    CarrierFile, CarrierFileKind, FindingRow, LineMonth, MAX_FILE_BYTES as MAX_CARRIER_FILE_BYTES,
-    MonthView, Refusal, parse_month,
-};
-pub use line_operations::{
-    Operation, OperationDecision, OperationInput, OperationSource, OperationStatus, ServiceLevel,
-    WEEKDAYS,
-};
 pub use audit::checkpoint::{Checkpoint, CheckpointCheck, CheckpointError};
 use audit::images::RowRef;
 pub use audit::key::{AuditKey, AuditKeys};
@@ -80,6 +70,12 @@ pub use audit::{AuditEntry, Change};
 pub use audit_list::{AuditFilter, LoggedChange};
 pub use auto_record::{Auto, Proposal, ProposedSanction};
 pub use autos::{AutoFilter, AutoInput};
+pub use carrier_data::statistics::CSV_COLUMNS as STATISTICS_COLUMNS;
+pub use carrier_data::tickets::CSV_COLUMNS as TICKET_COLUMNS;
+pub use carrier_data::{
+    CarrierFile, CarrierFileKind, FindingRow, LineMonth, MAX_FILE_BYTES as MAX_CARRIER_FILE_BYTES,
+    MonthView, Refusal, parse_month,
+};
 pub use checks::{Held, PlateCheck};
 pub use citizen_space::{PointLimit, PointsStanding};
 pub use citizens::{
@@ -102,6 +98,10 @@ pub use import::table::read as read_import_file;
 pub use import::{
     Column as ImportColumn, ImportKind, ImportReport, ImportRequest, Outcome as ImportOutcome,
     RowOutcome, Table as ImportTable, check_header as check_import_header, cnh_categories,
+};
+pub use line_operations::{
+    Operation, OperationDecision, OperationInput, OperationSource, OperationStatus, ServiceLevel,
+    WEEKDAYS,
 };
 pub use lines::{Line, Section, parse_coefficient};
 pub use listing::{Cursor, KeyValue, Page, Window};

@@ -109,7 +109,10 @@ fn check(input: &OperationInput) -> Result<OperationInput, StoreError> {
         if let Some(w) = times.windows(2).find(|w| w[0] == w[1]) {
             return Err(invalid(
                 "horários",
-                format!("{day}: a partida das {} aparece duas vezes", w[0].format("%H:%M")),
+                format!(
+                    "{day}: a partida das {} aparece duas vezes",
+                    w[0].format("%H:%M")
+                ),
             ));
         }
     }
@@ -141,7 +144,11 @@ fn check(input: &OperationInput) -> Result<OperationInput, StoreError> {
     if stops.len() > crate::lines::MAX_PLACES {
         return Err(invalid(
             "paradas",
-            format!("{} paradas; o máximo é {}", stops.len(), crate::lines::MAX_PLACES),
+            format!(
+                "{} paradas; o máximo é {}",
+                stops.len(),
+                crate::lines::MAX_PLACES
+            ),
         ));
     }
     Ok(OperationInput {
@@ -150,8 +157,7 @@ fn check(input: &OperationInput) -> Result<OperationInput, StoreError> {
         schedule,
         terminals: (origin, destination),
         stops,
-        justification: required("justificativa", &input.justification, TextKind::Long)?
-            .to_string(),
+        justification: required("justificativa", &input.justification, TextKind::Long)?.to_string(),
     })
 }
 

@@ -166,6 +166,7 @@ pub fn findings<'r>(
         trips.iter().map(|m| ((m.line, m.departs), m)).collect();
     for ((line, departs), sold) in &by_trip {
         let trip = format!("{line} {}", departs.format("%d/%m/%Y %H:%M"));
+        let at = departs.format("%Y-%m-%dT%H:%M");
         let mut seats: BTreeMap<u32, Vec<&str>> = BTreeMap::new();
         for t in sold.iter().filter(|t| t.seat > 0) {
             seats.entry(t.seat).or_default().push(t.key);
@@ -173,7 +174,7 @@ pub fn findings<'r>(
         for (seat, keys) in seats.iter().filter(|(_, keys)| keys.len() > 1) {
             out.push(found(
                 FindingKind::SeatSoldTwice,
-                format!("{line}:{departs}:{seat}"),
+                format!("{line}:{at}:{seat}"),
                 Some(line),
                 *departs,
                 format!(
@@ -192,7 +193,7 @@ pub fn findings<'r>(
         {
             out.push(found(
                 FindingKind::OverCapacity,
-                format!("{line}:{departs}"),
+                format!("{line}:{at}"),
                 Some(line),
                 *departs,
                 format!(
@@ -211,7 +212,7 @@ pub fn findings<'r>(
             items.dedup();
             out.push(found(
                 FindingKind::TicketFields,
-                format!("{line}:{departs}"),
+                format!("{line}:{at}"),
                 Some(line),
                 *departs,
                 format!(
@@ -223,7 +224,13 @@ pub fn findings<'r>(
             ));
         }
     }
-    out.extend(weeks_below_minimum(&found, month, trips, (lines, schedule), today));
+    out.extend(weeks_below_minimum(
+        &found,
+        month,
+        trips,
+        (lines, schedule),
+        today,
+    ));
     let (due, late_after, _) = statistics_due(ctx, month.first)?;
     let late = match month.delivered {
         Some(on) if on > late_after => Some(format!(
@@ -248,7 +255,9 @@ pub fn findings<'r>(
             (late_after + Days::new(1)).and_time(NaiveTime::MIN),
             detail,
         );
-        finding.citations.push(rules.statistics_due_day.citation.as_str());
+        finding
+            .citations
+            .push(rules.statistics_due_day.citation.as_str());
         out.push(finding);
     }
     out.sort_by(|a, b| (a.kind, a.at, &a.key).cmp(&(b.kind, b.at, &b.key)));

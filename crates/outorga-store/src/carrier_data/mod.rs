@@ -142,7 +142,11 @@ fn file_of(row: &sqlx::any::AnyRow) -> Result<CarrierFile, StoreError> {
     })
 }
 
-async fn earlier(tx: &mut Tx, jurisdiction: &str, sha256: &str) -> Result<Option<CarrierFile>, StoreError> {
+async fn earlier(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    sha256: &str,
+) -> Result<Option<CarrierFile>, StoreError> {
     sqlx::query(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM carrier_files WHERE jurisdiction = $1 AND sha256 = $2"
     )))
@@ -150,12 +154,7 @@ async fn earlier(tx: &mut Tx, jurisdiction: &str, sha256: &str) -> Result<Option
     .bind(sha256)
     .fetch_optional(&mut **tx)
     .await?
-    .map(|row| {
-        file_of(&row).map(|f| CarrierFile {
-            earlier: true,
-            ..f
-        })
-    })
+    .map(|row| file_of(&row).map(|f| CarrierFile { earlier: true, ..f }))
     .transpose()
 }
 
@@ -244,7 +243,10 @@ fn placed(
     known: &BTreeMap<String, bool>,
 ) -> Result<bool, (&'static str, String)> {
     let semi = known.get(line).copied().ok_or_else(|| {
-        ("linha", format!("a linha {line} não está cadastrada nesta jurisdição"))
+        (
+            "linha",
+            format!("a linha {line} não está cadastrada nesta jurisdição"),
+        )
     })?;
     if departs.date() < month || departs.date() >= month_end(month) {
         return Err((
@@ -321,11 +323,12 @@ impl Store {
         if let Some(file) = earlier(&mut tx, jurisdiction, &sha256).await? {
             return Ok(file);
         }
-        let registered = sqlx::query("SELECT 1 AS one FROM people WHERE jurisdiction = $1 AND document = $2")
-            .bind(jurisdiction)
-            .bind(carrier)
-            .fetch_optional(&mut *tx)
-            .await?;
+        let registered =
+            sqlx::query("SELECT 1 AS one FROM people WHERE jurisdiction = $1 AND document = $2")
+                .bind(jurisdiction)
+                .bind(carrier)
+                .fetch_optional(&mut *tx)
+                .await?;
         if registered.is_none() {
             return Err(StoreError::NotFound(format!(
                 "a transportadora {carrier} não está cadastrada em {jurisdiction}"
@@ -365,28 +368,25 @@ impl Store {
         .bind(today.to_string())
         .execute(&mut *tx)
         .await?;
-        let added = match kind {
-            CarrierFileKind::TicketsCsv | CarrierFileKind::TicketsBpe => {
-                insert_all(
+        let added =
+            match kind {
+                CarrierFileKind::TicketsCsv | CarrierFileKind::TicketsBpe => insert_all(
                     &mut tx,
                     "INSERT INTO carrier_tickets (jurisdiction, key, file, carrier, line, departs, \
                      origin, destination, seat, fare, discount, missing)",
                     "(jurisdiction, carrier, key)",
                     &checked.rows,
                 )
-                .await?
-            }
-            CarrierFileKind::StatisticsCsv => {
-                insert_all(
+                .await?,
+                CarrierFileKind::StatisticsCsv => insert_all(
                     &mut tx,
                     "INSERT INTO carrier_trips (jurisdiction, carrier, line, departs, plate, file, \
                      sections, passengers)",
                     "(jurisdiction, carrier, line, departs)",
                     &checked.rows,
                 )
-                .await?
-            }
-        };
+                .await?,
+            };
         let accepted = i64::try_from(added).unwrap_or(i64::MAX);
         let repeated = i64::try_from(checked.rows.len()).unwrap_or(i64::MAX) - accepted;
         let refused_json =
@@ -415,7 +415,10 @@ impl Store {
                     "sha256": sha256, "accepted": accepted, "repeated": repeated,
                     "refused": refused.len(),
                 }),
-                rows: vec![RowRef::new("carrier_files", [jurisdiction.into(), id.into()])],
+                rows: vec![RowRef::new(
+                    "carrier_files",
+                    [jurisdiction.into(), id.into()],
+                )],
             },
         )
         .await?;
@@ -538,12 +541,14 @@ async fn check_trips(
         let recorded = match plates.get(&t.plate) {
             Some(r) => *r,
             None => {
-                let r = sqlx::query("SELECT 1 AS one FROM vehicles WHERE jurisdiction = $1 AND plate = $2")
-                    .bind(jurisdiction)
-                    .bind(&t.plate)
-                    .fetch_optional(&mut **tx)
-                    .await?
-                    .is_some();
+                let r = sqlx::query(
+                    "SELECT 1 AS one FROM vehicles WHERE jurisdiction = $1 AND plate = $2",
+                )
+                .bind(jurisdiction)
+                .bind(&t.plate)
+                .fetch_optional(&mut **tx)
+                .await?
+                .is_some();
                 plates.insert(t.plate.clone(), r);
                 r
             }

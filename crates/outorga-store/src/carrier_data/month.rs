@@ -145,15 +145,14 @@ async fn read(
         });
     }
     for (plate, capacity) in seats.iter_mut() {
-        *capacity = sqlx::query(
-            "SELECT capacity FROM vehicles WHERE jurisdiction = $1 AND plate = $2",
-        )
-        .bind(jurisdiction)
-        .bind(plate.as_str())
-        .fetch_optional(&mut **tx)
-        .await?
-        .and_then(|row| row.try_get::<Option<i64>, _>("capacity").ok().flatten())
-        .and_then(|c| u32::try_from(c).ok());
+        *capacity =
+            sqlx::query("SELECT capacity FROM vehicles WHERE jurisdiction = $1 AND plate = $2")
+                .bind(jurisdiction)
+                .bind(plate.as_str())
+                .fetch_optional(&mut **tx)
+                .await?
+                .and_then(|row| row.try_get::<Option<i64>, _>("capacity").ok().flatten())
+                .and_then(|c| u32::try_from(c).ok());
     }
     let mut lines = BTreeMap::new();
     for row in sqlx::query("SELECT code, name, semi_urban FROM lines WHERE jurisdiction = $1")
@@ -214,7 +213,10 @@ async fn read(
         let year: i64 = row.try_get("year")?;
         autos.insert(
             row.try_get::<String, _>("finding")?,
-            (i32::try_from(year).unwrap_or_default(), row.try_get("number")?),
+            (
+                i32::try_from(year).unwrap_or_default(),
+                row.try_get("number")?,
+            ),
         );
     }
     Ok(Read {
@@ -293,14 +295,15 @@ fn view(
             let offered: u64 = known.iter().map(|m| u64::from(m.seats.unwrap_or(0))).sum();
             let carried = sold
                 .iter()
-                .filter(|t| {
-                    t.line == *line
-                        && known.iter().any(|m| m.departs == t.departs)
-                })
+                .filter(|t| t.line == *line && known.iter().any(|m| m.departs == t.departs))
                 .count();
             LineMonth {
                 line: line.to_string(),
-                name: read.lines.get(*line).map(|(n, _)| n.clone()).unwrap_or_default(),
+                name: read
+                    .lines
+                    .get(*line)
+                    .map(|(n, _)| n.clone())
+                    .unwrap_or_default(),
                 scheduled,
                 made: trips.len(),
                 tickets,
@@ -381,9 +384,7 @@ impl Store {
                 reason: format!("esta constatação já é o auto nº {number}/{year}"),
             });
         }
-        let (permit, plate, place) = self
-            .where_found(jurisdiction, carrier, &found)
-            .await?;
+        let (permit, plate, place) = self.where_found(jurisdiction, carrier, &found).await?;
         let input = AutoInput {
             infraction: found.infraction.clone(),
             offender: carrier.to_string(),
@@ -461,7 +462,11 @@ impl Store {
         found: &FindingRow,
     ) -> Result<(Option<(String, i64)>, Option<String>, String), StoreError> {
         let Some(line) = &found.line else {
-            return Ok((None, None, "Estatísticas entregues ao Poder delegante".into()));
+            return Ok((
+                None,
+                None,
+                "Estatísticas entregues ao Poder delegante".into(),
+            ));
         };
         let mut tx = self.pool.begin().await?;
         let permit = sqlx::query(
@@ -489,18 +494,22 @@ impl Store {
         .await?
         .map(|row| row.try_get::<String, _>("plate"))
         .transpose()?;
-        let name: Option<String> = sqlx::query("SELECT name FROM lines WHERE jurisdiction = $1 AND code = $2")
-            .bind(jurisdiction)
-            .bind(line)
-            .fetch_optional(&mut *tx)
-            .await?
-            .map(|row| row.try_get("name"))
-            .transpose()?;
+        let name: Option<String> =
+            sqlx::query("SELECT name FROM lines WHERE jurisdiction = $1 AND code = $2")
+                .bind(jurisdiction)
+                .bind(line)
+                .fetch_optional(&mut *tx)
+                .await?
+                .map(|row| row.try_get("name"))
+                .transpose()?;
         tx.commit().await?;
         Ok((
             permit,
             plate,
-            format!("Linha {line}{}", name.map(|n| format!(" — {n}")).unwrap_or_default()),
+            format!(
+                "Linha {line}{}",
+                name.map(|n| format!(" — {n}")).unwrap_or_default()
+            ),
         ))
     }
 }

@@ -87,30 +87,43 @@ pub fn from_csv(
         let plate = match crate::parse_plate(cell(2)) {
             Ok(p) => p,
             Err(e) => {
-                refused.push(refuse(*at, "placa", e.bad_input().map_or(e.to_string(), |b| b.1.to_string())));
+                refused.push(refuse(
+                    *at,
+                    "placa",
+                    e.bad_input().map_or(e.to_string(), |b| b.1.to_string()),
+                ));
                 continue;
             }
         };
         let (from, to) = (cell(3).to_string(), cell(4).to_string());
         if from.is_empty() || to.is_empty() {
-            refused.push(refuse(*at, "origem", "diga onde embarcaram e onde desembarcaram".into()));
+            refused.push(refuse(
+                *at,
+                "origem",
+                "diga onde embarcaram e onde desembarcaram".into(),
+            ));
             continue;
         }
         let Ok(passengers) = cell(5).parse::<u32>() else {
             refused.push(refuse(
                 *at,
                 "passageiros",
-                format!("`{}`: escreva quantos passageiros, um número inteiro", cell(5)),
+                format!(
+                    "`{}`: escreva quantos passageiros, um número inteiro",
+                    cell(5)
+                ),
             ));
             continue;
         };
-        let trip = trips.entry((line.clone(), departs)).or_insert_with(|| TripRow {
-            at: *at,
-            line,
-            departs,
-            plate: plate.clone(),
-            sections: Vec::new(),
-        });
+        let trip = trips
+            .entry((line.clone(), departs))
+            .or_insert_with(|| TripRow {
+                at: *at,
+                line,
+                departs,
+                plate: plate.clone(),
+                sections: Vec::new(),
+            });
         if trip.plate != plate {
             refused.push(refuse(
                 *at,

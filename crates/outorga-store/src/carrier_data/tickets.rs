@@ -36,7 +36,10 @@ pub struct TicketRow {
 /// items of art. 44 the ticket shows when they are filled.
 pub const CSV_COLUMNS: [(&str, &str); 16] = [
     ("linha", "o prefixo da linha (obrigatório)"),
-    ("partida", "data e hora da viagem, AAAA-MM-DD HH:MM (obrigatório)"),
+    (
+        "partida",
+        "data e hora da viagem, AAAA-MM-DD HH:MM (obrigatório)",
+    ),
     ("numero", "número do bilhete (obrigatório sem a chave)"),
     ("chave", "chave de acesso do BP-e, quando houver"),
     ("serie", "série ou subsérie"),
@@ -82,7 +85,10 @@ fn fare_of(text: &str) -> Result<Decimal, String> {
 }
 
 /// The tickets of a CSV file, and every row refused.
-pub fn from_csv(name: &str, bytes: &[u8]) -> Result<(Vec<TicketRow>, Vec<Refusal>), crate::StoreError> {
+pub fn from_csv(
+    name: &str,
+    bytes: &[u8],
+) -> Result<(Vec<TicketRow>, Vec<Refusal>), crate::StoreError> {
     let table = crate::import::table::read(name, bytes)?;
     let column = |wanted: &str| table.header.iter().position(|h| h.to_lowercase() == wanted);
     if let Some(unknown) = table
@@ -121,8 +127,24 @@ pub fn from_csv(name: &str, bytes: &[u8]) -> Result<(Vec<TicketRow>, Vec<Refusal
                 .and_then(|i| cells.get(i))
                 .map_or("", String::as_str)
         };
-        let [line, departs, number, key, series, cnpj, carrier, issued, name_item, fare, discount, origin, destination, seat, passenger, printer] =
-            std::array::from_fn(|n| cell(n));
+        let [
+            line,
+            departs,
+            number,
+            key,
+            series,
+            cnpj,
+            carrier,
+            issued,
+            name_item,
+            fare,
+            discount,
+            origin,
+            destination,
+            seat,
+            passenger,
+            printer,
+        ] = std::array::from_fn(|n| cell(n));
         let key = if key.is_empty() {
             format!("{series}-{number}")
         } else {
@@ -163,7 +185,10 @@ pub fn from_csv(name: &str, bytes: &[u8]) -> Result<(Vec<TicketRow>, Vec<Refusal
             ("denominacao", !name_item.is_empty()),
             ("preco", !fare.is_empty()),
             ("numero_serie", !number.is_empty() || !key.is_empty()),
-            ("origem_destino", !origin.is_empty() && !destination.is_empty()),
+            (
+                "origem_destino",
+                !origin.is_empty() && !destination.is_empty(),
+            ),
             ("linha", true),
             ("data_horario", true),
             ("poltrona", seat.is_some()),
@@ -214,7 +239,11 @@ impl Bpe {
     /// Where the text of the element at the end of `path` goes.
     fn slot(&mut self, path: &[String]) -> Option<&mut String> {
         let name = path.last()?.as_str();
-        let parent = path.len().checked_sub(2).and_then(|i| path.get(i))?.as_str();
+        let parent = path
+            .len()
+            .checked_sub(2)
+            .and_then(|i| path.get(i))?
+            .as_str();
         Some(match (parent, name) {
             ("emit", "CNPJ") => &mut self.cnpj,
             ("emit", "xNome") => &mut self.carrier,
@@ -263,7 +292,10 @@ impl Bpe {
             ("denominacao", true),
             ("preco", has(&self.fare)),
             ("numero_serie", has(&self.number)),
-            ("origem_destino", has(&self.origin) && has(&self.destination)),
+            (
+                "origem_destino",
+                has(&self.origin) && has(&self.destination),
+            ),
             ("linha", true),
             ("data_horario", true),
             ("poltrona", seat.is_some()),
@@ -309,11 +341,19 @@ fn discount_name(code: &str) -> &str {
 
 /// The tickets of a BP-e XML file (any number of `<BPe>`, wrapped in any
 /// root), and every ticket refused.
-pub fn from_bpe(name: &str, bytes: &[u8]) -> Result<(Vec<TicketRow>, Vec<Refusal>), crate::StoreError> {
-    let text = std::str::from_utf8(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes))
-        .map_err(|e| crate::StoreError::Invalid {
-            field: "arquivo",
-            reason: format!("{name}: o XML do BP-e está em UTF-8; o byte {} não é", e.valid_up_to()),
+pub fn from_bpe(
+    name: &str,
+    bytes: &[u8],
+) -> Result<(Vec<TicketRow>, Vec<Refusal>), crate::StoreError> {
+    let text =
+        std::str::from_utf8(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)).map_err(|e| {
+            crate::StoreError::Invalid {
+                field: "arquivo",
+                reason: format!(
+                    "{name}: o XML do BP-e está em UTF-8; o byte {} não é",
+                    e.valid_up_to()
+                ),
+            }
         })?;
     let mut reader = quick_xml::Reader::from_str(text);
     let mut path: Vec<String> = Vec::new();
@@ -324,7 +364,10 @@ pub fn from_bpe(name: &str, bytes: &[u8]) -> Result<(Vec<TicketRow>, Vec<Refusal
     let mut line_at = |pos: usize| {
         let end = pos.min(text.len());
         if end > counted {
-            line += text.as_bytes()[counted..end].iter().filter(|b| **b == b'\n').count() as u64;
+            line += text.as_bytes()[counted..end]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count() as u64;
             counted = end;
         }
         line

@@ -3,6 +3,7 @@
 #[macro_use]
 mod common;
 
+mod bus_operation;
 mod citizens;
 mod decided_points;
 mod files;

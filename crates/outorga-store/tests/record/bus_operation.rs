@@ -1,0 +1,672 @@
+//! Amapá's intercity buses in the record, tested from the law: a line's
+//! operation in force on any day (art. 13, V; 34), and what the carriers'
+//! own statistics and tickets show — a seat sold twice (61-IV-b), more
+//! tickets than seats (61-I-c; art. 31), tickets without art. 44's items
+//! (art. 62; none on a semi-urban line, art. 44, § ú), a week below the
+//! minimum frequency (61-IV-a; art. 13, V), statistics more than 30 days late
+//! (61-II-e) — each at its boundary; a file imported twice adds nothing.
+
+use crate::common::{by, d, drop_schema, on, open, pg_schema, rulebook_named};
+use chrono::{Datelike, Days, NaiveDate, NaiveTime};
+use outorga_core::engine::bus_compliance::Schedule;
+use outorga_core::model::{FindingKind, Rulebook};
+use outorga_store::{
+    CarrierFileKind, GrantRequest, Jurisdiction, OperationDecision, OperationInput,
+    OperationSource, OperationStatus, ServiceLevel, Store, StoreError, Vehicle, sqlite_url,
+};
+
+const AP: &str = "amapa";
+const CARRIER: &str = "36002518000101";
+const OTHER: &str = "11222333000181";
+const LINE: &str = "MCP-FGO";
+const SEMI: &str = "MCP-STN";
+const BUS: &str = "NEA1B23";
+
+fn t(h: u32, m: u32) -> NaiveTime {
+    NaiveTime::from_hms_opt(h, m, 0).expect("time")
+}
+
+/// Monday to Friday at 06:00 and 14:00, Saturday at 08:00: 11 a week.
+fn weekly(minimum: u32) -> Schedule {
+    let weekday = vec![t(6, 0), t(14, 0)];
+    Schedule {
+        departures: [
+            weekday.clone(),
+            weekday.clone(),
+            weekday.clone(),
+            weekday.clone(),
+            weekday,
+            vec![t(8, 0)],
+            Vec::new(),
+        ],
+        min_weekly_trips: minimum,
+    }
+}
+
+fn operation(since: NaiveDate, minimum: u32) -> OperationInput {
+    OperationInput {
+        since,
+        level: ServiceLevel::Conventional,
+        schedule: weekly(minimum),
+        terminals: ("Macapá".into(), "Ferreira Gomes".into()),
+        stops: vec!["Porto Grande".into()],
+        justification: "Contrato de concessão nº 1/2026, anexo II".into(),
+    }
+}
+
+fn renavam(seed: u64) -> String {
+    let base = format!("{:010}", 1_000_000_000u64 + seed * 104_729);
+    let sum: u32 = base
+        .bytes()
+        .map(|b| u32::from(b - b'0'))
+        .rev()
+        .zip([2, 3, 4, 5, 6, 7, 8, 9, 2, 3])
+        .map(|(d, w)| d * w)
+        .sum();
+    format!("{base}{}", sum * 10 % 11 % 10)
+}
+
+async fn setup(store: &Store) -> Rulebook {
+    let rb = rulebook_named("amapa/onibus-intermunicipal");
+    store
+        .sync_jurisdictions(
+            &by(),
+            &[Jurisdiction {
+                id: AP.into(),
+                name: "Amapá".into(),
+                state: "AP".into(),
+                rulebooks: vec![rb.id.clone()],
+            }],
+        )
+        .await
+        .expect("sync");
+    for (document, name) in [
+        (CARRIER, "Expresso Tucuju Ltda"),
+        (OTHER, "Viação Oiapoque Ltda"),
+    ] {
+        store
+            .register(&by(), AP, document, name)
+            .await
+            .expect("carrier");
+    }
+    for (code, semi) in [(LINE, false), (SEMI, true)] {
+        let line = outorga_store::Line {
+            code: code.into(),
+            name: format!("Linha {code}"),
+            semi_urban: semi,
+            coefficient: outorga_store::parse_coefficient("0.2175").expect("coefficient"),
+            ..outorga_store::Line::default()
+        };
+        store.register_line(&by(), AP, &line).await.expect("line");
+    }
+    for line in [LINE, SEMI] {
+        store
+            .grant_permit(
+                &on(d(2026, 9, 1)),
+                &rb,
+                AP,
+                &GrantRequest {
+                    service: "onibus".into(),
+                    holder: CARRIER.into(),
+                    on: d(2026, 9, 1),
+                    quota: None,
+                    line: Some(line.into()),
+                },
+            )
+            .await
+            .expect("delegation");
+    }
+    let bus = Vehicle {
+        plate: BUS.into(),
+        renavam: renavam(7),
+        manufactured: 2024,
+        colour: "Branca".into(),
+        make: Some("Marcopolo".into()),
+        model: Some("Viaggio 1050".into()),
+        doors: Some(2),
+        capacity: Some(44),
+        equipment: Vec::new(),
+        adaptations: Vec::new(),
+    };
+    store
+        .register_vehicle(&by(), AP, &bus, 2030)
+        .await
+        .expect("bus");
+    store
+        .put_operation(
+            &on(d(2026, 9, 20)),
+            &rb,
+            AP,
+            LINE,
+            &operation(d(2026, 10, 1), 10),
+            OperationSource::Agency {
+                act: "Portaria SETRAP nº 12/2026",
+            },
+        )
+        .await
+        .expect("operation");
+    rb
+}
+
+async fn operations(url: &str) {
+    let store = open(url).await;
+    let rb = setup(&store).await;
+    // The minimum frequency fits in the schedule's 11 departures a week.
+    let err = store
+        .put_operation(
+            &by(),
+            &rb,
+            AP,
+            LINE,
+            &operation(d(2030, 2, 1), 12),
+            OperationSource::Agency { act: "Portaria 1" },
+        )
+        .await
+        .expect_err("12 > 11");
+    assert!(
+        matches!(
+            err,
+            StoreError::Invalid {
+                field: "frequência_mínima",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    // Only the carrier of the line asks (art. 34), and for days to come.
+    let err = store
+        .put_operation(
+            &by(),
+            &rb,
+            AP,
+            LINE,
+            &operation(d(2030, 2, 1), 11),
+            OperationSource::Carrier(OTHER),
+        )
+        .await
+        .expect_err("not its line");
+    assert!(
+        matches!(
+            err,
+            StoreError::Invalid {
+                field: "transportadora",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    let err = store
+        .put_operation(
+            &by(),
+            &rb,
+            AP,
+            LINE,
+            &operation(d(2030, 1, 1), 11),
+            OperationSource::Carrier(CARRIER),
+        )
+        .await
+        .expect_err("a past day");
+    assert!(
+        matches!(
+            err,
+            StoreError::Invalid {
+                field: "vigência",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    let asked = store
+        .put_operation(
+            &by(),
+            &rb,
+            AP,
+            LINE,
+            &operation(d(2030, 2, 1), 11),
+            OperationSource::Carrier(CARRIER),
+        )
+        .await
+        .expect("request");
+    assert_eq!(asked.status, OperationStatus::Requested);
+    assert_eq!(asked.articles, vec!["Art. 34".to_string()]);
+    // Asked is not in force.
+    let (all, current) = store
+        .line_operations(AP, LINE, d(2030, 3, 1))
+        .await
+        .expect("read");
+    assert_eq!(all.len(), 2);
+    assert_eq!(
+        current.expect("in force").input.schedule.min_weekly_trips,
+        10
+    );
+    // Approved after the day it asked for: refused; on time: in force from it.
+    let late = OperationDecision {
+        approve: true,
+        on: d(2030, 2, 2),
+        act: "Portaria SETRAP nº 3/2030".into(),
+        grounds: String::new(),
+    };
+    let err = store
+        .decide_operation(&on(d(2030, 2, 2)), &rb, AP, (LINE, asked.seq), &late)
+        .await
+        .expect_err("after the day asked");
+    assert!(
+        matches!(err, StoreError::Invalid { field: "data", .. }),
+        "{err:?}"
+    );
+    let decision = OperationDecision {
+        on: d(2030, 1, 2),
+        ..late
+    };
+    let approved = store
+        .decide_operation(&by(), &rb, AP, (LINE, asked.seq), &decision)
+        .await
+        .expect("approve");
+    assert_eq!(approved.status, OperationStatus::Approved);
+    let err = store
+        .decide_operation(&by(), &rb, AP, (LINE, asked.seq), &decision)
+        .await
+        .expect_err("decided once");
+    assert!(matches!(err, StoreError::Taken { .. }), "{err:?}");
+    // Any day's operation is known: the day before the change and from it.
+    for (day, minimum) in [
+        (d(2026, 9, 30), None),
+        (d(2026, 10, 1), Some(10)),
+        (d(2030, 1, 31), Some(10)),
+        (d(2030, 2, 1), Some(11)),
+    ] {
+        let (_, current) = store.line_operations(AP, LINE, day).await.expect("read");
+        assert_eq!(
+            current.map(|o| o.input.schedule.min_weekly_trips),
+            minimum,
+            "{day}"
+        );
+    }
+    // A refusal needs its grounds.
+    let again = store
+        .put_operation(
+            &by(),
+            &rb,
+            AP,
+            LINE,
+            &operation(d(2030, 3, 1), 9),
+            OperationSource::Carrier(CARRIER),
+        )
+        .await
+        .expect("request");
+    let refuse = OperationDecision {
+        approve: false,
+        on: d(2030, 1, 2),
+        act: "Ofício 9/2030".into(),
+        grounds: String::new(),
+    };
+    let err = store
+        .decide_operation(&by(), &rb, AP, (LINE, again.seq), &refuse)
+        .await
+        .expect_err("no grounds");
+    assert!(
+        matches!(
+            err,
+            StoreError::Invalid {
+                field: "fundamentos",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+/// The statistics of November 2026: every trip of the schedule (46), but
+/// one in the week of 2 to 8 November (10 made: the minimum) and two in the
+/// week of 9 to 15 November (9 made: below it).
+fn november_statistics() -> String {
+    let mut csv = String::from("linha;partida;placa;origem;destino;passageiros\n");
+    let mut day = d(2026, 11, 1);
+    while day.month() == 11 {
+        let times = weekly(10).on(day).to_vec();
+        for time in times {
+            let missed = [
+                d(2026, 11, 6).and_time(t(14, 0)),
+                d(2026, 11, 13).and_time(t(14, 0)),
+                d(2026, 11, 14).and_time(t(8, 0)),
+            ];
+            if missed.contains(&day.and_time(time)) {
+                continue;
+            }
+            let at = day.and_time(time).format("%Y-%m-%d %H:%M");
+            csv.push_str(&format!("{LINE};{at};{BUS};Macapá;Porto Grande;20\n"));
+            csv.push_str(&format!(
+                "{LINE};{at};{BUS};Porto Grande;Ferreira Gomes;10\n"
+            ));
+        }
+        day = day + Days::new(1);
+    }
+    csv
+}
+
+const HEADER: &str = "numero;serie;cnpj;transportadora;emissao;denominacao;valor;origem;destino;linha;partida;poltrona;passageiro;impressora\n";
+
+fn ticket(number: u32, line: &str, at: &str, seat: &str, passenger: &str) -> String {
+    format!(
+        "{number};A;36.002.518/0001-01;Expresso Tucuju Ltda, Av. FAB 100, Macapá;2026-10-20;Bilhete de passagem;45,80;Macapá;Ferreira Gomes;{line};{at};{seat};{passenger};Gráfica Amapá 11.222.333/0001-81\n"
+    )
+}
+
+/// Tickets of November 2026: a full trip (44 seats, no finding), a trip
+/// with 45 tickets, a seat sold twice, a ticket without the passenger's name
+/// (and one on the semi-urban line, which may be simplified), and four rows
+/// the import refuses.
+fn november_tickets() -> String {
+    let mut csv = String::from(HEADER);
+    let mut n = 0;
+    let mut next = || {
+        n += 1;
+        n
+    };
+    for seat in 1..=44 {
+        csv.push_str(&ticket(
+            next(),
+            LINE,
+            "2026-11-03 06:00",
+            &seat.to_string(),
+            "Ana",
+        ));
+    }
+    for seat in 0..=44 {
+        csv.push_str(&ticket(
+            next(),
+            LINE,
+            "2026-11-03 14:00",
+            &seat.to_string(),
+            "Bia",
+        ));
+    }
+    csv.push_str(&ticket(next(), LINE, "2026-11-04 06:00", "7", "Caio"));
+    csv.push_str(&ticket(next(), LINE, "2026-11-04 06:00", "7", "Davi"));
+    csv.push_str(&ticket(next(), LINE, "2026-11-04 06:00", "8", "Edu"));
+    csv.push_str(&ticket(next(), LINE, "2026-11-05 06:00", "8", ""));
+    csv.push_str(&ticket(next(), SEMI, "2026-11-05 07:00", "", ""));
+    // Refused: an unknown line, a December trip, another company's CNPJ, a seat that is no number.
+    csv.push_str(&ticket(next(), "XYZ-1", "2026-11-05 06:00", "9", "Fábio"));
+    csv.push_str(&ticket(next(), LINE, "2026-12-01 06:00", "9", "Gil"));
+    csv.push_str(
+        &ticket(next(), LINE, "2026-11-05 06:00", "9", "Hugo").replace("36.002.518/0001-01", OTHER),
+    );
+    csv.push_str(&ticket(next(), LINE, "2026-11-05 06:00", "x", "Ivo"));
+    csv
+}
+
+fn bpe(key: &str, seat: u32) -> String {
+    format!(
+        r#"<BPe xmlns="http://www.portalfiscal.inf.br/bpe">
+  <infBPe versao="1.00" Id="BPe{key}">
+    <ide><mod>63</mod><serie>1</serie><nBP>{seat}</nBP><dhEmi>2026-10-30T10:00:00-03:00</dhEmi></ide>
+    <emit><CNPJ>{CARRIER}</CNPJ><xNome>Expresso Tucuju &amp; Cia</xNome></emit>
+    <infPassagem><xLocOrig>Macapá</xLocOrig><xLocDest>Ferreira Gomes</xLocDest>
+      <infPassageiro><xNome>Joana</xNome></infPassageiro></infPassagem>
+    <infViagem><dhViagem>2026-11-06T06:00:00-03:00</dhViagem><prefixo>{LINE}</prefixo><poltrona>{seat}</poltrona></infViagem>
+    <infValorBPe><vBP>45.80</vBP><tpDesconto>02</tpDesconto></infValorBPe>
+  </infBPe>
+</BPe>
+"#
+    )
+}
+
+async fn month(
+    store: &Store,
+    rb: &Rulebook,
+    today: NaiveDate,
+    first: NaiveDate,
+) -> Vec<(FindingKind, String, String)> {
+    store
+        .carrier_month(rb, AP, CARRIER, first, today)
+        .await
+        .expect("month")
+        .findings
+        .into_iter()
+        .map(|f| (f.kind, f.infraction, f.key))
+        .collect()
+}
+
+async fn carriers_data(url: &str) {
+    let store = open(url).await;
+    let rb = setup(&store).await;
+    let november = d(2026, 11, 1);
+    // The statistics of November are due on 15 December; handed in on 15
+    // January, 31 days after: late (61-II-e).
+    let stats = november_statistics();
+    let imported = store
+        .import_carrier_file(
+            &on(d(2027, 1, 15)),
+            &rb,
+            AP,
+            CARRIER,
+            (CarrierFileKind::StatisticsCsv, november),
+            ("estatisticas-2026-11.csv", stats.as_bytes()),
+        )
+        .await
+        .expect("statistics");
+    assert!(imported.refused.is_empty(), "{:?}", imported.refused);
+    assert_eq!(imported.accepted, 43); // 46 scheduled, three missed
+    let tickets = november_tickets();
+    let file = store
+        .import_carrier_file(
+            &on(d(2027, 1, 15)),
+            &rb,
+            AP,
+            CARRIER,
+            (CarrierFileKind::TicketsCsv, november),
+            ("bilhetes-2026-11.csv", tickets.as_bytes()),
+        )
+        .await
+        .expect("tickets");
+    assert_eq!(file.accepted, 44 + 45 + 5);
+    let refused: Vec<(u64, &str)> = file
+        .refused
+        .iter()
+        .map(|r| (r.line, r.field.as_str()))
+        .collect();
+    assert_eq!(
+        refused,
+        vec![
+            (96, "linha"),
+            (97, "partida"),
+            (98, "cnpj"),
+            (99, "poltrona")
+        ],
+        "{:?}",
+        file.refused
+    );
+    // The same file again adds nothing.
+    let again = store
+        .import_carrier_file(
+            &on(d(2027, 1, 16)),
+            &rb,
+            AP,
+            CARRIER,
+            (CarrierFileKind::TicketsCsv, november),
+            ("bilhetes-de-novo.csv", tickets.as_bytes()),
+        )
+        .await
+        .expect("again");
+    assert!(again.earlier);
+    assert_eq!((again.id, again.accepted), (file.id, file.accepted));
+    // Another file with one ticket already recorded and one new.
+    let overlap = format!(
+        "{HEADER}{}{}",
+        ticket(1, LINE, "2026-11-03 06:00", "1", "Ana"),
+        ticket(500, LINE, "2026-11-06 14:00", "2", "Lia")
+    );
+    let second = store
+        .import_carrier_file(
+            &on(d(2027, 1, 16)),
+            &rb,
+            AP,
+            CARRIER,
+            (CarrierFileKind::TicketsCsv, november),
+            ("bilhetes-complemento.csv", overlap.as_bytes()),
+        )
+        .await
+        .expect("overlap");
+    assert_eq!((second.accepted, second.repeated), (1, 1));
+    // BP-e: one good, one with a key that is not 44 digits (refused at its line).
+    let key = "16261136002518000101630010000000011000000015";
+    let xml = format!("<lote>\n{}{}</lote>\n", bpe(key, 3), bpe("123", 4));
+    let bpe_file = store
+        .import_carrier_file(
+            &on(d(2027, 1, 16)),
+            &rb,
+            AP,
+            CARRIER,
+            (CarrierFileKind::TicketsBpe, november),
+            ("bpe-2026-11.xml", xml.as_bytes()),
+        )
+        .await
+        .expect("bpe");
+    assert_eq!(bpe_file.accepted, 1);
+    assert_eq!(
+        bpe_file
+            .refused
+            .iter()
+            .map(|r| (r.line, r.field.as_str()))
+            .collect::<Vec<_>>(),
+        vec![(13, "infBPe/@Id")],
+        "{:?}",
+        bpe_file.refused
+    );
+    // What the data shows, weeks ended before 20 January 2027.
+    let found = month(&store, &rb, d(2027, 1, 20), november).await;
+    let kinds: Vec<(FindingKind, &str, &str)> = found
+        .iter()
+        .map(|(k, i, key)| (*k, i.as_str(), key.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (
+                FindingKind::SeatSoldTwice,
+                "61-IV-b",
+                "seat_sold_twice:MCP-FGO:2026-11-04T06:00:7"
+            ),
+            (
+                FindingKind::OverCapacity,
+                "61-I-c",
+                "over_capacity:MCP-FGO:2026-11-03T14:00"
+            ),
+            (
+                FindingKind::TicketFields,
+                "62",
+                "ticket_fields:MCP-FGO:2026-11-05T06:00"
+            ),
+            (
+                FindingKind::BelowMinimumFrequency,
+                "61-IV-a",
+                "below_minimum_frequency:MCP-FGO:2026-11-09"
+            ),
+            (
+                FindingKind::LateStatistics,
+                "61-II-e",
+                "late_statistics:2026-11"
+            ),
+        ]
+    );
+    let view = store
+        .carrier_month(&rb, AP, CARRIER, november, d(2027, 1, 20))
+        .await
+        .expect("month");
+    let line = view.lines.iter().find(|l| l.line == LINE).expect("line");
+    assert_eq!((line.scheduled, line.made), (46, 43));
+    assert_eq!(view.due, d(2026, 12, 15));
+    assert_eq!(view.delivered, Some(d(2027, 1, 15)));
+    // October: statistics handed in on 15 December, exactly 30 days after
+    // 15 November: not late. December, none handed in: late only from 15
+    // February (due 15 January + 30 days = 14 February).
+    let october = stats.replace("2026-11-", "2026-10-");
+    let oct = store
+        .import_carrier_file(
+            &on(d(2026, 12, 15)),
+            &rb,
+            AP,
+            CARRIER,
+            (CarrierFileKind::StatisticsCsv, d(2026, 10, 1)),
+            ("estatisticas-2026-10.csv", october.as_bytes()),
+        )
+        .await
+        .expect("october");
+    assert!(oct.accepted > 0);
+    let late = |found: &[(FindingKind, String, String)]| {
+        found
+            .iter()
+            .any(|(k, _, _)| *k == FindingKind::LateStatistics)
+    };
+    assert!(!late(
+        &month(&store, &rb, d(2027, 1, 20), d(2026, 10, 1)).await
+    ));
+    assert!(!late(
+        &month(&store, &rb, d(2027, 2, 14), d(2026, 12, 1)).await
+    ));
+    assert!(late(
+        &month(&store, &rb, d(2027, 2, 15), d(2026, 12, 1)).await
+    ));
+
+    // A finding becomes an auto against the carrier, under its delegation
+    // of the line, once.
+    let key = "seat_sold_twice:MCP-FGO:2026-11-04T06:00:7";
+    let auto = store
+        .auto_from_finding(&on(d(2027, 1, 20)), &rb, AP, (CARRIER, "2026-11"), key)
+        .await
+        .expect("auto");
+    assert_eq!(auto.infraction, "61-IV-b");
+    assert_eq!(auto.offender, CARRIER);
+    assert_eq!(auto.permit, Some(("onibus".into(), 1)));
+    assert_eq!(auto.committed_at, d(2026, 11, 4).and_time(t(6, 0)));
+    let fine = auto
+        .proposal
+        .sanctions
+        .iter()
+        .find(|s| s.kind == "fine")
+        .expect("a fine");
+    // 4 000 × CTM, the CTM the mean of the two lines' 0,2175 (semi-urban excluded).
+    assert_eq!(fine.brl.as_deref(), Some("870.00"), "{fine:?}");
+    let err = store
+        .auto_from_finding(&on(d(2027, 1, 20)), &rb, AP, (CARRIER, "2026-11"), key)
+        .await
+        .expect_err("once");
+    assert!(matches!(err, StoreError::Taken { .. }), "{err:?}");
+    let view = store
+        .carrier_month(&rb, AP, CARRIER, november, d(2027, 1, 20))
+        .await
+        .expect("month");
+    let with_auto = view
+        .findings
+        .iter()
+        .find(|f| f.key == key)
+        .expect("finding");
+    assert_eq!(with_auto.auto, Some((auto.year, auto.number)));
+}
+
+#[tokio::test]
+async fn operations_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    operations(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn operations_on_postgresql() {
+    let (schema, url) = pg_schema("bus_operations").await;
+    operations(&url).await;
+    drop_schema(&schema).await;
+}
+
+#[tokio::test]
+async fn carriers_data_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    carriers_data(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn carriers_data_on_postgresql() {
+    let (schema, url) = pg_schema("carriers_data").await;
+    carriers_data(&url).await;
+    drop_schema(&schema).await;
+}
