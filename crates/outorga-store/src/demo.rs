@@ -4,6 +4,8 @@
 //! at every stage of their process. Documents, plates and RENAVAMs are
 //! generated with valid check digits; the people are fictitious.
 
+pub(crate) mod bus;
+
 use crate::{
     AutoInput, Change, Cnh, GrantRequest, ProcessStep, Profile, Store, StoreError, Vehicle,
 };
@@ -163,12 +165,45 @@ impl Store {
         let january = NaiveDate::from_ymd_opt(today.year(), 1, 1).unwrap_or(today);
         for unit in rulebook.units.values() {
             if unit.from_lines {
-                for (code, coefficient) in [("AP-101", "0.2175"), ("AP-102", "0.1980")] {
+                let routes = [
+                    (
+                        "AP-101",
+                        "Macapá – Ferreira Gomes",
+                        "0.2175",
+                        [
+                            ("Macapá", "Porto Grande", "108.0"),
+                            ("Porto Grande", "Ferreira Gomes", "29.5"),
+                        ],
+                    ),
+                    (
+                        "AP-102",
+                        "Macapá – Oiapoque",
+                        "0.1980",
+                        [
+                            ("Macapá", "Calçoene", "362.0"),
+                            ("Calçoene", "Oiapoque", "228.0"),
+                        ],
+                    ),
+                ];
+                for (code, name, coefficient, sections) in routes {
                     let line = crate::Line {
                         code: code.into(),
-                        name: format!("Linha de demonstração {code}"),
+                        name: name.into(),
                         coefficient: coefficient.parse().unwrap_or_default(),
-                        ..crate::Line::default()
+                        semi_urban: false,
+                        itinerary: vec![
+                            sections[0].0.into(),
+                            sections[0].1.into(),
+                            sections[1].1.into(),
+                        ],
+                        sections: sections
+                            .iter()
+                            .map(|(from, to, km)| crate::Section {
+                                from: (*from).into(),
+                                to: (*to).into(),
+                                km: km.parse().unwrap_or_default(),
+                            })
+                            .collect(),
                     };
                     match self.register_line(change, jurisdiction, &line).await {
                         Ok(()) | Err(StoreError::Taken { .. }) => {}
@@ -512,6 +547,13 @@ impl Store {
                     }
                 }
             }
+            self.demo_buses(
+                &change,
+                rulebook,
+                (jurisdiction, today),
+                &mut report.refused,
+            )
+            .await?;
         }
         // The tables grew at once: the planner's statistics follow.
         self.analyze().await?;

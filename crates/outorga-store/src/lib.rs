@@ -84,6 +84,9 @@ pub use citizens::{
 pub use complaints::{Complaint, ComplaintInput, ComplaintKind, ComplaintStatus, Handling};
 pub use crew::{Driver, DriverAdded, role_pt as driver_role_pt};
 pub use debts::{Debt, DebtFilter, Due, Means, Origin, Payment, PaymentInput};
+pub use demo::bus::{
+    CARRIER as DEMO_CARRIER, LINE as DEMO_LINE, last_month, ticket_file as demo_ticket_file,
+};
 pub use demo::{DemoReport, demo_holder};
 pub use documents::{Document, DocumentFilter, kind_name as document_kind_name};
 pub use fees::FeeCharge;

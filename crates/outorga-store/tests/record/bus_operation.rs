@@ -670,3 +670,72 @@ async fn carriers_data_on_postgresql() {
     carriers_data(&url).await;
     drop_schema(&schema).await;
 }
+
+/// The demo's carrier: last month's data shows what the demo put in it,
+/// each finding with its infraction; the same ticket file again adds
+/// nothing; the line's operation of a past day is known.
+async fn demo(url: &str) {
+    let library = crate::common::library();
+    let store = crate::common::with_demo(url, &library).await;
+    let rb = library
+        .get("amapa/onibus-intermunicipal")
+        .expect("rulebook");
+    let today = by().at.date();
+    let first = outorga_store::last_month(today);
+    let (carrier, _) = outorga_store::DEMO_CARRIER;
+    let view = store
+        .carrier_month(rb, AP, carrier, first, today)
+        .await
+        .expect("month");
+    let kinds: Vec<(FindingKind, &str)> = view
+        .findings
+        .iter()
+        .map(|f| (f.kind, f.infraction.as_str()))
+        .collect();
+    for expected in [
+        (FindingKind::SeatSoldTwice, "61-IV-b"),
+        (FindingKind::OverCapacity, "61-I-c"),
+        (FindingKind::TicketFields, "62"),
+        (FindingKind::BelowMinimumFrequency, "61-IV-a"),
+    ] {
+        assert!(kinds.contains(&expected), "{expected:?} in {kinds:?}");
+    }
+    let line = &view.lines[0];
+    assert_eq!(line.scheduled - line.made, 4, "{line:?}");
+    assert!(line.occupancy.is_some());
+    let (name, body) = outorga_store::demo_ticket_file(first);
+    let again = store
+        .import_carrier_file(
+            &by(),
+            rb,
+            AP,
+            carrier,
+            (CarrierFileKind::TicketsCsv, first),
+            (&name, body.as_bytes()),
+        )
+        .await
+        .expect("again");
+    assert!(again.earlier && again.refused.is_empty(), "{again:?}");
+    let (all, current) = store
+        .line_operations(AP, outorga_store::DEMO_LINE, first)
+        .await
+        .expect("operations");
+    assert_eq!(
+        current.expect("in force").input.schedule.min_weekly_trips,
+        15
+    );
+    assert!(all.iter().any(|o| o.status == OperationStatus::Requested));
+}
+
+#[tokio::test]
+async fn demo_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    demo(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn demo_on_postgresql() {
+    let (schema, url) = pg_schema("bus_demo").await;
+    demo(&url).await;
+    drop_schema(&schema).await;
+}

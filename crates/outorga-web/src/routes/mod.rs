@@ -4,6 +4,7 @@
 mod agenda;
 pub(crate) mod audit;
 pub(crate) mod autos;
+pub(crate) mod bus;
 mod caps;
 pub(crate) mod catalog;
 pub(crate) mod complaints;
@@ -44,6 +45,8 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(people::routes())
         .merge(vehicles::routes())
         .merge(lines::routes())
+        .merge(bus::routes())
+        .merge(bus::file_routes())
         .merge(stands::routes())
         .merge(audit::routes())
         .merge(users::routes())

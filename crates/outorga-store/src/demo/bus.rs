@@ -1,0 +1,265 @@
+//! The demo's intercity buses, loaded through the workflows: a carrier with
+//! the delegation of a line, its buses, the line's operation set by the
+//! agency and a change the carrier asked for, and last month's statistics
+//! and tickets — with a few things the law forbids for the findings to show:
+//! a week below the minimum frequency, a seat sold twice, a trip with more
+//! tickets than seats, tickets without the passenger's name.
+
+use super::{demo_plate, demo_renavam};
+use crate::audit::Change;
+use crate::{
+    CarrierFileKind, GrantRequest, OperationInput, OperationSource, ServiceLevel, Store,
+    StoreError, Vehicle,
+};
+use chrono::{Datelike, Days, Months, NaiveDate, NaiveTime};
+use outorga_core::engine::bus_compliance::Schedule;
+use outorga_core::model::Rulebook;
+
+/// The demo carrier's CNPJ and name.
+pub const CARRIER: (&str, &str) = ("36002518000101", "Expresso Tucuju Ltda (demonstração)");
+/// The demo's line with an operation.
+pub const LINE: &str = "AP-101";
+/// Seats of the demo's buses.
+const SEATS: [u16; 2] = [44, 46];
+
+fn t(h: u32) -> NaiveTime {
+    NaiveTime::from_hms_opt(h, 0, 0).unwrap_or(NaiveTime::MIN)
+}
+
+/// Monday to Friday at 6, 14 and 18 h; Saturday at 7 and 15 h; Sunday at
+/// 15 h: 18 departures a week, at least 15 of them made.
+fn schedule() -> Schedule {
+    let weekday = vec![t(6), t(14), t(18)];
+    Schedule {
+        departures: [
+            weekday.clone(),
+            weekday.clone(),
+            weekday.clone(),
+            weekday.clone(),
+            weekday,
+            vec![t(7), t(15)],
+            vec![t(15)],
+        ],
+        min_weekly_trips: 15,
+    }
+}
+
+/// The first day of the month before `today`'s.
+pub fn last_month(today: NaiveDate) -> NaiveDate {
+    today
+        .with_day(1)
+        .and_then(|d| d.checked_sub_months(Months::new(1)))
+        .unwrap_or(today)
+}
+
+/// The trips the demo carrier made in the month beginning `first`: every
+/// departure of the schedule but four in its second full week (fewer than
+/// the minimum of 15).
+fn trips(first: NaiveDate) -> Vec<chrono::NaiveDateTime> {
+    let mut mondays = 0;
+    let mut out = Vec::new();
+    let mut day = first;
+    while day.month() == first.month() {
+        if day.weekday() == chrono::Weekday::Mon {
+            mondays += 1;
+        }
+        for (n, time) in schedule().on(day).iter().enumerate() {
+            if mondays == 2 && day.weekday().num_days_from_monday() < 4 && n == 2 {
+                continue;
+            }
+            out.push(day.and_time(*time));
+        }
+        day = day + Days::new(1);
+    }
+    out
+}
+
+/// The demo carrier's statistics of the month beginning `first` (CSV), and
+/// the file's name.
+pub fn statistics_file(first: NaiveDate, plate: &str) -> (String, String) {
+    let mut csv = String::from("linha;partida;placa;origem;destino;passageiros\n");
+    for (i, at) in trips(first).iter().enumerate() {
+        let at = at.format("%Y-%m-%d %H:%M");
+        let boarded = 12 + (i * 7) % 25;
+        csv.push_str(&format!(
+            "{LINE};{at};{plate};Macapá;Porto Grande;{boarded}\n"
+        ));
+        csv.push_str(&format!(
+            "{LINE};{at};{plate};Porto Grande;Ferreira Gomes;{}\n",
+            boarded / 3
+        ));
+    }
+    (format!("estatisticas-{}.csv", first.format("%Y-%m")), csv)
+}
+
+/// The demo carrier's tickets of the month beginning `first` (CSV), and the
+/// file's name: on each trip made some tickets, every one with the items of
+/// the law but for a few; seat 7 of the first trip sold twice; the second
+/// trip with one ticket more than the bus has seats; three tickets of the
+/// third trip without the passenger's name.
+pub fn ticket_file(first: NaiveDate) -> (String, String) {
+    let mut csv = String::from(
+        "numero;serie;cnpj;transportadora;emissao;denominacao;valor;desconto;origem;destino;linha;partida;poltrona;passageiro;impressora\n",
+    );
+    let mut number = 0;
+    for (i, at) in trips(first).iter().enumerate() {
+        let sold = match i {
+            1 => u32::from(SEATS[0]) + 1,
+            _ => 10 + (i as u32 * 7) % 25,
+        };
+        let issued = at.date() - Days::new(2);
+        for n in 0..sold {
+            number += 1;
+            let seat = if i == 0 && n == 1 {
+                7
+            } else if n >= u32::from(SEATS[0]) {
+                0
+            } else {
+                n + 1
+            };
+            let passenger = if i == 2 && n < 3 {
+                String::new()
+            } else {
+                format!("Passageiro {number}")
+            };
+            let discount = if n % 9 == 4 { "idoso" } else { "" };
+            let fare = if discount.is_empty() { "45,80" } else { "0,00" };
+            csv.push_str(&format!(
+                "{number};A;36.002.518/0001-01;Expresso Tucuju Ltda, Av. FAB 100, Macapá;{issued};Bilhete de passagem;{fare};{discount};Macapá;Ferreira Gomes;{LINE};{};{seat};{passenger};Gráfica Tucuju 11.222.333/0001-81\n",
+                at.format("%Y-%m-%d %H:%M")
+            ));
+        }
+    }
+    (format!("bilhetes-{}.csv", first.format("%Y-%m")), csv)
+}
+
+impl Store {
+    /// The demo's buses under `rulebook`, when it checks the carriers' data.
+    pub(super) async fn demo_buses(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        (jurisdiction, today): (&str, NaiveDate),
+        refused: &mut Vec<String>,
+    ) -> Result<(), StoreError> {
+        if rulebook
+            .bus
+            .as_ref()
+            .and_then(|b| b.compliance.as_ref())
+            .is_none()
+        {
+            return Ok(());
+        }
+        let mut note = |what: &str, e: StoreError| {
+            refused.push(format!("{}: {what}: {e}", rulebook.id));
+        };
+        let (carrier, name) = CARRIER;
+        self.register(change, jurisdiction, carrier, name).await?;
+        let granted_on = today.checked_sub_days(Days::new(400)).unwrap_or(today);
+        let request = GrantRequest {
+            service: "onibus".into(),
+            holder: carrier.into(),
+            on: granted_on,
+            quota: None,
+            line: Some(LINE.into()),
+        };
+        let number = match self
+            .grant_permit(change, rulebook, jurisdiction, &request)
+            .await
+        {
+            Ok(g) => g.permit.number,
+            Err(e @ (StoreError::Refused { .. } | StoreError::Invalid { .. })) => {
+                note("delegação da linha", e);
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        };
+        let mut plates = Vec::new();
+        for (k, seats) in SEATS.iter().enumerate() {
+            let seed = 900 + k as u32;
+            let bus = Vehicle {
+                plate: demo_plate("NEA", seed),
+                renavam: demo_renavam(seed),
+                manufactured: today.year() - 2,
+                colour: "Branca".into(),
+                make: Some("Marcopolo".into()),
+                model: Some("Viaggio 1050".into()),
+                doors: Some(2),
+                capacity: Some(*seats),
+                equipment: Vec::new(),
+                adaptations: Vec::new(),
+            };
+            self.register_vehicle(change, jurisdiction, &bus, today.year())
+                .await?;
+            plates.push(bus.plate);
+        }
+        if let Err(e) = self
+            .put_vehicle(
+                change,
+                rulebook,
+                jurisdiction,
+                ("onibus", number),
+                &plates[0],
+                (granted_on, None),
+            )
+            .await
+        {
+            note("ônibus da delegação", e);
+        }
+        let operation = OperationInput {
+            since: granted_on,
+            level: ServiceLevel::Conventional,
+            schedule: schedule(),
+            terminals: ("Macapá".into(), "Ferreira Gomes".into()),
+            stops: vec!["Porto Grande".into()],
+            justification: "Quadro de horários do contrato de concessão (demonstração)".into(),
+        };
+        let set_on = Change {
+            at: granted_on.and_hms_opt(12, 0, 0).unwrap_or(change.at),
+            ..*change
+        };
+        self.put_operation(
+            &set_on,
+            rulebook,
+            jurisdiction,
+            LINE,
+            &operation,
+            OperationSource::Agency {
+                act: "Portaria SETRAP nº 1 (demonstração)",
+            },
+        )
+        .await?;
+        // The carrier asks for a Friday departure at 21 h from two weeks on.
+        let mut asked = operation.clone();
+        asked.since = today + Days::new(14);
+        asked.schedule.departures[4].push(t(21));
+        asked.justification = "Demanda de fim de semana: ônibus lotados às sextas (art. 37)".into();
+        self.put_operation(
+            change,
+            rulebook,
+            jurisdiction,
+            LINE,
+            &asked,
+            OperationSource::Carrier(carrier),
+        )
+        .await?;
+        let first = last_month(today);
+        let (stats_name, stats) = statistics_file(first, &plates[0]);
+        let (tickets_name, tickets) = ticket_file(first);
+        for (kind, name, body) in [
+            (CarrierFileKind::StatisticsCsv, stats_name, stats),
+            (CarrierFileKind::TicketsCsv, tickets_name, tickets),
+        ] {
+            self.import_carrier_file(
+                change,
+                rulebook,
+                jurisdiction,
+                carrier,
+                (kind, first),
+                (&name, body.as_bytes()),
+            )
+            .await?;
+        }
+        Ok(())
+    }
+}
