@@ -154,6 +154,21 @@ impl Store {
         Ok(())
     }
 
+    /// The line `code` of `jurisdiction`, if recorded.
+    pub async fn line(&self, jurisdiction: &str, code: &str) -> Result<Option<Line>, StoreError> {
+        sqlx::query(
+            "SELECT code, name, semi_urban, coefficient, itinerary, sections FROM lines \
+             WHERE jurisdiction = $1 AND code = $2",
+        )
+        .bind(jurisdiction)
+        .bind(code)
+        .fetch_optional(&self.pool)
+        .await?
+        .as_ref()
+        .map(line_of)
+        .transpose()
+    }
+
     /// A page of the lines of `jurisdiction`, by code.
     pub async fn lines(
         &self,

@@ -64,6 +64,8 @@ mod audit;
 mod auto_page;
 mod autos;
 mod board;
+mod bus_carriers;
+mod bus_lines;
 mod charts;
 mod complaints;
 mod debts;
@@ -301,6 +303,29 @@ pub fn routes(options: Options) -> Router<AppState> {
             get(reports::overdue),
         )
         .route("/j/{j}/unidades", get(units::show).post(units::record))
+        // Intercity buses (issue 15): lines and their operation, the
+        // carriers' own data and what it shows.
+        .route("/j/{j}/linhas", get(bus_lines::list))
+        .route("/j/{j}/linhas/{codigo}", get(bus_lines::show))
+        .route("/j/{j}/linhas/{codigo}/operacoes", post(bus_lines::put))
+        .route(
+            "/j/{j}/linhas/{codigo}/operacoes/{numero}/decisao",
+            post(bus_lines::decide),
+        )
+        .route(
+            "/j/{j}/transportadoras/{documento}",
+            get(bus_carriers::show),
+        )
+        .route(
+            "/j/{j}/transportadoras/{documento}/arquivos",
+            post(bus_carriers::import).layer(axum::extract::DefaultBodyLimit::max(
+                outorga_store::MAX_CARRIER_FILE_BYTES + 64 * 1024,
+            )),
+        )
+        .route(
+            "/j/{j}/transportadoras/{documento}/constatacoes",
+            post(bus_carriers::auto),
+        )
         .route(
             "/j/{j}/pagamentos",
             get(payments::show).post(payments::save),

@@ -385,6 +385,8 @@ struct Section {
     more: bool,
     rows: Vec<Row>,
     charts: Vec<crate::charts::Chart>,
+    /// It regulates intercity buses (its lines and carriers).
+    buses: bool,
 }
 
 #[derive(Template)]
@@ -448,6 +450,7 @@ pub(crate) async fn panel(State(state): State<AppState>, signed: Signed) -> Resp
             };
         let items = &agenda.items;
         sections.push(Section {
+            buses: rulebooks.iter().any(|r| r.bus.is_some()),
             id: j.id.clone(),
             name: format!("{} ({})", j.name, j.state),
             today: format::day(today),

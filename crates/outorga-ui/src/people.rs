@@ -313,6 +313,9 @@ struct PersonPage {
     clerk: bool,
     /// A person (CPF), who may have a space of their own.
     citizen: bool,
+    /// A company where the law regulates intercity buses: a carrier, whose
+    /// own data has a page.
+    carrier: bool,
     notice: Option<&'static str>,
 }
 
@@ -395,6 +398,8 @@ pub(crate) async fn person(
             today: format::day(place.today),
             facts: facts(&profile),
             citizen: registered.kind == Kind::Person,
+            carrier: registered.kind == Kind::Company
+                && place.rulebooks.iter().any(|r| r.bus.is_some()),
             person: PersonRow::from(registered),
             checklists,
             clerk: Clerk::admits(signed.user.role),

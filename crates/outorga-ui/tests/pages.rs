@@ -2200,7 +2200,7 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 72] = [
+    let routes: [Row<'_>; 79] = [
         // The administration (issue 12): users and tokens, parameters,
         // the audit log.
         ("GET", "/admin/usuarios", "", Admin::admits, None),
@@ -2529,6 +2529,46 @@ async fn role_table(url: &str) {
             "/j/{j}/pagamentos",
             "segmento=1&convenio=12&identificador_valor=6&chave_pix=x&beneficiario=&cidade=",
             Admin::admits,
+            unprocessable,
+        ),
+        // Intercity buses (issue 15): lines and their operation, a
+        // carrier's own data (Canguçu regulates no buses: its carrier pages
+        // say so).
+        ("GET", "/j/{j}/linhas", "", anyone, None),
+        ("GET", "/j/{j}/linhas/XX-1", "", anyone, not_found),
+        (
+            "POST",
+            "/j/{j}/linhas/XX-1/operacoes",
+            "quem=orgao&frequencia_minima=1",
+            Clerk::admits,
+            not_found,
+        ),
+        (
+            "POST",
+            "/j/{j}/linhas/XX-1/operacoes/1/decisao",
+            "decisao=aprovar&data=2026-01-01&ato=X",
+            Clerk::admits,
+            not_found,
+        ),
+        (
+            "GET",
+            "/j/{j}/transportadoras/36002518000101",
+            "",
+            anyone,
+            unprocessable,
+        ),
+        (
+            "POST",
+            "/j/{j}/transportadoras/36002518000101/arquivos",
+            "tipo=tickets_csv",
+            Clerk::admits,
+            unprocessable,
+        ),
+        (
+            "POST",
+            "/j/{j}/transportadoras/36002518000101/constatacoes",
+            "mes=2026-01&chave=x",
+            Inspector::admits,
             unprocessable,
         ),
         // The holder's space, the staff's side (issue 14): a first-access

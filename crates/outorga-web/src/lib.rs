@@ -54,6 +54,7 @@ pub mod workflows {
     pub use crate::routes::autos::{
         AutoEntrada, PassoEntrada, PermissaoRef, issue_auto, propose_auto, take_step,
     };
+    pub use crate::routes::bus::{Horarios, OperacaoEntrada, bus_rulebook, operation_input};
     pub use crate::routes::complaints::{
         DenunciaEntrada, TratamentoEntrada, complaint_by_protocol, complaint_status,
         file_complaint, handle_complaint,
@@ -72,7 +73,7 @@ pub mod workflows {
     pub use crate::routes::public::{
         CondutorPublico, VeiculoPublico, document_check, driver_check, vehicle_check,
     };
-    pub use crate::routes::today_in;
+    pub use crate::routes::{parse_day, today_in};
     // Money (issue 13): fiscal units.
     pub use crate::routes::permits::{
         CondutorEntrada, VeiculoEmServicoEntrada, VistoriaEntrada, add_driver_to, inspect_vehicle,

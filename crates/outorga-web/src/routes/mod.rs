@@ -81,7 +81,7 @@ macro_rules! change {
 pub(crate) use change;
 
 /// A day sent as `AAAA-MM-DD` (or `DD/MM/AAAA`); `campo` names it in the refusal.
-pub(crate) fn parse_day(text: &str, campo: &str) -> Result<NaiveDate, ApiError> {
+pub fn parse_day(text: &str, campo: &str) -> Result<NaiveDate, ApiError> {
     let text = text.trim();
     NaiveDate::parse_from_str(text, "%Y-%m-%d")
         .or_else(|_| NaiveDate::parse_from_str(text, "%d/%m/%Y"))

@@ -5,6 +5,7 @@
 mod common;
 
 mod auth;
+mod bus;
 mod complaints;
 mod edge;
 mod limits;

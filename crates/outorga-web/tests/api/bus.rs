@@ -1,0 +1,205 @@
+//! Intercity buses through the API (issue 15), on both backends, with the
+//! demo's records: a line's operation on a past day and the carrier's
+//! request decided; the demo's ticket file imported again adds nothing; the
+//! carrier's month lists its findings with articles; a finding becomes an
+//! auto with its fine in reais (the CTM worked out from the lines), once;
+//! bad input is named by field, and file rows by line.
+
+use crate::common::App;
+use axum::http::{Method, StatusCode};
+use outorga_store::{Role, Scope};
+use serde_json::json;
+
+const J: &str = "/api/jurisdictions/amapa";
+
+async fn operation_and_findings(app: &App) {
+    app.load_demo().await;
+    let clerk = app.with_token("atendente", Role::Clerk, Scope::All).await;
+    let inspector = app.with_token("fiscal", Role::Inspector, Scope::All).await;
+    let today = outorga_web::Clock::now(app.clock.as_ref()).date();
+    let first = outorga_store::last_month(today);
+    let line = outorga_store::DEMO_LINE;
+
+    // The operation in force on the first day of last month, and the request.
+    let ops = app
+        .get(&format!("{J}/lines/{line}/operations?data={first}"), &clerk)
+        .await;
+    assert_eq!(ops.status, StatusCode::OK, "{:?}", ops.body);
+    assert_eq!(ops.body["em_vigor"]["frequencia_minima"], 15);
+    assert_eq!(ops.body["em_vigor"]["partidas_por_semana"], 18);
+    assert_eq!(
+        ops.body["em_vigor"]["horarios"]["domingo"],
+        json!(["15:00"])
+    );
+    let asked = ops.body["versoes"]
+        .as_array()
+        .expect("versions")
+        .iter()
+        .find(|v| v["situacao"] == "requested")
+        .expect("the carrier's request")
+        .clone();
+    assert_eq!(asked["artigos"], json!(["Art. 34"]));
+    // A bad time names the field and the day.
+    let bad = app
+        .post(
+            &format!("{J}/lines/{line}/operations"),
+            &clerk,
+            json!({ "vigencia": today.to_string(), "nivel": "convencional",
+                    "horarios": { "terca": ["6h"] }, "frequencia_minima": 1,
+                    "terminais": ["Macapá", "Ferreira Gomes"], "justificativa": "x", "ato": "Portaria 9" }),
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(bad.text("campo"), "horarios", "{:?}", bad.body);
+    assert!(bad.text("erro").contains("terça"), "{:?}", bad.body);
+    // Both the act and the carrier, or neither: refused.
+    let neither = app
+        .post(
+            &format!("{J}/lines/{line}/operations"),
+            &clerk,
+            json!({ "vigencia": today.to_string(), "nivel": "leito", "horarios": {},
+                    "frequencia_minima": 0, "terminais": ["Macapá", "Ferreira Gomes"],
+                    "justificativa": "x" }),
+        )
+        .await;
+    assert_eq!(neither.text("campo"), "ato", "{:?}", neither.body);
+    // The request approved today: in force from the day it asked for.
+    let decided = app
+        .post(
+            &format!("{J}/lines/{line}/operations/{}/decision", asked["numero"]),
+            &clerk,
+            json!({ "aprovar": true, "data": today.to_string(), "ato": "Portaria SETRAP nº 7" }),
+        )
+        .await;
+    assert_eq!(decided.status, StatusCode::OK, "{:?}", decided.body);
+    assert_eq!(decided.text("situacao"), "approved");
+    let later = app
+        .get(
+            &format!(
+                "{J}/lines/{line}/operations?data={}",
+                asked["vigencia"].as_str().expect("day")
+            ),
+            &clerk,
+        )
+        .await;
+    assert_eq!(later.body["em_vigor"]["partidas_por_semana"], 19);
+
+    // The demo's ticket file again: nothing added (200, ja_importado).
+    let (carrier, _) = outorga_store::DEMO_CARRIER;
+    let (name, body) = outorga_store::demo_ticket_file(first);
+    let month = first.format("%Y-%m");
+    let again = app
+        .raw(
+            Method::POST,
+            &format!("{J}/carriers/{carrier}/files?tipo=tickets_csv&mes={month}&nome={name}"),
+            Some(&clerk),
+            Some("text/csv"),
+            &body,
+        )
+        .await;
+    assert_eq!(again.status, StatusCode::OK, "{:?}", again.body);
+    assert_eq!(again.body["ja_importado"], true);
+    // A new file with a bad row: imported (201) with the row refused by line.
+    let bad_file =
+        format!("numero;linha;partida;poltrona\n1;{line};{first} 06:00;3\n2;{line};ontem;4\n");
+    let imported = app
+        .raw(
+            Method::POST,
+            &format!("{J}/carriers/{carrier}/files?tipo=tickets_csv&mes={month}&nome=extra.csv"),
+            Some(&clerk),
+            Some("text/csv"),
+            &bad_file,
+        )
+        .await;
+    assert_eq!(imported.status, StatusCode::CREATED, "{:?}", imported.body);
+    assert_eq!(imported.body["recusados"][0]["linha"], 3);
+    assert_eq!(imported.body["recusados"][0]["campo"], "partida");
+    // An unknown kind is named.
+    let kind = app
+        .raw(
+            Method::POST,
+            &format!("{J}/carriers/{carrier}/files?tipo=pdf&mes={month}&nome=x"),
+            Some(&clerk),
+            Some("text/csv"),
+            "x",
+        )
+        .await;
+    assert_eq!(kind.text("campo"), "tipo", "{:?}", kind.body);
+    let files = app
+        .get(&format!("{J}/carriers/{carrier}/files"), &clerk)
+        .await;
+    assert_eq!(
+        files.body["itens"].as_array().map(Vec::len),
+        Some(3),
+        "{:?}",
+        files.body
+    );
+
+    // The month: the findings with their infractions and articles.
+    let view = app
+        .get(&format!("{J}/carriers/{carrier}/months/{month}"), &clerk)
+        .await;
+    assert_eq!(view.status, StatusCode::OK, "{:?}", view.body);
+    let findings = view.body["constatacoes"]
+        .as_array()
+        .expect("findings")
+        .clone();
+    let twice = findings
+        .iter()
+        .find(|f| f["tipo"] == "seat_sold_twice")
+        .expect("a seat sold twice");
+    assert_eq!(twice["infracao"], "61-IV-b");
+    assert_eq!(twice["artigos"], json!(["Art. 22, V"]));
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["tipo"] == "over_capacity" && f["infracao"] == "61-I-c")
+    );
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["tipo"] == "ticket_fields" && f["infracao"] == "62")
+    );
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["tipo"] == "below_minimum_frequency" && f["infracao"] == "61-IV-a")
+    );
+    let key = twice["chave"].as_str().expect("key");
+    // A clerk does not issue autos; an inspector does, once.
+    let path = format!("{J}/carriers/{carrier}/months/{month}/findings/{key}/auto");
+    assert_eq!(
+        app.post(&path, &clerk, json!(null)).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let auto = app.call(Method::POST, &path, Some(&inspector), None).await;
+    assert_eq!(auto.status, StatusCode::CREATED, "{:?}", auto.body);
+    assert_eq!(auto.text("infracao"), "61-IV-b");
+    let fine = auto.body["proposta"]["sancoes"]
+        .as_array()
+        .expect("sanctions")
+        .iter()
+        .find(|s| s["tipo"] == "multa")
+        .expect("a fine")
+        .clone();
+    // 4 000 × CTM; the CTM the mean of the demo's lines (0,2175 and 0,1980).
+    assert_eq!(fine["reais"], "831.00", "{fine:?}");
+    let twice_again = app.call(Method::POST, &path, Some(&inspector), None).await;
+    assert_eq!(
+        twice_again.status,
+        StatusCode::CONFLICT,
+        "{:?}",
+        twice_again.body
+    );
+    let unknown = app
+        .call(
+            Method::POST,
+            &format!("{J}/carriers/{carrier}/months/{month}/findings/nada/auto"),
+            Some(&inspector),
+            None,
+        )
+        .await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND, "{:?}", unknown.body);
+}
+
+on_both_backends!(operation_and_findings);
