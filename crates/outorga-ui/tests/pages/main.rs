@@ -3,6 +3,8 @@
 //! cookie's flags, the panel per jurisdiction of the user's scope, sign-out
 //! with the form's CSRF token, and the vendored assets.
 
+mod buses;
+
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, StatusCode, header};
 use chrono::NaiveDateTime;

@@ -1,0 +1,207 @@
+//! Intercity buses on the screens (issue 15), with the demo's records: the
+//! panel links the lines; a line's page shows the operation of a past day
+//! and the carrier's request, decided there; the carrier's page shows last
+//! month's findings with their articles, reports the demo's ticket file as
+//! already imported, and makes a finding an auto whose page follows.
+
+use super::*;
+
+async fn bus_screens(url: &str) {
+    let router = router_on(url, true).await;
+    let admin = format!(
+        "outorga_sessao={}",
+        value(&signed_in_as(&router, "admin-geral").await)
+    );
+    let panel = send(&router, get("/painel", &admin)).await;
+    assert!(panel.body.contains("/j/amapa/linhas"), "{}", panel.body);
+    assert!(!panel.body.contains("/j/cangucu/linhas"));
+    let csrf = panel.csrf();
+    let lines = send(&router, get("/j/amapa/linhas", &admin)).await;
+    assert_eq!(lines.status, StatusCode::OK);
+    assert!(
+        lines.body.contains("/j/amapa/linhas/AP-101"),
+        "{}",
+        lines.body
+    );
+    assert!(
+        lines
+            .body
+            .contains("Macapá – Porto Grande – Ferreira Gomes")
+    );
+    // The operation of a past day, and the carrier's request awaiting a decision.
+    let line = send(
+        &router,
+        get("/j/amapa/linhas/AP-101?data=2026-10-01", &admin),
+    )
+    .await;
+    assert_eq!(line.status, StatusCode::OK, "{}", line.body);
+    assert!(
+        line.body.contains("Operação em vigor em 01/10/2026"),
+        "{}",
+        line.body
+    );
+    assert!(
+        line.body.contains("18 (frequência mínima: 15, art. 13, V)"),
+        "{}",
+        line.body
+    );
+    assert!(
+        line.body.contains("<strong>requerida</strong>"),
+        "{}",
+        line.body
+    );
+    let seq = line
+        .body
+        .split("/operacoes/")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .expect("a request's form")
+        .to_string();
+    let decide = |form: String| {
+        let (router, admin, seq) = (router.clone(), admin.clone(), seq.clone());
+        async move {
+            send(
+                &router,
+                post(
+                    &format!("/j/amapa/linhas/AP-101/operacoes/{seq}/decisao"),
+                    &admin,
+                    &form,
+                ),
+            )
+            .await
+        }
+    };
+    let refused = decide(format!(
+        "csrf={csrf}&decisao=recusar&data=2026-11-30&ato=Of%C3%ADcio+1"
+    ))
+    .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(refused.body.contains("diga por que"), "{}", refused.body);
+    let approved = decide(format!(
+        "csrf={csrf}&decisao=aprovar&data=2026-11-30&ato=Portaria+7"
+    ))
+    .await;
+    assert_eq!(approved.status, StatusCode::SEE_OTHER, "{}", approved.body);
+    let after = send(&router, get(approved.location(), &admin)).await;
+    assert!(after.body.contains("Decisão registrada."), "{}", after.body);
+    assert!(
+        after.body.contains("19 (frequência mínima: 15"),
+        "{}",
+        after.body
+    );
+
+    // The carrier's page: its person page links it; last month's findings.
+    let (carrier, _) = outorga_store::DEMO_CARRIER;
+    let person = send(&router, get(&format!("/j/amapa/pessoas/{carrier}"), &admin)).await;
+    assert!(
+        person
+            .body
+            .contains(&format!("/j/amapa/transportadoras/{carrier}"))
+    );
+    let page = send(
+        &router,
+        get(&format!("/j/amapa/transportadoras/{carrier}"), &admin),
+    )
+    .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    for expected in [
+        "Mês 10/2026",
+        "poltrona vendida duas vezes",
+        "Infração 61-IV-b (Art. 22, V)",
+        "mais bilhetes que poltronas",
+        "abaixo da frequência mínima",
+        "bilhete sem as indicações da lei",
+        "Lavrar o auto",
+        "estatisticas-2026-10.csv",
+    ] {
+        assert!(page.body.contains(expected), "{expected}: {}", page.body);
+    }
+    // The demo's ticket file again: reported, nothing added.
+    let first = outorga_store::last_month(Fixed.now().date());
+    let (name, body) = outorga_store::demo_ticket_file(first);
+    let again = send(
+        &router,
+        multipart(
+            &format!("/j/amapa/transportadoras/{carrier}/arquivos"),
+            &admin,
+            &[("csrf", &csrf), ("tipo", "tickets_csv"), ("mes", "2026-10")],
+            (&name, body.as_bytes()),
+        ),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.body);
+    assert!(
+        again.body.contains("já tinha sido importado"),
+        "{}",
+        again.body
+    );
+    // A file with a bad row: the row is named by its line.
+    let bad = send(
+        &router,
+        multipart(
+            &format!("/j/amapa/transportadoras/{carrier}/arquivos"),
+            &admin,
+            &[("csrf", &csrf), ("tipo", "tickets_csv"), ("mes", "2026-10")],
+            ("extra.csv", b"numero;linha;partida;poltrona\n9001;AP-101;2026-10-05 06:00;3\n9002;AP-999;2026-10-05 06:00;4\n"),
+        ),
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::OK, "{}", bad.body);
+    assert!(bad.body.contains("extra.csv:3"), "{}", bad.body);
+    assert!(
+        bad.body.contains("a linha AP-999 não está cadastrada"),
+        "{}",
+        bad.body
+    );
+    // A finding made an auto: the auto's page follows, and the finding links it.
+    let key = page
+        .body
+        .split("name=\"chave\" value=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a finding's key")
+        .to_string();
+    let made = send(
+        &router,
+        post(
+            &format!("/j/amapa/transportadoras/{carrier}/constatacoes"),
+            &admin,
+            &format!("csrf={csrf}&mes=2026-10&chave={}", key.replace(':', "%3A")),
+        ),
+    )
+    .await;
+    assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.body);
+    assert!(
+        made.location().starts_with("/j/amapa/autos/2026/"),
+        "{}",
+        made.location()
+    );
+    let auto = send(&router, get(made.location(), &admin)).await;
+    assert_eq!(auto.status, StatusCode::OK);
+    assert!(auto.body.contains("61-IV-b"), "{}", auto.body);
+    let again = send(
+        &router,
+        get(&format!("/j/amapa/transportadoras/{carrier}"), &admin),
+    )
+    .await;
+    assert!(again.body.contains(made.location()), "{}", again.body);
+}
+
+#[tokio::test]
+async fn bus_screens_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    bus_screens(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn bus_screens_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uib_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    bus_screens(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
