@@ -1631,3 +1631,52 @@ async fn a_holder_files_a_defense_that_the_board_sees() {
     .await;
     page(&driver, "codigo-acesso").await;
 }
+
+/// An inspector reads a bus line's operation, the carrier's last month
+/// and its findings, and turns the seat sold twice into an auto; the clerk
+/// imports the demo's ticket file again and is told nothing was added.
+#[tokio::test]
+async fn an_inspector_turns_a_seat_sold_twice_into_an_auto() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let (_server, base) = serve(data.path());
+    let (_chromedriver, url) = chromedriver().await;
+    let driver = browser(&url).await;
+    sign_in_as(&driver, &base, "inspector").await;
+    click(&driver, "a[href='/j/amapa/linhas']").await;
+    text_with(&driver, "Linhas de ônibus intermunicipal").await;
+    page(&driver, "linhas").await;
+    click(&driver, "a[href='/j/amapa/linhas/AP-101']").await;
+    let line = text_with(&driver, "Quadro de horários").await;
+    check(
+        &driver,
+        line.contains("frequência mínima: 15") && line.contains("requerida"),
+        "linha",
+        "the line's operation and the carrier's request",
+    )
+    .await;
+    page(&driver, "linha").await;
+    let (carrier, _) = outorga_store::DEMO_CARRIER;
+    driver
+        .goto(format!("{base}/j/amapa/transportadoras/{carrier}"))
+        .await
+        .expect("the carrier");
+    let month = text_with(&driver, "Constatações").await;
+    check(
+        &driver,
+        month.contains("poltrona vendida duas vezes") && month.contains("Art. 22, V"),
+        "transportadora",
+        "the carrier's month shows the seat sold twice",
+    )
+    .await;
+    page(&driver, "transportadora").await;
+    click(&driver, "form[action$='/constatacoes'] button[type=submit]").await;
+    let auto = text_with(&driver, "Proposta da lei").await;
+    check(
+        &driver,
+        auto.contains("61-IV-b") && auto.contains("dados entregues pela própria transportadora"),
+        "auto-constatacao",
+        "the auto made from the finding",
+    )
+    .await;
+    page(&driver, "auto-constatacao").await;
+}

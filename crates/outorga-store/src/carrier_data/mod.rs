@@ -158,9 +158,10 @@ async fn earlier(
     .transpose()
 }
 
-/// Rows inserted a chunk at a time (SQLite takes at most 32 766 values in a
-/// statement): `ON CONFLICT DO NOTHING`, so a row already there is counted
-/// as repeated. Returns how many were added.
+/// Rows inserted a hundred at a time (one statement shape, prepared once;
+/// SQLite takes at most 32 766 values in a statement): `ON CONFLICT DO
+/// NOTHING`, so a row already there is counted as repeated. Returns how many
+/// were added.
 async fn insert_all(
     tx: &mut Tx,
     head: &str,
@@ -170,7 +171,7 @@ async fn insert_all(
     let Some(width) = rows.first().map(Vec::len) else {
         return Ok(0);
     };
-    let per_chunk = (30_000 / width).max(1);
+    let per_chunk = ROWS_PER_STATEMENT.min(30_000 / width).max(1);
     let mut added = 0;
     for chunk in rows.chunks(per_chunk) {
         let mut sql = String::with_capacity(chunk.len() * width * 5 + head.len() + 64);
@@ -207,6 +208,9 @@ async fn insert_all(
     }
     Ok(added)
 }
+
+/// How many rows one insert statement carries.
+const ROWS_PER_STATEMENT: usize = 100;
 
 /// A value of a row to insert.
 #[derive(Debug, Clone)]
