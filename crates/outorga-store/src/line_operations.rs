@@ -523,6 +523,29 @@ impl Store {
         })
     }
 
+    /// The operation of each line of `jurisdiction` in force on `on` (the
+    /// approved version with the latest start on or before it), by line:
+    /// one row per line read, however many versions there are.
+    pub async fn operations_in_force(
+        &self,
+        jurisdiction: &str,
+        on: NaiveDate,
+    ) -> Result<std::collections::BTreeMap<String, Operation>, StoreError> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM line_operations o WHERE jurisdiction = $1 AND status = 'approved' \
+             AND since <= $2 AND NOT EXISTS (SELECT 1 FROM line_operations n \
+             WHERE n.jurisdiction = o.jurisdiction AND n.line = o.line AND n.status = 'approved' \
+             AND n.since <= $2 AND (n.since > o.since OR (n.since = o.since AND n.seq > o.seq)))"
+        )))
+        .bind(jurisdiction)
+        .bind(on.to_string())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| operation_of(row).map(|o| (o.line.clone(), o)))
+            .collect()
+    }
+
     /// Every version of `line`'s operation (set, asked, approved, refused),
     /// oldest first, and the one in force on `on`.
     pub async fn line_operations(

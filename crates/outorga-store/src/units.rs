@@ -505,6 +505,51 @@ impl Store {
         Ok(out)
     }
 
+    /// The tariff coefficient of each line of `jurisdiction` in force on
+    /// `on`, by line: the latest approved on or before it, with its day and
+    /// act; a line with none approved by then keeps the one it was
+    /// registered with (no day, no act).
+    pub async fn coefficients_in_force(
+        &self,
+        jurisdiction: &str,
+        on: NaiveDate,
+    ) -> Result<BTreeMap<String, (Decimal, Option<(NaiveDate, String)>)>, StoreError> {
+        let mut out = BTreeMap::new();
+        for row in sqlx::query("SELECT code, coefficient FROM lines WHERE jurisdiction = $1")
+            .bind(jurisdiction)
+            .fetch_all(&self.pool)
+            .await?
+        {
+            let coefficient: String = row.try_get("coefficient")?;
+            out.insert(
+                row.try_get::<String, _>("code")?,
+                (decimal(&coefficient, "coefficient")?, None),
+            );
+        }
+        for row in sqlx::query(
+            "SELECT line, since, coefficient, act FROM line_coefficients c WHERE jurisdiction = $1 \
+             AND since <= $2 AND NOT EXISTS (SELECT 1 FROM line_coefficients n \
+             WHERE n.jurisdiction = c.jurisdiction AND n.line = c.line AND n.since <= $2 \
+             AND (n.since > c.since OR (n.since = c.since AND n.seq > c.seq)))",
+        )
+        .bind(jurisdiction)
+        .bind(on.to_string())
+        .fetch_all(&self.pool)
+        .await?
+        {
+            let since: String = row.try_get("since")?;
+            let coefficient: String = row.try_get("coefficient")?;
+            out.insert(
+                row.try_get::<String, _>("line")?,
+                (
+                    decimal(&coefficient, "coefficient")?,
+                    Some((day(&since)?, row.try_get("act")?)),
+                ),
+            );
+        }
+        Ok(out)
+    }
+
     /// Approves a bus line's tariff coefficient from a day with its act
     /// (Amapá art. 20, § 3º): the mean tariff coefficient is worked out
     /// anew from that day.

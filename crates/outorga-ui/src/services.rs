@@ -41,8 +41,13 @@ struct LineShown {
     name: String,
     itinerary: String,
     coefficient: String,
+    /// The act that approved the coefficient in force, and from when.
+    approved: Option<String>,
     /// (from, to, km, reference value).
     sections: Vec<(String, String, String, String)>,
+    /// The operation in force today: service level, terminals, the
+    /// departures of each day of the week.
+    operation: Option<(String, String, Vec<(&'static str, String)>)>,
 }
 
 #[derive(Template)]
@@ -229,9 +234,11 @@ pub(crate) async fn show(
         }
         let stands = state.store.stands(&j, Window::first(MOST)).await?;
         let lines = state.store.lines(&j, Window::first(MOST)).await?;
-        Ok::<_, outorga_store::StoreError>((shown, stands, lines))
+        let coefficients = state.store.coefficients_in_force(&j, today).await?;
+        let operations = state.store.operations_in_force(&j, today).await?;
+        Ok::<_, outorga_store::StoreError>((shown, stands, (lines, coefficients, operations)))
     };
-    let (fares, stands, lines) = match read.await {
+    let (fares, stands, (lines, coefficients, operations)) = match read.await {
         Ok(found) => found,
         Err(error) => {
             tracing::error!(%error, "a jurisdiction's service could not be read");
@@ -260,24 +267,56 @@ pub(crate) async fn show(
             lines: lines
                 .items
                 .into_iter()
-                .map(|l| LineShown {
-                    sections: l
-                        .sections
-                        .iter()
-                        .map(|s| {
-                            let value = outorga_core::context::round_brl(l.coefficient * s.km);
+                .map(|l| {
+                    let (coefficient, approved) = coefficients
+                        .get(&l.code)
+                        .cloned()
+                        .unwrap_or((l.coefficient, None));
+                    LineShown {
+                        sections: l
+                            .sections
+                            .iter()
+                            .map(|s| {
+                                let value = outorga_core::context::round_brl(coefficient * s.km);
+                                (
+                                    s.from.clone(),
+                                    s.to.clone(),
+                                    format::decimal(&s.km.normalize().to_string()),
+                                    format::money(&value.to_string()),
+                                )
+                            })
+                            .collect(),
+                        operation: operations.get(&l.code).map(|o| {
                             (
-                                s.from.clone(),
-                                s.to.clone(),
-                                format::decimal(&s.km.normalize().to_string()),
-                                format::money(&value.to_string()),
+                                o.input.level.portuguese().to_string(),
+                                format!("{} ↔ {}", o.input.terminals.0, o.input.terminals.1),
+                                outorga_store::WEEKDAYS
+                                    .iter()
+                                    .zip(&o.input.schedule.departures)
+                                    .map(|(day, times)| {
+                                        let list: Vec<String> = times
+                                            .iter()
+                                            .map(|t| t.format("%H:%M").to_string())
+                                            .collect();
+                                        (
+                                            *day,
+                                            if list.is_empty() {
+                                                "—".into()
+                                            } else {
+                                                list.join(", ")
+                                            },
+                                        )
+                                    })
+                                    .collect(),
                             )
-                        })
-                        .collect(),
-                    code: l.code,
-                    name: l.name,
-                    itinerary: l.itinerary.join(" – "),
-                    coefficient: format::unit_value(&l.coefficient.normalize().to_string()),
+                        }),
+                        approved: approved
+                            .map(|(since, act)| format!("{act}, desde {}", format::day(since))),
+                        code: l.code,
+                        name: l.name,
+                        itinerary: l.itinerary.join(" – "),
+                        coefficient: format::unit_value(&coefficient.normalize().to_string()),
+                    }
                 })
                 .collect(),
         },

@@ -282,6 +282,46 @@ async fn operations(url: &str) {
             "{day}"
         );
     }
+    // Every line's operation in force on a day, in one read.
+    for (day, minimum) in [(d(2026, 10, 15), 10), (d(2030, 3, 1), 11)] {
+        let all = store.operations_in_force(AP, day).await.expect("in force");
+        assert_eq!(
+            all.get(LINE).map(|o| o.input.schedule.min_weekly_trips),
+            Some(minimum),
+            "{day}"
+        );
+        assert!(!all.contains_key(SEMI));
+    }
+    // A line's coefficient in force: the registered one, then the approved one from its day.
+    store
+        .approve_coefficient(
+            &by(),
+            AP,
+            LINE,
+            (
+                d(2027, 3, 1),
+                "0.2301".parse().expect("decimal"),
+                "Portaria 5/2027",
+            ),
+        )
+        .await
+        .expect("readjustment");
+    let before = store
+        .coefficients_in_force(AP, d(2027, 2, 28))
+        .await
+        .expect("coefficients");
+    assert_eq!(before[LINE], ("0.2175".parse().expect("decimal"), None));
+    let after = store
+        .coefficients_in_force(AP, d(2027, 3, 1))
+        .await
+        .expect("coefficients");
+    assert_eq!(
+        after[LINE],
+        (
+            "0.2301".parse().expect("decimal"),
+            Some((d(2027, 3, 1), "Portaria 5/2027".to_string()))
+        )
+    );
     // A refusal needs its grounds.
     let again = store
         .put_operation(

@@ -90,6 +90,20 @@ async fn bus_screens(url: &str) {
         after.body
     );
 
+    // The public page: the line's schedule in force today, without signing in.
+    let public = send(&router, get("/tarifas/amapa", "")).await;
+    assert_eq!(public.status, StatusCode::OK);
+    assert!(
+        public.body.contains("Horários de partida em vigor hoje"),
+        "{}",
+        public.body
+    );
+    assert!(
+        public.body.contains("06:00, 14:00, 18:00"),
+        "{}",
+        public.body
+    );
+
     // The carrier's page: its person page links it; last month's findings.
     let (carrier, _) = outorga_store::DEMO_CARRIER;
     let person = send(&router, get(&format!("/j/amapa/pessoas/{carrier}"), &admin)).await;
