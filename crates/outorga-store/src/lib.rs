@@ -74,7 +74,7 @@ pub use carrier_data::statistics::CSV_COLUMNS as STATISTICS_COLUMNS;
 pub use carrier_data::tickets::CSV_COLUMNS as TICKET_COLUMNS;
 pub use carrier_data::{
     CarrierFile, CarrierFileKind, FindingRow, LineMonth, MAX_FILE_BYTES as MAX_CARRIER_FILE_BYTES,
-    MonthView, Refusal, parse_month,
+    MonthView, Refusal,
 };
 pub use checks::{Held, PlateCheck};
 pub use citizen_space::{PointLimit, PointsStanding};
@@ -83,6 +83,7 @@ pub use citizens::{
 };
 pub use complaints::{Complaint, ComplaintInput, ComplaintKind, ComplaintStatus, Handling};
 pub use crew::{Driver, DriverAdded, role_pt as driver_role_pt};
+pub use dates::parse_month;
 pub use debts::{Debt, DebtFilter, Due, Means, Origin, Payment, PaymentInput};
 pub use demo::bus::{
     CARRIER as DEMO_CARRIER, LINE as DEMO_LINE, last_month, ticket_file as demo_ticket_file,

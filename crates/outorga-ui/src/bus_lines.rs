@@ -17,7 +17,7 @@ use axum::Form;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
-use outorga_store::{Change, Line, Operation, OperationDecision, OperationSource, WEEKDAYS};
+use outorga_store::{Change, Line, Operation, OperationDecision, OperationSource};
 use outorga_web::auth::Clerk;
 use outorga_web::workflows::{Horarios, OperacaoEntrada, bus_rulebook, operation_input};
 use outorga_web::{ApiError, AppState};
@@ -119,24 +119,7 @@ impl Version {
             seq: o.seq,
             since: format::day(o.input.since),
             level: o.input.level.portuguese(),
-            days: WEEKDAYS
-                .iter()
-                .zip(&o.input.schedule.departures)
-                .map(|(day, times)| {
-                    let list: Vec<String> = times
-                        .iter()
-                        .map(|t| t.format("%H:%M").to_string())
-                        .collect();
-                    (
-                        *day,
-                        if list.is_empty() {
-                            "—".into()
-                        } else {
-                            list.join(", ")
-                        },
-                    )
-                })
-                .collect(),
+            days: format::departures(&o.input.schedule),
             weekly: o.input.schedule.weekly(),
             minimum: o.input.schedule.min_weekly_trips,
             terminals: format!("{} ↔ {}", o.input.terminals.0, o.input.terminals.1),

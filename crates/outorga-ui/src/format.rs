@@ -48,6 +48,31 @@ pub(crate) fn size(bytes: i64) -> String {
     }
 }
 
+/// A bus line's departures on each day of the week, as the pages list them:
+/// (the day, "06:00, 14:00" or "—").
+pub(crate) fn departures(
+    schedule: &outorga_core::engine::bus_compliance::Schedule,
+) -> Vec<(&'static str, String)> {
+    outorga_store::WEEKDAYS
+        .iter()
+        .zip(&schedule.departures)
+        .map(|(day, times)| {
+            let list: Vec<String> = times
+                .iter()
+                .map(|t| t.format("%H:%M").to_string())
+                .collect();
+            (
+                *day,
+                if list.is_empty() {
+                    "—".into()
+                } else {
+                    list.join(", ")
+                },
+            )
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -45,9 +45,17 @@ struct LineShown {
     approved: Option<String>,
     /// (from, to, km, reference value).
     sections: Vec<(String, String, String, String)>,
-    /// The operation in force today: service level, terminals, the
-    /// departures of each day of the week.
-    operation: Option<(String, String, Vec<(&'static str, String)>)>,
+    /// The operation in force today.
+    operation: Option<OperationShown>,
+}
+
+/// A line's operation as the public page shows it.
+#[derive(Debug)]
+struct OperationShown {
+    level: &'static str,
+    terminals: String,
+    /// The departures of each day of the week.
+    days: Vec<(&'static str, String)>,
 }
 
 #[derive(Template)]
@@ -286,29 +294,10 @@ pub(crate) async fn show(
                                 )
                             })
                             .collect(),
-                        operation: operations.get(&l.code).map(|o| {
-                            (
-                                o.input.level.portuguese().to_string(),
-                                format!("{} ↔ {}", o.input.terminals.0, o.input.terminals.1),
-                                outorga_store::WEEKDAYS
-                                    .iter()
-                                    .zip(&o.input.schedule.departures)
-                                    .map(|(day, times)| {
-                                        let list: Vec<String> = times
-                                            .iter()
-                                            .map(|t| t.format("%H:%M").to_string())
-                                            .collect();
-                                        (
-                                            *day,
-                                            if list.is_empty() {
-                                                "—".into()
-                                            } else {
-                                                list.join(", ")
-                                            },
-                                        )
-                                    })
-                                    .collect(),
-                            )
+                        operation: operations.get(&l.code).map(|o| OperationShown {
+                            level: o.input.level.portuguese(),
+                            terminals: format!("{} ↔ {}", o.input.terminals.0, o.input.terminals.1),
+                            days: format::departures(&o.input.schedule),
                         }),
                         approved: approved
                             .map(|(since, act)| format!("{act}, desde {}", format::day(since))),

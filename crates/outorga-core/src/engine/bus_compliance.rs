@@ -80,6 +80,36 @@ pub struct Finding<'r> {
     pub detail: String,
 }
 
+/// A line's operation in force on a day, as the caller reads it.
+pub type ScheduleOn<'a> = dyn Fn(&str, NaiveDate) -> Option<Schedule> + 'a;
+
+/// Makes the findings of one rulebook: each kind's infraction and article.
+struct Finder<'r> {
+    codes: &'r [crate::model::Infraction],
+    rules: &'r BusCompliance,
+}
+
+impl<'r> Finder<'r> {
+    fn found(
+        &self,
+        kind: FindingKind,
+        (key, line): (String, Option<&str>),
+        at: NaiveDateTime,
+        detail: String,
+    ) -> Finding<'r> {
+        let rule = self.rules.rule(kind);
+        Finding {
+            kind,
+            key: format!("{}:{key}", kind.name()),
+            line: line.map(str::to_string),
+            at,
+            infraction: self.codes[rule.infraction.0 as usize].code.as_str(),
+            citations: vec![rule.citation.as_str()],
+            detail,
+        }
+    }
+}
+
 fn rules<'r>(ctx: &Context<'r>) -> Result<&'r BusCompliance, EngineError> {
     ctx.rulebook
         .bus
@@ -142,21 +172,15 @@ pub fn findings<'r>(
     ctx: &Context<'r>,
     month: Month,
     (tickets, trips): (&[Sold<'_>], &[Made<'_>]),
-    (lines, schedule): (&[&str], &dyn Fn(&str, NaiveDate) -> Option<Schedule>),
+    (lines, schedule): (&[&str], &ScheduleOn<'_>),
     today: NaiveDate,
 ) -> Result<Vec<Finding<'r>>, EngineError> {
     let rules = rules(ctx)?;
-    let found = |kind: FindingKind, key: String, line: Option<&str>, at, detail| Finding {
-        kind,
-        key: format!("{}:{key}", kind.name()),
-        line: line.map(str::to_string),
-        at,
-        infraction: ctx.rulebook.infractions[rules.rule(kind).infraction.0 as usize]
-            .code
-            .as_str(),
-        citations: vec![rules.rule(kind).citation.as_str()],
-        detail,
+    let finder = Finder {
+        codes: &ctx.rulebook.infractions,
+        rules,
     };
+    let found = |kind, key, line, at, detail| finder.found(kind, (key, line), at, detail);
     let mut out = Vec::new();
     let mut by_trip: BTreeMap<(&str, NaiveDateTime), Vec<&Sold<'_>>> = BTreeMap::new();
     for t in tickets {
@@ -225,7 +249,7 @@ pub fn findings<'r>(
         }
     }
     out.extend(weeks_below_minimum(
-        &found,
+        &finder,
         month,
         trips,
         (lines, schedule),
@@ -267,10 +291,10 @@ pub fn findings<'r>(
 /// Each week (Monday to Sunday) inside the month and ended before `today`
 /// in which a line made fewer trips than its operation's minimum.
 fn weeks_below_minimum<'r>(
-    found: &dyn Fn(FindingKind, String, Option<&str>, NaiveDateTime, String) -> Finding<'r>,
+    finder: &Finder<'r>,
     month: Month,
     trips: &[Made<'_>],
-    (lines, schedule): (&[&str], &dyn Fn(&str, NaiveDate) -> Option<Schedule>),
+    (lines, schedule): (&[&str], &ScheduleOn<'_>),
     today: NaiveDate,
 ) -> Vec<Finding<'r>> {
     let mut out = Vec::new();
@@ -294,10 +318,9 @@ fn weeks_below_minimum<'r>(
                 .filter(|t| t.line == *line && (monday..=sunday).contains(&t.departs.date()))
                 .count();
             if made < minimum as usize {
-                out.push(found(
+                out.push(finder.found(
                     FindingKind::BelowMinimumFrequency,
-                    format!("{line}:{monday}"),
-                    Some(line),
+                    (format!("{line}:{monday}"), Some(line)),
                     sunday.and_time(NaiveTime::from_hms_opt(23, 59, 0).unwrap_or(NaiveTime::MIN)),
                     format!(
                         "linha {line}: {made} viagem(ns) na semana de {} a {}; a frequência mínima é {minimum}",

@@ -11,17 +11,19 @@
 //! its SHA-256 and counts, is.
 
 mod month;
+mod rows;
 pub mod statistics;
 pub mod tickets;
 
 pub use month::{FindingRow, LineMonth, MonthView};
+pub use rows::Refusal;
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
-use crate::dates::day;
+use crate::dates::{day, month_end, parse_month};
 use crate::listing::{self, Filter, Kind as KeyKind, List, Page, Window, text};
 use crate::{Store, StoreError, Tx};
-use chrono::{Datelike, Months, NaiveDate, NaiveDateTime};
+use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use outorga_core::engine::bus_compliance::missing_fields;
 use outorga_core::model::Rulebook;
 use sqlx::Row;
@@ -34,14 +36,6 @@ worded! {
         TicketsBpe = "tickets_bpe" => "bilhetes de passagem (BP-e, XML modelo 63)",
         StatisticsCsv = "statistics_csv" => "estatísticas mensais (CSV)",
     }
-}
-
-/// A row of a file that was not imported: where, which field, why.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Refusal {
-    pub line: u64,
-    pub field: String,
-    pub reason: String,
 }
 
 /// A file as recorded, with what it added.
@@ -67,48 +61,6 @@ pub struct CarrierFile {
 
 /// The largest file taken (a month of a large carrier's BP-e is about this).
 pub const MAX_FILE_BYTES: usize = 256 * 1024 * 1024;
-
-/// A moment as the files write it: `AAAA-MM-DD HH:MM[:SS]`, with `T`, or
-/// `DD/MM/AAAA HH:MM`; a BP-e's UTC offset is dropped (the local time).
-pub(crate) fn moment_of(text: &str) -> Result<NaiveDateTime, String> {
-    let text = text.trim();
-    let local = if text.len() > 19 && text.as_bytes().get(10) == Some(&b'T') {
-        &text[..19]
-    } else {
-        text
-    };
-    for format in [
-        "%Y-%m-%dT%H:%M:%S",
-        "%Y-%m-%d %H:%M:%S",
-        "%Y-%m-%dT%H:%M",
-        "%Y-%m-%d %H:%M",
-        "%d/%m/%Y %H:%M",
-        "%d/%m/%Y %H:%M:%S",
-    ] {
-        if let Ok(at) = NaiveDateTime::parse_from_str(local, format) {
-            return Ok(at);
-        }
-    }
-    Err(format!(
-        "`{text}`: escreva a data e a hora da viagem como 2026-11-03 06:30"
-    ))
-}
-
-/// The month a text names (`AAAA-MM`), as its first day.
-pub fn parse_month(text: &str) -> Result<NaiveDate, StoreError> {
-    NaiveDate::parse_from_str(&format!("{}-01", text.trim()), "%Y-%m-%d").map_err(|_| {
-        StoreError::Invalid {
-            field: "mês",
-            reason: format!("`{text}`: escreva o mês como 2026-11"),
-        }
-    })
-}
-
-fn month_end(first: NaiveDate) -> NaiveDate {
-    first
-        .checked_add_months(Months::new(1))
-        .unwrap_or(NaiveDate::MAX)
-}
 
 const COLUMNS: &str =
     "id, carrier, kind, month, name, sha256, received_on, accepted, repeated, refused";

@@ -4,10 +4,9 @@
 //! carrier's own data (`engine::bus_compliance`), each with its article and
 //! the auto it became, if it did. A finding becomes an auto once.
 
-use super::{month_end, parse_month};
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
-use crate::dates::{day, moment, moment_text};
+use crate::dates::{day, moment, moment_text, month_end, parse_month};
 use crate::line_operations::{in_force, versions};
 use crate::{Auto, AutoInput, Store, StoreError, Tx};
 use chrono::{Days, NaiveDate, NaiveDateTime};

@@ -4,7 +4,7 @@
 //! the statistics semi-urban lines must still allow). The rows of one trip
 //! (line and departure) make one trip.
 
-use super::{Refusal, moment_of};
+use super::rows::{Refusal, moment_of};
 use chrono::NaiveDateTime;
 use std::collections::BTreeMap;
 

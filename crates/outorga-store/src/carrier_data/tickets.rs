@@ -5,7 +5,7 @@
 //! findings know what it lacks; a row that cannot be placed on a trip (no
 //! key, line or departure) is refused with its line and field.
 
-use super::{Refusal, moment_of};
+use super::rows::{Refusal, moment_of};
 use chrono::NaiveDateTime;
 use quick_xml::events::Event;
 use rust_decimal::Decimal;
@@ -144,7 +144,7 @@ pub fn from_csv(
             seat,
             passenger,
             printer,
-        ] = std::array::from_fn(|n| cell(n));
+        ] = std::array::from_fn(cell);
         let key = if key.is_empty() {
             format!("{series}-{number}")
         } else {
