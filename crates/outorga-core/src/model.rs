@@ -1612,6 +1612,23 @@ pub struct BusRules {
     /// What the agency checks in the carriers' own statistics and ticket
     /// sales, when the rulebook says.
     pub compliance: Option<BusCompliance>,
+    /// Charters and emergency services by authorization.
+    pub charters: Option<CharterRules>,
+}
+
+/// The articles of the services by authorization: the kinds, the prior
+/// authorization, the closed circuit, the seats (their terms are the
+/// `continuous_charter` and `emergency_authorization` deadlines).
+#[derive(Debug, Clone)]
+pub struct CharterRules {
+    pub prior: Citation,
+    pub continuous: Citation,
+    pub eventual: Citation,
+    pub emergency: Citation,
+    pub closed_circuit: Citation,
+    pub seats: Citation,
+    /// The bus carries a copy of the authorization.
+    pub copy_on_board: Citation,
 }
 
 /// The findings the carriers' own data may show, each the infraction it is

@@ -351,6 +351,7 @@ pub fn rulebook(
                 .compliance
                 .as_ref()
                 .and_then(|k| c.compliance(k, span.clone())),
+            charters: r.charters.as_ref().map(|k| c.charters(k, &raw.deadlines)),
         }
     });
     let stands = raw.stands.as_ref().map(|s| StandRules {
@@ -1950,6 +1951,37 @@ impl Converter<'_, '_> {
             bandeira_2_increase,
             discounts,
             citation: self.citation(&raw.citation),
+        }
+    }
+
+    /// The articles of the services by authorization; their terms are
+    /// deadlines the rulebook must have.
+    fn charters(&mut self, k: &RawCharters, deadlines: &[Spanned<RawDeadline>]) -> CharterRules {
+        for kind in [
+            DeadlineKind::ContinuousCharter,
+            DeadlineKind::EmergencyAuthorization,
+        ] {
+            if !deadlines
+                .iter()
+                .any(|d| d.get_ref().kind.get_ref() == kind.name())
+            {
+                self.diag.error(
+                    k.emergency.span(),
+                    format!(
+                        "[bus.charters] needs the `{}` deadline (its term)",
+                        kind.name()
+                    ),
+                );
+            }
+        }
+        CharterRules {
+            prior: self.citation(&k.prior),
+            continuous: self.citation(&k.continuous),
+            eventual: self.citation(&k.eventual),
+            emergency: self.citation(&k.emergency),
+            closed_circuit: self.citation(&k.closed_circuit),
+            seats: self.citation(&k.seats),
+            copy_on_board: self.citation(&k.copy_on_board),
         }
     }
 

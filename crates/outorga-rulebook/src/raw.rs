@@ -758,6 +758,20 @@ pub struct RawBus {
     /// The article under which a carrier asks to change a line's operation.
     pub operation_changes: Option<Spanned<String>>,
     pub compliance: Option<RawCompliance>,
+    pub charters: Option<RawCharters>,
+}
+
+/// The articles of the services by authorization.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCharters {
+    pub prior: Spanned<String>,
+    pub continuous: Spanned<String>,
+    pub eventual: Spanned<String>,
+    pub emergency: Spanned<String>,
+    pub closed_circuit: Spanned<String>,
+    pub seats: Spanned<String>,
+    pub copy_on_board: Spanned<String>,
 }
 
 /// What the agency checks in the carriers' own data.

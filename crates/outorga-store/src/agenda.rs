@@ -220,8 +220,10 @@ const DOCUMENT_EXPIRY: Due = Due {
         key: &[("valid_until", Kind::Text), ("code", Kind::Text)],
         descending: false,
     },
-    // A slip's validity is its due day: nothing to renew (the index's rows).
-    rows: "cancelled_on IS NULL AND valid_until IS NOT NULL AND kind <> 'payment_slip'",
+    // A slip's validity is its due day, a charter's authorization its
+    // service's last day: nothing to renew (the index's rows).
+    rows: "cancelled_on IS NULL AND valid_until IS NOT NULL \
+           AND kind NOT IN ('payment_slip', 'charter_authorization')",
     not_before: None,
     on_or_after: "valid_until >= $?",
     after: "valid_until > $?",

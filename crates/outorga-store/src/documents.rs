@@ -239,7 +239,7 @@ pub struct DocumentFilter {
 }
 
 /// The kinds of document, each with its name as staff and the public read it.
-const KINDS: [(&str, &str); 8] = [
+const KINDS: [(&str, &str); 9] = [
     ("traffic_authorization", "autorização de tráfego"),
     ("driver_registration", "matrícula do condutor"),
     ("delegation_term", "termo de delegação"),
@@ -248,6 +248,10 @@ const KINDS: [(&str, &str); 8] = [
     ("auto_notification", "notificação da autuação"),
     ("decision_notice", "notificação da decisão e da penalidade"),
     ("payment_slip", "guia de recolhimento"),
+    (
+        "charter_authorization",
+        "autorização de fretamento ou serviço emergencial",
+    ),
 ];
 
 /// A kind of document as staff and the public read it (the record's

@@ -13,6 +13,7 @@ mod auto_record;
 mod autos;
 pub mod brl;
 mod carrier_data;
+mod charters;
 mod checks;
 mod citizen_space;
 mod citizens;
@@ -76,6 +77,7 @@ pub use carrier_data::{
     CarrierFile, CarrierFileKind, FindingRow, LineMonth, MAX_FILE_BYTES as MAX_CARRIER_FILE_BYTES,
     MonthView, Refusal,
 };
+pub use charters::{Charter, CharterInput, MAX_PASSENGERS, Passenger};
 pub use checks::{Held, PlateCheck};
 pub use citizen_space::{PointLimit, PointsStanding};
 pub use citizens::{

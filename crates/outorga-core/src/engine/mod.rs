@@ -7,6 +7,7 @@ pub mod bus;
 pub mod bus_compliance;
 pub mod cap;
 pub mod changes;
+pub mod charter;
 pub mod deadline;
 pub mod downtime;
 pub mod eligibility;

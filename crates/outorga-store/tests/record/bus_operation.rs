@@ -779,3 +779,299 @@ async fn demo_on_postgresql() {
     demo(&url).await;
     drop_schema(&schema).await;
 }
+
+/// An eventual charter from 1 February 2030, Macapá and back, on a bus of
+/// 44 seats inspected on 2 January 2030.
+fn charter(kind: outorga_core::engine::charter::CharterKind) -> outorga_store::CharterInput {
+    outorga_store::CharterInput {
+        carrier: CARRIER.into(),
+        kind,
+        from: d(2030, 2, 1),
+        until: d(2030, 2, 3),
+        origin: "Macapá".into(),
+        destination: "Oiapoque".into(),
+        end: "Macapá".into(),
+        route: "BR-156".into(),
+        plate: CHARTER_BUS.into(),
+        client: "Associação dos Professores".into(),
+        client_document: Some("11.222.333/0001-81".into()),
+        invoice: Some("NF-e 1234".into()),
+        contract: None,
+        line: None,
+        passengers: (1..=44)
+            .map(|n| outorga_store::Passenger {
+                name: format!("Passageiro {n}"),
+                document: String::new(),
+            })
+            .collect(),
+    }
+}
+
+const CHARTER_BUS: &str = "NEA2C30";
+
+fn refused_by(result: Result<outorga_store::Charter, StoreError>, article: &str) -> String {
+    match result {
+        Err(StoreError::Refused { reason, articles }) => {
+            assert!(
+                articles.iter().any(|a| a == article),
+                "{article} in {articles:?}: {reason}"
+            );
+            reason
+        }
+        other => panic!("expected a refusal by {article}, got {other:?}"),
+    }
+}
+
+/// Charters and emergency services at the law's boundaries: the seats (art.
+/// 31), the invoice and the list (art. 3º, IX), the closed circuit (art.
+/// 28), the 12 months of a continuous charter (art. 3º, VIII) and the 180
+/// days of an emergency service (art. 29), the bus's age (art. 38, § 1º) and
+/// inspection (art. 38, § 3º); the authorization verifies by its code
+/// through the service's last day.
+async fn charters(url: &str) {
+    use outorga_core::engine::charter::CharterKind as K;
+    let store = open(url).await;
+    let rb = setup(&store).await;
+    let bus = Vehicle {
+        plate: CHARTER_BUS.into(),
+        renavam: renavam(11),
+        manufactured: 2020,
+        colour: "Branca".into(),
+        make: Some("Marcopolo".into()),
+        model: Some("Paradiso".into()),
+        doors: Some(2),
+        capacity: Some(44),
+        equipment: Vec::new(),
+        adaptations: Vec::new(),
+    };
+    store
+        .register_vehicle(&by(), AP, &bus, 2030)
+        .await
+        .expect("bus");
+    // Not yet inspected: refused.
+    refused_by(
+        store
+            .authorize_charter(&by(), &rb, AP, &charter(K::Eventual))
+            .await,
+        "Art. 38, § 3º",
+    );
+    store
+        .record_inspection(
+            &by(),
+            &rb,
+            AP,
+            (CHARTER_BUS, "periodic"),
+            d(2030, 1, 2),
+            (true, ""),
+        )
+        .await
+        .expect("inspection");
+    // 44 on 44 seats, with the invoice: authorized, and its paper verifies.
+    let done = store
+        .authorize_charter(&by(), &rb, AP, &charter(K::Eventual))
+        .await
+        .expect("authorized");
+    assert_eq!(done.document.kind, "charter_authorization");
+    assert_eq!(done.document.valid_until, Some(d(2030, 2, 3)));
+    let found = store
+        .document(&done.document.code)
+        .await
+        .expect("read")
+        .expect("a document");
+    assert!(found.valid_on(d(2030, 2, 3)) && !found.valid_on(d(2030, 2, 4)));
+    let read = store
+        .charter(AP, (done.year, done.number))
+        .await
+        .expect("charter");
+    assert_eq!(read.input.passengers.len(), 44);
+    // 45 on 44 seats; no invoice; no list; not a closed circuit; begun yesterday.
+    let mut over = charter(K::Eventual);
+    over.passengers.push(outorga_store::Passenger {
+        name: "Mais um".into(),
+        document: String::new(),
+    });
+    refused_by(
+        store.authorize_charter(&by(), &rb, AP, &over).await,
+        "Art. 31",
+    );
+    let no_invoice = outorga_store::CharterInput {
+        invoice: None,
+        ..charter(K::Eventual)
+    };
+    refused_by(
+        store.authorize_charter(&by(), &rb, AP, &no_invoice).await,
+        "Art. 3º, IX",
+    );
+    let no_list = outorga_store::CharterInput {
+        passengers: Vec::new(),
+        ..charter(K::Eventual)
+    };
+    refused_by(
+        store.authorize_charter(&by(), &rb, AP, &no_list).await,
+        "Art. 3º, IX",
+    );
+    let open_circuit = outorga_store::CharterInput {
+        end: "Oiapoque".into(),
+        ..charter(K::Eventual)
+    };
+    refused_by(
+        store.authorize_charter(&by(), &rb, AP, &open_circuit).await,
+        "Art. 28",
+    );
+    let late = outorga_store::CharterInput {
+        from: d(2030, 1, 1),
+        ..charter(K::Eventual)
+    };
+    refused_by(
+        store.authorize_charter(&by(), &rb, AP, &late).await,
+        "Art. 28",
+    );
+    // A continuous charter: 12 months from 1 February 2030 end on 1
+    // February 2031, a Saturday, so on Monday 3 February; a day more is refused.
+    let continuous = |until| outorga_store::CharterInput {
+        until,
+        contract: Some("Contrato 7/2030".into()),
+        invoice: None,
+        passengers: Vec::new(),
+        plate: BUS.into(),
+        ..charter(K::Continuous)
+    };
+    store
+        .record_inspection(&by(), &rb, AP, (BUS, "periodic"), d(2030, 1, 2), (true, ""))
+        .await
+        .expect("inspection");
+    let err = store
+        .authorize_charter(&by(), &rb, AP, &continuous(d(2031, 2, 3)))
+        .await;
+    // The bus's inspection (2 January 2031) ends before: refused by it, not by the term.
+    refused_by(err, "Art. 38, § 3º");
+    // Four weeks later, both buses inspected again.
+    let late_day = on(d(2030, 1, 30));
+    store
+        .record_inspection(
+            &late_day,
+            &rb,
+            AP,
+            (BUS, "periodic"),
+            d(2030, 1, 30),
+            (true, ""),
+        )
+        .await
+        .expect("inspection");
+    store
+        .authorize_charter(&late_day, &rb, AP, &continuous(d(2031, 1, 30)))
+        .await
+        .expect("within the inspection and the 12 months");
+    let reason = refused_by(
+        store
+            .authorize_charter(&late_day, &rb, AP, &continuous(d(2031, 2, 4)))
+            .await,
+        "Art. 3º, VIII",
+    );
+    assert!(reason.contains("03/02/2031"), "{reason}");
+    // Without the contract, or for a person: refused.
+    let no_contract = outorga_store::CharterInput {
+        contract: None,
+        ..continuous(d(2030, 6, 1))
+    };
+    refused_by(
+        store
+            .authorize_charter(&late_day, &rb, AP, &no_contract)
+            .await,
+        "Art. 3º, VIII",
+    );
+    let person = outorga_store::CharterInput {
+        client_document: Some("529.982.247-25".into()),
+        ..continuous(d(2030, 6, 1))
+    };
+    refused_by(
+        store.authorize_charter(&late_day, &rb, AP, &person).await,
+        "Art. 3º, VIII",
+    );
+    // An emergency service: 180 days from 1 February 2030 end on 31 July.
+    let emergency = |until| outorga_store::CharterInput {
+        until,
+        line: Some(LINE.into()),
+        end: "Ferreira Gomes".into(),
+        plate: BUS.into(),
+        ..charter(K::Emergency)
+    };
+    store
+        .authorize_charter(&late_day, &rb, AP, &emergency(d(2030, 7, 31)))
+        .await
+        .expect("180 days");
+    refused_by(
+        store
+            .authorize_charter(&late_day, &rb, AP, &emergency(d(2030, 8, 1)))
+            .await,
+        "Art. 29",
+    );
+    // The 2020 bus serves through 31 December 2030 (10 years of use).
+    let aged = |until| outorga_store::CharterInput {
+        until,
+        ..charter(K::Continuous)
+    };
+    let with_contract = |i: outorga_store::CharterInput| outorga_store::CharterInput {
+        contract: Some("Contrato 8/2030".into()),
+        ..i
+    };
+    store
+        .record_inspection(
+            &late_day,
+            &rb,
+            AP,
+            (CHARTER_BUS, "periodic"),
+            d(2030, 1, 30),
+            (true, ""),
+        )
+        .await
+        .expect("inspection");
+    let err = store
+        .authorize_charter(&late_day, &rb, AP, &with_contract(aged(d(2031, 1, 2))))
+        .await;
+    refused_by(err, "Art. 38, § 1º");
+    store
+        .authorize_charter(&late_day, &rb, AP, &with_contract(aged(d(2030, 12, 31))))
+        .await
+        .expect("through its last year");
+    // A person is no carrier to authorize.
+    store
+        .register(&late_day, AP, "52998224725", "Fulano")
+        .await
+        .expect("person");
+    let err = store
+        .authorize_charter(
+            &late_day,
+            &rb,
+            AP,
+            &outorga_store::CharterInput {
+                carrier: "52998224725".into(),
+                ..charter(K::Eventual)
+            },
+        )
+        .await
+        .expect_err("a person");
+    assert!(
+        matches!(
+            err,
+            StoreError::Invalid {
+                field: "transportadora",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+#[tokio::test]
+async fn charters_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    charters(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn charters_on_postgresql() {
+    let (schema, url) = pg_schema("charters").await;
+    charters(&url).await;
+    drop_schema(&schema).await;
+}

@@ -1,0 +1,361 @@
+//! Services by authorization (Amapá art. 6º, III; 3º, VIII–IX; 27–29): a
+//! carrier's charter (continuous, eventual) or emergency service, weighed by
+//! the core's rules (`engine::charter`) on the day it is asked and, when the
+//! law allows it, recorded with its authorization — a document with a code
+//! an inspector checks on the road (art. 28, § 2º), valid through the
+//! service's last day. Refused, nothing is written and the reasons come
+//! with their articles. The list of passengers is kept, never published.
+
+use crate::audit::images::RowRef;
+use crate::audit::{Change, Entry, append, next_number};
+use crate::dates::day;
+use crate::documents::{Document, issue};
+use crate::fleet::engine_vehicle;
+use crate::text::{TextKind, checked, required};
+use crate::{Store, StoreError};
+use chrono::{Datelike, NaiveDate};
+use outorga_core::engine::charter::{CharterKind, CharterRequest, decide};
+use outorga_core::model::Rulebook;
+use sqlx::Row;
+
+/// The most passengers a list may name.
+pub const MAX_PASSENGERS: usize = 100;
+
+/// A passenger on a charter's list.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Passenger {
+    pub name: String,
+    pub document: String,
+}
+
+/// What the carrier asks to be authorized.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CharterInput {
+    pub carrier: String,
+    pub kind: CharterKind,
+    pub from: NaiveDate,
+    pub until: NaiveDate,
+    pub origin: String,
+    /// The farthest place (a trip's destination).
+    pub destination: String,
+    /// Where the service ends (a charter: back where it left).
+    pub end: String,
+    pub route: String,
+    pub plate: String,
+    /// Who hires it.
+    pub client: String,
+    /// The client's CPF or CNPJ, when given.
+    pub client_document: Option<String>,
+    pub invoice: Option<String>,
+    pub contract: Option<String>,
+    /// An emergency service: the line it serves.
+    pub line: Option<String>,
+    pub passengers: Vec<Passenger>,
+}
+
+/// A service authorized.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Charter {
+    pub year: i32,
+    pub number: i64,
+    pub input: CharterInput,
+    pub authorized_on: NaiveDate,
+    /// The authorization.
+    pub document: Document,
+    pub articles: Vec<String>,
+}
+
+fn invalid(field: &'static str, reason: impl Into<String>) -> StoreError {
+    StoreError::Invalid {
+        field,
+        reason: reason.into(),
+    }
+}
+
+/// The request's own fields checked (the law's rules are the engine's).
+fn check(input: &CharterInput) -> Result<CharterInput, StoreError> {
+    let text = |field, value: &str| required(field, value, TextKind::Line).map(str::to_string);
+    let optional = |field, value: &Option<String>| -> Result<Option<String>, StoreError> {
+        Ok(value
+            .as_deref()
+            .map(|v| checked(field, v, TextKind::Line))
+            .transpose()?
+            .filter(|v| !v.is_empty())
+            .map(str::to_string))
+    };
+    if input.passengers.len() > MAX_PASSENGERS {
+        return Err(invalid(
+            "passageiros",
+            format!(
+                "{} passageiros; a lista tem no máximo {MAX_PASSENGERS}",
+                input.passengers.len()
+            ),
+        ));
+    }
+    let passengers = input
+        .passengers
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let name = required("passageiros", &p.name, TextKind::Name).map_err(|_| {
+                invalid(
+                    "passageiros",
+                    format!("o passageiro nº {} não tem nome", i + 1),
+                )
+            })?;
+            Ok(Passenger {
+                name: name.to_string(),
+                document: checked("passageiros", &p.document, TextKind::Code)?.to_string(),
+            })
+        })
+        .collect::<Result<_, StoreError>>()?;
+    Ok(CharterInput {
+        carrier: input.carrier.clone(),
+        kind: input.kind,
+        from: input.from,
+        until: input.until,
+        origin: text("origem", &input.origin)?,
+        destination: text("destino", &input.destination)?,
+        end: text("retorno", &input.end)?,
+        route: checked("itinerario", &input.route, TextKind::Long)?.to_string(),
+        plate: crate::parse_plate(&input.plate)?,
+        client: text("contratante", &input.client)?,
+        client_document: optional("documento_contratante", &input.client_document)?,
+        invoice: optional("nota_fiscal", &input.invoice)?,
+        contract: optional("contrato", &input.contract)?,
+        line: optional("linha", &input.line)?,
+        passengers,
+    })
+}
+
+impl Store {
+    /// Authorizes the service `input` asks for, on the day of `change`, if
+    /// the law allows it: its number, its authorization and the articles.
+    pub async fn authorize_charter(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        input: &CharterInput,
+    ) -> Result<Charter, StoreError> {
+        let input = check(input)?;
+        let today = rulebook.jurisdiction.today(change.at);
+        if input.until < input.from {
+            return Err(invalid(
+                "ate",
+                format!(
+                    "{} é antes do início ({})",
+                    input.until.format("%d/%m/%Y"),
+                    input.from.format("%d/%m/%Y")
+                ),
+            ));
+        }
+        let carrier = self
+            .registered(jurisdiction, &input.carrier)
+            .await?
+            .ok_or_else(|| {
+                StoreError::NotFound(format!(
+                    "a transportadora {} não está cadastrada em {jurisdiction}",
+                    input.carrier
+                ))
+            })?;
+        if carrier.kind != crate::Kind::Company {
+            return Err(invalid(
+                "transportadora",
+                "a autorização é dada a uma empresa transportadora (CNPJ)",
+            ));
+        }
+        let vehicle = self
+            .vehicle(jurisdiction, &input.plate)
+            .await?
+            .ok_or_else(|| {
+                StoreError::NotFound(format!(
+                    "o ônibus {} não está cadastrado em {jurisdiction}",
+                    input.plate
+                ))
+            })?;
+        let (mut tx, _writer) = self.write_transaction().await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let engine = engine_vehicle(&mut tx, jurisdiction, &vehicle, None).await?;
+        let client_is_company = input
+            .client_document
+            .as_deref()
+            .and_then(|d| crate::parse_document(d).ok())
+            .map(|(_, kind)| kind == crate::Kind::Company);
+        let answer = decide(
+            &ctx,
+            &CharterRequest {
+                kind: input.kind,
+                from: input.from,
+                until: input.until,
+                origin: &input.origin,
+                end: &input.end,
+                passengers: (!input.passengers.is_empty())
+                    .then(|| u32::try_from(input.passengers.len()).unwrap_or(u32::MAX)),
+                invoice: input.invoice.is_some(),
+                contract: input.contract.is_some(),
+                client_is_company,
+                vehicle: &engine,
+                seats: vehicle.capacity.map(u32::from),
+                barred: None,
+            },
+            today,
+        )?;
+        if !answer.allowed {
+            return Err(StoreError::Refused {
+                reason: format!(
+                    "autorização negada: {}",
+                    answer
+                        .reasons
+                        .iter()
+                        .map(|(why, _)| why.as_str())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+                articles: answer.reasons.iter().map(|(_, a)| a.clone()).collect(),
+            });
+        }
+        let year = today.year();
+        let number = next_number(&mut tx, jurisdiction, "charter", year).await?;
+        let subject = format!("charter:{year}:{number}");
+        let document = issue(
+            &mut tx,
+            &self.audit,
+            change,
+            jurisdiction,
+            ("charter_authorization", &subject, &carrier.document),
+            today,
+            Some(input.until),
+        )
+        .await?;
+        sqlx::query(
+            "INSERT INTO charters (jurisdiction, year, number, carrier, kind, from_day, until_day, \
+             origin, destination, end_place, route, plate, client, invoice, contract, line, \
+             passengers, authorized_on, document, citations) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
+             $18, $19, $20)",
+        )
+        .bind(jurisdiction)
+        .bind(year)
+        .bind(number)
+        .bind(&carrier.document)
+        .bind(input.kind.name())
+        .bind(input.from.to_string())
+        .bind(input.until.to_string())
+        .bind(&input.origin)
+        .bind(&input.destination)
+        .bind(&input.end)
+        .bind(&input.route)
+        .bind(&input.plate)
+        .bind(match &input.client_document {
+            Some(d) => format!("{} ({d})", input.client),
+            None => input.client.clone(),
+        })
+        .bind(input.invoice.clone())
+        .bind(input.contract.clone())
+        .bind(input.line.clone())
+        .bind(
+            serde_json::to_string(&input.passengers)
+                .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+        )
+        .bind(today.to_string())
+        .bind(&document.code)
+        .bind(serde_json::json!(answer.citations).to_string())
+        .execute(&mut *tx)
+        .await?;
+        append(
+            &mut tx,
+            &self.audit,
+            change,
+            Entry {
+                action: "charter.authorize",
+                jurisdiction: Some(jurisdiction),
+                subject: &subject,
+                detail: serde_json::json!({
+                    "kind": input.kind.name(), "carrier": carrier.document,
+                    "from": input.from, "until": input.until, "plate": input.plate,
+                    "document": document.code, "articles": answer.citations,
+                }),
+                rows: vec![RowRef::new(
+                    "charters",
+                    [jurisdiction.into(), year.into(), number.into()],
+                )],
+            },
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(Charter {
+            year,
+            number,
+            input: CharterInput {
+                carrier: carrier.document,
+                ..input
+            },
+            authorized_on: today,
+            document,
+            articles: answer.citations,
+        })
+    }
+
+    /// A service authorized, by its number.
+    pub async fn charter(
+        &self,
+        jurisdiction: &str,
+        (year, number): (i32, i64),
+    ) -> Result<Charter, StoreError> {
+        let row = sqlx::query(
+            "SELECT c.*, d.kind AS doc_kind, d.subject, d.holder, d.issued_on, d.valid_until, \
+             d.cancelled_on FROM charters c JOIN documents d ON d.code = c.document \
+             WHERE c.jurisdiction = $1 AND c.year = $2 AND c.number = $3",
+        )
+        .bind(jurisdiction)
+        .bind(year)
+        .bind(number)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or_else(|| StoreError::NotFound(format!("não há autorização nº {number}/{year}")))?;
+        charter_of(jurisdiction, &row)
+    }
+}
+
+fn charter_of(jurisdiction: &str, row: &sqlx::any::AnyRow) -> Result<Charter, StoreError> {
+    let text = |name: &str| -> Result<String, StoreError> { Ok(row.try_get(name)?) };
+    let kind = text("kind")?;
+    let year: i64 = row.try_get("year")?;
+    let valid: Option<String> = row.try_get("valid_until")?;
+    let cancelled: Option<String> = row.try_get("cancelled_on")?;
+    Ok(Charter {
+        year: i32::try_from(year).unwrap_or_default(),
+        number: row.try_get("number")?,
+        input: CharterInput {
+            carrier: text("carrier")?,
+            kind: CharterKind::parse(&kind)
+                .ok_or_else(|| StoreError::Corrupt(format!("charter kind {kind}")))?,
+            from: day(&text("from_day")?)?,
+            until: day(&text("until_day")?)?,
+            origin: text("origin")?,
+            destination: text("destination")?,
+            end: text("end_place")?,
+            route: text("route")?,
+            plate: text("plate")?,
+            client: text("client")?,
+            client_document: None,
+            invoice: row.try_get("invoice")?,
+            contract: row.try_get("contract")?,
+            line: row.try_get("line")?,
+            passengers: serde_json::from_str(&text("passengers")?).unwrap_or_default(),
+        },
+        authorized_on: day(&text("authorized_on")?)?,
+        document: Document {
+            code: text("document")?,
+            jurisdiction: jurisdiction.to_string(),
+            kind: text("doc_kind")?,
+            subject: text("subject")?,
+            holder: text("holder")?,
+            issued_on: day(&text("issued_on")?)?,
+            valid_until: valid.as_deref().map(day).transpose()?,
+            cancelled_on: cancelled.as_deref().map(day).transpose()?,
+        },
+        articles: serde_json::from_str(&text("citations")?).unwrap_or_default(),
+    })
+}
