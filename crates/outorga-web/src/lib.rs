@@ -54,7 +54,10 @@ pub mod workflows {
     pub use crate::routes::autos::{
         AutoEntrada, PassoEntrada, PermissaoRef, issue_auto, propose_auto, take_step,
     };
-    pub use crate::routes::bus::{Horarios, OperacaoEntrada, bus_rulebook, operation_input};
+    pub use crate::routes::bus::{
+        FretamentoEntrada, Horarios, OperacaoEntrada, PassageiroEntrada, bus_rulebook,
+        charter_input, operation_input,
+    };
     pub use crate::routes::complaints::{
         DenunciaEntrada, TratamentoEntrada, complaint_by_protocol, complaint_status,
         file_complaint, handle_complaint,

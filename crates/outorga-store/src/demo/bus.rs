@@ -3,7 +3,8 @@
 //! agency and a change the carrier asked for, and last month's statistics
 //! and tickets — with a few things the law forbids for the findings to show:
 //! a week below the minimum frequency, a seat sold twice, a trip with more
-//! tickets than seats, tickets without the passenger's name.
+//! tickets than seats, tickets without the passenger's name — and an
+//! eventual charter authorized for next week.
 
 use super::{demo_plate, demo_renavam};
 use crate::audit::Change;
@@ -243,6 +244,50 @@ impl Store {
             OperationSource::Carrier(carrier),
         )
         .await?;
+        // The second bus, inspected ten days ago, carries a group next week:
+        // an eventual charter, Macapá to Oiapoque and back.
+        let inspected = today.checked_sub_days(Days::new(10)).unwrap_or(today);
+        if let Err(e) = self
+            .record_inspection(
+                change,
+                rulebook,
+                jurisdiction,
+                (&plates[1], "periodic"),
+                inspected,
+                (true, ""),
+            )
+            .await
+        {
+            note("vistoria do ônibus de fretamento", e);
+        }
+        let charter = crate::CharterInput {
+            carrier: carrier.into(),
+            kind: outorga_core::engine::charter::CharterKind::Eventual,
+            from: today + Days::new(7),
+            until: today + Days::new(9),
+            origin: "Macapá".into(),
+            destination: "Oiapoque".into(),
+            end: "Macapá".into(),
+            route: "BR-156, sem paradas intermediárias".into(),
+            plate: plates[1].clone(),
+            client: "Associação dos Professores do Amapá (demonstração)".into(),
+            client_document: Some("11.222.333/0001-81".into()),
+            invoice: Some("NF-e nº 1.234 (demonstração)".into()),
+            contract: None,
+            line: None,
+            passengers: (1..=30)
+                .map(|n| crate::Passenger {
+                    name: format!("Passageiro do fretamento {n}"),
+                    document: String::new(),
+                })
+                .collect(),
+        };
+        if let Err(e) = self
+            .authorize_charter(change, rulebook, jurisdiction, &charter)
+            .await
+        {
+            note("fretamento eventual", e);
+        }
         let first = last_month(today);
         let (stats_name, stats) = statistics_file(first, &plates[0]);
         let (tickets_name, tickets) = ticket_file(first);

@@ -41,6 +41,9 @@ pub(super) async fn paper(
         ("delegation_term", ["permit", service, number]) => {
             delegation_term(state, j, service, number).await?
         }
+        ("charter_authorization", ["charter", year, number]) => {
+            charter_authorization(state, j, (parse(year)?, parse(number)?)).await?
+        }
         (kind, ["auto", year, number]) => {
             let which = super::AutoPaper::of_kind(kind)
                 .ok_or_else(|| failed(format!("um documento `{kind}` não trata de um auto")))?;
@@ -369,6 +372,105 @@ async fn delegation_term<'a>(
         vec![section("A delegação", rows, paragraphs)],
         None,
         "Termo de delegação".into(),
+    ))
+}
+
+/// A charter's or an emergency service's authorization: what the bus
+/// carries on the trip (Amapá art. 28, § 2º). The passengers are counted,
+/// not named.
+async fn charter_authorization<'a>(
+    state: &'a AppState,
+    j: &str,
+    key: (i32, i64),
+) -> Result<Parts<'a>, ApiError> {
+    use outorga_core::engine::charter::CharterKind;
+    let charter = state.store.charter(j, key).await?;
+    let rulebook = state
+        .library
+        .rulebooks()
+        .find(|r| r.jurisdiction.id == j && r.bus.as_ref().is_some_and(|b| b.charters.is_some()));
+    let rules = rulebook
+        .and_then(|r| r.bus.as_ref())
+        .and_then(|b| b.charters.as_ref());
+    let input = &charter.input;
+    let (title, kind) = match input.kind {
+        CharterKind::Continuous => ("Autorização de fretamento contínuo", "fretamento contínuo"),
+        CharterKind::Eventual => (
+            "Autorização de fretamento eventual ou turístico",
+            "fretamento eventual ou turístico",
+        ),
+        CharterKind::Emergency => (
+            "Autorização de serviço em caráter emergencial",
+            "serviço em caráter emergencial",
+        ),
+    };
+    let mut rows = vec![
+        Row::new(
+            "Autorização nº",
+            format!("{}/{}", charter.number, charter.year),
+        ),
+        Row::new("Transportadora", person(state, j, &input.carrier).await?),
+        Row::new("Serviço", kind),
+        Row::new(
+            "Período",
+            format!("de {} a {}", day(input.from), day(input.until)),
+        ),
+        Row::new(
+            "Percurso",
+            format!("{} – {} – {}", input.origin, input.destination, input.end),
+        ),
+    ];
+    if !input.route.is_empty() {
+        rows.push(Row::new("Itinerário", input.route.clone()));
+    }
+    if let Some(line) = &input.line {
+        rows.push(Row::new("Linha", line.clone()));
+    }
+    if input.kind != CharterKind::Emergency {
+        rows.push(Row::new("Contratante", input.client.clone()));
+    }
+    if !input.passengers.is_empty() {
+        rows.push(Row::new(
+            "Passageiros na lista",
+            input.passengers.len().to_string(),
+        ));
+    }
+    if let Some(invoice) = &input.invoice {
+        rows.push(Row::new("Nota fiscal", invoice.clone()));
+    }
+    if let Some(contract) = &input.contract {
+        rows.push(Row::new("Contrato", contract.clone()));
+    }
+    let mut paragraphs = vec![format!(
+        "A autoridade rodoviária autoriza a transportadora acima a prestar o {kind} descrito, \
+         com o ônibus indicado, nas condições da lei ({}).",
+        charter.articles.join("; ")
+    )];
+    if let Some(rules) = rules {
+        if input.kind != CharterKind::Emergency {
+            paragraphs.push(format!(
+                "Em circuito fechado: sem venda de passagens individuais, sem embarque ou \
+                 desembarque no itinerário e sem uso de terminais ({}).",
+                rules.closed_circuit
+            ));
+        }
+        paragraphs.push(format!(
+            "Uma cópia desta autorização segue no veículo durante a viagem ({}).",
+            rules.copy_on_board
+        ));
+    }
+    Ok((
+        rulebook,
+        vec![
+            section("O serviço autorizado", rows, paragraphs),
+            section(
+                "O ônibus",
+                vehicle_rows(state, j, &input.plate).await?,
+                vec![],
+            ),
+        ],
+        None,
+        title.into(),
     ))
 }
 

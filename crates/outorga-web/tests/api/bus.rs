@@ -200,6 +200,54 @@ async fn operation_and_findings(app: &App) {
         )
         .await;
     assert_eq!(unknown.status, StatusCode::NOT_FOUND, "{:?}", unknown.body);
+
+    // The demo's charter, and a new one: more passengers than seats is
+    // refused with its article; within them it is authorized, and its
+    // authorization verifies by code and prints.
+    let year = today.format("%Y");
+    let demo = app.get(&format!("{J}/charters/{year}/1"), &clerk).await;
+    assert_eq!(demo.status, StatusCode::OK, "{:?}", demo.body);
+    assert_eq!(demo.body["passageiros"], 30);
+    let plate = demo.text("placa");
+    let ask = |passengers: usize| {
+        json!({ "transportadora": carrier, "tipo": "eventual",
+                "de": (today + chrono::Days::new(20)).to_string(),
+                "ate": (today + chrono::Days::new(21)).to_string(),
+                "origem": "Macapá", "destino": "Laranjal do Jari", "retorno": "Macapá",
+                "placa": plate, "contratante": "Clube de Xadrez", "nota_fiscal": "NF-e 77",
+                "passageiros": (1..=passengers).map(|n| json!({ "nome": format!("P{n}") })).collect::<Vec<_>>() })
+    };
+    let over = app.post(&format!("{J}/charters"), &clerk, ask(47)).await;
+    assert_eq!(
+        over.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{:?}",
+        over.body
+    );
+    assert!(
+        over.body["artigos"]
+            .as_array()
+            .is_some_and(|a| a.contains(&json!("Art. 31"))),
+        "{:?}",
+        over.body
+    );
+    let done = app.post(&format!("{J}/charters"), &clerk, ask(40)).await;
+    assert_eq!(done.status, StatusCode::CREATED, "{:?}", done.body);
+    let code = done.text("documento");
+    let public = app
+        .call(
+            Method::GET,
+            &format!("/api/public/documents/{code}"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(public.status, StatusCode::OK, "{:?}", public.body);
+    assert_eq!(public.body["valido"], true, "{:?}", public.body);
+    let (status, headers, pdf) = app.file(&format!("{J}/documents/{code}/pdf"), &clerk).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers[axum::http::header::CONTENT_TYPE], "application/pdf");
+    assert!(pdf.starts_with(b"%PDF"));
 }
 
 on_both_backends!(operation_and_findings);

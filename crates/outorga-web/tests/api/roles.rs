@@ -187,6 +187,24 @@ fn table() -> Vec<Row> {
         ),
         row(
             M::POST,
+            "/api/jurisdictions/{j}/charters",
+            "/api/jurisdictions/amapa/charters",
+            Some(
+                json!({ "transportadora": "36002518000101", "tipo": "eventual", "de": "2026-01-01",
+                         "ate": "2026-01-02", "origem": "Macapá", "destino": "Oiapoque",
+                         "retorno": "Macapá", "placa": "ABC1D23" }),
+            ),
+            "AAFFF",
+        ),
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/charters/{ano}/{numero}",
+            "/api/jurisdictions/amapa/charters/2026/1",
+            None,
+            "AAAAA",
+        ),
+        row(
+            M::POST,
             "/api/jurisdictions/{j}/stands",
             "/api/jurisdictions/cangucu/stands",
             Some(stand),
