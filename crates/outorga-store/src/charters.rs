@@ -297,6 +297,28 @@ impl Store {
         })
     }
 
+    /// The latest `limit` services authorized to `carrier`, newest first.
+    pub async fn recent_charters(
+        &self,
+        jurisdiction: &str,
+        carrier: &str,
+        limit: u32,
+    ) -> Result<Vec<Charter>, StoreError> {
+        sqlx::query(
+            "SELECT c.*, d.kind AS doc_kind, d.subject, d.holder, d.issued_on, d.valid_until, \
+             d.cancelled_on FROM charters c JOIN documents d ON d.code = c.document \
+             WHERE c.jurisdiction = $1 AND c.carrier = $2 ORDER BY c.year DESC, c.number DESC LIMIT $3",
+        )
+        .bind(jurisdiction)
+        .bind(carrier)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(|row| charter_of(jurisdiction, row))
+        .collect()
+    }
+
     /// A service authorized, by its number.
     pub async fn charter(
         &self,

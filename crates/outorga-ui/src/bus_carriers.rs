@@ -139,12 +139,39 @@ struct CarrierPage {
     report: Option<Report>,
     error: Option<(String, String)>,
     max_mb: usize,
+    charters: Vec<CharterRow>,
+    charter_kinds: Vec<(&'static str, &'static str)>,
+    /// The charter form as sent (refused), and the notice of one authorized.
+    charter_form: CharterForm,
+    charter_error: Option<String>,
+    notice: Option<String>,
+}
+
+/// A service authorized as the carrier's page lists it.
+pub(crate) struct CharterRow {
+    number: String,
+    kind: &'static str,
+    period: String,
+    route: String,
+    plate: String,
+    passengers: usize,
+    code: String,
+}
+
+fn charter_kind_name(kind: outorga_core::engine::charter::CharterKind) -> &'static str {
+    use outorga_core::engine::charter::CharterKind as K;
+    match kind {
+        K::Continuous => "fretamento contínuo",
+        K::Eventual => "fretamento eventual ou turístico",
+        K::Emergency => "serviço emergencial",
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct Asked {
     mes: Option<String>,
     cursor: Option<String>,
+    fretamento: Option<String>,
 }
 
 /// The month shown: the one asked, or last month.
@@ -154,11 +181,15 @@ fn month_of(asked: Option<&str>, today: NaiveDate) -> NaiveDate {
         .unwrap_or_else(|| outorga_store::last_month(today))
 }
 
+#[derive(Default)]
 struct Shown {
     month: Option<String>,
     cursor: Option<String>,
     report: Option<Report>,
     error: Option<(String, String)>,
+    charter_form: CharterForm,
+    charter_error: Option<String>,
+    notice: Option<String>,
 }
 
 async fn carrier_page(
@@ -232,7 +263,14 @@ async fn carrier_page(
         Ok(list) => list,
         Err(failed) => return failed,
     };
-    let status = if shown.error.is_some() {
+    let charters = match state.store.recent_charters(&place.id, &bare, 20).await {
+        Ok(list) => list,
+        Err(error) => {
+            tracing::error!(%error, "a carrier's charters could not be read");
+            return failure();
+        }
+    };
+    let status = if shown.error.is_some() || shown.charter_error.is_some() {
         StatusCode::UNPROCESSABLE_ENTITY
     } else {
         StatusCode::OK
@@ -289,6 +327,32 @@ async fn carrier_page(
             report: shown.report,
             error: shown.error,
             max_mb: outorga_store::MAX_CARRIER_FILE_BYTES / 1024 / 1024,
+            charters: charters
+                .into_iter()
+                .map(|c| CharterRow {
+                    number: format!("{}/{}", c.number, c.year),
+                    kind: charter_kind_name(c.input.kind),
+                    period: format!(
+                        "{} a {}",
+                        format::day(c.input.from),
+                        format::day(c.input.until)
+                    ),
+                    route: format!(
+                        "{} – {} – {}",
+                        c.input.origin, c.input.destination, c.input.end
+                    ),
+                    plate: c.input.plate,
+                    passengers: c.input.passengers.len(),
+                    code: c.document.code,
+                })
+                .collect(),
+            charter_kinds: outorga_core::engine::charter::CharterKind::ALL
+                .iter()
+                .map(|k| (k.name(), charter_kind_name(*k)))
+                .collect(),
+            charter_form: shown.charter_form,
+            charter_error: shown.charter_error,
+            notice: shown.notice,
         },
     )
 }
@@ -303,8 +367,10 @@ pub(crate) async fn show(
     let shown = Shown {
         month: asked.mes,
         cursor: asked.cursor,
-        report: None,
-        error: None,
+        notice: asked
+            .fretamento
+            .map(|n| format!("Autorização nº {n} emitida: imprima-a abaixo, ela segue no ônibus.")),
+        ..Shown::default()
     };
     carrier_page(&state, &signed, (&j, &document), shown).await
 }
@@ -327,9 +393,8 @@ pub(crate) async fn import(
     let refused = async |month: Option<String>, error: (String, String)| {
         let shown = Shown {
             month,
-            cursor: None,
-            report: None,
             error: Some(error),
+            ..Shown::default()
         };
         carrier_page(&state, &signed, (&j, &document), shown).await
     };
@@ -387,9 +452,8 @@ pub(crate) async fn import(
         Ok(file) => {
             let shown = Shown {
                 month: Some(file.month.format("%Y-%m").to_string()),
-                cursor: None,
                 report: Some(Report::of(file)),
-                error: None,
+                ..Shown::default()
             };
             carrier_page(&state, &signed, (&j, &document), shown).await
         }
@@ -451,9 +515,125 @@ pub(crate) async fn auto(
         Err(error) => {
             let shown = Shown {
                 month: Some(form.mes.clone()),
-                cursor: None,
-                report: None,
                 error: Some(form_error(&error)),
+                ..Shown::default()
+            };
+            carrier_page(&state, &signed, (&j, &document), shown).await
+        }
+    }
+}
+
+/// What the charter form holds.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct CharterForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    tipo: String,
+    #[serde(default)]
+    de: String,
+    #[serde(default)]
+    ate: String,
+    #[serde(default)]
+    origem: String,
+    #[serde(default)]
+    destino: String,
+    #[serde(default)]
+    retorno: String,
+    #[serde(default)]
+    itinerario: String,
+    #[serde(default)]
+    placa: String,
+    #[serde(default)]
+    contratante: String,
+    #[serde(default)]
+    documento_contratante: String,
+    #[serde(default)]
+    nota_fiscal: String,
+    #[serde(default)]
+    contrato: String,
+    #[serde(default)]
+    linha: String,
+    /// One passenger a line: the name, and the document after a `;`.
+    #[serde(default)]
+    passageiros: String,
+}
+
+/// Asks for a charter or an emergency service: authorized when the law
+/// allows it (its number follows), or refused with the reasons and articles.
+pub(crate) async fn charter(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path((j, document)): Path<(String, String)>,
+    Form(form): Form<CharterForm>,
+) -> Response {
+    if let Err(refused) = place(&state, &signed, &j) {
+        return *refused;
+    }
+    if let Err(refused) = checked_form(&signed, &form.csrf, Clerk::admits) {
+        return *refused;
+    }
+    let given = |text: &str| Some(text.trim().to_string()).filter(|t| !t.is_empty());
+    let input = outorga_web::workflows::FretamentoEntrada {
+        transportadora: document.clone(),
+        tipo: form.tipo.clone(),
+        de: form.de.clone(),
+        ate: form.ate.clone(),
+        origem: form.origem.clone(),
+        destino: form.destino.clone(),
+        retorno: form.retorno.clone(),
+        itinerario: form.itinerario.clone(),
+        placa: form.placa.clone(),
+        contratante: form.contratante.clone(),
+        documento_contratante: given(&form.documento_contratante),
+        nota_fiscal: given(&form.nota_fiscal),
+        contrato: given(&form.contrato),
+        linha: given(&form.linha),
+        passageiros: form
+            .passageiros
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(|l| {
+                let (name, doc) = l.split_once(';').unwrap_or((l, ""));
+                outorga_web::workflows::PassageiroEntrada {
+                    nome: name.trim().to_string(),
+                    documento: doc.trim().to_string(),
+                }
+            })
+            .collect(),
+    };
+    let done = async {
+        let rulebook = bus_rulebook(&state, &j).await?;
+        let asked = outorga_web::workflows::charter_input(&input)?;
+        let change = Change {
+            by: &signed.user.name,
+            at: state.clock.now(),
+            why: "fretamento pela tela",
+        };
+        Ok::<_, ApiError>(
+            state
+                .store
+                .authorize_charter(&change, rulebook, &j, &asked)
+                .await?,
+        )
+    }
+    .await;
+    match done {
+        Ok(c) => Redirect::to(&format!(
+            "/j/{j}/transportadoras/{}?fretamento={}/{}#fretamentos",
+            c.input.carrier, c.number, c.year
+        ))
+        .into_response(),
+        Err(error) if error.status.is_server_error() => {
+            tracing::error!(erro = %error.body.erro, "a charter could not be authorized");
+            failure()
+        }
+        Err(error) => {
+            let shown = Shown {
+                charter_error: Some(form_error(&error).1),
+                charter_form: form,
+                ..Shown::default()
             };
             carrier_page(&state, &signed, (&j, &document), shown).await
         }

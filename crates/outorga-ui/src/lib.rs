@@ -327,6 +327,10 @@ pub fn routes(options: Options) -> Router<AppState> {
             post(bus_carriers::auto),
         )
         .route(
+            "/j/{j}/transportadoras/{documento}/fretamentos",
+            post(bus_carriers::charter),
+        )
+        .route(
             "/j/{j}/pagamentos",
             get(payments::show).post(payments::save),
         )

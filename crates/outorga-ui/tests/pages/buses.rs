@@ -199,6 +199,63 @@ async fn bus_screens(url: &str) {
     )
     .await;
     assert!(again.body.contains(made.location()), "{}", again.body);
+
+    // A charter asked on the carrier's page: the demo's is listed; more
+    // passengers than the bus's 46 seats is refused with art. 31; 40 are
+    // authorized, and the page lists it with its paper.
+    assert!(
+        again.body.contains("fretamento eventual ou turístico"),
+        "{}",
+        again.body
+    );
+    let plate = again
+        .body
+        .split("fretamento eventual ou turístico</td><td>")
+        .nth(1)
+        .and_then(|rest| rest.split("</td><td>").nth(2))
+        .expect("the demo charter's bus")
+        .to_string();
+    let passengers = |n: usize| {
+        (1..=n)
+            .map(|i| format!("Passageiro+{i}%3B"))
+            .collect::<Vec<_>>()
+            .join("%0A")
+    };
+    let ask = |n: usize| {
+        format!(
+            "csrf={csrf}&tipo=eventual&de=2026-12-20&ate=2026-12-21&origem=Macap%C3%A1&destino=Oiapoque\
+             &retorno=Macap%C3%A1&placa={plate}&contratante=Clube&nota_fiscal=NF-e+9&passageiros={}",
+            passengers(n)
+        )
+    };
+    let path = format!("/j/amapa/transportadoras/{carrier}/fretamentos");
+    let over = send(&router, post(&path, &admin, &ask(47))).await;
+    assert_eq!(
+        over.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        over.body
+    );
+    assert!(
+        over.body
+            .contains("47 passageiros na lista para 46 poltronas"),
+        "{}",
+        over.body
+    );
+    assert!(over.body.contains("Art. 31"), "{}", over.body);
+    let done = send(&router, post(&path, &admin, &ask(40))).await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
+    let listed = send(&router, get(done.location(), &admin)).await;
+    assert!(
+        listed.body.contains("Autorização nº 2/2026 emitida"),
+        "{}",
+        listed.body
+    );
+    assert!(
+        listed.body.contains("20/12/2026 a 21/12/2026"),
+        "{}",
+        listed.body
+    );
 }
 
 #[tokio::test]

@@ -2202,7 +2202,7 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 79] = [
+    let routes: [Row<'_>; 80] = [
         // The administration (issue 12): users and tokens, parameters,
         // the audit log.
         ("GET", "/admin/usuarios", "", Admin::admits, None),
@@ -2563,6 +2563,13 @@ async fn role_table(url: &str) {
             "POST",
             "/j/{j}/transportadoras/36002518000101/arquivos",
             "tipo=tickets_csv",
+            Clerk::admits,
+            unprocessable,
+        ),
+        (
+            "POST",
+            "/j/{j}/transportadoras/36002518000101/fretamentos",
+            "tipo=eventual",
             Clerk::admits,
             unprocessable,
         ),
