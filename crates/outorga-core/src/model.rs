@@ -1410,6 +1410,10 @@ pub struct VehicleRules {
     pub inspection: Option<InspectionRule>,
     /// Inspections of their own kinds, each with its own interval.
     pub inspections: Vec<PeriodicInspection>,
+    /// A delegation is served by a fleet (many vehicles, each put in
+    /// service and withdrawn on its own) rather than by one vehicle that
+    /// another replaces: the article that says so.
+    pub fleet: Option<Citation>,
 }
 
 /// An inspection of its own kind, due `every` after the last one of that kind:

@@ -1788,6 +1788,7 @@ impl Converter<'_, '_> {
             transition,
             inspection,
             inspections,
+            fleet: raw.fleet.as_ref().map(|f| self.citation(&f.citation)),
         }
     }
 

@@ -615,6 +615,14 @@ pub struct RawVehicles {
     pub inspection: Option<Spanned<RawInspection>>,
     #[serde(default)]
     pub inspections: Vec<Spanned<RawPeriodicInspection>>,
+    pub fleet: Option<RawFleet>,
+}
+
+/// A delegation served by a fleet.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFleet {
+    pub citation: Spanned<String>,
 }
 
 /// An inspection of its own kind, besides the regular one (Canguçu art. 11,

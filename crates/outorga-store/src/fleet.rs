@@ -113,6 +113,68 @@ async fn recorded(store: &Store, jurisdiction: &str, plate: &str) -> Result<Vehi
 }
 
 /// The vehicle serving the permit now, if any.
+/// Ends `plate`'s service under the permit on `on`: its row closed and its
+/// traffic authorization cancelled (the rows written, for the audit entry).
+async fn end_service(
+    tx: &mut Tx,
+    audit: &crate::audit::Audit,
+    jurisdiction: &str,
+    (service, number): (&str, i64),
+    plate: &str,
+    on: NaiveDate,
+) -> Result<Vec<RowRef>, StoreError> {
+    crate::audit::guard::unchanged_where(
+        tx,
+        &audit.schema,
+        "permit_vehicles",
+        "jurisdiction = $1 AND service = $2 AND number = $3 AND plate = $4 AND until IS NULL",
+        &[
+            jurisdiction.into(),
+            service.into(),
+            number.into(),
+            plate.into(),
+        ],
+    )
+    .await?;
+    crate::audit::guard::unchanged_where(
+        tx,
+        &audit.schema,
+        "documents",
+        "jurisdiction = $1 AND subject = $2 AND kind = 'traffic_authorization' \
+         AND cancelled_on IS NULL",
+        &[jurisdiction.into(), format!("vehicle:{plate}").into()],
+    )
+    .await?;
+    // The vehicle's authorization ends with its service.
+    let mut rows = crate::documents::cancelled_codes(
+        sqlx::query(
+            "UPDATE documents SET cancelled_on = $3 WHERE jurisdiction = $1 AND subject = $2 \
+             AND kind = 'traffic_authorization' AND cancelled_on IS NULL RETURNING code",
+        )
+        .bind(jurisdiction)
+        .bind(format!("vehicle:{plate}"))
+        .bind(on.to_string())
+        .fetch_all(&mut **tx)
+        .await?,
+    )?;
+    rows.extend(crate::permits::ended_vehicles(
+        jurisdiction,
+        (service, number),
+        sqlx::query(
+            "UPDATE permit_vehicles SET until = $5 WHERE jurisdiction = $1 AND service = $2 \
+             AND number = $3 AND plate = $4 AND until IS NULL RETURNING plate, since",
+        )
+        .bind(jurisdiction)
+        .bind(service)
+        .bind(number)
+        .bind(plate)
+        .bind(on.to_string())
+        .fetch_all(&mut **tx)
+        .await?,
+    )?);
+    Ok(rows)
+}
+
 async fn current_plate(
     tx: &mut Tx,
     jurisdiction: &str,
@@ -148,7 +210,12 @@ impl Store {
         on: NaiveDate,
     ) -> Result<(Option<(String, NaiveDate)>, &'static str, Assessment<'r>), StoreError> {
         let candidate = engine_vehicle(tx, jurisdiction, vehicle, Some(on)).await?;
-        let current = current_plate(tx, jurisdiction, (service, number)).await?;
+        // A fleet takes each vehicle in on its own: no one is replaced.
+        let current = if ctx.rulebook.vehicles.fleet.is_some() {
+            None
+        } else {
+            current_plate(tx, jurisdiction, (service, number)).await?
+        };
         let (how, assessment) = match &current {
             None => ("inclusion", inclusion(ctx, &candidate, on)?),
             Some((old, since)) => {
@@ -161,6 +228,113 @@ impl Store {
             }
         };
         Ok((current, how, assessment))
+    }
+
+    /// The vehicles serving the permit on `on`, by plate: each with the day
+    /// it began and, if it has, the day it ended (a past day's fleet).
+    pub async fn fleet_on(
+        &self,
+        jurisdiction: &str,
+        (service, number): (&str, i64),
+        on: NaiveDate,
+    ) -> Result<Vec<(Vehicle, NaiveDate, Option<NaiveDate>)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT plate, since, until FROM permit_vehicles WHERE jurisdiction = $1 AND service = $2 \
+             AND number = $3 AND since <= $4 AND (until IS NULL OR until > $4) ORDER BY plate",
+        )
+        .bind(jurisdiction)
+        .bind(service)
+        .bind(number)
+        .bind(on.to_string())
+        .fetch_all(&self.pool)
+        .await?;
+        let mut fleet = Vec::with_capacity(rows.len());
+        for row in rows {
+            let plate: String = row.try_get("plate")?;
+            let since: String = row.try_get("since")?;
+            let until: Option<String> = row.try_get("until")?;
+            fleet.push((
+                recorded(self, jurisdiction, &plate).await?,
+                day(&since)?,
+                until.as_deref().map(day).transpose()?,
+            ));
+        }
+        Ok(fleet)
+    }
+
+    /// Withdraws a vehicle from a fleet on `on`: its service ends and its
+    /// traffic authorization with it.
+    pub async fn withdraw_vehicle(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        (service, number): (&str, i64),
+        plate: &str,
+        on: NaiveDate,
+    ) -> Result<(), StoreError> {
+        crate::under_law("data", on, change, rulebook)?;
+        let plate = crate::parse_plate(plate)?;
+        let Some(article) = rulebook.vehicles.fleet.clone() else {
+            return Err(StoreError::Invalid {
+                field: "placa",
+                reason: format!(
+                    "em {} o veículo sai do serviço quando outro o substitui",
+                    rulebook.jurisdiction.name
+                ),
+            });
+        };
+        let (mut tx, _writer) = self.write_transaction().await?;
+        lock_permit(&mut tx, &self.audit, jurisdiction, (service, number)).await?;
+        let serving = sqlx::query(
+            "SELECT since FROM permit_vehicles WHERE jurisdiction = $1 AND service = $2 AND number = $3 \
+             AND plate = $4 AND until IS NULL",
+        )
+        .bind(jurisdiction)
+        .bind(service)
+        .bind(number)
+        .bind(&plate)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(serving) = serving else {
+            return Err(StoreError::NotFound(format!(
+                "o veículo {plate} não serve a delegação nº {number}"
+            )));
+        };
+        let since = day(&serving.try_get::<String, _>("since")?)?;
+        if on < since {
+            return Err(StoreError::Invalid {
+                field: "data",
+                reason: format!(
+                    "o veículo {plate} serve desde {}: retire-o nesse dia ou depois",
+                    since.format("%d/%m/%Y")
+                ),
+            });
+        }
+        let rows = end_service(
+            &mut tx,
+            &self.audit,
+            jurisdiction,
+            (service, number),
+            &plate,
+            on,
+        )
+        .await?;
+        append(
+            &mut tx,
+            &self.audit,
+            change,
+            Entry {
+                action: "permit.vehicle_withdrawal",
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("permit:{service}:{number}"),
+                detail: serde_json::json!({ "plate": plate, "on": on, "article": article }),
+                rows,
+            },
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// The latest inspections of a vehicle (at most `limit`), the latest
@@ -287,51 +461,15 @@ impl Store {
         cited.extend(limit_articles.iter().map(String::as_str));
         let mut rows = Vec::new();
         if let Some((old, _)) = &current {
-            crate::audit::guard::unchanged_where(
+            rows = end_service(
                 &mut tx,
-                &self.audit.schema,
-                "permit_vehicles",
-                "jurisdiction = $1 AND service = $2 AND number = $3 AND until IS NULL",
-                &[jurisdiction.into(), service.into(), number.into()],
+                &self.audit,
+                jurisdiction,
+                (service, number),
+                old,
+                on,
             )
             .await?;
-            crate::audit::guard::unchanged_where(
-                &mut tx,
-                &self.audit.schema,
-                "documents",
-                "jurisdiction = $1 AND subject = $2 AND kind = 'traffic_authorization' \
-                 AND cancelled_on IS NULL",
-                &[jurisdiction.into(), format!("vehicle:{old}").into()],
-            )
-            .await?;
-            // The replaced vehicle's authorization ends with its service.
-            rows = crate::documents::cancelled_codes(
-                sqlx::query(
-                    "UPDATE documents SET cancelled_on = $3 WHERE jurisdiction = $1 AND subject = $2 \
-                     AND kind = 'traffic_authorization' AND cancelled_on IS NULL RETURNING code",
-                )
-                .bind(jurisdiction)
-                .bind(format!("vehicle:{old}"))
-                .bind(on.to_string())
-                .fetch_all(&mut *tx)
-                .await?,
-            )?;
-            rows.extend(
-                crate::permits::ended_vehicles(
-                    jurisdiction,
-                    (service, number),
-                    sqlx::query(
-                        "UPDATE permit_vehicles SET until = $4 WHERE jurisdiction = $1 AND service = $2 \
-                         AND number = $3 AND until IS NULL RETURNING plate, since",
-                    )
-                    .bind(jurisdiction)
-                    .bind(service)
-                    .bind(number)
-                    .bind(on.to_string())
-                    .fetch_all(&mut *tx)
-                    .await?,
-                )?,
-            );
         }
         rows.push(RowRef::new(
             "permit_vehicles",

@@ -1075,3 +1075,152 @@ async fn charters_on_postgresql() {
     charters(&url).await;
     drop_schema(&schema).await;
 }
+
+/// A delegation's fleet (art. 13, II): each bus put in service on its own,
+/// none replacing another; the fleet of any past day; a bus withdrawn ends
+/// its traffic authorization.
+async fn fleet(url: &str) {
+    let store = open(url).await;
+    let rb = setup(&store).await;
+    let second = Vehicle {
+        plate: CHARTER_BUS.into(),
+        renavam: renavam(12),
+        manufactured: 2025,
+        colour: "Azul".into(),
+        make: Some("Marcopolo".into()),
+        model: Some("Paradiso".into()),
+        doors: Some(2),
+        capacity: Some(46),
+        equipment: Vec::new(),
+        adaptations: Vec::new(),
+    };
+    store
+        .register_vehicle(&by(), AP, &second, 2030)
+        .await
+        .expect("bus");
+    let delegation = ("onibus", 1);
+    store
+        .put_vehicle(
+            &on(d(2026, 9, 2)),
+            &rb,
+            AP,
+            delegation,
+            BUS,
+            (d(2026, 9, 2), None),
+        )
+        .await
+        .expect("first bus");
+    let added = store
+        .put_vehicle(
+            &on(d(2026, 10, 5)),
+            &rb,
+            AP,
+            delegation,
+            CHARTER_BUS,
+            (d(2026, 10, 5), None),
+        )
+        .await
+        .expect("second bus, beside the first");
+    assert!(
+        added.articles.iter().all(|a| !a.contains("substitu")),
+        "{:?}",
+        added.articles
+    );
+    let plates = |fleet: Vec<(Vehicle, NaiveDate, Option<NaiveDate>)>| -> Vec<String> {
+        fleet.into_iter().map(|(v, _, _)| v.plate).collect()
+    };
+    assert_eq!(
+        plates(
+            store
+                .fleet_on(AP, delegation, d(2026, 9, 1))
+                .await
+                .expect("fleet")
+        ),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        plates(
+            store
+                .fleet_on(AP, delegation, d(2026, 9, 30))
+                .await
+                .expect("fleet")
+        ),
+        vec![BUS.to_string()]
+    );
+    assert_eq!(
+        plates(
+            store
+                .fleet_on(AP, delegation, d(2026, 10, 5))
+                .await
+                .expect("fleet")
+        ),
+        vec![BUS.to_string(), CHARTER_BUS.to_string()]
+    );
+    // Withdrawn before it began: refused; on 1 December: out of the fleet
+    // from that day, and its authorization ends.
+    let err = store
+        .withdraw_vehicle(&by(), &rb, AP, delegation, BUS, d(2026, 9, 1))
+        .await
+        .expect_err("before it began");
+    assert!(
+        matches!(err, StoreError::Invalid { field: "data", .. }),
+        "{err:?}"
+    );
+    store
+        .withdraw_vehicle(&by(), &rb, AP, delegation, BUS, d(2026, 12, 1))
+        .await
+        .expect("withdrawn");
+    assert_eq!(
+        plates(
+            store
+                .fleet_on(AP, delegation, d(2026, 11, 30))
+                .await
+                .expect("fleet")
+        ),
+        vec![BUS.to_string(), CHARTER_BUS.to_string()]
+    );
+    assert_eq!(
+        plates(
+            store
+                .fleet_on(AP, delegation, d(2026, 12, 1))
+                .await
+                .expect("fleet")
+        ),
+        vec![CHARTER_BUS.to_string()]
+    );
+    let err = store
+        .withdraw_vehicle(&by(), &rb, AP, delegation, BUS, d(2026, 12, 2))
+        .await
+        .expect_err("already out");
+    assert!(matches!(err, StoreError::NotFound(_)), "{err:?}");
+    let documents = store
+        .documents(
+            AP,
+            &outorga_store::DocumentFilter {
+                subject: Some(format!("vehicle:{BUS}")),
+                ..outorga_store::DocumentFilter::default()
+            },
+            outorga_store::Window::first(10),
+        )
+        .await
+        .expect("documents");
+    let authorization = documents
+        .items
+        .iter()
+        .find(|doc| doc.kind == "traffic_authorization")
+        .expect("its authorization");
+    assert_eq!(authorization.cancelled_on, Some(d(2026, 12, 1)));
+}
+
+#[tokio::test]
+async fn fleet_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fleet(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn fleet_on_postgresql() {
+    let (schema, url) = pg_schema("bus_fleet").await;
+    fleet(&url).await;
+    drop_schema(&schema).await;
+}
