@@ -305,6 +305,10 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route("/j/{j}/unidades", get(units::show).post(units::record))
         // Intercity buses (issue 15): lines and their operation, the
         // carriers' own data and what it shows.
+        .route(
+            "/j/{j}/permissoes/{servico}/{numero}/frota/{placa}/retirada",
+            post(permit_actions::withdraw),
+        )
         .route("/j/{j}/linhas", get(bus_lines::list))
         .route("/j/{j}/linhas/{codigo}", get(bus_lines::show))
         .route("/j/{j}/linhas/{codigo}/operacoes", post(bus_lines::put))

@@ -60,6 +60,7 @@ async fn after<T>(
                 vehicle: vehicle_view(state, place, (service, number), plate).await,
                 notice: None,
                 error: Some((form, field, message)),
+                fleet_day: None,
             };
             dossier_page(
                 state,
@@ -186,6 +187,54 @@ pub(crate) async fn put_vehicle(
         (&state, &signed, &place),
         (&service, number),
         ("veiculo", &asked.placa),
+        done,
+    )
+    .await
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct WithdrawAsked {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    data: String,
+}
+
+/// Withdraws a bus from a delegation's fleet on the day given.
+pub(crate) async fn withdraw(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path((j, service, number, plate)): Path<(String, String, i64, String)>,
+    Form(asked): Form<WithdrawAsked>,
+) -> Response {
+    let place = match place(&state, &signed, &j) {
+        Ok(place) => place,
+        Err(refused) => return *refused,
+    };
+    if let Err(refused) = checked_form(&signed, &asked.csrf, Clerk::admits) {
+        return *refused;
+    }
+    let done = async {
+        let rulebook = outorga_core::model::Service::parse(&service)
+            .and_then(|s| place.rulebook(s))
+            .ok_or_else(|| ApiError::not_found(format!("{service} não é serviço regulado aqui")))?;
+        let on = outorga_web::workflows::parse_day(&asked.data, "data")?;
+        let change = Change {
+            by: &signed.user.name,
+            at: state.clock.now(),
+            why: "ônibus retirado da frota pela tela",
+        };
+        state
+            .store
+            .withdraw_vehicle(&change, rulebook, &j, (&service, number), &plate, on)
+            .await?;
+        Ok::<_, ApiError>(())
+    }
+    .await;
+    after(
+        (&state, &signed, &place),
+        (&service, number),
+        ("retirada", ""),
         done,
     )
     .await

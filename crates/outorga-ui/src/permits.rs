@@ -566,20 +566,38 @@ struct DossierPage {
     notice: Option<&'static str>,
     /// An action refused just now: (form, field, message).
     error: Option<(&'static str, String, String)>,
+    /// A delegation served by a fleet: its buses on the day asked.
+    fleet: Option<FleetShown>,
+}
+
+/// A fleet as the dossier shows it.
+pub(crate) struct FleetShown {
+    /// The day (AAAA-MM-DD) and as people read it.
+    on: String,
+    on_text: String,
+    /// (plate, make and model, seats, since).
+    buses: Vec<(String, String, String, String)>,
+    seats: u32,
+    article: String,
 }
 
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct DossierAsked {
-    /// What was just done (`condutor`, `desligamento`, `veiculo`).
+    /// What was just done (`condutor`, `desligamento`, `veiculo`,
+    /// `retirada`).
     feito: Option<String>,
     /// A plate whose checklist to show before putting it in service.
     placa: Option<String>,
+    /// The day whose fleet to show.
+    data: Option<String>,
 }
 
 /// What the dossier shows besides the record: the plate asked and its
 /// checklist, what was just done, a refusal.
 #[derive(Default)]
 pub(crate) struct Extras {
+    /// The day whose fleet to show (none: today).
+    pub fleet_day: Option<chrono::NaiveDate>,
     pub plate: String,
     pub vehicle: VehicleView,
     pub notice: Option<&'static str>,
@@ -603,8 +621,15 @@ pub(crate) async fn dossier(
             Some("condutor") => Some("Condutor incluído e matrícula emitida."),
             Some("desligamento") => Some("Condutor desligado."),
             Some("veiculo") => Some("Veículo em serviço e autorização de tráfego emitida."),
+            Some("retirada") => {
+                Some("Ônibus retirado da frota; sua autorização de tráfego terminou.")
+            }
             _ => None,
         },
+        fleet_day: asked
+            .data
+            .as_deref()
+            .and_then(|d| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").ok()),
         plate,
         vehicle,
         error: None,
@@ -711,7 +736,46 @@ async fn read_dossier(
     let holder = store.registered(j, &permit.holder).await?;
     let window = Window::first(DOSSIER_ITEMS);
     let drivers = store.drivers(j, (service, number), window).await?;
-    let vehicle = store.permit_vehicle(j, (service, number)).await?;
+    let fleet_rule = Service::parse(service)
+        .and_then(|s| place.rulebook(s))
+        .and_then(|r| r.vehicles.fleet.clone());
+    let fleet = match fleet_rule {
+        Some(article) => {
+            let on = extras.fleet_day.unwrap_or(place.today);
+            let buses = store.fleet_on(j, (service, number), on).await?;
+            Some(FleetShown {
+                on: on.to_string(),
+                on_text: format::day(on),
+                seats: buses
+                    .iter()
+                    .map(|(v, _, _)| u32::from(v.capacity.unwrap_or(0)))
+                    .sum(),
+                buses: buses
+                    .into_iter()
+                    .map(|(v, since, _)| {
+                        let model = [v.make.as_deref(), v.model.as_deref()]
+                            .into_iter()
+                            .flatten()
+                            .collect::<Vec<_>>()
+                            .join(" ");
+                        (
+                            v.plate,
+                            model,
+                            v.capacity.map_or_else(|| "—".into(), |c| c.to_string()),
+                            format::day(since),
+                        )
+                    })
+                    .collect(),
+                article,
+            })
+        }
+        None => None,
+    };
+    // A fleet has no one vehicle that another replaces.
+    let vehicle = match fleet {
+        Some(_) => None,
+        None => store.permit_vehicle(j, (service, number)).await?,
+    };
     let inspections = match &vehicle {
         Some((plate, _)) => store.vehicle_inspections(j, plate, DOSSIER_ITEMS).await?,
         None => Vec::new(),
@@ -790,6 +854,7 @@ async fn read_dossier(
         checklist: extras.vehicle,
         notice: extras.notice,
         error: extras.error,
+        fleet,
         more_autos,
         user: Some(Bar::of(signed)),
         j: j.to_string(),

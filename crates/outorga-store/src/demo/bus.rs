@@ -194,18 +194,22 @@ impl Store {
                 .await?;
             plates.push(bus.plate);
         }
-        if let Err(e) = self
-            .put_vehicle(
-                change,
-                rulebook,
-                jurisdiction,
-                ("onibus", number),
-                &plates[0],
-                (granted_on, None),
-            )
-            .await
-        {
-            note("ônibus da delegação", e);
+        // The fleet: the first bus from the grant, the second from 100 days ago.
+        let second_since = today.checked_sub_days(Days::new(100)).unwrap_or(today);
+        for (plate, since) in [(&plates[0], granted_on), (&plates[1], second_since)] {
+            if let Err(e) = self
+                .put_vehicle(
+                    change,
+                    rulebook,
+                    jurisdiction,
+                    ("onibus", number),
+                    plate,
+                    (since, None),
+                )
+                .await
+            {
+                note("ônibus da frota", e);
+            }
         }
         let operation = OperationInput {
             since: granted_on,

@@ -90,6 +90,66 @@ async fn bus_screens(url: &str) {
         after.body
     );
 
+    // The delegation's fleet: both buses today, only the first before the
+    // second came in (100 days ago); one withdrawn leaves the fleet.
+    let dossier = send(&router, get("/j/amapa/permissoes/onibus/1", &admin)).await;
+    assert_eq!(dossier.status, StatusCode::OK, "{}", dossier.body);
+    assert!(
+        dossier.body.contains("Frota em 30/11/2026"),
+        "{}",
+        dossier.body
+    );
+    assert!(
+        dossier
+            .body
+            .contains("2 ônibus, 90 poltronas (Art. 13, II)"),
+        "{}",
+        dossier.body
+    );
+    assert!(
+        dossier.body.contains("Incluir ônibus na frota"),
+        "{}",
+        dossier.body
+    );
+    let before = send(
+        &router,
+        get("/j/amapa/permissoes/onibus/1?data=2026-08-01", &admin),
+    )
+    .await;
+    assert!(
+        before.body.contains("1 ônibus, 44 poltronas"),
+        "{}",
+        before.body
+    );
+    let second = dossier
+        .body
+        .split("/frota/")
+        .nth(2)
+        .and_then(|rest| rest.split('/').next())
+        .expect("the second bus")
+        .to_string();
+    let out = send(
+        &router,
+        post(
+            &format!("/j/amapa/permissoes/onibus/1/frota/{second}/retirada"),
+            &admin,
+            &format!("csrf={csrf}&data=2026-11-30"),
+        ),
+    )
+    .await;
+    assert_eq!(out.status, StatusCode::SEE_OTHER, "{}", out.body);
+    let after = send(&router, get(out.location(), &admin)).await;
+    assert!(
+        after.body.contains("Ônibus retirado da frota"),
+        "{}",
+        after.body
+    );
+    assert!(
+        after.body.contains("1 ônibus, 44 poltronas"),
+        "{}",
+        after.body
+    );
+
     // The public page: the line's schedule in force today, without signing in.
     let public = send(&router, get("/tarifas/amapa", "")).await;
     assert_eq!(public.status, StatusCode::OK);

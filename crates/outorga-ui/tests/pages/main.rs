@@ -2202,7 +2202,7 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 80] = [
+    let routes: [Row<'_>; 81] = [
         // The administration (issue 12): users and tokens, parameters,
         // the audit log.
         ("GET", "/admin/usuarios", "", Admin::admits, None),
@@ -2536,6 +2536,13 @@ async fn role_table(url: &str) {
         // Intercity buses (issue 15): lines and their operation, a
         // carrier's own data (Canguçu regulates no buses: its carrier pages
         // say so).
+        (
+            "POST",
+            "/j/{j}/permissoes/onibus/1/frota/ABC1D23/retirada",
+            "data=2026-01-01",
+            Clerk::admits,
+            not_found,
+        ),
         ("GET", "/j/{j}/linhas", "", anyone, None),
         ("GET", "/j/{j}/linhas/XX-1", "", anyone, not_found),
         (

@@ -84,6 +84,34 @@ async fn operation_and_findings(app: &App) {
         .await;
     assert_eq!(later.body["em_vigor"]["partidas_por_semana"], 19);
 
+    // The delegation's fleet: both buses now, one on the first day of last month.
+    let now = app
+        .get(&format!("{J}/permits/onibus/1/fleet"), &clerk)
+        .await;
+    assert_eq!(now.status, StatusCode::OK, "{:?}", now.body);
+    assert_eq!(
+        now.body["onibus"].as_array().map(Vec::len),
+        Some(2),
+        "{:?}",
+        now.body
+    );
+    assert_eq!(now.body["poltronas"], 90);
+    let earlier = app
+        .get(
+            &format!(
+                "{J}/permits/onibus/1/fleet?data={}",
+                today - chrono::Days::new(150)
+            ),
+            &clerk,
+        )
+        .await;
+    assert_eq!(
+        earlier.body["onibus"].as_array().map(Vec::len),
+        Some(1),
+        "{:?}",
+        earlier.body
+    );
+
     // The demo's ticket file again: nothing added (200, ja_importado).
     let (carrier, _) = outorga_store::DEMO_CARRIER;
     let (name, body) = outorga_store::demo_ticket_file(first);

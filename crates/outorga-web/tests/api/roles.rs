@@ -204,6 +204,20 @@ fn table() -> Vec<Row> {
             "AAAAA",
         ),
         row(
+            M::GET,
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}/fleet",
+            "/api/jurisdictions/amapa/permits/onibus/1/fleet",
+            None,
+            "AAAAA",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}/fleet/{placa}/withdrawal",
+            "/api/jurisdictions/amapa/permits/onibus/1/fleet/ABC1D23/withdrawal",
+            Some(json!({})),
+            "AAFFF",
+        ),
+        row(
             M::POST,
             "/api/jurisdictions/{j}/stands",
             "/api/jurisdictions/cangucu/stands",
