@@ -177,6 +177,9 @@ impl Store {
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let engine = engine_vehicle(&mut tx, jurisdiction, &vehicle, None).await?;
+        let barred =
+            crate::permit_life::caducity_bar(&mut tx, &ctx, jurisdiction, &carrier.document, today)
+                .await?;
         let client_is_company = input
             .client_document
             .as_deref()
@@ -197,7 +200,7 @@ impl Store {
                 client_is_company,
                 vehicle: &engine,
                 seats: vehicle.capacity.map(u32::from),
-                barred: None,
+                barred,
             },
             today,
         )?;

@@ -706,6 +706,15 @@ impl Store {
         )
         .await?;
         refuse_unmet("outorga negada", &assessment)?;
+        if let Some((reason, article)) =
+            crate::permit_life::caducity_bar(&mut tx, &ctx, jurisdiction, &holder, request.on)
+                .await?
+        {
+            return Err(StoreError::Refused {
+                reason: format!("outorga negada: {reason}"),
+                articles: vec![article],
+            });
+        }
         let mut cited = articles(&assessment.citations);
         let quota = request
             .quota

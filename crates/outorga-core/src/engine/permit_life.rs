@@ -966,6 +966,22 @@ fn anniversary(born: NaiveDate, age: u32) -> NaiveDate {
         .unwrap_or(NaiveDate::MAX)
 }
 
+/// Whether a holder whose delegation was ended by caducity on `declared`
+/// is still barred from a new one on `on` (Amapá art. 18, § 6º: 24
+/// months), and until when: the rulebook's `caducity_bar`; none when the law
+/// sets no bar.
+pub fn caducity_bar<'r>(
+    ctx: &Context<'r>,
+    declared: NaiveDate,
+    on: NaiveDate,
+) -> Result<Option<(NaiveDate, &'r str)>, EngineError> {
+    if ctx.rulebook.deadline(DeadlineKind::CaducityBar).is_none() {
+        return Ok(None);
+    }
+    let bar = deadline(ctx, DeadlineKind::CaducityBar, declared)?;
+    Ok((on <= bar.due).then(|| (bar.due, bar.citations.first().copied().unwrap_or_default())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::anniversary;

@@ -443,6 +443,29 @@ async fn amapa(store: &Store) {
         grounds,
         [None, None, None, Some("paralysis"), Some("caducity")]
     );
+    // The carrier whose delegation lapsed takes no new one for 24 months
+    // (art. 18, § 6º): refused on the last day of the bar, granted the day after.
+    let again = |day| GrantRequest {
+        service: "onibus".into(),
+        holder: OTHER_CARRIER.into(),
+        on: day,
+        quota: None,
+        line: Some("MCP-FGO".into()),
+    };
+    match store
+        .grant_permit(&on(d(2028, 4, 17)), &rb, AP, &again(d(2028, 4, 17)))
+        .await
+    {
+        Err(outorga_store::StoreError::Refused { reason, articles }) => {
+            assert!(reason.contains("17/04/2028"), "{reason}");
+            assert_eq!(articles, ["Art. 18, § 6º"]);
+        }
+        other => panic!("expected the bar, got {other:?}"),
+    }
+    store
+        .grant_permit(&on(d(2028, 4, 18)), &rb, AP, &again(d(2028, 4, 18)))
+        .await
+        .expect("the bar has run out");
 }
 
 async fn cangucu(store: &Store) {
