@@ -17,6 +17,7 @@ mod charters;
 mod checks;
 mod citizen_space;
 mod citizens;
+mod company_ties;
 mod complaints;
 mod crew;
 mod dates;
@@ -83,6 +84,7 @@ pub use citizen_space::{PointLimit, PointsStanding};
 pub use citizens::{
     AccessCode, CODE_DAYS, CitizenSession, FirstAccess, actor as citizen_actor, cpf as parse_cpf,
 };
+pub use company_ties::{CompanyTies, Member, parse_share};
 pub use complaints::{Complaint, ComplaintInput, ComplaintKind, ComplaintStatus, Handling};
 pub use crew::{Driver, DriverAdded, role_pt as driver_role_pt};
 pub use dates::parse_month;

@@ -2,6 +2,7 @@
 //! permits, vehicles and past infractions a decision needs, with the maps
 //! from the engine's integer ids back to documents, numbers and plates.
 
+use crate::company_ties;
 use crate::dates::{day, moment};
 use crate::profile::{Profile, engine_person, read_profile};
 use crate::{StoreError, Tx};
@@ -10,7 +11,7 @@ use outorga_core::Context;
 use outorga_core::facts::{
     Event, Facts, PastPermit, Permit, PermitId, PermitStatus, Person, PersonId, Vehicle, VehicleId,
 };
-use outorga_core::model::{EndedHow, Service};
+use outorga_core::model::{Check, EndedHow, Service};
 use sqlx::Row;
 
 /// Which permits to read: all the jurisdiction's (a grant weighs them all:
@@ -163,7 +164,44 @@ pub(crate) async fn load(
         });
         keys.push((service, number));
     }
-    let persons = if scope.records_only {
+    // Where the law forbids ties between the carriers of a line (Amapá art.
+    // 9º), the companies' partners, directors and group and the partners'
+    // relatives, as declared; their people join the world.
+    let weighs_ties = !scope.records_only
+        && ctx
+            .rulebook
+            .requirements
+            .iter()
+            .any(|r| matches!(r.check, Check::NoInterdependence { .. }));
+    let mut ties = Vec::new();
+    let mut kin = Vec::new();
+    if weighs_ties {
+        let holders = people.clone();
+        for document in &holders {
+            if let Some(found) = company_ties::read(tx, jurisdiction, document).await? {
+                for member in found
+                    .partners
+                    .iter()
+                    .map(|p| &p.document)
+                    .chain(&found.directors)
+                {
+                    index(&mut people, member);
+                }
+                for partner in &found.partners {
+                    if let Some(relatives) =
+                        company_ties::relatives(tx, jurisdiction, &partner.document).await?
+                    {
+                        for relative in &relatives {
+                            index(&mut people, relative);
+                        }
+                        kin.push((partner.document.clone(), relatives));
+                    }
+                }
+                ties.push((document.clone(), found));
+            }
+        }
+    }
+    let mut persons = if scope.records_only {
         kinds(tx, jurisdiction, &people).await?
     } else {
         let mut persons = Vec::with_capacity(people.len());
@@ -172,6 +210,37 @@ pub(crate) async fn load(
         }
         persons
     };
+    let id = |document: &str| {
+        people
+            .iter()
+            .position(|d| d == document)
+            .map(|i| PersonId(i as u32))
+    };
+    for (company, found) in &ties {
+        let Some(at) = id(company) else { continue };
+        let person = &mut persons[at.0 as usize];
+        person.shareholders = Some(
+            found
+                .partners
+                .iter()
+                .filter_map(|p| Some((id(&p.document)?, p.voting_share?)))
+                .collect(),
+        );
+        person.directors = Some(found.directors.iter().filter_map(|d| id(d)).collect());
+        // No group declared: a group of its own, shared with no one.
+        person.business_group = Some(
+            found
+                .business_group
+                .clone()
+                .unwrap_or_else(|| company.clone()),
+        );
+    }
+    for (partner, relatives) in &kin {
+        if let Some(at) = id(partner) {
+            persons[at.0 as usize].relatives =
+                Some(relatives.iter().filter_map(|r| id(r)).collect());
+        }
+    }
     let history = history(tx, ctx, jurisdiction, (&people, &keys)).await?;
     let facts = Facts::new(ctx, persons, permits, engine_vehicles, history)?;
     Ok(World {

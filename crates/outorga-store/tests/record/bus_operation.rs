@@ -1224,3 +1224,237 @@ async fn fleet_on_postgresql() {
     fleet(&url).await;
     drop_schema(&schema).await;
 }
+
+/// Economic interdependence between the carriers of a line (art. 9º),
+/// answered from the declared partners, directors, groups and relatives:
+/// unknown until declared (a grant lists it to check); a common partner
+/// with more than 10 % in both refuses the grant (II); exactly 10 % does not
+/// (reading 4); a common director does (II); the same group does (IV); all
+/// declared and none shared: met.
+async fn interdependence(url: &str) {
+    use outorga_store::{CompanyTies, Member};
+    let store = open(url).await;
+    let rb = setup(&store).await;
+    let people = [
+        ("52998224725", "Ana Sócia"),
+        ("11144477735", "Bruno Sócio"),
+        ("12345678909", "Carla Sócia"),
+        ("98765432100", "Davi Sócio"),
+    ];
+    for (doc, name) in people {
+        store.register(&by(), AP, doc, name).await.expect("person");
+    }
+    let [ana, bruno, carla, davi] = people.map(|(doc, _)| doc.to_string());
+    let ask = || GrantRequest {
+        service: "onibus".into(),
+        holder: OTHER.into(),
+        on: d(2029, 6, 1),
+        quota: None,
+        line: Some(LINE.into()),
+    };
+    let share = |text: &str| outorga_store::parse_share(text).expect("share");
+    let declare = |company: &'static str,
+                   partners: Vec<(String, &'static str)>,
+                   directors: Vec<String>,
+                   group: Option<&'static str>| {
+        let store = &store;
+        async move {
+            store
+                .declare_company_ties(
+                    &by(),
+                    AP,
+                    company,
+                    &CompanyTies {
+                        partners: partners
+                            .into_iter()
+                            .map(|(document, s)| Member {
+                                document,
+                                voting_share: Some(share(s)),
+                            })
+                            .collect(),
+                        directors,
+                        business_group: group.map(str::to_string),
+                        act: "Contrato social, 3ª alteração".into(),
+                        declared_on: d(2029, 1, 10),
+                    },
+                )
+                .await
+                .expect("declared");
+        }
+    };
+    let refused_by_ties = |result: Result<outorga_store::Granted, StoreError>| match result {
+        Err(StoreError::Refused { reason, articles }) => {
+            assert!(
+                articles.iter().any(|a| a == "Art. 9º"),
+                "{articles:?}: {reason}"
+            );
+        }
+        other => panic!("expected art. 9º, got {other:?}"),
+    };
+    // Nothing declared: not known; the preview lists it to record.
+    let preview = store
+        .grant_preview(&rb, AP, ("onibus", Some(OTHER), Some(LINE)), d(2029, 6, 1))
+        .await
+        .expect("preview");
+    let (_, checklist) = preview
+        .applicant
+        .expect("the applicant")
+        .expect("registered");
+    let tie = checklist
+        .iter()
+        .find(|i| i.description.contains("interdependência"))
+        .expect("the art. 9º item");
+    assert_eq!(tie.state, outorga_store::CheckState::ToCheck, "{tie:?}");
+    // Ana holds 60 % of the line's carrier and 15 % of the applicant: tied.
+    declare(
+        CARRIER,
+        vec![(ana.clone(), "60"), (bruno.clone(), "40")],
+        vec![bruno.clone()],
+        None,
+    )
+    .await;
+    declare(
+        OTHER,
+        vec![(ana.clone(), "15"), (carla.clone(), "85")],
+        vec![carla.clone()],
+        None,
+    )
+    .await;
+    refused_by_ties(store.grant_permit(&by(), &rb, AP, &ask()).await);
+    // Exactly 10 % is not more than ten; but then Bruno directs both: tied.
+    declare(
+        OTHER,
+        vec![(ana.clone(), "10"), (carla.clone(), "90")],
+        vec![bruno.clone()],
+        None,
+    )
+    .await;
+    refused_by_ties(store.grant_permit(&by(), &rb, AP, &ask()).await);
+    // The same business group: tied.
+    declare(
+        CARRIER,
+        vec![(ana.clone(), "60"), (bruno.clone(), "40")],
+        vec![bruno.clone()],
+        Some("Grupo Norte"),
+    )
+    .await;
+    declare(
+        OTHER,
+        vec![(ana.clone(), "10"), (carla.clone(), "90")],
+        vec![carla.clone()],
+        Some("Grupo Norte"),
+    )
+    .await;
+    refused_by_ties(store.grant_permit(&by(), &rb, AP, &ask()).await);
+    // Different groups, Ana at 10 %:
+    declare(
+        OTHER,
+        vec![(ana.clone(), "10"), (carla.clone(), "90")],
+        vec![carla.clone()],
+        None,
+    )
+    .await;
+    // Carla is Bruno's sister (III): tied once declared.
+    for (person, relatives) in [
+        (&ana, vec![]),
+        (&bruno, vec![carla.clone()]),
+        (&carla, vec![bruno.clone()]),
+    ] {
+        store
+            .declare_relatives(
+                &by(),
+                AP,
+                person,
+                (&relatives, "Declaração de parentesco", d(2029, 1, 10)),
+            )
+            .await
+            .expect("relatives");
+    }
+    refused_by_ties(store.grant_permit(&by(), &rb, AP, &ask()).await);
+    // Davi instead of Carla, nobody related: no tie, granted without it to check.
+    declare(
+        OTHER,
+        vec![(ana.clone(), "10"), (davi.clone(), "90")],
+        vec![davi.clone()],
+        None,
+    )
+    .await;
+    store
+        .declare_relatives(
+            &by(),
+            AP,
+            &davi,
+            (&[], "Declaração de parentesco", d(2029, 1, 10)),
+        )
+        .await
+        .expect("relatives");
+    store
+        .declare_relatives(
+            &by(),
+            AP,
+            &bruno,
+            (&[], "Declaração de parentesco", d(2029, 1, 10)),
+        )
+        .await
+        .expect("relatives");
+    let granted = store
+        .grant_permit(&by(), &rb, AP, &ask())
+        .await
+        .expect("no tie");
+    assert!(
+        !granted
+            .to_check
+            .iter()
+            .any(|c| c.requirement == "no_interdependence"),
+        "{:?}",
+        granted.to_check
+    );
+    // A share over 100 % in all is refused.
+    let err = store
+        .declare_company_ties(
+            &by(),
+            AP,
+            OTHER,
+            &CompanyTies {
+                partners: vec![
+                    Member {
+                        document: ana.clone(),
+                        voting_share: Some(share("60")),
+                    },
+                    Member {
+                        document: davi.clone(),
+                        voting_share: Some(share("50")),
+                    },
+                ],
+                directors: Vec::new(),
+                business_group: None,
+                act: "x".into(),
+                declared_on: d(2029, 1, 10),
+            },
+        )
+        .await
+        .expect_err("110 %");
+    assert!(
+        matches!(
+            err,
+            StoreError::Invalid {
+                field: "participacao",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+#[tokio::test]
+async fn interdependence_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    interdependence(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn interdependence_on_postgresql() {
+    let (schema, url) = pg_schema("bus_ties").await;
+    interdependence(&url).await;
+    drop_schema(&schema).await;
+}
