@@ -177,9 +177,14 @@ impl Store {
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let engine = engine_vehicle(&mut tx, jurisdiction, &vehicle, None).await?;
-        let barred =
-            crate::permit_life::caducity_bar(&mut tx, &ctx, jurisdiction, &carrier.document, today)
-                .await?;
+        let barred = crate::delegation_bar::caducity_bar(
+            &mut tx,
+            &ctx,
+            jurisdiction,
+            &carrier.document,
+            today,
+        )
+        .await?;
         let client_is_company = input
             .client_document
             .as_deref()

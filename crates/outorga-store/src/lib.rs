@@ -22,6 +22,7 @@ mod complaints;
 mod crew;
 mod dates;
 mod debts;
+mod delegation_bar;
 mod demo;
 mod documents;
 mod fees;

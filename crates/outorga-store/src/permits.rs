@@ -707,7 +707,7 @@ impl Store {
         .await?;
         refuse_unmet("outorga negada", &assessment)?;
         if let Some((reason, article)) =
-            crate::permit_life::caducity_bar(&mut tx, &ctx, jurisdiction, &holder, request.on)
+            crate::delegation_bar::caducity_bar(&mut tx, &ctx, jurisdiction, &holder, request.on)
                 .await?
         {
             return Err(StoreError::Refused {

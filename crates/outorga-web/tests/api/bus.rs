@@ -84,6 +84,67 @@ async fn operation_and_findings(app: &App) {
         .await;
     assert_eq!(later.body["em_vigor"]["partidas_por_semana"], 19);
 
+    // The carrier's partners and directors (art. 9º): a share that is no
+    // number is named; declared, they read back.
+    let (carrier_doc, _) = outorga_store::DEMO_CARRIER;
+    let ties = format!("{J}/people/{carrier_doc}/company-ties");
+    let bad = app
+        .call(
+            Method::PUT,
+            &ties,
+            Some(&clerk),
+            Some(json!({ "socios": [{ "documento": "52998224725", "participacao": "metade" }], "ato": "Contrato social" })),
+        )
+        .await;
+    assert_eq!(
+        bad.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{:?}",
+        bad.body
+    );
+    assert_eq!(bad.text("campo"), "participacao");
+    assert_eq!(
+        app.get(&ties, &clerk).await.status,
+        StatusCode::NOT_FOUND,
+        "nothing declared yet"
+    );
+    let person = "52998224725";
+    let registered = app
+        .post(
+            &format!("{J}/people"),
+            &clerk,
+            json!({ "documento": person, "nome": "Ana Sócia" }),
+        )
+        .await;
+    assert_eq!(
+        registered.status,
+        StatusCode::CREATED,
+        "{:?}",
+        registered.body
+    );
+    let declared = app
+        .call(
+            Method::PUT,
+            &ties,
+            Some(&clerk),
+            Some(json!({ "socios": [{ "documento": person, "participacao": "60" }], "diretores": [person],
+                         "ato": "Contrato social, 2ª alteração" })),
+        )
+        .await;
+    assert_eq!(
+        declared.status,
+        StatusCode::NO_CONTENT,
+        "{:?}",
+        declared.body
+    );
+    let read = app.get(&ties, &clerk).await;
+    assert_eq!(
+        read.body["socios"][0]["participacao"], "60",
+        "{:?}",
+        read.body
+    );
+    assert_eq!(read.body["grupo"], serde_json::Value::Null);
+
     // The delegation's fleet: both buses now, one on the first day of last month.
     let now = app
         .get(&format!("{J}/permits/onibus/1/fleet"), &clerk)

@@ -218,6 +218,27 @@ fn table() -> Vec<Row> {
             "AAFFF",
         ),
         row(
+            M::PUT,
+            "/api/jurisdictions/{j}/people/{documento}/company-ties",
+            "/api/jurisdictions/amapa/people/36002518000101/company-ties",
+            Some(json!({ "ato": "Contrato social" })),
+            "AAFFF",
+        ),
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/people/{documento}/company-ties",
+            "/api/jurisdictions/amapa/people/36002518000101/company-ties",
+            None,
+            "AAAAA",
+        ),
+        row(
+            M::PUT,
+            "/api/jurisdictions/{j}/people/{documento}/relatives",
+            "/api/jurisdictions/amapa/people/52998224725/relatives",
+            Some(json!({ "ato": "Declaração" })),
+            "AAFFF",
+        ),
+        row(
             M::POST,
             "/api/jurisdictions/{j}/stands",
             "/api/jurisdictions/cangucu/stands",
