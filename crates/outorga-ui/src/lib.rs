@@ -309,6 +309,10 @@ pub fn routes(options: Options) -> Router<AppState> {
             "/j/{j}/permissoes/{servico}/{numero}/frota/{placa}/retirada",
             post(permit_actions::withdraw),
         )
+        .route(
+            "/j/{j}/pessoas/{documento}/vinculos",
+            post(people::declare_ties),
+        )
         .route("/j/{j}/linhas", get(bus_lines::list))
         .route("/j/{j}/linhas/{codigo}", get(bus_lines::show))
         .route("/j/{j}/linhas/{codigo}/operacoes", post(bus_lines::put))

@@ -316,12 +316,24 @@ struct PersonPage {
     /// A company where the law regulates intercity buses: a carrier, whose
     /// own data has a page.
     carrier: bool,
+    /// A carrier's partners, directors and group as declared (art. 9º).
+    ties: Option<TiesShown>,
     notice: Option<&'static str>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct PersonAsked {
     feito: Option<String>,
+}
+
+/// A carrier's ties as the person page shows them.
+pub(crate) struct TiesShown {
+    /// (document, share in %).
+    partners: Vec<(String, String)>,
+    directors: Vec<String>,
+    group: String,
+    act: String,
+    declared_on: String,
 }
 
 pub(crate) async fn person(
@@ -388,21 +400,157 @@ pub(crate) async fn person(
             }
         }
     }
+    let carrier =
+        registered.kind == Kind::Company && place.rulebooks.iter().any(|r| r.bus.is_some());
+    let ties = if carrier {
+        match state
+            .store
+            .company_ties(&place.id, &registered.document)
+            .await
+        {
+            Ok(found) => found.map(|t| TiesShown {
+                partners: t
+                    .partners
+                    .iter()
+                    .map(|p| {
+                        (
+                            format::document(&p.document),
+                            p.voting_share
+                                .map(|s| format::decimal(&s.to_string()))
+                                .unwrap_or_default(),
+                        )
+                    })
+                    .collect(),
+                directors: t.directors.iter().map(|d| format::document(d)).collect(),
+                group: t.business_group.unwrap_or_else(|| "nenhum".into()),
+                act: t.act,
+                declared_on: format::day(t.declared_on),
+            }),
+            Err(error) => {
+                tracing::error!(%error, "a company's ties could not be read");
+                return failure();
+            }
+        }
+    } else {
+        None
+    };
     page(
         StatusCode::OK,
         &PersonPage {
-            notice: (asked.feito.as_deref() == Some("perfil")).then_some("Perfil salvo."),
+            notice: match asked.feito.as_deref() {
+                Some("perfil") => Some("Perfil salvo."),
+                Some("vinculos") => Some("Sócios, diretores e grupo registrados."),
+                _ => None,
+            },
+            ties,
             user: Some(Bar::of(&signed)),
             j: place.id.clone(),
             place: place.name.clone(),
             today: format::day(place.today),
             facts: facts(&profile),
             citizen: registered.kind == Kind::Person,
-            carrier: registered.kind == Kind::Company
-                && place.rulebooks.iter().any(|r| r.bus.is_some()),
+            carrier,
             person: PersonRow::from(registered),
             checklists,
             clerk: Clerk::admits(signed.user.role),
         },
     )
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct TiesForm {
+    #[serde(default)]
+    csrf: String,
+    /// One partner a line: the CPF or CNPJ, a `;`, the share in %.
+    #[serde(default)]
+    socios: String,
+    /// One CPF or CNPJ a line.
+    #[serde(default)]
+    diretores: String,
+    #[serde(default)]
+    grupo: String,
+    #[serde(default)]
+    ato: String,
+}
+
+/// Declares a carrier's partners, directors and group (art. 9º), replacing
+/// the declaration before: the same store function as `PUT
+/// …/people/{documento}/company-ties`.
+pub(crate) async fn declare_ties(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path((j, document)): Path<(String, String)>,
+    Form(form): Form<TiesForm>,
+) -> Response {
+    let place = match place(&state, &signed, &j) {
+        Ok(place) => place,
+        Err(refused) => return *refused,
+    };
+    if let Err(refused) = checked_form(&signed, &form.csrf, Clerk::admits) {
+        return *refused;
+    }
+    let lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let partners: Result<Vec<outorga_store::Member>, StoreError> = lines(&form.socios)
+        .iter()
+        .map(|l| {
+            let (doc, share) = l.split_once(';').unwrap_or((l, ""));
+            Ok(outorga_store::Member {
+                document: doc.trim().to_string(),
+                voting_share: Some(outorga_store::parse_share(share)?),
+            })
+        })
+        .collect();
+    let done = match partners {
+        Ok(partners) => {
+            let ties = outorga_store::CompanyTies {
+                partners,
+                directors: lines(&form.diretores),
+                business_group: Some(form.grupo.trim().to_string()).filter(|g| !g.is_empty()),
+                act: form.ato.clone(),
+                declared_on: place.today,
+            };
+            let change = Change {
+                by: &signed.user.name,
+                at: state.clock.now(),
+                why: "vínculos da empresa pela tela",
+            };
+            state
+                .store
+                .declare_company_ties(&change, &place.id, &document, &ties)
+                .await
+        }
+        Err(error) => Err(error),
+    };
+    match done {
+        Ok(()) => Redirect::to(&format!(
+            "/j/{j}/pessoas/{document}?feito=vinculos#vinculos"
+        ))
+        .into_response(),
+        Err(error) => match error.bad_input() {
+            Some((field, reason)) => refusal(
+                &signed,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Vínculos não registrados",
+                &format!("{field}: {reason}. Volte, corrija e envie de novo."),
+            ),
+            None => match error {
+                StoreError::NotFound(what) => refusal(
+                    &signed,
+                    StatusCode::NOT_FOUND,
+                    "Vínculos não registrados",
+                    &what,
+                ),
+                error => {
+                    tracing::error!(%error, "a company's ties could not be declared");
+                    failure()
+                }
+            },
+        },
+    }
 }

@@ -172,6 +172,52 @@ async fn bus_screens(url: &str) {
             .body
             .contains(&format!("/j/amapa/transportadoras/{carrier}"))
     );
+    assert!(
+        person
+            .body
+            .contains("Sócios, diretores e grupo empresarial (art. 9º)"),
+        "{}",
+        person.body
+    );
+    assert!(
+        person.body.contains("Ainda não declarados."),
+        "{}",
+        person.body
+    );
+    let ties = format!("/j/amapa/pessoas/{carrier}/vinculos");
+    let bad = send(
+        &router,
+        post(
+            &ties,
+            &admin,
+            &format!("csrf={csrf}&socios=52998224725%3Bmetade&ato=Contrato"),
+        ),
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.body);
+    assert!(bad.body.contains("participacao"), "{}", bad.body);
+    let holder = outorga_store::DEMO_CARRIER.0;
+    let declared = send(
+        &router,
+        post(
+            &ties,
+            &admin,
+            &format!(
+                "csrf={csrf}&socios=&diretores=&grupo=Grupo+Tucuju&ato=Contrato+social+de+{holder}"
+            ),
+        ),
+    )
+    .await;
+    assert_eq!(declared.status, StatusCode::SEE_OTHER, "{}", declared.body);
+    let shown = send(&router, get(declared.location(), &admin)).await;
+    assert!(shown.body.contains("Grupo Tucuju"), "{}", shown.body);
+    assert!(
+        shown
+            .body
+            .contains("Sócios, diretores e grupo registrados."),
+        "{}",
+        shown.body
+    );
     let page = send(
         &router,
         get(&format!("/j/amapa/transportadoras/{carrier}"), &admin),

@@ -2202,7 +2202,7 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 81] = [
+    let routes: [Row<'_>; 82] = [
         // The administration (issue 12): users and tokens, parameters,
         // the audit log.
         ("GET", "/admin/usuarios", "", Admin::admits, None),
@@ -2540,6 +2540,13 @@ async fn role_table(url: &str) {
             "POST",
             "/j/{j}/permissoes/onibus/1/frota/ABC1D23/retirada",
             "data=2026-01-01",
+            Clerk::admits,
+            not_found,
+        ),
+        (
+            "POST",
+            "/j/{j}/pessoas/36002518000101/vinculos",
+            "ato=Contrato",
             Clerk::admits,
             not_found,
         ),
