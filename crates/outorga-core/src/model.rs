@@ -123,6 +123,16 @@ impl Jurisdiction {
         self.time_zone.from_utc_datetime(&utc).naive_local()
     }
 
+    /// The UTC moment of the jurisdiction's local date and time `local`
+    /// (the earlier of two, when a clock went back; as given, when none).
+    pub fn utc(&self, local: NaiveDateTime) -> NaiveDateTime {
+        use chrono::TimeZone;
+        self.time_zone
+            .from_local_datetime(&local)
+            .earliest()
+            .map_or(local, |at| at.naive_utc())
+    }
+
     /// The jurisdiction's "today" at the UTC moment `utc`: after 21:00 in
     /// Brasília the UTC date is already tomorrow's.
     pub fn today(&self, utc: NaiveDateTime) -> NaiveDate {

@@ -320,9 +320,11 @@ impl Store {
             "{} pelo espaço do titular, protocolo {protocol}",
             input.kind.portuguese()
         );
+        // The record's moments are UTC; `at` is the jurisdiction's clock
+        // (between midnight and 3 a.m. in Brasília, another day in UTC).
         let change = Change {
             by: &by,
-            at,
+            at: rulebook.map_or(at, |r| r.jurisdiction.utc(at)),
             why: &why,
         };
         let (mut tx, _writer) = self.write_transaction().await?;

@@ -608,7 +608,9 @@ async fn defense_in_time(store: &Store) {
         last_day = notified.defense_by;
     }
     assert_eq!(last_day, Some(d(2026, 7, 20)), "Anexo I, art. 21");
-    let last = at(d(2026, 7, 20), 14, 0, 0);
+    // Half past midnight of the last day in Canguçu (03:30 UTC): still the
+    // last day, in the jurisdiction's time.
+    let last = at(d(2026, 7, 20), 0, 30, 0);
     let after = at(d(2026, 7, 21), 14, 0, 0);
 
     // Another person's auto is not theirs to defend.
