@@ -87,40 +87,8 @@ async fn papers(app: &App) {
     let reader = app.with_token("consulta", Role::ReadOnly, Scope::All).await;
     let clerk = app.with_token("atendente", Role::Clerk, Scope::All).await;
 
-    // The demo has no bus yet: a carrier's delegation, for its term.
-    let carrier = "36002518000101";
-    let ap = "/api/jurisdictions/amapa";
-    let person = app
-        .post(
-            &format!("{ap}/people"),
-            &clerk,
-            json!({ "documento": carrier, "nome": "Expresso Tucuju" }),
-        )
-        .await;
-    assert_eq!(person.status, StatusCode::CREATED, "{:?}", person.body);
-    let line = app
-        .post(
-            &format!("{ap}/lines"),
-            &clerk,
-            json!({ "codigo": "MCP-FGO", "nome": "Macapá–Ferreira Gomes", "coeficiente": "0,2175",
-                    "itinerario": ["Macapá", "Ferreira Gomes"] }),
-        )
-        .await;
-    assert_eq!(line.status, StatusCode::CREATED, "{:?}", line.body);
-    let delegated = app
-        .post(
-            &format!("{ap}/permits"),
-            &clerk,
-            json!({ "servico": "onibus", "titular": carrier, "linha": "MCP-FGO" }),
-        )
-        .await;
-    assert_eq!(
-        delegated.status,
-        StatusCode::CREATED,
-        "{:?}",
-        delegated.body
-    );
-
+    // The demo's carrier holds the delegation of AP-101 (its term) and an
+    // eventual charter's authorization.
     // Every kind the record issues with a permit, from the demo's records.
     let mut kinds_seen = Vec::new();
     for j in ["santa-maria-de-jetiba", "teofilo-otoni", "cangucu", "amapa"] {
@@ -157,13 +125,21 @@ async fn papers(app: &App) {
                     assert_eq!(card_codes, [format!("{VERIFY}/{code}")]);
                 }
                 "selo_vistoria" => assert!(text.contains("Selo de vistoria"), "{text}"),
+                "autorizacao_fretamento" => {
+                    assert!(
+                        text.contains("Autorização de fretamento eventual ou turístico"),
+                        "{text}"
+                    );
+                    assert!(text.contains("Passageiros na lista"), "{text}");
+                    assert!(text.contains("Art. 28, § 2º"), "{text}");
+                }
                 "termo_delegacao" => {
                     assert!(text.contains("Termo de delegação"), "{text}");
                     assert!(
-                        text.contains("Expresso Tucuju (36.002.518/0001-01)"),
+                        text.contains("Expresso Tucuju Ltda (demonstração) (36.002.518/0001-01)"),
                         "{text}"
                     );
-                    assert!(text.contains("MCP-FGO"), "{text}");
+                    assert!(text.contains("AP-101"), "{text}");
                     assert!(
                         text.contains("Secretaria de Estado de Transporte"),
                         "{text}"
@@ -181,6 +157,7 @@ async fn papers(app: &App) {
         "matricula_condutor",
         "selo_vistoria",
         "termo_delegacao",
+        "autorizacao_fretamento",
     ] {
         assert!(
             kinds_seen.iter().any(|k| k == kind),

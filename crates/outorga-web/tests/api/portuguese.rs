@@ -217,7 +217,7 @@ async fn wire_values(app: &App) {
             .await,
         "tipo",
         "autorizacao_trafego, matricula_condutor, termo_delegacao, selo_vistoria, auto_infracao, \
-         notificacao_autuacao, notificacao_decisao ou guia_recolhimento",
+         notificacao_autuacao, notificacao_decisao, guia_recolhimento ou autorizacao_fretamento",
     );
     let public = app
         .call(
