@@ -321,6 +321,18 @@ impl Store {
         Ok(())
     }
 
+    /// A person's relatives as last declared, if declared.
+    pub async fn relatives(
+        &self,
+        jurisdiction: &str,
+        person: &str,
+    ) -> Result<Option<Vec<String>>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let found = relatives(&mut tx, jurisdiction, person).await?;
+        tx.commit().await?;
+        Ok(found)
+    }
+
     /// A company's ties as last declared, if declared.
     pub async fn company_ties(
         &self,

@@ -313,6 +313,10 @@ pub fn routes(options: Options) -> Router<AppState> {
             "/j/{j}/pessoas/{documento}/vinculos",
             post(people::declare_ties),
         )
+        .route(
+            "/j/{j}/pessoas/{documento}/parentes",
+            post(people::declare_relatives),
+        )
         .route("/j/{j}/linhas", get(bus_lines::list))
         .route("/j/{j}/linhas/{codigo}", get(bus_lines::show))
         .route("/j/{j}/linhas/{codigo}/operacoes", post(bus_lines::put))

@@ -318,6 +318,9 @@ struct PersonPage {
     carrier: bool,
     /// A carrier's partners, directors and group as declared (art. 9º).
     ties: Option<TiesShown>,
+    /// A person where the law weighs ties between carriers: their declared
+    /// relatives (none declared: `Some(None)`); not asked: `None`.
+    relatives: Option<Option<Vec<String>>>,
     notice: Option<&'static str>,
 }
 
@@ -434,12 +437,33 @@ pub(crate) async fn person(
     } else {
         None
     };
+    let weighs_ties = place.rulebooks.iter().any(|r| {
+        r.requirements.iter().any(|q| {
+            matches!(
+                q.check,
+                outorga_core::model::Check::NoInterdependence { .. }
+            )
+        })
+    });
+    let relatives = if registered.kind == Kind::Person && weighs_ties {
+        match state.store.relatives(&place.id, &registered.document).await {
+            Ok(found) => Some(found.map(|list| list.iter().map(|d| format::document(d)).collect())),
+            Err(error) => {
+                tracing::error!(%error, "a person's relatives could not be read");
+                return failure();
+            }
+        }
+    } else {
+        None
+    };
     page(
         StatusCode::OK,
         &PersonPage {
+            relatives,
             notice: match asked.feito.as_deref() {
                 Some("perfil") => Some("Perfil salvo."),
                 Some("vinculos") => Some("Sócios, diretores e grupo registrados."),
+                Some("parentes") => Some("Parentes registrados."),
                 _ => None,
             },
             ties,
@@ -551,6 +575,79 @@ pub(crate) async fn declare_ties(
                     failure()
                 }
             },
+        },
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct RelativesForm {
+    #[serde(default)]
+    csrf: String,
+    /// One CPF a line (none: the person declares no relative).
+    #[serde(default)]
+    parentes: String,
+    #[serde(default)]
+    ato: String,
+}
+
+/// Declares a person's spouse and relatives up to the third civil degree
+/// (art. 9º, III): the same store function as `PUT …/relatives`.
+pub(crate) async fn declare_relatives(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path((j, document)): Path<(String, String)>,
+    Form(form): Form<RelativesForm>,
+) -> Response {
+    let place = match place(&state, &signed, &j) {
+        Ok(place) => place,
+        Err(refused) => return *refused,
+    };
+    if let Err(refused) = checked_form(&signed, &form.csrf, Clerk::admits) {
+        return *refused;
+    }
+    let relatives: Vec<String> = form
+        .parentes
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    let change = Change {
+        by: &signed.user.name,
+        at: state.clock.now(),
+        why: "parentes declarados pela tela",
+    };
+    match state
+        .store
+        .declare_relatives(
+            &change,
+            &place.id,
+            &document,
+            (&relatives, &form.ato, place.today),
+        )
+        .await
+    {
+        Ok(()) => Redirect::to(&format!(
+            "/j/{j}/pessoas/{document}?feito=parentes#parentes"
+        ))
+        .into_response(),
+        Err(StoreError::NotFound(what)) => refusal(
+            &signed,
+            StatusCode::NOT_FOUND,
+            "Parentes não registrados",
+            &what,
+        ),
+        Err(error) => match error.bad_input() {
+            Some((field, reason)) => refusal(
+                &signed,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Parentes não registrados",
+                &format!("{field}: {reason}. Volte, corrija e envie de novo."),
+            ),
+            None => {
+                tracing::error!(%error, "a person's relatives could not be declared");
+                failure()
+            }
         },
     }
 }

@@ -218,6 +218,52 @@ async fn bus_screens(url: &str) {
         "{}",
         shown.body
     );
+    // A person's relatives (art. 9º, III): none declared, then declared none.
+    let someone = "52998224725";
+    let registered = send(
+        &router,
+        post(
+            "/j/amapa/pessoas",
+            &admin,
+            &format!("csrf={csrf}&documento={someone}&nome=Ana+S%C3%B3cia"),
+        ),
+    )
+    .await;
+    assert_eq!(
+        registered.status,
+        StatusCode::SEE_OTHER,
+        "{}",
+        registered.body
+    );
+    let before = send(&router, get(&format!("/j/amapa/pessoas/{someone}"), &admin)).await;
+    assert!(
+        before
+            .body
+            .contains("Cônjuge e parentes até o terceiro grau"),
+        "{}",
+        before.body
+    );
+    assert!(
+        before.body.contains("Ainda não declarados."),
+        "{}",
+        before.body
+    );
+    let none = send(
+        &router,
+        post(
+            &format!("/j/amapa/pessoas/{someone}/parentes"),
+            &admin,
+            &format!("csrf={csrf}&parentes=&ato=Declara%C3%A7%C3%A3o+de+parentesco"),
+        ),
+    )
+    .await;
+    assert_eq!(none.status, StatusCode::SEE_OTHER, "{}", none.body);
+    let after = send(&router, get(none.location(), &admin)).await;
+    assert!(
+        after.body.contains("Declarou não ter parentes"),
+        "{}",
+        after.body
+    );
     let page = send(
         &router,
         get(&format!("/j/amapa/transportadoras/{carrier}"), &admin),

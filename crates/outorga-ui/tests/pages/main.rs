@@ -2202,7 +2202,7 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 82] = [
+    let routes: [Row<'_>; 83] = [
         // The administration (issue 12): users and tokens, parameters,
         // the audit log.
         ("GET", "/admin/usuarios", "", Admin::admits, None),
@@ -2547,6 +2547,13 @@ async fn role_table(url: &str) {
             "POST",
             "/j/{j}/pessoas/36002518000101/vinculos",
             "ato=Contrato",
+            Clerk::admits,
+            not_found,
+        ),
+        (
+            "POST",
+            "/j/{j}/pessoas/00000000191/parentes",
+            "ato=Declara%C3%A7%C3%A3o",
             Clerk::admits,
             not_found,
         ),
