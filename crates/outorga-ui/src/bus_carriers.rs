@@ -158,15 +158,6 @@ pub(crate) struct CharterRow {
     code: String,
 }
 
-fn charter_kind_name(kind: outorga_core::engine::charter::CharterKind) -> &'static str {
-    use outorga_core::engine::charter::CharterKind as K;
-    match kind {
-        K::Continuous => "fretamento contínuo",
-        K::Eventual => "fretamento eventual ou turístico",
-        K::Emergency => "serviço emergencial",
-    }
-}
-
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct Asked {
     mes: Option<String>,
@@ -331,7 +322,7 @@ async fn carrier_page(
                 .into_iter()
                 .map(|c| CharterRow {
                     number: format!("{}/{}", c.number, c.year),
-                    kind: charter_kind_name(c.input.kind),
+                    kind: c.input.kind.portuguese(),
                     period: format!(
                         "{} a {}",
                         format::day(c.input.from),
@@ -348,7 +339,7 @@ async fn carrier_page(
                 .collect(),
             charter_kinds: outorga_core::engine::charter::CharterKind::ALL
                 .iter()
-                .map(|k| (k.name(), charter_kind_name(*k)))
+                .map(|k| (k.name(), k.portuguese()))
                 .collect(),
             charter_form: shown.charter_form,
             charter_error: shown.charter_error,
@@ -589,11 +580,8 @@ pub(crate) async fn charter(
         nota_fiscal: given(&form.nota_fiscal),
         contrato: given(&form.contrato),
         linha: given(&form.linha),
-        passageiros: form
-            .passageiros
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
+        passageiros: crate::forms::filled_lines(&form.passageiros)
+            .into_iter()
             .map(|l| {
                 let (name, doc) = l.split_once(';').unwrap_or((l, ""));
                 outorga_web::workflows::PassageiroEntrada {

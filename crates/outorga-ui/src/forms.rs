@@ -182,6 +182,14 @@ pub(crate) fn code_in_path(text: &str) -> String {
 }
 
 /// Text a form sent, when not blank (trimmed).
+/// The filled lines of a text box (one item a line), trimmed.
+pub(crate) fn filled_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
 pub(crate) fn given(text: &str) -> Option<String> {
     Some(text.trim().to_string()).filter(|t| !t.is_empty())
 }

@@ -5,7 +5,7 @@
 //! `people`, `profile` and `checklist`, as the API's.
 
 use crate::format;
-use crate::forms::listed;
+use crate::forms::{filled_lines, listed};
 use crate::pages::{Bar, failure, page};
 use crate::place::{Place, place, refusal};
 use crate::session::{Signed, checked_form};
@@ -513,15 +513,8 @@ pub(crate) async fn declare_ties(
     if let Err(refused) = checked_form(&signed, &form.csrf, Clerk::admits) {
         return *refused;
     }
-    let lines = |text: &str| -> Vec<String> {
-        text.lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(str::to_string)
-            .collect()
-    };
-    let partners: Result<Vec<outorga_store::Member>, StoreError> = lines(&form.socios)
-        .iter()
+    let partners: Result<Vec<outorga_store::Member>, StoreError> = filled_lines(&form.socios)
+        .into_iter()
         .map(|l| {
             let (doc, share) = l.split_once(';').unwrap_or((l, ""));
             Ok(outorga_store::Member {
@@ -534,7 +527,10 @@ pub(crate) async fn declare_ties(
         Ok(partners) => {
             let ties = outorga_store::CompanyTies {
                 partners,
-                directors: lines(&form.diretores),
+                directors: filled_lines(&form.diretores)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect(),
                 business_group: Some(form.grupo.trim().to_string()).filter(|g| !g.is_empty()),
                 act: form.ato.clone(),
                 declared_on: place.today,
@@ -556,26 +552,7 @@ pub(crate) async fn declare_ties(
             "/j/{j}/pessoas/{document}?feito=vinculos#vinculos"
         ))
         .into_response(),
-        Err(error) => match error.bad_input() {
-            Some((field, reason)) => refusal(
-                &signed,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "Vínculos não registrados",
-                &format!("{field}: {reason}. Volte, corrija e envie de novo."),
-            ),
-            None => match error {
-                StoreError::NotFound(what) => refusal(
-                    &signed,
-                    StatusCode::NOT_FOUND,
-                    "Vínculos não registrados",
-                    &what,
-                ),
-                error => {
-                    tracing::error!(%error, "a company's ties could not be declared");
-                    failure()
-                }
-            },
-        },
+        Err(error) => declaration_refused(&signed, "Vínculos não registrados", error),
     }
 }
 
@@ -605,11 +582,8 @@ pub(crate) async fn declare_relatives(
     if let Err(refused) = checked_form(&signed, &form.csrf, Clerk::admits) {
         return *refused;
     }
-    let relatives: Vec<String> = form
-        .parentes
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
+    let relatives: Vec<String> = filled_lines(&form.parentes)
+        .into_iter()
         .map(str::to_string)
         .collect();
     let change = Change {
@@ -631,21 +605,24 @@ pub(crate) async fn declare_relatives(
             "/j/{j}/pessoas/{document}?feito=parentes#parentes"
         ))
         .into_response(),
-        Err(StoreError::NotFound(what)) => refusal(
-            &signed,
-            StatusCode::NOT_FOUND,
-            "Parentes não registrados",
-            &what,
-        ),
-        Err(error) => match error.bad_input() {
+        Err(error) => declaration_refused(&signed, "Parentes não registrados", error),
+    }
+}
+
+/// A declaration of ties or relatives refused: the field and why, a record
+/// not found, or the failure page.
+fn declaration_refused(signed: &Signed, title: &str, error: StoreError) -> Response {
+    match error {
+        StoreError::NotFound(what) => refusal(signed, StatusCode::NOT_FOUND, title, &what),
+        error => match error.bad_input() {
             Some((field, reason)) => refusal(
-                &signed,
+                signed,
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "Parentes não registrados",
+                title,
                 &format!("{field}: {reason}. Volte, corrija e envie de novo."),
             ),
             None => {
-                tracing::error!(%error, "a person's relatives could not be declared");
+                tracing::error!(%error, "{title}");
                 failure()
             }
         },

@@ -25,6 +25,17 @@ crate::vocab::vocabulary! {
     }
 }
 
+impl CharterKind {
+    /// As people read it.
+    pub fn portuguese(self) -> &'static str {
+        match self {
+            CharterKind::Continuous => "fretamento contínuo",
+            CharterKind::Eventual => "fretamento eventual ou turístico",
+            CharterKind::Emergency => "serviço em caráter emergencial",
+        }
+    }
+}
+
 /// What the carrier asks to be authorized.
 #[derive(Debug, Clone)]
 pub struct CharterRequest<'a> {

@@ -290,11 +290,16 @@ fn view(
             }
             let trips: Vec<&Made<'_>> = made.iter().filter(|m| m.line == *line).collect();
             let tickets = sold.iter().filter(|t| t.line == *line).count();
-            let known: Vec<&&Made<'_>> = trips.iter().filter(|m| m.seats.is_some()).collect();
-            let offered: u64 = known.iter().map(|m| u64::from(m.seats.unwrap_or(0))).sum();
+            // The trips whose bus is known, by departure: each ticket looked
+            // up once (a month holds thousands of trips and ~100 000 tickets).
+            let known: std::collections::HashMap<NaiveDateTime, u32> = trips
+                .iter()
+                .filter_map(|m| Some((m.departs, m.seats?)))
+                .collect();
+            let offered: u64 = known.values().map(|s| u64::from(*s)).sum();
             let carried = sold
                 .iter()
-                .filter(|t| t.line == *line && known.iter().any(|m| m.departs == t.departs))
+                .filter(|t| t.line == *line && known.contains_key(&t.departs))
                 .count();
             LineMonth {
                 line: line.to_string(),

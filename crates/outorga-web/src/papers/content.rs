@@ -393,17 +393,8 @@ async fn charter_authorization<'a>(
         .and_then(|r| r.bus.as_ref())
         .and_then(|b| b.charters.as_ref());
     let input = &charter.input;
-    let (title, kind) = match input.kind {
-        CharterKind::Continuous => ("Autorização de fretamento contínuo", "fretamento contínuo"),
-        CharterKind::Eventual => (
-            "Autorização de fretamento eventual ou turístico",
-            "fretamento eventual ou turístico",
-        ),
-        CharterKind::Emergency => (
-            "Autorização de serviço em caráter emergencial",
-            "serviço em caráter emergencial",
-        ),
-    };
+    let kind = input.kind.portuguese();
+    let title = format!("Autorização de {kind}");
     let mut rows = vec![
         Row::new(
             "Autorização nº",
@@ -470,7 +461,7 @@ async fn charter_authorization<'a>(
             ),
         ],
         None,
-        title.into(),
+        title,
     ))
 }
 
