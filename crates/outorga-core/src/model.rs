@@ -836,6 +836,9 @@ pub struct Procedure {
     /// decision (seizure or retention of a vehicle or a document), each
     /// with the article that says so.
     pub at_once: Vec<Cited<SanctionKind>>,
+    /// What keeping a vehicle held on the spot costs its owner and what
+    /// must hold before it is released, per measure.
+    pub custody: Vec<CustodyRule>,
     /// Where the deciding authority chooses the penalty among the law's.
     pub choices: Vec<Choice>,
     /// Autos whose proposal holds one of these penalties are decided by
@@ -1628,6 +1631,45 @@ pub struct BusRules {
     pub compliance: Option<BusCompliance>,
     /// Charters and emergency services by authorization.
     pub charters: Option<CharterRules>,
+    /// What a passenger's complaint about a trip is weighed by.
+    pub passengers: Option<PassengerRules>,
+}
+
+crate::vocab::vocabulary! {
+    /// What a passenger complains of about a trip.
+    pub enum ClaimKind {
+        TripDelay = "trip_delay",
+        RefundRefused = "refund_refused",
+        BaggageDamaged = "baggage_damaged",
+        BaggageLost = "baggage_lost",
+        ExcessBaggage = "excess_baggage",
+        SeatSoldTwice = "seat_sold_twice",
+    }
+}
+
+/// Passengers' complaints about a trip: per kind, the rights the law gives
+/// and the infraction the facts may show; and the days a carrier has to
+/// pay an indemnity for baggage, from the claim.
+#[derive(Debug, Clone)]
+pub struct PassengerRules {
+    pub claims: Vec<ClaimRule>,
+    pub indemnity_payment_days: Cited<Quantity>,
+}
+
+impl PassengerRules {
+    /// The rule of a kind of complaint, when the rulebook gives it.
+    pub fn rule(&self, kind: ClaimKind) -> Option<&ClaimRule> {
+        self.claims.iter().find(|c| c.kind == kind)
+    }
+}
+
+/// A kind of complaint: the articles that give the passenger the right,
+/// and the infraction the carrier commits when the facts show a breach.
+#[derive(Debug, Clone)]
+pub struct ClaimRule {
+    pub kind: ClaimKind,
+    pub infraction: InfractionId,
+    pub citations: Vec<Citation>,
 }
 
 /// The articles of the services by authorization: the kinds, the prior
@@ -1673,6 +1715,60 @@ impl BusCompliance {
             FindingKind::LateStatistics => &self.late_statistics,
         }
     }
+}
+
+crate::vocab::vocabulary! {
+    /// What must hold, besides the measure's minimum time, before a vehicle
+    /// held on the spot is released.
+    pub enum ReleaseCondition {
+        /// The irregularity that caused it is corrected.
+        FaultCorrected = "fault_corrected",
+        /// The fines owed for the auto are paid.
+        FinesPaid = "fines_paid",
+        /// The expenses of the custody are paid.
+        ExpensesPaid = "expenses_paid",
+    }
+}
+
+crate::vocab::vocabulary! {
+    /// An expense the owner of a vehicle held on the spot bears.
+    pub enum ExpenseKind {
+        /// The passengers' journey continued by another bus.
+        ContinuationTransport = "continuation_transport",
+        /// The passengers' food and lodging while the trip is interrupted.
+        FoodLodging = "food_lodging",
+        /// The vehicle's removal and its stay in the yard.
+        RemovalStorage = "removal_storage",
+    }
+}
+
+impl ReleaseCondition {
+    pub fn portuguese(self) -> &'static str {
+        match self {
+            ReleaseCondition::FaultCorrected => "irregularidade sanada",
+            ReleaseCondition::FinesPaid => "multas pagas",
+            ReleaseCondition::ExpensesPaid => "despesas pagas",
+        }
+    }
+}
+
+impl ExpenseKind {
+    pub fn portuguese(self) -> &'static str {
+        match self {
+            ExpenseKind::ContinuationTransport => "transporte dos passageiros por outro ônibus",
+            ExpenseKind::FoodLodging => "alimentação e pousada dos passageiros",
+            ExpenseKind::RemovalStorage => "remoção e estadia do veículo",
+        }
+    }
+}
+
+/// A measure's custody: the conditions of its release and the expenses
+/// its owner bears, each with its article.
+#[derive(Debug, Clone)]
+pub struct CustodyRule {
+    pub kind: SanctionKind,
+    pub release: Vec<Cited<ReleaseCondition>>,
+    pub expenses: Vec<Cited<ExpenseKind>>,
 }
 
 crate::vocab::vocabulary! {

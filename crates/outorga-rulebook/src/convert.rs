@@ -352,6 +352,7 @@ pub fn rulebook(
                 .as_ref()
                 .and_then(|k| c.compliance(k, span.clone())),
             charters: r.charters.as_ref().map(|k| c.charters(k, &raw.deadlines)),
+            passengers: r.passengers.as_ref().map(|k| c.passengers(k, span.clone())),
         }
     });
     let stands = raw.stands.as_ref().map(|s| StandRules {
@@ -1298,8 +1299,10 @@ impl Converter<'_, '_> {
                 citation: self.citation(&r.citation),
             });
         }
+        let custody = self.custody(&raw.custody, &at_once);
         Procedure {
             at_once,
+            custody,
             choices,
             reserved,
             citation: self.citation(&raw.citation),
@@ -1984,6 +1987,140 @@ impl Converter<'_, '_> {
             seats: self.citation(&k.seats),
             copy_on_board: self.citation(&k.copy_on_board),
         }
+    }
+
+    /// What passengers' complaints about a trip are weighed by: each kind
+    /// once, its infraction in the catalog.
+    fn passengers(&mut self, raw: &RawPassengers, span: Range<usize>) -> PassengerRules {
+        let mut claims: Vec<ClaimRule> = Vec::new();
+        for claim in &raw.claims {
+            let Some(kind) = self.word::<ClaimKind>(
+                &claim.kind,
+                "complaint kind",
+                ClaimKind::parse,
+                ClaimKind::NAMES,
+            ) else {
+                continue;
+            };
+            if claims.iter().any(|c| c.kind == kind) {
+                self.diag.error(
+                    claim.kind.span(),
+                    format!("the complaint kind `{}` is listed twice", kind.name()),
+                );
+                continue;
+            }
+            if claim.citations.is_empty() {
+                self.diag.error(
+                    claim.kind.span(),
+                    format!("the complaint kind `{}` needs the articles of the passenger's right (`citations`)", kind.name()),
+                );
+            }
+            let citations = claim.citations.iter().map(|a| self.citation(a)).collect();
+            if let Some(infraction) = self.code_ref(&claim.infraction) {
+                claims.push(ClaimRule {
+                    kind,
+                    infraction,
+                    citations,
+                });
+            }
+        }
+        PassengerRules {
+            claims,
+            indemnity_payment_days: Cited {
+                value: self.quantity(&raw.indemnity_payment_days.value, span),
+                citation: self.citation(&raw.indemnity_payment_days.citation),
+            },
+        }
+    }
+
+    /// A word of a closed vocabulary, or an error naming the known ones.
+    fn word<T>(
+        &mut self,
+        raw: &Spanned<String>,
+        what: &str,
+        parse: fn(&str) -> Option<T>,
+        known: &[&str],
+    ) -> Option<T> {
+        let word = parse(raw.get_ref());
+        if word.is_none() {
+            self.diag.error(
+                raw.span(),
+                format!(
+                    "unknown {what} `{}`; known: {}",
+                    raw.get_ref(),
+                    known.join(", ")
+                ),
+            );
+        }
+        word
+    }
+
+    /// The custody of the measures applied on the spot: each one of them,
+    /// once; its conditions and expenses from their vocabularies.
+    fn custody(
+        &mut self,
+        raw: &[Spanned<RawCustody>],
+        at_once: &[Cited<SanctionKind>],
+    ) -> Vec<CustodyRule> {
+        let mut rules: Vec<CustodyRule> = Vec::new();
+        for spanned in raw {
+            let custody = spanned.get_ref();
+            let Some(kind) = self.sanction_kind(&custody.kind) else {
+                continue;
+            };
+            if !at_once.iter().any(|m| m.value == kind) {
+                self.diag.error(
+                    custody.kind.span(),
+                    format!(
+                        "the custody of a {} needs it among the measures applied on the spot (`at_once`)",
+                        kind.name()
+                    ),
+                );
+            }
+            if rules.iter().any(|r| r.kind == kind) {
+                self.diag.error(
+                    custody.kind.span(),
+                    format!("the custody of a {} is given twice", kind.name()),
+                );
+                continue;
+            }
+            let release = custody
+                .release
+                .iter()
+                .filter_map(|c| {
+                    Some(Cited {
+                        value: self.word(
+                            &c.when,
+                            "release condition",
+                            ReleaseCondition::parse,
+                            ReleaseCondition::NAMES,
+                        )?,
+                        citation: self.citation(&c.citation),
+                    })
+                })
+                .collect();
+            let expenses = custody
+                .expenses
+                .iter()
+                .filter_map(|e| {
+                    Some(Cited {
+                        value: self.word(
+                            &e.kind,
+                            "custody expense",
+                            ExpenseKind::parse,
+                            ExpenseKind::NAMES,
+                        )?,
+                        citation: self.citation(&e.citation),
+                    })
+                })
+                .collect();
+            rules.push(CustodyRule {
+                kind,
+                release,
+                expenses,
+            });
+        }
+        rules
     }
 
     /// The findings of the carriers' data; every infraction in the catalog.

@@ -381,6 +381,10 @@ pub struct RawProcedure {
     /// Measures applied on the spot, from the auto on.
     #[serde(default)]
     pub at_once: Vec<RawMeasure>,
+    /// The custody of a measure applied on the spot: its release
+    /// conditions and the expenses its owner bears.
+    #[serde(default)]
+    pub custody: Vec<Spanned<RawCustody>>,
     #[serde(default)]
     pub choices: Vec<Spanned<RawChoice>>,
     #[serde(default)]
@@ -422,6 +426,25 @@ pub struct RawOption {
 #[serde(deny_unknown_fields)]
 pub struct RawMeasure {
     pub kind: Spanned<String>,
+    pub citation: Spanned<String>,
+}
+
+/// A measure's custody.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCustody {
+    pub kind: Spanned<String>,
+    #[serde(default)]
+    pub release: Vec<RawCondition>,
+    #[serde(default)]
+    pub expenses: Vec<RawMeasure>,
+}
+
+/// A condition of a release, with its article.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCondition {
+    pub when: Spanned<String>,
     pub citation: Spanned<String>,
 }
 
@@ -767,6 +790,24 @@ pub struct RawBus {
     pub operation_changes: Option<Spanned<String>>,
     pub compliance: Option<RawCompliance>,
     pub charters: Option<RawCharters>,
+    pub passengers: Option<RawPassengers>,
+}
+
+/// What passengers' complaints about a trip are weighed by.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPassengers {
+    pub claims: Vec<RawClaim>,
+    pub indemnity_payment_days: RawCitedQuantity,
+}
+
+/// A kind of complaint: the articles of the right, the infraction breached.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawClaim {
+    pub kind: Spanned<String>,
+    pub infraction: Spanned<String>,
+    pub citations: Vec<Spanned<String>>,
 }
 
 /// The articles of the services by authorization.
