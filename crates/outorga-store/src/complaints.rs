@@ -2,14 +2,18 @@
 //! plate or the line, and an optional contact the public never sees. Each
 //! gets a protocol (a random code) to follow it; the inspectors' queue
 //! works it — under review, turned into an auto, or closed with the reason.
+//! A complaint about an intercity bus trip also keeps the facts of the trip
+//! and the law's answer (`complaint_trip.rs`).
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
+use crate::complaint_trip::{TripComplaint, TripFacts, weigh};
 use crate::dates::{moment, moment_text};
 use crate::listing::{self, Filter, Kind as KeyKind, List, Page, Window, text};
 use crate::text::{TextKind, checked, optional};
 use crate::{Store, StoreError};
 use chrono::NaiveDateTime;
+use outorga_core::model::{ClaimKind, Rulebook};
 use sqlx::Row;
 
 worded! {
@@ -22,6 +26,42 @@ worded! {
         Conduct = "conduct" => "falta de respeito ou mau atendimento",
         Unlicensed = "unlicensed" => "transporte sem licença (clandestino)",
         Other = "other" => "outro",
+        TripDelay = "trip_delay" => "atraso ou interrupção da viagem de ônibus",
+        RefundRefused = "refund_refused" => "devolução ou revalidação da passagem recusada",
+        BaggageDamaged = "baggage_damaged" => "bagagem danificada",
+        BaggageLost = "baggage_lost" => "bagagem extraviada",
+        ExcessBaggage = "excess_baggage" => "cobrança de excesso de bagagem",
+        SeatSoldTwice = "seat_sold_twice" => "poltrona vendida a mais de um passageiro",
+    }
+}
+
+impl ComplaintKind {
+    /// The kind of complaint about a bus trip the law weighs, if it is one.
+    pub fn trip(self) -> Option<ClaimKind> {
+        match self {
+            ComplaintKind::TripDelay => Some(ClaimKind::TripDelay),
+            ComplaintKind::RefundRefused => Some(ClaimKind::RefundRefused),
+            ComplaintKind::BaggageDamaged => Some(ClaimKind::BaggageDamaged),
+            ComplaintKind::BaggageLost => Some(ClaimKind::BaggageLost),
+            ComplaintKind::ExcessBaggage => Some(ClaimKind::ExcessBaggage),
+            ComplaintKind::SeatSoldTwice => Some(ClaimKind::SeatSoldTwice),
+            _ => None,
+        }
+    }
+
+    /// The kinds a passenger may choose where the law is `law` (with its
+    /// rules for bus trips or not): the trips' where it has them, the
+    /// meter's and the ride's where it is a taxi's.
+    pub fn offered(buses: bool) -> Vec<ComplaintKind> {
+        ComplaintKind::ALL
+            .iter()
+            .copied()
+            .filter(|k| match (k.trip(), buses) {
+                (Some(_), trip) => trip,
+                (None, true) => !matches!(k, ComplaintKind::Overcharge | ComplaintKind::Refusal),
+                (None, false) => true,
+            })
+            .collect()
     }
 }
 
@@ -45,6 +85,8 @@ pub struct ComplaintInput {
     pub plate: Option<String>,
     pub line: Option<String>,
     pub contact: Option<String>,
+    /// A complaint about a bus trip: what the passenger tells of it.
+    pub trip: Option<TripFacts>,
 }
 
 /// A complaint as recorded.
@@ -64,6 +106,8 @@ pub struct Complaint {
     pub note: Option<String>,
     pub auto: Option<(i32, i64)>,
     pub handled_by: Option<String>,
+    /// A complaint about a bus trip: its facts and the law's answer.
+    pub trip: Option<TripComplaint>,
 }
 
 /// What an inspector decides on a complaint.
@@ -76,7 +120,7 @@ pub struct Handling {
 }
 
 const COLUMNS: &str = "protocol, jurisdiction, kind, description, occurred_at, place, plate, line, \
-     contact, received_at, status, note, auto_year, auto_number, handled_by";
+     contact, received_at, status, note, auto_year, auto_number, handled_by, trip";
 
 const QUEUE: List = List {
     name: "complaints",
@@ -93,6 +137,7 @@ fn complaint_of(row: &sqlx::any::AnyRow) -> Result<Complaint, StoreError> {
     let received: String = row.try_get("received_at")?;
     let year: Option<i64> = row.try_get("auto_year")?;
     let number: Option<i64> = row.try_get("auto_number")?;
+    let trip: Option<String> = row.try_get("trip")?;
     Ok(Complaint {
         protocol: row.try_get("protocol")?,
         jurisdiction: row.try_get("jurisdiction")?,
@@ -113,19 +158,25 @@ fn complaint_of(row: &sqlx::any::AnyRow) -> Result<Complaint, StoreError> {
             _ => None,
         },
         handled_by: row.try_get("handled_by")?,
+        trip: trip
+            .map(|t| serde_json::from_str(&t))
+            .transpose()
+            .map_err(|e| StoreError::Corrupt(format!("complaint trip: {e}")))?,
     })
 }
 
 impl Store {
     /// Records a passenger's complaint, received at `received_at` (the
     /// jurisdiction's local time, as the passenger tells when it happened);
-    /// it cannot be about the future.
+    /// it cannot be about the future. A complaint about a bus trip is
+    /// weighed by `law` (the jurisdiction's bus rulebook) and keeps its
+    /// answer.
     pub async fn file_complaint(
         &self,
         change: &Change<'_>,
         jurisdiction: &str,
         input: &ComplaintInput,
-        received_at: NaiveDateTime,
+        (received_at, law): (NaiveDateTime, Option<&Rulebook>),
     ) -> Result<Complaint, StoreError> {
         let description = checked("descricao", &input.description, TextKind::Long)?.to_string();
         if description.chars().count() < 10 {
@@ -153,12 +204,48 @@ impl Store {
         };
         let line = optional("linha", input.line.as_deref(), TextKind::Code)?;
         let contact = optional("contato", input.contact.as_deref(), TextKind::Line)?;
+        let claim = match (input.kind.trip(), &input.trip) {
+            (None, None) => None,
+            (None, Some(_)) => {
+                return Err(StoreError::Invalid {
+                    field: "viagem",
+                    reason: format!(
+                        "os dados da viagem são das reclamações sobre viagens de ônibus, não de \"{}\"",
+                        input.kind.portuguese()
+                    ),
+                });
+            }
+            (Some(claim), trip) => {
+                let trip = trip.clone().unwrap_or_default();
+                if let Some(ticket) = &trip.ticket {
+                    checked("bilhete", ticket, TextKind::Code)?;
+                }
+                Some((claim, trip))
+            }
+        };
         let protocol = crate::documents::new_code()?;
         let (mut tx, _writer) = self.write_transaction().await?;
         self.known_jurisdiction(&mut tx, jurisdiction).await?;
+        let trip = match (claim, law) {
+            (None, _) => None,
+            (Some((claim, facts)), Some(law)) if law.bus.as_ref().is_some_and(|b| b.passengers.is_some()) => {
+                let ctx = crate::parameters::law(&mut tx, jurisdiction, law).await?;
+                let weighed = weigh(&ctx, claim, &facts, received_at.date())?;
+                Some(serde_json::to_string(&weighed).map_err(|e| StoreError::Corrupt(e.to_string()))?)
+            }
+            (Some(_), _) => {
+                return Err(StoreError::Invalid {
+                    field: "tipo",
+                    reason: format!(
+                        "\"{}\" é reclamação sobre viagem de ônibus intermunicipal, que esta jurisdição não regula: escolha outro tipo",
+                        input.kind.portuguese()
+                    ),
+                });
+            }
+        };
         sqlx::query(sqlx::AssertSqlSafe(format!(
             "INSERT INTO complaints ({COLUMNS}) VALUES \
-             ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'received', NULL, NULL, NULL, NULL)"
+             ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'received', NULL, NULL, NULL, NULL, $11)"
         )))
         .bind(&protocol)
         .bind(jurisdiction)
@@ -170,6 +257,7 @@ impl Store {
         .bind(line.as_deref())
         .bind(contact.as_deref())
         .bind(moment_text(received_at))
+        .bind(trip.as_deref())
         .execute(&mut *tx)
         .await?;
         append(

@@ -336,6 +336,25 @@ async fn rows_of(
     Ok(found)
 }
 
+/// The fines of an auto, with their payments.
+pub(crate) async fn debts_of_auto(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    (year, number): (i32, i64),
+) -> Result<Vec<Debt>, StoreError> {
+    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM debts WHERE jurisdiction = $1 AND year = $2 AND number = $3 \
+         AND origin = 'auto' ORDER BY seq"
+    )))
+    .bind(jurisdiction)
+    .bind(year)
+    .bind(number)
+    .fetch_all(&mut **tx)
+    .await?;
+    let debts = rows.iter().map(debt_of).collect::<Result<_, _>>()?;
+    with_payments(tx, jurisdiction, debts).await
+}
+
 /// The debts of `debtor`, in the order they were issued (index
 /// `debts_by_debtor`).
 async fn debts_of(tx: &mut Tx, jurisdiction: &str, debtor: &str) -> Result<Vec<Debt>, StoreError> {

@@ -206,6 +206,20 @@ impl Store {
         let stakes = auto.proposal.stakes()?;
         let state = state_of(&auto, last);
         let next = machine.take(&stakes, &state, &process.step, on)??;
+        // A vehicle held on the spot is released as its custody allows
+        // (its hours, the conditions the law sets), and the act recorded.
+        if kind == StepKind::Release {
+            let at = crate::custody::release_moment(rulebook, change, on);
+            crate::custody::check_release(tx, rulebook, jurisdiction, &auto, at).await?;
+            crate::custody::mark_released(
+                tx,
+                (&self.audit, change),
+                jurisdiction,
+                (year, number),
+                (at, &process.text),
+            )
+            .await?;
+        }
         let limits = machine.limits(&stakes, &next)?;
         let key = (year, number);
         // What a final decision imposes, and the infraction it is recorded as.

@@ -125,6 +125,8 @@ struct AutoPage {
     notice: Option<String>,
     /// A step refused just now whose form is not offered any more.
     error: Option<String>,
+    /// The custody of the vehicle it held, if it held one.
+    custody: Option<crate::custody::Section>,
 }
 
 /// The decision, in words.
@@ -331,6 +333,13 @@ async fn auto_page(
         let petitions = state.store.petitions_of_auto(j, key).await?;
         Ok::<_, StoreError>((options, steps, offender, petitions))
     };
+    let custody = match crate::custody::section(state, signed, (rulebook, j), &auto).await {
+        Ok(custody) => custody,
+        Err(error) => {
+            tracing::error!(error = ?error.body, "an auto's custody could not be read");
+            return failure();
+        }
+    };
     let (options, steps, offender, petitions) = match read.await {
         Ok(found) => found,
         Err(error) => {
@@ -416,14 +425,28 @@ async fn auto_page(
                 .collect(),
             notice,
             error,
+            custody,
         },
     )
+}
+
+/// The auto's page with a form of its own refused (`word`: which form,
+/// the field and why).
+pub(crate) async fn refused_page(
+    state: &AppState,
+    signed: &Signed,
+    place: &Place<'_>,
+    key: (i32, i64),
+    (status, error): (StatusCode, (String, String, String)),
+) -> Response {
+    auto_page(state, signed, place, key, (status, None, Some(error))).await
 }
 
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct AutoAsked {
     lavrado: Option<String>,
     passo: Option<String>,
+    custodia: Option<String>,
 }
 
 pub(crate) async fn show(
@@ -438,6 +461,8 @@ pub(crate) async fn show(
     };
     let notice = if asked.lavrado.is_some() {
         Some(format!("Auto nº {number}/{year} lavrado."))
+    } else if asked.custodia.is_some() {
+        Some("Custódia do veículo atualizada.".to_string())
     } else {
         asked
             .passo

@@ -18,12 +18,12 @@ use axum::Form;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
-use outorga_store::{Change, Complaint, ComplaintKind, ComplaintStatus};
+use outorga_store::{Change, Complaint, ComplaintKind, ComplaintStatus, TripComplaint};
 use outorga_web::auth::Examiner;
 use outorga_web::limits::PublicLookup;
 use outorga_web::workflows::{
-    DenunciaEntrada, TratamentoEntrada, complaint_by_protocol, complaint_status, file_complaint,
-    handle_complaint,
+    DenunciaEntrada, TratamentoEntrada, ViagemEntrada, complaint_by_protocol, complaint_status,
+    file_complaint, handle_complaint,
 };
 use outorga_web::{ApiError, AppState};
 use serde::Deserialize;
@@ -46,6 +46,83 @@ pub(crate) struct Asked {
     descricao: String,
     #[serde(default)]
     contato: String,
+    #[serde(default)]
+    partida: String,
+    #[serde(default)]
+    bilhete: String,
+    #[serde(default)]
+    poltrona: String,
+    #[serde(default)]
+    pedido_em: String,
+    #[serde(default)]
+    reclamada_em: String,
+    #[serde(default)]
+    paga_em: String,
+    #[serde(default)]
+    tarifa: String,
+    #[serde(default)]
+    kg_bagageiro: String,
+    #[serde(default)]
+    kg_mao: String,
+    #[serde(default)]
+    cobrado: String,
+}
+
+impl Asked {
+    /// The trip told, for a complaint about a bus trip.
+    fn trip(&self) -> Result<Option<ViagemEntrada>, ApiError> {
+        let trip = ComplaintKind::parse(self.tipo.trim()).and_then(ComplaintKind::trip);
+        if trip.is_none() {
+            return Ok(None);
+        }
+        let poltrona = match given(&self.poltrona) {
+            None => None,
+            Some(seat) => Some(seat.parse::<u32>().map_err(|_| {
+                ApiError::field(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "poltrona",
+                    "a poltrona é um número, como 12",
+                )
+            })?),
+        };
+        Ok(Some(ViagemEntrada {
+            partida: given(&self.partida),
+            bilhete: given(&self.bilhete),
+            poltrona,
+            pedido_em: given(&self.pedido_em),
+            reclamada_em: given(&self.reclamada_em),
+            paga_em: given(&self.paga_em),
+            tarifa: given(&self.tarifa),
+            kg_bagageiro: given(&self.kg_bagageiro),
+            kg_mao: given(&self.kg_mao),
+            cobrado: given(&self.cobrado),
+        }))
+    }
+}
+
+/// The law's answer to a complaint about a trip, as people read it.
+#[derive(Debug)]
+pub(crate) struct Answer {
+    findings: Vec<String>,
+    limit: String,
+    due: String,
+    verdict: &'static str,
+    infraction: String,
+    citations: String,
+}
+
+impl Answer {
+    fn of(trip: &TripComplaint) -> Answer {
+        let a = &trip.answer;
+        Answer {
+            findings: a.findings.clone(),
+            limit: a.limit.map(|v| format::money(&v.to_string())).unwrap_or_default(),
+            due: a.due.map(format::day).unwrap_or_default(),
+            verdict: a.verdict().map_or("", |v| v.portuguese()),
+            infraction: format!("{} — {}", a.infraction, a.infraction_text),
+            citations: a.citations.join("; "),
+        }
+    }
 }
 
 #[derive(Template)]
@@ -53,19 +130,25 @@ pub(crate) struct Asked {
 struct ComplaintPage {
     user: Option<Bar>,
     jurisdictions: Vec<(String, String)>,
+    /// The kinds about any service, then those about a bus trip.
     kinds: Vec<(&'static str, &'static str)>,
+    trip_kinds: Vec<(&'static str, &'static str)>,
     asked: Asked,
     /// The field refused and why.
     error: Option<(String, String)>,
     /// A complaint filed or followed: (protocol, kind, received, status).
     filed: Option<(String, &'static str, String, &'static str)>,
+    /// A complaint about a trip: the law's answer.
+    answer: Option<Answer>,
     /// Just filed now.
     fresh: bool,
 }
 
-fn kinds() -> Vec<(&'static str, &'static str)> {
+/// The kinds of complaint, those about a bus trip (`trip`) or the others.
+fn kinds(trip: bool) -> Vec<(&'static str, &'static str)> {
     ComplaintKind::ALL
         .iter()
+        .filter(|k| k.trip().is_some() == trip)
         .map(|k| (k.name(), k.portuguese()))
         .collect()
 }
@@ -81,10 +164,12 @@ fn form_page(
         &ComplaintPage {
             user: None,
             jurisdictions,
-            kinds: kinds(),
+            kinds: kinds(false),
+            trip_kinds: kinds(true),
             asked,
             error,
             filed: None,
+            answer: None,
             fresh: false,
         },
     )
@@ -116,7 +201,15 @@ pub(crate) async fn file(
         );
         return form_page(StatusCode::UNPROCESSABLE_ENTITY, list, asked, Some(error));
     }
+    let viagem = match asked.trip() {
+        Ok(trip) => trip,
+        Err(error) => {
+            let status = error.status;
+            return form_page(status, list, asked, Some(form_error(&error)));
+        }
+    };
     let input = DenunciaEntrada {
+        viagem,
         tipo: asked.tipo.clone(),
         descricao: asked.descricao.clone(),
         quando: asked.quando.clone(),
@@ -177,9 +270,11 @@ pub(crate) async fn follow(
             &ComplaintPage {
                 user: None,
                 jurisdictions: list,
-                kinds: kinds(),
+                kinds: kinds(false),
+                trip_kinds: kinds(true),
                 asked: Asked::default(),
                 error: None,
+                answer: c.trip.as_ref().map(Answer::of),
                 filed: Some((
                     c.protocol,
                     c.kind.portuguese(),
@@ -220,6 +315,35 @@ pub(crate) struct Row {
     description: String,
     note: String,
     auto: Option<(i32, i64)>,
+    /// A complaint about a trip: what was told of it, and the law's answer.
+    trip: Vec<(&'static str, String)>,
+    answer: Option<Answer>,
+}
+
+/// What a passenger told of a trip, labelled.
+fn trip_facts(trip: &TripComplaint) -> Vec<(&'static str, String)> {
+    let f = &trip.facts;
+    let moment = |m: Option<chrono::NaiveDateTime>| m.map(|m| m.format("%d/%m/%Y %H:%M").to_string());
+    let kg = |v: Option<String>| v.map(|v| format!("{} kg", format::decimal(&v)));
+    let money = |v: Option<String>| v.map(|v| format::money(&v));
+    fn text<T: ToString>(value: Option<T>) -> Option<String> {
+        value.map(|v| v.to_string())
+    }
+    [
+        ("Partida", moment(f.departs)),
+        ("Bilhete", f.ticket.clone()),
+        ("Poltrona", text(f.seat)),
+        ("Pediu a devolução em", moment(f.requested_at)),
+        ("Reclamou a bagagem em", f.claimed_on.map(format::day)),
+        ("Indenização paga em", f.paid_on.map(format::day)),
+        ("Tarifa convencional", money(text(f.fare))),
+        ("Bagageiro", kg(text(f.hold_kg))),
+        ("Porta-embrulhos", kg(text(f.hand_kg))),
+        ("Cobrado pelo excesso", money(text(f.charged))),
+    ]
+    .into_iter()
+    .filter_map(|(label, value)| value.map(|v| (label, v)))
+    .collect()
 }
 
 impl Row {
@@ -241,6 +365,8 @@ impl Row {
             description: c.description,
             note: c.note.unwrap_or_default(),
             auto: c.auto,
+            trip: c.trip.as_ref().map(trip_facts).unwrap_or_default(),
+            answer: c.trip.as_ref().map(Answer::of),
         }
     }
 }

@@ -59,8 +59,12 @@ pub mod workflows {
         charter_input, operation_input,
     };
     pub use crate::routes::complaints::{
-        DenunciaEntrada, TratamentoEntrada, complaint_by_protocol, complaint_status,
-        file_complaint, handle_complaint,
+        DenunciaEntrada, TratamentoEntrada, ViagemEntrada, complaint_by_protocol,
+        complaint_status, file_complaint, handle_complaint,
+    };
+    pub use crate::routes::custody::{
+        CustodiaEntrada, DespesaEntrada, PagamentoDespesaEntrada, SaneamentoEntrada, add_expense,
+        correct, custody_now, open as open_custody, pay_expense,
     };
     pub use crate::routes::debts::{
         PagamentoEntrada, debt_due, debt_slip, pay_debt, reais, split_debt,

@@ -24,8 +24,8 @@ pub struct Held<'a> {
 pub struct Standing {
     /// When the irregularity was corrected, if it was.
     pub corrected: Option<NaiveDateTime>,
-    /// The auto's fines already owed and not paid (their amounts, R$).
-    pub fines_unpaid: Vec<Decimal>,
+    /// How many of the auto's fines are owed and not paid.
+    pub fines_unpaid: usize,
     /// Whether a fine of the auto still awaits its decision.
     pub fine_pending: bool,
     /// The expenses recorded and not paid.
@@ -54,7 +54,7 @@ pub fn releasable(checks: &[Check<'_>]) -> bool {
 }
 
 fn brl(value: Decimal) -> String {
-    format!("R$ {}", value.round_dp(2))
+    format!("R$ {}", crate::context::round_brl(value)).replace('.', ",")
 }
 
 /// The requirements of releasing `held` at `at`: its minimum time, and the
@@ -99,22 +99,15 @@ pub fn release<'a>(
                 ),
             },
             ReleaseCondition::FinesPaid => {
-                let owed: Decimal = standing.fines_unpaid.iter().sum();
-                match (standing.fines_unpaid.is_empty(), standing.fine_pending) {
-                    (false, _) => (
-                        false,
-                        format!(
-                            "falta pagar {} de multa deste auto ({})",
-                            standing.fines_unpaid.len(),
-                            brl(owed)
-                        ),
-                    ),
-                    (true, true) => (
+                match (standing.fines_unpaid, standing.fine_pending) {
+                    (1, _) => (false, "falta pagar a multa deste auto".to_string()),
+                    (n @ 2.., _) => (false, format!("falta pagar {n} multas deste auto")),
+                    (0, true) => (
                         true,
                         "a multa deste auto ainda não foi aplicada: a defesa corre (art. 67) e não retém o veículo"
                             .to_string(),
                     ),
-                    (true, false) => (true, "as multas deste auto estão pagas".to_string()),
+                    (0, false) => (true, "nenhuma multa deste auto está por pagar".to_string()),
                 }
             }
             ReleaseCondition::ExpensesPaid => {
@@ -232,7 +225,7 @@ mod tests {
     fn unpaid_fines_and_expenses_hold_the_bus() {
         let rule = seizure();
         let standing = Standing {
-            fines_unpaid: vec![Decimal::new(12000, 2)],
+            fines_unpaid: 1,
             expenses_unpaid: vec![(ExpenseKind::FoodLodging, Decimal::new(35050, 2))],
             ..Standing::default()
         };
@@ -245,8 +238,8 @@ mod tests {
         assert_eq!(
             unmet,
             [
-                "falta pagar 1 de multa deste auto (R$ 120.00)",
-                "falta pagar R$ 350.50 de despesas: alimentação e pousada dos passageiros"
+                "falta pagar a multa deste auto",
+                "falta pagar R$ 350,50 de despesas: alimentação e pousada dos passageiros"
             ]
         );
     }

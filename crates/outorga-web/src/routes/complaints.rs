@@ -10,11 +10,15 @@ use crate::extract::{Path, Query};
 use crate::json::Json;
 use crate::limits::PublicLookup;
 use crate::page::{Lista, Pagina};
-use crate::routes::{change, parse_moment};
+use crate::routes::units::decimal;
+use crate::routes::{change, parse_day, parse_moment};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
-use outorga_store::{Change, Complaint, ComplaintInput, ComplaintKind, ComplaintStatus, Handling};
+use outorga_store::{
+    Change, Complaint, ComplaintInput, ComplaintKind, ComplaintStatus, Handling, TripComplaint,
+    TripFacts,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -24,7 +28,9 @@ use utoipa_axum::routes;
 #[serde(deny_unknown_fields)]
 pub struct DenunciaEntrada {
     /// `overcharge`, `refusal`, `vehicle_condition`, `dangerous_driving`,
-    /// `conduct`, `unlicensed` ou `other`.
+    /// `conduct`, `unlicensed` ou `other`; sobre uma viagem de ônibus
+    /// intermunicipal: `trip_delay`, `refund_refused`, `baggage_damaged`,
+    /// `baggage_lost`, `excess_baggage` ou `seat_sold_twice` (com `viagem`).
     pub tipo: String,
     /// O que aconteceu.
     pub descricao: String,
@@ -36,6 +42,113 @@ pub struct DenunciaEntrada {
     pub linha: Option<String>,
     /// Um telefone ou e-mail para o órgão pedir detalhes (nunca publicado).
     pub contato: Option<String>,
+    /// Uma reclamação sobre viagem de ônibus: o que o bilhete e o
+    /// passageiro contam dela.
+    pub viagem: Option<ViagemEntrada>,
+}
+
+/// A viagem de ônibus de que o passageiro reclama.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ViagemEntrada {
+    /// A partida da viagem: AAAA-MM-DDTHH:MM.
+    pub partida: Option<String>,
+    /// O número do bilhete ou a chave do BP-e.
+    pub bilhete: Option<String>,
+    pub poltrona: Option<u32>,
+    /// Devolução recusada: quando o passageiro pediu (AAAA-MM-DDTHH:MM).
+    pub pedido_em: Option<String>,
+    /// Bagagem: o dia em que foi reclamada à transportadora, e o dia em que
+    /// a indenização foi paga, se foi (AAAA-MM-DD).
+    pub reclamada_em: Option<String>,
+    pub paga_em: Option<String>,
+    /// Excesso de bagagem: a tarifa do serviço convencional, os quilos no
+    /// bagageiro e no porta-embrulhos, e o valor cobrado (reais).
+    pub tarifa: Option<String>,
+    pub kg_bagageiro: Option<String>,
+    pub kg_mao: Option<String>,
+    pub cobrado: Option<String>,
+}
+
+impl ViagemEntrada {
+    /// The facts, each field parsed or refused by its name.
+    pub fn facts(&self) -> Result<TripFacts, ApiError> {
+        let text = |v: &Option<String>| v.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_string);
+        let moment = |v: &Option<String>, campo: &str| {
+            text(v).map(|t| parse_moment(&t, campo)).transpose()
+        };
+        let day = |v: &Option<String>, campo: &str| text(v).map(|t| parse_day(&t, campo)).transpose();
+        let number = |v: &Option<String>, campo: &str| text(v).map(|t| decimal(&t, campo)).transpose();
+        Ok(TripFacts {
+            departs: moment(&self.partida, "partida")?,
+            ticket: text(&self.bilhete),
+            seat: self.poltrona,
+            requested_at: moment(&self.pedido_em, "pedido_em")?,
+            claimed_on: day(&self.reclamada_em, "reclamada_em")?,
+            paid_on: day(&self.paga_em, "paga_em")?,
+            fare: number(&self.tarifa, "tarifa")?,
+            hold_kg: number(&self.kg_bagageiro, "kg_bagageiro")?,
+            hand_kg: number(&self.kg_mao, "kg_mao")?,
+            charged: number(&self.cobrado, "cobrado")?,
+        })
+    }
+}
+
+/// A trip complaint's facts and the law's answer, as the staff read them.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ViagemSaida {
+    pub partida: Option<String>,
+    pub bilhete: Option<String>,
+    pub poltrona: Option<u32>,
+    pub pedido_em: Option<String>,
+    pub reclamada_em: Option<String>,
+    pub paga_em: Option<String>,
+    pub tarifa: Option<String>,
+    pub kg_bagageiro: Option<String>,
+    pub kg_mao: Option<String>,
+    pub cobrado: Option<String>,
+    /// O que a lei diz do caso, frase a frase.
+    pub constatacoes: Vec<String>,
+    /// O máximo devido ou cobrável, em reais (limite da indenização, o
+    /// máximo pelo excesso de bagagem).
+    pub limite: Option<String>,
+    /// O dia até o qual a transportadora deve pagar.
+    pub prazo: Option<String>,
+    /// `breach`, `no_breach` ou `to_verify`.
+    pub veredito: String,
+    pub veredito_nome: String,
+    /// A infração que o descumprimento é: código e descrição.
+    pub infracao: String,
+    pub infracao_nome: String,
+    pub artigos: Vec<String>,
+}
+
+impl From<TripComplaint> for ViagemSaida {
+    fn from(t: TripComplaint) -> ViagemSaida {
+        let f = t.facts;
+        let a = t.answer;
+        let moment = |m: Option<chrono::NaiveDateTime>| m.map(|m| m.format("%Y-%m-%dT%H:%M").to_string());
+        ViagemSaida {
+            partida: moment(f.departs),
+            bilhete: f.ticket,
+            poltrona: f.seat,
+            pedido_em: moment(f.requested_at),
+            reclamada_em: f.claimed_on.map(|d| d.to_string()),
+            paga_em: f.paid_on.map(|d| d.to_string()),
+            tarifa: f.fare.map(|v| v.to_string()),
+            kg_bagageiro: f.hold_kg.map(|v| v.to_string()),
+            kg_mao: f.hand_kg.map(|v| v.to_string()),
+            cobrado: f.charged.map(|v| v.to_string()),
+            veredito_nome: a.verdict().map_or("", |v| v.portuguese()).into(),
+            veredito: a.verdict,
+            constatacoes: a.findings,
+            limite: a.limit.map(|v| v.to_string()),
+            prazo: a.due.map(|d| d.to_string()),
+            infracao: a.infraction,
+            infracao_nome: a.infraction_text,
+            artigos: a.citations,
+        }
+    }
 }
 
 /// What the public reads of a complaint: never its text or contact.
@@ -77,6 +190,8 @@ pub struct DenunciaSaida {
     /// O auto em que a denúncia virou: `[ano, número]`.
     pub auto: Option<(i32, i64)>,
     pub tratada_por: Option<String>,
+    /// Sobre uma viagem de ônibus: os fatos e a resposta da lei.
+    pub viagem: Option<ViagemSaida>,
 }
 
 impl From<Complaint> for DenunciaSaida {
@@ -91,6 +206,7 @@ impl From<Complaint> for DenunciaSaida {
             nota: c.note.clone(),
             auto: c.auto,
             tratada_por: c.handled_by.clone(),
+            viagem: c.trip.clone().map(ViagemSaida::from),
             publica: c.into(),
         }
     }
@@ -128,6 +244,7 @@ pub async fn file_complaint(
         plate: input.placa.clone(),
         line: input.linha.clone(),
         contact: input.contato.clone(),
+        trip: input.viagem.as_ref().map(ViagemEntrada::facts).transpose()?,
     };
     let utc = state.clock.now();
     // Received in the jurisdiction's local time, as the passenger tells
@@ -137,6 +254,11 @@ pub async fn file_complaint(
         .rulebooks()
         .find(|r| r.jurisdiction.id == j)
         .map_or(utc, |r| r.jurisdiction.local(utc));
+    // A trip is weighed by the jurisdiction's bus law, when it has one.
+    let buses = state
+        .library
+        .rulebooks()
+        .find(|r| r.jurisdiction.id == j && r.bus.is_some());
     let change = Change {
         by: "público",
         at: utc,
@@ -144,7 +266,7 @@ pub async fn file_complaint(
     };
     Ok(state
         .store
-        .file_complaint(&change, j, &complaint, local)
+        .file_complaint(&change, j, &complaint, (local, buses))
         .await?)
 }
 

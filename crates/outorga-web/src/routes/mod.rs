@@ -8,6 +8,7 @@ pub(crate) mod bus;
 mod caps;
 pub(crate) mod catalog;
 pub(crate) mod complaints;
+pub(crate) mod custody;
 pub(crate) mod debts;
 pub(crate) mod documents;
 mod jurisdictions;
@@ -59,6 +60,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(parameters::routes())
         .merge(caps::routes())
         .merge(autos::routes())
+        .merge(custody::routes())
         .merge(steps::routes())
         .merge(catalog::routes())
         .merge(debts::routes())
