@@ -78,21 +78,31 @@ fn missing(field: &'static str, what: &str) -> StoreError {
 
 /// The facts the engine weighs for `kind`, each one asked for by its field
 /// when missing.
-fn engine_facts(kind: ClaimKind, trip: &TripFacts, departs: NaiveDateTime) -> Result<Facts, StoreError> {
+fn engine_facts(
+    kind: ClaimKind,
+    trip: &TripFacts,
+    departs: NaiveDateTime,
+) -> Result<Facts, StoreError> {
     Ok(match kind {
         ClaimKind::TripDelay => Facts::Delay,
         ClaimKind::SeatSoldTwice => Facts::SeatSoldTwice,
         ClaimKind::RefundRefused => Facts::Refund {
             departs,
-            requested: trip
-                .requested_at
-                .ok_or_else(|| missing("pedido_em", "quando o passageiro pediu a devolução ou a revalidação"))?,
+            requested: trip.requested_at.ok_or_else(|| {
+                missing(
+                    "pedido_em",
+                    "quando o passageiro pediu a devolução ou a revalidação",
+                )
+            })?,
         },
         ClaimKind::BaggageDamaged | ClaimKind::BaggageLost => Facts::Baggage {
             lost: kind == ClaimKind::BaggageLost,
-            claimed_on: trip
-                .claimed_on
-                .ok_or_else(|| missing("reclamada_em", "o dia em que a bagagem foi reclamada à transportadora"))?,
+            claimed_on: trip.claimed_on.ok_or_else(|| {
+                missing(
+                    "reclamada_em",
+                    "o dia em que a bagagem foi reclamada à transportadora",
+                )
+            })?,
             paid_on: trip.paid_on,
         },
         ClaimKind::ExcessBaggage => Facts::Excess {

@@ -228,10 +228,15 @@ impl Store {
         self.known_jurisdiction(&mut tx, jurisdiction).await?;
         let trip = match (claim, law) {
             (None, _) => None,
-            (Some((claim, facts)), Some(law)) if law.bus.as_ref().is_some_and(|b| b.passengers.is_some()) => {
+            (Some((claim, facts)), Some(law))
+                if law.bus.as_ref().is_some_and(|b| b.passengers.is_some()) =>
+            {
                 let ctx = crate::parameters::law(&mut tx, jurisdiction, law).await?;
                 let weighed = weigh(&ctx, claim, &facts, received_at.date())?;
-                Some(serde_json::to_string(&weighed).map_err(|e| StoreError::Corrupt(e.to_string()))?)
+                Some(
+                    serde_json::to_string(&weighed)
+                        .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                )
             }
             (Some(_), _) => {
                 return Err(StoreError::Invalid {

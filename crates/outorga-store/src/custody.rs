@@ -149,7 +149,11 @@ fn expense_of(row: &sqlx::any::AnyRow) -> Result<CustodyExpense, StoreError> {
 }
 
 /// The custody of the auto, with its expenses, if one was opened.
-async fn read(tx: &mut Tx, jurisdiction: &str, (year, number): (i32, i64)) -> Result<Option<Custody>, StoreError> {
+async fn read(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    (year, number): (i32, i64),
+) -> Result<Option<Custody>, StoreError> {
     let row = sqlx::query(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM custodies WHERE jurisdiction = $1 AND year = $2 AND number = $3"
     )))
@@ -179,7 +183,10 @@ async fn read(tx: &mut Tx, jurisdiction: &str, (year, number): (i32, i64)) -> Re
 fn held_measure(auto: &Auto) -> Option<(SanctionKind, Option<(u32, String)>)> {
     auto.proposal.sanctions.iter().find_map(|s| {
         let kind = SanctionKind::parse(&s.kind)?;
-        let vehicle = matches!(kind, SanctionKind::VehicleRetention | SanctionKind::VehicleSeizure);
+        let vehicle = matches!(
+            kind,
+            SanctionKind::VehicleRetention | SanctionKind::VehicleSeizure
+        );
         (vehicle && s.at_once.is_some()).then(|| {
             let minimum = s
                 .min_hours
@@ -206,9 +213,18 @@ fn rule_of(rulebook: &Rulebook, kind: SanctionKind) -> Option<&CustodyRule> {
 }
 
 /// What the record shows of the auto's fines and the custody's expenses.
-async fn standing(tx: &mut Tx, jurisdiction: &str, auto: &Auto, custody: &Custody) -> Result<Standing, StoreError> {
+async fn standing(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    auto: &Auto,
+    custody: &Custody,
+) -> Result<Standing, StoreError> {
     let fines = crate::debts::debts_of_auto(tx, jurisdiction, (auto.year, auto.number)).await?;
-    let fine_proposed = auto.proposal.sanctions.iter().any(|s| s.kind == SanctionKind::Fine.name());
+    let fine_proposed = auto
+        .proposal
+        .sanctions
+        .iter()
+        .any(|s| s.kind == SanctionKind::Fine.name());
     let open = !matches!(
         auto.status,
         Status::Final | Status::Archived | Status::Annulled | Status::Cured
@@ -254,17 +270,23 @@ async fn checks(
         minimum: minimum.as_ref().map(|(h, c)| (*h, c.as_str())),
     };
     let standing = standing(tx, jurisdiction, auto, custody).await?;
-    let checks = law::release(rule_of(rulebook, custody.kind), &held, &standing, at)
-        .map_err(|e| StoreError::Invalid {
-            field: "liberacao",
-            reason: e.to_string(),
+    let checks =
+        law::release(rule_of(rulebook, custody.kind), &held, &standing, at).map_err(|e| {
+            StoreError::Invalid {
+                field: "liberacao",
+                reason: e.to_string(),
+            }
         })?;
     Ok(checks.iter().map(told).collect())
 }
 
 /// The moment a release recorded on `on` is weighed at: now, when it is
 /// today; the end of that day, when it is another.
-pub(crate) fn release_moment(rulebook: &Rulebook, change: &Change<'_>, on: NaiveDate) -> NaiveDateTime {
+pub(crate) fn release_moment(
+    rulebook: &Rulebook,
+    change: &Change<'_>,
+    on: NaiveDate,
+) -> NaiveDateTime {
     let now = rulebook.jurisdiction.local(change.at);
     if now.date() == on {
         now
@@ -308,7 +330,10 @@ pub(crate) async fn check_release(
     } else {
         Err(StoreError::Invalid {
             field: "liberacao",
-            reason: format!("o veículo ainda não pode ser liberado: {}", unmet.join("; ")),
+            reason: format!(
+                "o veículo ainda não pode ser liberado: {}",
+                unmet.join("; ")
+            ),
         })
     }
 }
@@ -363,15 +388,27 @@ pub(crate) async fn mark_released(
     Ok(())
 }
 
-fn key_row(table: &'static str, jurisdiction: &str, (year, number): (i32, i64), seq: Option<i64>) -> RowRef {
+fn key_row(
+    table: &'static str,
+    jurisdiction: &str,
+    (year, number): (i32, i64),
+    seq: Option<i64>,
+) -> RowRef {
     match seq {
         None => RowRef::new(table, [jurisdiction.into(), year.into(), number.into()]),
-        Some(seq) => RowRef::new(table, [jurisdiction.into(), year.into(), number.into(), seq.into()]),
+        Some(seq) => RowRef::new(
+            table,
+            [jurisdiction.into(), year.into(), number.into(), seq.into()],
+        ),
     }
 }
 
 /// The custody of `key`, or the reason there is none to change.
-async fn open_custody(tx: &mut Tx, jurisdiction: &str, key: (i32, i64)) -> Result<Custody, StoreError> {
+async fn open_custody(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    key: (i32, i64),
+) -> Result<Custody, StoreError> {
     let custody = read(tx, jurisdiction, key).await?.ok_or_else(|| StoreError::Invalid {
         field: "custodia",
         reason: format!(
@@ -409,7 +446,8 @@ impl Store {
         if input.held_at > now {
             return Err(StoreError::Invalid {
                 field: "desde",
-                reason: "o dia e a hora ainda não chegaram: informe quando o veículo foi recolhido".into(),
+                reason: "o dia e a hora ainda não chegaram: informe quando o veículo foi recolhido"
+                    .into(),
             });
         }
         let (mut tx, _writer) = self.write_transaction().await?;
@@ -583,7 +621,9 @@ impl Store {
             .expenses
             .iter()
             .find(|e| e.seq == seq)
-            .ok_or_else(|| StoreError::NotFound(format!("não há despesa nº {seq} nesta custódia")))?;
+            .ok_or_else(|| {
+                StoreError::NotFound(format!("não há despesa nº {seq} nesta custódia"))
+            })?;
         if let Some(paid) = expense.paid_on {
             return Err(StoreError::Invalid {
                 field: "pago_em",
@@ -723,7 +763,11 @@ impl Store {
 
     /// The vehicles held in `jurisdiction` now, the longest held first (at
     /// most `limit`).
-    pub async fn vehicles_held(&self, jurisdiction: &str, limit: u32) -> Result<Vec<Custody>, StoreError> {
+    pub async fn vehicles_held(
+        &self,
+        jurisdiction: &str,
+        limit: u32,
+    ) -> Result<Vec<Custody>, StoreError> {
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT {COLUMNS} FROM custodies WHERE jurisdiction = $1 AND released_at IS NULL \
              ORDER BY held_at, year, number LIMIT $2"

@@ -88,12 +88,10 @@ pub use citizens::{
     AccessCode, CODE_DAYS, CitizenSession, FirstAccess, actor as citizen_actor, cpf as parse_cpf,
 };
 pub use company_ties::{CompanyTies, Member, parse_share};
-pub use custody::{
-    Custody, CustodyExpense, CustodyInput, CustodyView, ExpenseInput, ReleaseCheck,
-};
 pub use complaint_trip::{ClaimVerdict, TripAnswer, TripComplaint, TripFacts};
 pub use complaints::{Complaint, ComplaintInput, ComplaintKind, ComplaintStatus, Handling};
 pub use crew::{Driver, DriverAdded, role_pt as driver_role_pt};
+pub use custody::{Custody, CustodyExpense, CustodyInput, CustodyView, ExpenseInput, ReleaseCheck};
 pub use dates::parse_month;
 pub use debts::{Debt, DebtFilter, Due, Means, Origin, Payment, PaymentInput};
 pub use demo::bus::{

@@ -116,7 +116,10 @@ impl Answer {
         let a = &trip.answer;
         Answer {
             findings: a.findings.clone(),
-            limit: a.limit.map(|v| format::money(&v.to_string())).unwrap_or_default(),
+            limit: a
+                .limit
+                .map(|v| format::money(&v.to_string()))
+                .unwrap_or_default(),
             due: a.due.map(format::day).unwrap_or_default(),
             verdict: a.verdict().map_or("", |v| v.portuguese()),
             infraction: format!("{} — {}", a.infraction, a.infraction_text),
@@ -323,7 +326,8 @@ pub(crate) struct Row {
 /// What a passenger told of a trip, labelled.
 fn trip_facts(trip: &TripComplaint) -> Vec<(&'static str, String)> {
     let f = &trip.facts;
-    let moment = |m: Option<chrono::NaiveDateTime>| m.map(|m| m.format("%d/%m/%Y %H:%M").to_string());
+    let moment =
+        |m: Option<chrono::NaiveDateTime>| m.map(|m| m.format("%d/%m/%Y %H:%M").to_string());
     let kg = |v: Option<String>| v.map(|v| format!("{} kg", format::decimal(&v)));
     let money = |v: Option<String>| v.map(|v| format::money(&v));
     fn text<T: ToString>(value: Option<T>) -> Option<String> {

@@ -72,7 +72,11 @@ pub(crate) async fn section(
         .procedure
         .as_ref()
         .and_then(|p| p.custody.iter().find(|c| c.kind == kind))
-        .is_some_and(|c| c.release.iter().any(|r| r.value == ReleaseCondition::FaultCorrected));
+        .is_some_and(|c| {
+            c.release
+                .iter()
+                .any(|r| r.value == ReleaseCondition::FaultCorrected)
+        });
     let now = rulebook.jurisdiction.local(state.clock.now());
     let moment = |m: chrono::NaiveDateTime| m.format("%d/%m/%Y %H:%M").to_string();
     let mut section = Section {
@@ -268,7 +272,13 @@ pub(crate) async fn payment(
     Path((j, year, number, seq)): Path<(String, i32, i64, i64)>,
     Form(asked): Form<Asked>,
 ) -> Response {
-    respond(&state, signed, (j, year, number), (Act::Payment(seq), asked)).await
+    respond(
+        &state,
+        signed,
+        (j, year, number),
+        (Act::Payment(seq), asked),
+    )
+    .await
 }
 
 /// Records the irregularity corrected.

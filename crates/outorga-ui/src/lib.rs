@@ -62,13 +62,13 @@ mod admin;
 mod assets;
 mod audit;
 mod auto_page;
-mod custody;
 mod autos;
 mod board;
 mod bus_carriers;
 mod bus_lines;
 mod charts;
 mod complaints;
+mod custody;
 mod debts;
 mod fees;
 mod format;
@@ -236,12 +236,18 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route("/j/{j}/autos/{ano}/{numero}", get(auto_page::show))
         .route("/j/{j}/autos/{ano}/{numero}/passos", post(auto_page::take))
         .route("/j/{j}/autos/{ano}/{numero}/custodia", post(custody::open))
-        .route("/j/{j}/autos/{ano}/{numero}/custodia/despesas", post(custody::expense))
+        .route(
+            "/j/{j}/autos/{ano}/{numero}/custodia/despesas",
+            post(custody::expense),
+        )
         .route(
             "/j/{j}/autos/{ano}/{numero}/custodia/despesas/{despesa}/pagamento",
             post(custody::payment),
         )
-        .route("/j/{j}/autos/{ano}/{numero}/custodia/saneamento", post(custody::correction))
+        .route(
+            "/j/{j}/autos/{ano}/{numero}/custodia/saneamento",
+            post(custody::correction),
+        )
         .route("/j/{j}/junta", get(board::queue))
         .route(
             "/j/{j}/pessoas/{documento}/codigo-de-acesso",

@@ -59,8 +59,8 @@ pub mod workflows {
         charter_input, operation_input,
     };
     pub use crate::routes::complaints::{
-        DenunciaEntrada, TratamentoEntrada, ViagemEntrada, complaint_by_protocol,
-        complaint_status, file_complaint, handle_complaint,
+        DenunciaEntrada, TratamentoEntrada, ViagemEntrada, complaint_by_protocol, complaint_status,
+        file_complaint, handle_complaint,
     };
     pub use crate::routes::custody::{
         CustodiaEntrada, DespesaEntrada, PagamentoDespesaEntrada, SaneamentoEntrada, add_expense,

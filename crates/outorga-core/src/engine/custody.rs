@@ -84,22 +84,23 @@ pub fn release<'a>(
         });
     }
     for condition in rule.map_or(&[][..], |r| r.release.as_slice()) {
-        let (met, detail) = match condition.value {
-            ReleaseCondition::FaultCorrected => match standing.corrected {
-                Some(when) if when <= at => (
-                    true,
-                    format!(
-                        "a irregularidade foi sanada em {}",
-                        when.format("%d/%m/%Y %H:%M")
+        let (met, detail) =
+            match condition.value {
+                ReleaseCondition::FaultCorrected => match standing.corrected {
+                    Some(when) if when <= at => (
+                        true,
+                        format!(
+                            "a irregularidade foi sanada em {}",
+                            when.format("%d/%m/%Y %H:%M")
+                        ),
                     ),
-                ),
-                _ => (
-                    false,
-                    "a irregularidade que motivou a medida ainda não foi sanada".to_string(),
-                ),
-            },
-            ReleaseCondition::FinesPaid => {
-                match (standing.fines_unpaid, standing.fine_pending) {
+                    _ => (
+                        false,
+                        "a irregularidade que motivou a medida ainda não foi sanada".to_string(),
+                    ),
+                },
+                ReleaseCondition::FinesPaid => {
+                    match (standing.fines_unpaid, standing.fine_pending) {
                     (1, _) => (false, "falta pagar a multa deste auto".to_string()),
                     (n @ 2.., _) => (false, format!("falta pagar {n} multas deste auto")),
                     (0, true) => (
@@ -109,28 +110,28 @@ pub fn release<'a>(
                     ),
                     (0, false) => (true, "nenhuma multa deste auto está por pagar".to_string()),
                 }
-            }
-            ReleaseCondition::ExpensesPaid => {
-                if standing.expenses_unpaid.is_empty() {
-                    (true, "não há despesa a pagar".to_string())
-                } else {
-                    let owed: Decimal = standing.expenses_unpaid.iter().map(|(_, v)| *v).sum();
-                    let kinds: Vec<&str> = standing
-                        .expenses_unpaid
-                        .iter()
-                        .map(|(k, _)| k.portuguese())
-                        .collect();
-                    (
-                        false,
-                        format!(
-                            "falta pagar {} de despesas: {}",
-                            brl(owed),
-                            kinds.join("; ")
-                        ),
-                    )
                 }
-            }
-        };
+                ReleaseCondition::ExpensesPaid => {
+                    if standing.expenses_unpaid.is_empty() {
+                        (true, "não há despesa a pagar".to_string())
+                    } else {
+                        let owed: Decimal = standing.expenses_unpaid.iter().map(|(_, v)| *v).sum();
+                        let kinds: Vec<&str> = standing
+                            .expenses_unpaid
+                            .iter()
+                            .map(|(k, _)| k.portuguese())
+                            .collect();
+                        (
+                            false,
+                            format!(
+                                "falta pagar {} de despesas: {}",
+                                brl(owed),
+                                kinds.join("; ")
+                            ),
+                        )
+                    }
+                }
+            };
         checks.push(Check {
             requirement: Requirement::Condition(condition.value),
             met,

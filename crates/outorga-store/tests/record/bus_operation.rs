@@ -15,12 +15,12 @@ use outorga_store::{
     OperationSource, OperationStatus, ServiceLevel, Store, StoreError, Vehicle, sqlite_url,
 };
 
-const AP: &str = "amapa";
-const CARRIER: &str = "36002518000101";
+pub(crate) const AP: &str = "amapa";
+pub(crate) const CARRIER: &str = "36002518000101";
 const OTHER: &str = "11222333000181";
-const LINE: &str = "MCP-FGO";
+pub(crate) const LINE: &str = "MCP-FGO";
 const SEMI: &str = "MCP-STN";
-const BUS: &str = "NEA1B23";
+pub(crate) const BUS: &str = "NEA1B23";
 
 fn t(h: u32, m: u32) -> NaiveTime {
     NaiveTime::from_hms_opt(h, m, 0).expect("time")
@@ -66,7 +66,7 @@ fn renavam(seed: u64) -> String {
     format!("{base}{}", sum * 10 % 11 % 10)
 }
 
-async fn setup(store: &Store) -> Rulebook {
+pub(crate) async fn setup(store: &Store) -> Rulebook {
     let rb = rulebook_named("amapa/onibus-intermunicipal");
     store
         .sync_jurisdictions(

@@ -4,6 +4,7 @@
 mod common;
 
 mod bus_operation;
+mod bus_passengers;
 mod citizens;
 mod decided_points;
 mod files;

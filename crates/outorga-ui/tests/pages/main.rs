@@ -2405,6 +2405,35 @@ async fn role_table(url: &str) {
             clerk_or_board,
             Some(StatusCode::NOT_FOUND),
         ),
+        // The custody of a vehicle held (issue 15).
+        (
+            "POST",
+            "/j/{j}/autos/2026/1/custodia",
+            "desde=2026-01-01T10:00&local=P&responsavel=F",
+            Examiner::admits,
+            Some(StatusCode::NOT_FOUND),
+        ),
+        (
+            "POST",
+            "/j/{j}/autos/2026/1/custodia/despesas",
+            "tipo=food_lodging&descricao=J&valor=10",
+            Examiner::admits,
+            Some(StatusCode::NOT_FOUND),
+        ),
+        (
+            "POST",
+            "/j/{j}/autos/2026/1/custodia/despesas/1/pagamento",
+            "comprovante=R",
+            Examiner::admits,
+            Some(StatusCode::NOT_FOUND),
+        ),
+        (
+            "POST",
+            "/j/{j}/autos/2026/1/custodia/saneamento",
+            "quando=2026-01-01T10:00&correcao=ok",
+            Examiner::admits,
+            Some(StatusCode::NOT_FOUND),
+        ),
         ("GET", "/j/{j}/junta", "", anyone, None),
         ("GET", "/j/{j}/debitos", "", anyone, None),
         (

@@ -73,12 +73,18 @@ pub struct ViagemEntrada {
 impl ViagemEntrada {
     /// The facts, each field parsed or refused by its name.
     pub fn facts(&self) -> Result<TripFacts, ApiError> {
-        let text = |v: &Option<String>| v.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_string);
-        let moment = |v: &Option<String>, campo: &str| {
-            text(v).map(|t| parse_moment(&t, campo)).transpose()
+        let text = |v: &Option<String>| {
+            v.as_deref()
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(str::to_string)
         };
-        let day = |v: &Option<String>, campo: &str| text(v).map(|t| parse_day(&t, campo)).transpose();
-        let number = |v: &Option<String>, campo: &str| text(v).map(|t| decimal(&t, campo)).transpose();
+        let moment =
+            |v: &Option<String>, campo: &str| text(v).map(|t| parse_moment(&t, campo)).transpose();
+        let day =
+            |v: &Option<String>, campo: &str| text(v).map(|t| parse_day(&t, campo)).transpose();
+        let number =
+            |v: &Option<String>, campo: &str| text(v).map(|t| decimal(&t, campo)).transpose();
         Ok(TripFacts {
             departs: moment(&self.partida, "partida")?,
             ticket: text(&self.bilhete),
@@ -127,7 +133,8 @@ impl From<TripComplaint> for ViagemSaida {
     fn from(t: TripComplaint) -> ViagemSaida {
         let f = t.facts;
         let a = t.answer;
-        let moment = |m: Option<chrono::NaiveDateTime>| m.map(|m| m.format("%Y-%m-%dT%H:%M").to_string());
+        let moment =
+            |m: Option<chrono::NaiveDateTime>| m.map(|m| m.format("%Y-%m-%dT%H:%M").to_string());
         ViagemSaida {
             partida: moment(f.departs),
             bilhete: f.ticket,
@@ -244,7 +251,11 @@ pub async fn file_complaint(
         plate: input.placa.clone(),
         line: input.linha.clone(),
         contact: input.contato.clone(),
-        trip: input.viagem.as_ref().map(ViagemEntrada::facts).transpose()?,
+        trip: input
+            .viagem
+            .as_ref()
+            .map(ViagemEntrada::facts)
+            .transpose()?,
     };
     let utc = state.clock.now();
     // Received in the jurisdiction's local time, as the passenger tells

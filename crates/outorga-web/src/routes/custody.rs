@@ -159,7 +159,11 @@ impl From<CustodyView> for CustodiaSaida {
 }
 
 /// The custody of the auto's vehicle now, or 404 saying how to record it.
-pub async fn custody_now(state: &AppState, j: &str, key: (i32, i64)) -> Result<Option<CustodyView>, ApiError> {
+pub async fn custody_now(
+    state: &AppState,
+    j: &str,
+    key: (i32, i64),
+) -> Result<Option<CustodyView>, ApiError> {
     let rulebook = rulebook_of_auto(state, j, key).await?;
     let now = rulebook.jurisdiction.local(state.clock.now());
     Ok(state.store.custody(rulebook, j, key, now).await?)
@@ -297,7 +301,13 @@ pub async fn pay_expense(
     let paid_on = parse_day(&input.pago_em, "pago_em")?;
     state
         .store
-        .pay_custody_expense(change, rulebook, j, (key, seq), (paid_on, &input.comprovante))
+        .pay_custody_expense(
+            change,
+            rulebook,
+            j,
+            (key, seq),
+            (paid_on, &input.comprovante),
+        )
         .await?;
     Ok(())
 }

@@ -646,6 +646,43 @@ fn table() -> Vec<Row> {
             "AAFFF",
         ),
         row(
+            M::GET,
+            "/api/jurisdictions/{j}/autos/{ano}/{numero}/custody",
+            "/api/jurisdictions/amapa/autos/2026/1/custody",
+            None,
+            "AAAAA",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/autos/{ano}/{numero}/custody",
+            "/api/jurisdictions/amapa/autos/2026/1/custody",
+            Some(json!({ "desde": "2026-01-01T10:00", "local": "Pátio", "responsavel": "Fulano" })),
+            "AAAFF",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/autos/{ano}/{numero}/custody/expenses",
+            "/api/jurisdictions/amapa/autos/2026/1/custody/expenses",
+            Some(
+                json!({ "tipo": "food_lodging", "descricao": "Jantar", "valor": "10", "data": "2026-01-01" }),
+            ),
+            "AAAFF",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/autos/{ano}/{numero}/custody/expenses/{despesa}/payment",
+            "/api/jurisdictions/amapa/autos/2026/1/custody/expenses/1/payment",
+            Some(json!({ "pago_em": "2026-01-01", "comprovante": "Recibo 1" })),
+            "AAAFF",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/autos/{ano}/{numero}/custody/correction",
+            "/api/jurisdictions/amapa/autos/2026/1/custody/correction",
+            Some(json!({ "quando": "2026-01-01T10:00", "correcao": "Quadro de preços afixado" })),
+            "AAAFF",
+        ),
+        row(
             M::POST,
             "/api/jurisdictions/{j}/autos/{ano}/{numero}/steps",
             "/api/jurisdictions/cangucu/autos/2026/1/steps",
