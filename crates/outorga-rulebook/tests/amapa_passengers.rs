@@ -96,7 +96,7 @@ fn a_refund_asked_after_the_departure_is_a_question_put_wrong() {
         day("2026-03-10"),
         day("2026-03-11"),
     )
-    .unwrap_err();
+    .expect_err("a refusal");
     assert!(
         refused.to_string().contains("depois da partida"),
         "{refused}"

@@ -144,11 +144,11 @@ pub fn release<'a>(
 
 /// The article that puts an expense on the owner of what `rule` holds; the
 /// law's refusal, naming those it does, when it puts none of this kind.
-pub fn expense<'a>(
-    rule: Option<&'a CustodyRule>,
+pub fn expense(
+    rule: Option<&CustodyRule>,
     kind: SanctionKind,
     expense: ExpenseKind,
-) -> Result<&'a str, EngineError> {
+) -> Result<&str, EngineError> {
     let expenses = rule.map_or(&[][..], |r| r.expenses.as_slice());
     expenses
         .iter()
@@ -215,10 +215,10 @@ mod tests {
     #[test]
     fn seventy_two_hours_are_counted_to_the_hour() {
         let rule = seizure();
-        let before = release(Some(&rule), &held(), &Standing::default(), at(13, 13)).unwrap();
+        let before = release(Some(&rule), &held(), &Standing::default(), at(13, 13)).expect("an answer");
         assert!(!releasable(&before));
         assert_eq!(before[0].citation, "Art. 64");
-        let on_time = release(Some(&rule), &held(), &Standing::default(), at(13, 14)).unwrap();
+        let on_time = release(Some(&rule), &held(), &Standing::default(), at(13, 14)).expect("an answer");
         assert!(releasable(&on_time), "{on_time:?}");
     }
 
@@ -230,7 +230,7 @@ mod tests {
             expenses_unpaid: vec![(ExpenseKind::FoodLodging, Decimal::new(35050, 2))],
             ..Standing::default()
         };
-        let checks = release(Some(&rule), &held(), &standing, at(20, 9)).unwrap();
+        let checks = release(Some(&rule), &held(), &standing, at(20, 9)).expect("an answer");
         let unmet: Vec<&str> = checks
             .iter()
             .filter(|c| !c.met)
@@ -252,7 +252,7 @@ mod tests {
             fine_pending: true,
             ..Standing::default()
         };
-        let checks = release(Some(&rule), &held(), &standing, at(20, 9)).unwrap();
+        let checks = release(Some(&rule), &held(), &standing, at(20, 9)).expect("an answer");
         assert!(releasable(&checks));
     }
 
@@ -271,18 +271,18 @@ mod tests {
             since: at(10, 14),
             minimum: None,
         };
-        let open = release(Some(&rule), &held, &Standing::default(), at(10, 15)).unwrap();
+        let open = release(Some(&rule), &held, &Standing::default(), at(10, 15)).expect("an answer");
         assert!(!releasable(&open));
         let corrected = Standing {
             corrected: Some(at(10, 15)),
             ..Standing::default()
         };
         assert!(releasable(
-            &release(Some(&rule), &held, &corrected, at(10, 15)).unwrap()
+            &release(Some(&rule), &held, &corrected, at(10, 15)).expect("an answer")
         ));
         // Corrected after the moment asked: not yet.
         assert!(!releasable(
-            &release(Some(&rule), &held, &corrected, at(10, 14)).unwrap()
+            &release(Some(&rule), &held, &corrected, at(10, 14)).expect("an answer")
         ));
         assert!(expense(Some(&rule), rule.kind, ExpenseKind::FoodLodging).is_err());
     }
@@ -291,10 +291,10 @@ mod tests {
     fn only_the_laws_expenses_are_charged() {
         let rule = seizure();
         assert_eq!(
-            expense(Some(&rule), rule.kind, ExpenseKind::FoodLodging).unwrap(),
+            expense(Some(&rule), rule.kind, ExpenseKind::FoodLodging).expect("an answer"),
             "Art. 64, § 2º"
         );
-        let refused = expense(Some(&rule), rule.kind, ExpenseKind::RemovalStorage).unwrap_err();
+        let refused = expense(Some(&rule), rule.kind, ExpenseKind::RemovalStorage).expect_err("a refusal");
         assert!(
             refused.to_string().contains("alimentação e pousada"),
             "{refused}"
