@@ -4,6 +4,7 @@
 mod common;
 
 mod bus_operation;
+mod carrier_registrations;
 mod citizens;
 mod decided_points;
 mod files;
