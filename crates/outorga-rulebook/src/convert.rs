@@ -1983,7 +1983,10 @@ impl Converter<'_, '_> {
             closed_circuit: self.citation(&k.closed_circuit),
             seats: self.citation(&k.seats),
             copy_on_board: self.citation(&k.copy_on_board),
-            registration: k.registration.as_ref().map(|r| self.carrier_registration(r)),
+            registration: k
+                .registration
+                .as_ref()
+                .map(|r| self.carrier_registration(r)),
         }
     }
 

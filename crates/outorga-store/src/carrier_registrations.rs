@@ -463,7 +463,9 @@ impl Store {
             },
         )
         .await?;
-        let done = read(&mut tx, jurisdiction, key).await?.ok_or_else(missing)?;
+        let done = read(&mut tx, jurisdiction, key)
+            .await?
+            .ok_or_else(missing)?;
         tx.commit().await?;
         Ok(done)
     }

@@ -13,11 +13,11 @@
 use crate::attachments::{Attachment, Bounds, StoredFile, decoded, stored_of};
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append, next_number};
+use crate::carrier_registrations::{CarrierRegistration, registrations_of};
 use crate::dates::day;
 use crate::documents::{Document, issue};
 use crate::fleet::engine_vehicle;
 use crate::text::{TextKind, checked, required};
-use crate::carrier_registrations::{CarrierRegistration, registrations_of};
 use crate::{Store, StoreError, Tx};
 use chrono::{Datelike, NaiveDate};
 use outorga_core::engine::charter::{CharterKind, CharterRequest, decide};

@@ -66,6 +66,7 @@ pub mod words;
 mod world;
 
 pub use agenda::{AgendaItem, record_name};
+pub use attachments::{Attachment, StoredFile, content_type as attachment_type};
 pub use audit::checkpoint::{Checkpoint, CheckpointCheck, CheckpointError};
 use audit::images::RowRef;
 pub use audit::key::{AuditKey, AuditKeys};
@@ -82,9 +83,8 @@ pub use carrier_data::{
     MonthView, Refusal,
 };
 pub use carrier_registrations::{
-    CarrierRegistration, MAX_BYTES as REGISTRATION_MAX_BYTES,
-    MAX_FILES as REGISTRATION_MAX_FILES, RegistrationDocument, RegistrationFile,
-    RegistrationFileKind, RegistrationStatus,
+    CarrierRegistration, MAX_BYTES as REGISTRATION_MAX_BYTES, MAX_FILES as REGISTRATION_MAX_FILES,
+    RegistrationDocument, RegistrationFile, RegistrationFileKind, RegistrationStatus,
 };
 pub use charters::{
     Charter, CharterDocument, CharterFile, CharterFileKind, CharterInput,
@@ -133,7 +133,6 @@ pub use people::{Kind, Registered, parse_document};
 pub use permit_life::PermitChange;
 pub use permit_status::event_pt;
 pub use permits::{GrantRequest, Granted, HistoryStep, PermitFilter, PermitRecord, status_pt};
-pub use attachments::{Attachment, StoredFile, content_type as attachment_type};
 pub use petitions::{
     MAX_BYTES as PETITION_MAX_BYTES, MAX_FILES as PETITION_MAX_FILES, Petition, PetitionFile,
     PetitionInput, PetitionKind, PetitionStatus,

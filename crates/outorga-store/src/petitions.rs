@@ -11,8 +11,8 @@
 //! auto in its queue. A renewal request waits in the clerks' queue until
 //! one of them answers it.
 
-use crate::audit::images::RowRef;
 use crate::attachments::{Attachment, Bounds, Checked, StoredFile, check, decoded, stored_of};
+use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
 use crate::citizens::actor;
 use crate::dates::{moment, moment_text};

@@ -181,7 +181,6 @@ pub(crate) struct RegistrationRow {
     renews: Option<String>,
     /// "em vigor", "a vigorar", "vencido", "cassado em …".
     state: String,
-    in_force: bool,
     /// Whether it may still be cancelled (not cancelled, not run out).
     cancellable: bool,
     cancelled: Option<(String, String, String)>,
@@ -219,7 +218,6 @@ impl RegistrationRow {
                 format::day(r.valid_until)
             ),
             renews: r.renews.clone(),
-            in_force,
             cancellable: r.cancelled.is_none() && r.valid_until >= today,
             state,
             cancelled: r
@@ -707,10 +705,9 @@ fn kinded_files<K: Copy>(
     std::mem::take(&mut sent.named)
         .into_iter()
         .map(|(field, name, bytes)| {
-            let kind = field
-                .strip_prefix(prefix)
-                .and_then(parse)
-                .ok_or_else(|| format!("o formulário trouxe um arquivo em `{field}`, que não é de nenhum tipo"))?;
+            let kind = field.strip_prefix(prefix).and_then(parse).ok_or_else(|| {
+                format!("o formulário trouxe um arquivo em `{field}`, que não é de nenhum tipo")
+            })?;
             Ok((kind, outorga_store::Attachment { name, bytes }))
         })
         .collect()
@@ -746,7 +743,8 @@ pub(crate) async fn charter(
         carrier_page(&state, &signed, (&j, &document), shown).await
     };
     let Ok(multipart) = multipart else {
-        let message = "o formulário chegou incompleto: envie de novo pelo botão Pedir a autorização";
+        let message =
+            "o formulário chegou incompleto: envie de novo pelo botão Pedir a autorização";
         return refused(CharterForm::default(), message.into()).await;
     };
     let mut sent = match upload(multipart, outorga_store::CHARTER_MAX_BYTES).await {
@@ -845,8 +843,10 @@ pub(crate) async fn register(
         carrier_page(&state, &signed, (&j, &document), shown).await
     };
     let Ok(multipart) = multipart else {
-        return refused("o formulário chegou incompleto: envie de novo pelo botão Registrar".into())
-            .await;
+        return refused(
+            "o formulário chegou incompleto: envie de novo pelo botão Registrar".into(),
+        )
+        .await;
     };
     let mut sent = match upload(multipart, outorga_store::REGISTRATION_MAX_BYTES).await {
         Ok(sent) => sent,
@@ -937,8 +937,9 @@ pub(crate) async fn cancel(
     }
     .await;
     match done {
-        Ok(r) => Redirect::to(&format!("/j/{j}/transportadoras/{}#registro", r.carrier))
-            .into_response(),
+        Ok(r) => {
+            Redirect::to(&format!("/j/{j}/transportadoras/{}#registro", r.carrier)).into_response()
+        }
         Err(error) if error.status.is_server_error() => {
             tracing::error!(erro = %error.body.erro, "a registration could not be cancelled");
             failure()
@@ -1035,7 +1036,12 @@ pub(crate) async fn charter_page(
     let c = match state.store.charter(&place.id, (year, number)).await {
         Ok(c) => c,
         Err(outorga_store::StoreError::NotFound(what)) => {
-            return refusal(&signed, StatusCode::NOT_FOUND, "Autorização não encontrada", &what);
+            return refusal(
+                &signed,
+                StatusCode::NOT_FOUND,
+                "Autorização não encontrada",
+                &what,
+            );
         }
         Err(error) => {
             tracing::error!(%error, "a charter could not be read");

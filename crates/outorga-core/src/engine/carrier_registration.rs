@@ -189,7 +189,10 @@ mod tests {
             number: "9/2030".into(),
             ..registration(d(2031, 1, 3), d(2032, 1, 2))
         };
-        assert_eq!(uncovered(&[first.clone()], d(2030, 3, 1), d(2031, 1, 2)), None);
+        assert_eq!(
+            uncovered(&[first.clone()], d(2030, 3, 1), d(2031, 1, 2)),
+            None
+        );
         let after = uncovered(&[first.clone()], d(2031, 1, 2), d(2031, 1, 3)).expect("a gap");
         assert!(after.contains("venceu em 02/01/2031"), "{after}");
         assert_eq!(

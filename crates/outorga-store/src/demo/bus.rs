@@ -351,7 +351,13 @@ impl Store {
 fn demo_pdf(name: &str, text: &str) -> crate::Attachment {
     let words: String = text
         .chars()
-        .map(|c| if c.is_ascii() && c != '(' && c != ')' { c } else { '?' })
+        .map(|c| {
+            if c.is_ascii() && c != '(' && c != ')' {
+                c
+            } else {
+                '?'
+            }
+        })
         .collect();
     let content = format!("BT /F1 14 Tf 72 760 Td ({words}) Tj ET");
     let objects = [
@@ -360,7 +366,10 @@ fn demo_pdf(name: &str, text: &str) -> crate::Attachment {
         "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R \
          /Resources << /Font << /F1 5 0 R >> >> >>"
             .to_string(),
-        format!("<< /Length {} >>\nstream\n{content}\nendstream", content.len()),
+        format!(
+            "<< /Length {} >>\nstream\n{content}\nendstream",
+            content.len()
+        ),
         "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
     ];
     let mut pdf = String::from("%PDF-1.4\n");
@@ -370,7 +379,10 @@ fn demo_pdf(name: &str, text: &str) -> crate::Attachment {
         pdf.push_str(&format!("{} 0 obj\n{object}\nendobj\n", i + 1));
     }
     let xref = pdf.len();
-    pdf.push_str(&format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1));
+    pdf.push_str(&format!(
+        "xref\n0 {}\n0000000000 65535 f \n",
+        objects.len() + 1
+    ));
     for offset in offsets {
         pdf.push_str(&format!("{offset:010} 00000 n \n"));
     }

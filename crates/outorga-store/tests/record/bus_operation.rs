@@ -782,7 +782,9 @@ async fn demo_on_postgresql() {
 
 /// An eventual charter from 1 February 2030, Macapá and back, on a bus of
 /// 44 seats inspected on 2 January 2030.
-pub(crate) fn charter(kind: outorga_core::engine::charter::CharterKind) -> outorga_store::CharterInput {
+pub(crate) fn charter(
+    kind: outorga_core::engine::charter::CharterKind,
+) -> outorga_store::CharterInput {
     outorga_store::CharterInput {
         carrier: CARRIER.into(),
         kind,
@@ -838,7 +840,10 @@ pub(crate) async fn register_carrier(
 
 pub(crate) const CHARTER_BUS: &str = "NEA2C30";
 
-pub(crate) fn refused_by(result: Result<outorga_store::Charter, StoreError>, article: &str) -> String {
+pub(crate) fn refused_by(
+    result: Result<outorga_store::Charter, StoreError>,
+    article: &str,
+) -> String {
     match result {
         Err(StoreError::Refused { reason, articles }) => {
             assert!(

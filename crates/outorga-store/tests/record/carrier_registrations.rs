@@ -83,9 +83,7 @@ async fn register_and_charter(url: &str) {
     // Bad registrations: no document, a file that is no PDF, JPEG nor PNG,
     // too many files, a person; nothing written, no number taken.
     invalid_field(
-        store
-            .register_carrier(&by(), &rb, AP, CARRIER, &[])
-            .await,
+        store.register_carrier(&by(), &rb, AP, CARRIER, &[]).await,
         "documentos",
     );
     let exe = RegistrationDocument {
@@ -231,7 +229,10 @@ async fn register_and_charter(url: &str) {
         }],
         ..trip(d(2030, 7, 1), d(2030, 7, 2))
     };
-    let reason = invalid_field(store.authorize_charter(&june, &rb, AP, &bad).await, "anexos");
+    let reason = invalid_field(
+        store.authorize_charter(&june, &rb, AP, &bad).await,
+        "anexos",
+    );
     assert!(reason.contains("`nota.html` não é PDF"), "{reason}");
     let big = CharterInput {
         files: vec![CharterDocument {
@@ -247,7 +248,10 @@ async fn register_and_charter(url: &str) {
         }],
         ..trip(d(2030, 7, 1), d(2030, 7, 2))
     };
-    let reason = invalid_field(store.authorize_charter(&june, &rb, AP, &big).await, "anexos");
+    let reason = invalid_field(
+        store.authorize_charter(&june, &rb, AP, &big).await,
+        "anexos",
+    );
     assert!(reason.contains("o limite é 10 MB"), "{reason}");
     assert_eq!(
         store
@@ -313,12 +317,7 @@ async fn register_and_charter(url: &str) {
     assert_eq!(renewed.valid_until, d(2032, 1, 2));
     assert_eq!(renewed.renews.as_deref(), Some("1/2030"));
     store
-        .authorize_charter(
-            &december,
-            &rb,
-            AP,
-            &trip(d(2031, 1, 2), d(2031, 1, 3)),
-        )
+        .authorize_charter(&december, &rb, AP, &trip(d(2031, 1, 2), d(2031, 1, 3)))
         .await
         .expect("across the renewal");
     match register_carrier(&store, &december, &rb).await {
@@ -350,7 +349,10 @@ async fn register_and_charter(url: &str) {
         .expect("cancelled");
     assert_eq!(cancelled.status, RegistrationStatus::Cancelled);
     let (on_day, _, article) = cancelled.cancelled.clone().expect("cancelled");
-    assert_eq!((on_day, article.as_str()), (d(2030, 12, 21), "Art. 28, § 5º"));
+    assert_eq!(
+        (on_day, article.as_str()),
+        (d(2030, 12, 21), "Art. 28, § 5º")
+    );
     let all = store
         .carrier_registrations(AP, CARRIER)
         .await

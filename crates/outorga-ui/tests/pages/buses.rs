@@ -395,11 +395,7 @@ async fn bus_screens(url: &str) {
             files,
         )
     };
-    let over = send(
-        &router,
-        ask(47, &[("anexo_invoice", "nf.pdf", pdf)]),
-    )
-    .await;
+    let over = send(&router, ask(47, &[("anexo_invoice", "nf.pdf", pdf)])).await;
     assert_eq!(
         over.status,
         StatusCode::UNPROCESSABLE_ENTITY,
@@ -438,7 +434,11 @@ async fn bus_screens(url: &str) {
     let charter = send(&router, get("/j/amapa/fretamentos/2026/2", &admin)).await;
     assert_eq!(charter.status, StatusCode::OK, "{}", charter.body);
     for expected in ["nº 1/2026", "nota fiscal", "nf.pdf"] {
-        assert!(charter.body.contains(expected), "{expected}: {}", charter.body);
+        assert!(
+            charter.body.contains(expected),
+            "{expected}: {}",
+            charter.body
+        );
     }
     let file = send(
         &router,
@@ -487,7 +487,11 @@ async fn bus_screens(url: &str) {
     )
     .await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(refused.body.contains("`cartao.txt` não é PDF"), "{}", refused.body);
+    assert!(
+        refused.body.contains("`cartao.txt` não é PDF"),
+        "{}",
+        refused.body
+    );
     let renewed = send(
         &router,
         multipart_files(
@@ -500,7 +504,11 @@ async fn bus_screens(url: &str) {
     .await;
     assert_eq!(renewed.status, StatusCode::SEE_OTHER, "{}", renewed.body);
     let after = send(&router, get(renewed.location(), &admin)).await;
-    for expected in ["Registro cadastral nº 2/2026 gravado", "— a vigorar", "o registro nº 1/2026"] {
+    for expected in [
+        "Registro cadastral nº 2/2026 gravado",
+        "— a vigorar",
+        "o registro nº 1/2026",
+    ] {
         assert!(after.body.contains(expected), "{expected}: {}", after.body);
     }
     let cancelled = send(
@@ -512,10 +520,23 @@ async fn bus_screens(url: &str) {
         ),
     )
     .await;
-    assert_eq!(cancelled.status, StatusCode::SEE_OTHER, "{}", cancelled.body);
+    assert_eq!(
+        cancelled.status,
+        StatusCode::SEE_OTHER,
+        "{}",
+        cancelled.body
+    );
     let after = send(&router, get(cancelled.location(), &admin)).await;
-    assert!(after.body.contains("Registro nº 1/2026 — cassado em"), "{}", after.body);
-    assert!(after.body.contains("Registro nº 2/2026 — cassado em"), "{}", after.body);
+    assert!(
+        after.body.contains("Registro nº 1/2026 — cassado em"),
+        "{}",
+        after.body
+    );
+    assert!(
+        after.body.contains("Registro nº 2/2026 — cassado em"),
+        "{}",
+        after.body
+    );
 }
 
 #[tokio::test]

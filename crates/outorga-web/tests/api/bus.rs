@@ -371,7 +371,10 @@ async fn operation_and_findings(app: &App) {
     assert_eq!(listed.status, StatusCode::OK, "{:?}", listed.body);
     assert_eq!(listed.body[0]["registro"], format!("1/{year}"));
     assert_eq!(listed.body[0]["situacao"], "in_force");
-    assert_eq!(listed.body[0]["documentos"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        listed.body[0]["documentos"].as_array().map(Vec::len),
+        Some(2)
+    );
     let (status, _, document) = app
         .file(&format!("{registrations}/{year}/1/files/2"), &clerk)
         .await;
@@ -407,7 +410,12 @@ async fn operation_and_findings(app: &App) {
     assert_eq!(cancelled.body["situacao"], "cancelled");
     assert_eq!(cancelled.body["artigo_cassacao"], "Art. 28, § 5º");
     let after = app.post(&format!("{J}/charters"), &clerk, ask(40)).await;
-    assert_eq!(after.status, StatusCode::UNPROCESSABLE_ENTITY, "{:?}", after.body);
+    assert_eq!(
+        after.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{:?}",
+        after.body
+    );
     assert!(
         after.body["artigos"]
             .as_array()
