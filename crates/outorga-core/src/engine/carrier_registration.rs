@@ -190,10 +190,11 @@ mod tests {
             ..registration(d(2031, 1, 3), d(2032, 1, 2))
         };
         assert_eq!(
-            uncovered(&[first.clone()], d(2030, 3, 1), d(2031, 1, 2)),
+            uncovered(std::slice::from_ref(&first), d(2030, 3, 1), d(2031, 1, 2)),
             None
         );
-        let after = uncovered(&[first.clone()], d(2031, 1, 2), d(2031, 1, 3)).expect("a gap");
+        let after =
+            uncovered(std::slice::from_ref(&first), d(2031, 1, 2), d(2031, 1, 3)).expect("a gap");
         assert!(after.contains("venceu em 02/01/2031"), "{after}");
         assert_eq!(
             uncovered(&[first.clone(), renewal], d(2030, 12, 30), d(2031, 2, 1)),
