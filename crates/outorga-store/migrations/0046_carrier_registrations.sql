@@ -25,8 +25,9 @@ CREATE TABLE carrier_registrations (
     FOREIGN KEY (jurisdiction, carrier) REFERENCES people (jurisdiction, document),
     CHECK ((status = 'cancelled') = (cancelled_on IS NOT NULL))
 );
+-- A carrier's registrations, a page at a time (newest first).
 CREATE INDEX carrier_registrations_by_carrier
-    ON carrier_registrations (jurisdiction, carrier, valid_from, number);
+    ON carrier_registrations (jurisdiction, carrier, year, number);
 
 -- The documents presented for a registration, as `petition_files` keeps a
 -- petition's: the type told by the content, the bytes as base64, the

@@ -13,6 +13,7 @@ use crate::attachments::{Attachment, Bounds, StoredFile, check, decoded, stored_
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append, next_number};
 use crate::dates::day;
+use crate::listing::{self, Filter, Kind as KeyKind, List, Page, Window, text};
 use crate::text::{TextKind, checked as checked_text};
 use crate::{Store, StoreError, Tx};
 use chrono::{Datelike, NaiveDate};
@@ -113,6 +114,14 @@ fn invalid(field: &'static str, reason: impl Into<String>) -> StoreError {
 
 const COLUMNS: &str = "jurisdiction, year, number, carrier, granted_on, valid_from, valid_until, \
      renews, status, cancelled_on, cancel_reason, cancel_article, recorded_by, citations";
+
+const LISTED: List = List {
+    name: "carrier_registrations",
+    table: "carrier_registrations",
+    columns: COLUMNS,
+    key: &[("year", KeyKind::Int), ("number", KeyKind::Int)],
+    descending: true,
+};
 
 fn registration_of(row: &sqlx::any::AnyRow) -> Result<CarrierRegistration, StoreError> {
     let text = |name: &str| -> Result<String, StoreError> { Ok(row.try_get(name)?) };
@@ -470,21 +479,25 @@ impl Store {
         Ok(done)
     }
 
-    /// The registrations of `carrier`, newest first, with their files.
+    /// A page of the registrations of `carrier`, newest first, each with
+    /// its files.
     pub async fn carrier_registrations(
         &self,
         jurisdiction: &str,
         carrier: &str,
-    ) -> Result<Vec<CarrierRegistration>, StoreError> {
+        window: Window<'_>,
+    ) -> Result<Page<CarrierRegistration>, StoreError> {
         let (carrier, _) = crate::parse_document(carrier)?;
+        let rows = Filter::default()
+            .always("jurisdiction = $?", text(jurisdiction))
+            .always("carrier = $?", text(carrier));
+        let mut page = listing::page(&self.pool, &LISTED, &rows, window, registration_of).await?;
         let mut tx = self.pool.begin().await?;
-        let mut all = registrations_of(&mut tx, jurisdiction, &carrier).await?;
-        for r in &mut all {
+        for r in &mut page.items {
             r.files = files_of(&mut tx, jurisdiction, (r.year, r.number)).await?;
         }
         tx.commit().await?;
-        all.reverse();
-        Ok(all)
+        Ok(page)
     }
 
     /// The registration of `key`, with its files.

@@ -357,8 +357,12 @@ async fn carrier_page(
             return failure();
         }
     };
-    let registrations = match state.store.carrier_registrations(&place.id, &bare).await {
-        Ok(list) => list,
+    let registrations = match state
+        .store
+        .carrier_registrations(&place.id, &bare, outorga_store::Window::first(10))
+        .await
+    {
+        Ok(page) => page.items,
         Err(error) => {
             tracing::error!(%error, "a carrier's registrations could not be read");
             return failure();

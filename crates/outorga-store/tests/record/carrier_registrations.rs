@@ -11,7 +11,7 @@ use crate::common::{by, d, drop_schema, on, open, pg_schema};
 use outorga_core::engine::charter::CharterKind;
 use outorga_store::{
     Attachment, CharterDocument, CharterFileKind, CharterInput, RegistrationDocument,
-    RegistrationFileKind, RegistrationStatus, StoreError, Vehicle, sqlite_url,
+    RegistrationFileKind, RegistrationStatus, StoreError, Vehicle, Window, sqlite_url,
 };
 
 const NEW_BUS: &str = "NEA3D45";
@@ -144,9 +144,10 @@ async fn register_and_charter(url: &str) {
     );
     assert!(
         store
-            .carrier_registrations(AP, CARRIER)
+            .carrier_registrations(AP, CARRIER, Window::first(50))
             .await
             .expect("read")
+            .items
             .is_empty()
     );
 
@@ -354,9 +355,10 @@ async fn register_and_charter(url: &str) {
         (d(2030, 12, 21), "Art. 28, § 5º")
     );
     let all = store
-        .carrier_registrations(AP, CARRIER)
+        .carrier_registrations(AP, CARRIER, Window::first(50))
         .await
-        .expect("read");
+        .expect("read")
+        .items;
     assert!(
         all.iter()
             .all(|r| r.status == RegistrationStatus::Cancelled),

@@ -369,10 +369,12 @@ async fn operation_and_findings(app: &App) {
     let registrations = format!("{J}/carriers/{carrier}/registrations");
     let listed = app.get(&registrations, &clerk).await;
     assert_eq!(listed.status, StatusCode::OK, "{:?}", listed.body);
-    assert_eq!(listed.body[0]["registro"], format!("1/{year}"));
-    assert_eq!(listed.body[0]["situacao"], "in_force");
+    assert_eq!(listed.body["itens"][0]["registro"], format!("1/{year}"));
+    assert_eq!(listed.body["itens"][0]["situacao"], "in_force");
     assert_eq!(
-        listed.body[0]["documentos"].as_array().map(Vec::len),
+        listed.body["itens"][0]["documentos"]
+            .as_array()
+            .map(Vec::len),
         Some(2)
     );
     let (status, _, document) = app

@@ -7,8 +7,9 @@
 use super::{ArquivoGuardado, attachment_file, base64_body, base64_file, bus_rulebook};
 use crate::auth::{Clerk, Reader};
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::Path;
+use crate::extract::{Path, Query};
 use crate::json::Json;
+use crate::page::{Lista, Pagina};
 use crate::routes::change;
 use crate::state::AppState;
 use axum::extract::State;
@@ -177,20 +178,25 @@ async fn register(
     Ok((StatusCode::CREATED, Json(done.into())))
 }
 
-/// A carrier's registrations, newest first, with their documents.
+/// A page of a carrier's registrations, newest first, with their documents.
 #[utoipa::path(get, path = "/api/jurisdictions/{j}/carriers/{transportadora}/registrations", tag = "ônibus",
-    params(("j" = String, Path, description = "a jurisdição"), ("transportadora" = String, Path, description = "o CNPJ da transportadora")),
-    responses((status = 200, body = Vec<RegistroSaida>), (status = 401, body = ErrorBody),
-              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+    params(("j" = String, Path, description = "a jurisdição"), ("transportadora" = String, Path, description = "o CNPJ da transportadora"), Pagina),
+    responses((status = 200, body = Lista<RegistroSaida>), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
               (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn registrations(
     State(state): State<AppState>,
     _who: Reader,
     Path((j, carrier)): Path<(String, String)>,
-) -> Result<Json<Vec<RegistroSaida>>, ApiError> {
-    let all = state.store.carrier_registrations(&j, &carrier).await?;
-    Ok(Json(all.into_iter().map(RegistroSaida::from).collect()))
+    Query(page): Query<Pagina>,
+) -> Result<Json<Lista<RegistroSaida>>, ApiError> {
+    let asked = page.asked()?;
+    let found = state
+        .store
+        .carrier_registrations(&j, &carrier, asked.window())
+        .await?;
+    Ok(Json(Lista::of(found)))
 }
 
 /// A carrier's registration.
