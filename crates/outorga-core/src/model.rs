@@ -1685,6 +1685,24 @@ pub struct CharterRules {
     pub seats: Citation,
     /// The bus carries a copy of the authorization.
     pub copy_on_board: Citation,
+    /// The register of the carriers authorized, where the law keeps one
+    /// (Amapá art. 28, § 4º): a charter is authorized only to a carrier
+    /// registered on every day of the service.
+    pub registration: Option<CarrierRegistrationRules>,
+}
+
+/// The register of the carriers authorized for special services.
+#[derive(Debug, Clone)]
+pub struct CarrierRegistrationRules {
+    /// The Poder delegante keeps the register.
+    pub register: Citation,
+    /// The bus carries a copy of the carrier's registration on the trip.
+    pub on_board: Citation,
+    /// How long a registration lasts, from the day it is granted (a
+    /// renewal: from the day after the one it renews ends), date to date.
+    pub valid: Cited<Period>,
+    /// The registration cancelled at once (misuse of an authorization).
+    pub cancellation: Citation,
 }
 
 /// The findings the carriers' own data may show, each the infraction it is

@@ -1986,6 +1986,46 @@ impl Converter<'_, '_> {
             closed_circuit: self.citation(&k.closed_circuit),
             seats: self.citation(&k.seats),
             copy_on_board: self.citation(&k.copy_on_board),
+            registration: k
+                .registration
+                .as_ref()
+                .map(|r| self.carrier_registration(r)),
+        }
+    }
+
+    /// The register of the carriers authorized: its validity a whole
+    /// number of months or days, at least one (a parameter's every value).
+    fn carrier_registration(&mut self, r: &RawCarrierRegistration) -> CarrierRegistrationRules {
+        let span = r.valid_citation.span();
+        let valid = self.period(&r.valid, span.clone());
+        let (Period::Months(quantity) | Period::Days(quantity)) = &valid;
+        let values: Vec<Decimal> = match quantity {
+            Quantity::Fixed(value) => vec![*value],
+            Quantity::Param(id) => self
+                .st
+                .parameters
+                .get(id.0 as usize)
+                .map(|p| p.values.iter().map(|v| v.value).collect())
+                .unwrap_or_default(),
+        };
+        for value in values {
+            if value.fract() != Decimal::ZERO || value < Decimal::ONE {
+                self.diag.error(
+                    span.clone(),
+                    format!(
+                        "[bus.charters.registration] valid {value}: a registration lasts a whole number of months or days, at least one"
+                    ),
+                );
+            }
+        }
+        CarrierRegistrationRules {
+            register: self.citation(&r.register),
+            on_board: self.citation(&r.on_board),
+            valid: Cited {
+                value: valid,
+                citation: self.citation(&r.valid_citation),
+            },
+            cancellation: self.citation(&r.cancellation),
         }
     }
 

@@ -821,6 +821,19 @@ pub struct RawCharters {
     pub closed_circuit: Spanned<String>,
     pub seats: Spanned<String>,
     pub copy_on_board: Spanned<String>,
+    pub registration: Option<RawCarrierRegistration>,
+}
+
+/// The register of the carriers authorized for special services.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCarrierRegistration {
+    pub register: Spanned<String>,
+    pub on_board: Spanned<String>,
+    /// `{ months = N }` or `{ days = N }`, a number or a parameter.
+    pub valid: RawPeriod,
+    pub valid_citation: Spanned<String>,
+    pub cancellation: Spanned<String>,
 }
 
 /// What the agency checks in the carriers' own data.

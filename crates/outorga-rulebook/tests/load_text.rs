@@ -71,3 +71,55 @@ fn errors_name_the_file_and_line_of_the_text() {
         "{errors}"
     );
 }
+
+/// The register of the carriers authorized (Amapá art. 28, § 4º): its
+/// validity a whole number of months, at least one, as a number or through
+/// its parameter; the error on the line of the validity's article.
+#[test]
+fn a_registration_lasts_a_whole_number_of_months() {
+    let dir = rulebooks().join("amapa");
+    let jurisdiction = text(&dir.join("jurisdiction.toml"));
+    let service = text(&dir.join("onibus-intermunicipal.toml"));
+    let catalog = text(&dir.join("catalog.toml"));
+    let valid = "valid = { months = { param = \"carrier_registration_months\" } }";
+    assert!(service.contains(valid));
+    let loaded = outorga_rulebook::load_text("amapa", &jurisdiction, &service, Some(&catalog))
+        .expect("loads");
+    let rules = loaded
+        .bus
+        .as_ref()
+        .and_then(|b| b.charters.as_ref())
+        .and_then(|c| c.registration.as_ref())
+        .expect("the register");
+    assert_eq!(rules.register, "Art. 28, § 4º");
+    assert_eq!(rules.valid.citation, "Art. 28, § 6º");
+    for (broken, reason) in [
+        (service.replace(valid, "valid = { months = 0 }"), "valid 0"),
+        (
+            service.replace(valid, "valid = { months = \"1.5\" }"),
+            "valid 1.5",
+        ),
+        (
+            service.replace(
+                "decree_default = true\nvalue = 12",
+                "decree_default = true\nvalue = 0",
+            ),
+            "valid 0",
+        ),
+    ] {
+        let errors = outorga_rulebook::load_text("amapa", &jurisdiction, &broken, Some(&catalog))
+            .expect_err("refused");
+        let line = broken
+            .lines()
+            .position(|l| l.starts_with("valid_citation"))
+            .expect("the article")
+            + 1;
+        assert!(
+            errors
+                .0
+                .iter()
+                .any(|e| e.line == line && e.message.contains(reason)),
+            "{reason} on line {line}: {errors}"
+        );
+    }
+}

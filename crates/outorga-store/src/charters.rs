@@ -5,14 +5,20 @@
 //! an inspector checks on the road (art. 28, § 2º), valid through the
 //! service's last day. Refused, nothing is written and the reasons come
 //! with their articles. The list of passengers is kept, never published.
+//! A charter is authorized on the carrier's registration in force
+//! (`carrier_registrations`, art. 28, § 4º; 64, IV), which its paper names;
+//! the files sent with the request (the contract, the invoice, the list as
+//! signed) are kept with it, checked as every attachment is.
 
+use crate::attachments::{Attachment, Bounds, StoredFile, decoded, stored_of};
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append, next_number};
+use crate::carrier_registrations::{CarrierRegistration, registrations_of};
 use crate::dates::day;
 use crate::documents::{Document, issue};
 use crate::fleet::engine_vehicle;
 use crate::text::{TextKind, checked, required};
-use crate::{Store, StoreError};
+use crate::{Store, StoreError, Tx};
 use chrono::{Datelike, NaiveDate};
 use outorga_core::engine::charter::{CharterKind, CharterRequest, decide};
 use outorga_core::model::Rulebook;
@@ -20,6 +26,36 @@ use sqlx::Row;
 
 /// The most passengers a list may name.
 pub const MAX_PASSENGERS: usize = 100;
+
+/// The most files a charter's request takes.
+pub const MAX_FILES: usize = 5;
+
+/// The most bytes a charter's files take together (10 MB).
+pub const MAX_BYTES: usize = 10 * 1024 * 1024;
+
+worded! {
+    /// What a file sent with a charter's request is.
+    pub enum CharterFileKind {
+        Contract = "contract" => "contrato do fretamento",
+        Invoice = "invoice" => "nota fiscal",
+        PassengerList = "passenger_list" => "lista de passageiros assinada",
+        Other = "other" => "outro documento",
+    }
+}
+
+/// A file sent with a charter's request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CharterDocument {
+    pub kind: CharterFileKind,
+    pub file: Attachment,
+}
+
+/// A charter's file as kept (its bytes apart: [`Store::charter_file`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CharterFile {
+    pub kind: CharterFileKind,
+    pub file: StoredFile,
+}
 
 /// A passenger on a charter's list.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -51,6 +87,8 @@ pub struct CharterInput {
     /// An emergency service: the line it serves.
     pub line: Option<String>,
     pub passengers: Vec<Passenger>,
+    /// Files sent with the request (none when read back: [`Charter::files`]).
+    pub files: Vec<CharterDocument>,
 }
 
 /// A service authorized.
@@ -63,6 +101,10 @@ pub struct Charter {
     /// The authorization.
     pub document: Document,
     pub articles: Vec<String>,
+    /// The carrier's registration it was authorized on ("número/ano").
+    pub registration: Option<String>,
+    /// The files sent with the request (read with [`Store::charter`]).
+    pub files: Vec<CharterFile>,
 }
 
 fn invalid(field: &'static str, reason: impl Into<String>) -> StoreError {
@@ -125,6 +167,12 @@ fn check(input: &CharterInput) -> Result<CharterInput, StoreError> {
         contract: optional("contrato", &input.contract)?,
         line: optional("linha", &input.line)?,
         passengers,
+        files: input
+            .files
+            .iter()
+            .filter(|d| !d.file.bytes.is_empty())
+            .cloned()
+            .collect(),
     })
 }
 
@@ -139,6 +187,16 @@ impl Store {
         input: &CharterInput,
     ) -> Result<Charter, StoreError> {
         let input = check(input)?;
+        let sent: Vec<&Attachment> = input.files.iter().map(|d| &d.file).collect();
+        let files = crate::attachments::check(
+            "anexos",
+            &sent,
+            Bounds {
+                files: MAX_FILES,
+                bytes: MAX_BYTES,
+            },
+        )?;
+        let attached = |kind: CharterFileKind| input.files.iter().any(|d| d.kind == kind);
         let today = rulebook.jurisdiction.today(change.at);
         if input.until < input.from {
             return Err(invalid(
@@ -185,6 +243,12 @@ impl Store {
             today,
         )
         .await?;
+        let registrations: Vec<CarrierRegistration> =
+            registrations_of(&mut tx, jurisdiction, &carrier.document).await?;
+        let engine_registrations: Vec<_> = registrations
+            .iter()
+            .map(CarrierRegistration::engine)
+            .collect();
         let client_is_company = input
             .client_document
             .as_deref()
@@ -200,12 +264,13 @@ impl Store {
                 end: &input.end,
                 passengers: (!input.passengers.is_empty())
                     .then(|| u32::try_from(input.passengers.len()).unwrap_or(u32::MAX)),
-                invoice: input.invoice.is_some(),
-                contract: input.contract.is_some(),
+                invoice: input.invoice.is_some() || attached(CharterFileKind::Invoice),
+                contract: input.contract.is_some() || attached(CharterFileKind::Contract),
                 client_is_company,
                 vehicle: &engine,
                 seats: vehicle.capacity.map(u32::from),
                 barred,
+                registrations: &engine_registrations,
             },
             today,
         )?;
@@ -223,6 +288,16 @@ impl Store {
                 articles: answer.reasons.iter().map(|(_, a)| a.clone()).collect(),
             });
         }
+        // The registration in force on the service's first day (a charter
+        // is refused without one, where the law keeps the register).
+        let registration = (input.kind != CharterKind::Emergency)
+            .then(|| {
+                registrations
+                    .iter()
+                    .find(|r| r.in_force_on(input.from))
+                    .map(CarrierRegistration::label)
+            })
+            .flatten();
         let year = today.year();
         let number = next_number(&mut tx, jurisdiction, "charter", year).await?;
         let subject = format!("charter:{year}:{number}");
@@ -239,9 +314,9 @@ impl Store {
         sqlx::query(
             "INSERT INTO charters (jurisdiction, year, number, carrier, kind, from_day, until_day, \
              origin, destination, end_place, route, plate, client, invoice, contract, line, \
-             passengers, authorized_on, document, citations) \
+             passengers, authorized_on, document, citations, registration) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
-             $18, $19, $20)",
+             $18, $19, $20, $21)",
         )
         .bind(jurisdiction)
         .bind(year)
@@ -269,8 +344,40 @@ impl Store {
         .bind(today.to_string())
         .bind(&document.code)
         .bind(serde_json::json!(answer.citations).to_string())
+        .bind(registration.clone())
         .execute(&mut *tx)
         .await?;
+        let mut rows = vec![RowRef::new(
+            "charters",
+            [jurisdiction.into(), year.into(), number.into()],
+        )];
+        let mut hashes = Vec::new();
+        for (seq, (file, document)) in files.iter().zip(&input.files).enumerate() {
+            let seq = seq as i64 + 1;
+            let sha256 = file.sha256();
+            sqlx::query(
+                "INSERT INTO charter_files (jurisdiction, year, number, seq, kind, name, \
+                 content_type, size, sha256, content) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            )
+            .bind(jurisdiction)
+            .bind(year)
+            .bind(number)
+            .bind(seq)
+            .bind(document.kind.name())
+            .bind(&file.name)
+            .bind(file.content_type)
+            .bind(file.size())
+            .bind(&sha256)
+            .bind(file.encoded())
+            .execute(&mut *tx)
+            .await?;
+            rows.push(RowRef::new(
+                "charter_files",
+                [jurisdiction.into(), year.into(), number.into(), seq.into()],
+            ));
+            hashes.push(serde_json::json!({ "kind": document.kind.name(), "sha256": sha256 }));
+        }
         append(
             &mut tx,
             &self.audit,
@@ -283,14 +390,13 @@ impl Store {
                     "kind": input.kind.name(), "carrier": carrier.document,
                     "from": input.from, "until": input.until, "plate": input.plate,
                     "document": document.code, "articles": answer.citations,
+                    "registration": registration, "files": hashes,
                 }),
-                rows: vec![RowRef::new(
-                    "charters",
-                    [jurisdiction.into(), year.into(), number.into()],
-                )],
+                rows,
             },
         )
         .await?;
+        let kept = files_of(&mut tx, jurisdiction, (year, number)).await?;
         tx.commit().await?;
         Ok(Charter {
             year,
@@ -302,6 +408,8 @@ impl Store {
             authorized_on: today,
             document,
             articles: answer.citations,
+            registration,
+            files: kept,
         })
     }
 
@@ -344,8 +452,67 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?
         .ok_or_else(|| StoreError::NotFound(format!("não há autorização nº {number}/{year}")))?;
-        charter_of(jurisdiction, &row)
+        let mut charter = charter_of(jurisdiction, &row)?;
+        let mut tx = self.pool.begin().await?;
+        charter.files = files_of(&mut tx, jurisdiction, (year, number)).await?;
+        tx.commit().await?;
+        Ok(charter)
     }
+
+    /// File `seq` of a charter: its name, type and bytes.
+    pub async fn charter_file(
+        &self,
+        jurisdiction: &str,
+        (year, number): (i32, i64),
+        seq: i64,
+    ) -> Result<Option<(String, String, Vec<u8>)>, StoreError> {
+        let Some(row) = sqlx::query(
+            "SELECT name, content_type, content FROM charter_files \
+             WHERE jurisdiction = $1 AND year = $2 AND number = $3 AND seq = $4",
+        )
+        .bind(jurisdiction)
+        .bind(year)
+        .bind(number)
+        .bind(seq)
+        .fetch_optional(&self.pool)
+        .await?
+        else {
+            return Ok(None);
+        };
+        let content: String = row.try_get("content")?;
+        let bytes = decoded(&content, &format!("charter {number}/{year}/{seq}"))?;
+        Ok(Some((
+            row.try_get("name")?,
+            row.try_get("content_type")?,
+            bytes,
+        )))
+    }
+}
+
+async fn files_of(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    (year, number): (i32, i64),
+) -> Result<Vec<CharterFile>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT seq, kind, name, content_type, size, sha256 FROM charter_files \
+         WHERE jurisdiction = $1 AND year = $2 AND number = $3 ORDER BY seq",
+    )
+    .bind(jurisdiction)
+    .bind(year)
+    .bind(number)
+    .fetch_all(&mut **tx)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            let kind: String = row.try_get("kind")?;
+            Ok(CharterFile {
+                kind: CharterFileKind::parse(&kind)
+                    .ok_or_else(|| StoreError::Corrupt(format!("charter file kind {kind}")))?,
+                file: stored_of(row)?,
+            })
+        })
+        .collect()
 }
 
 fn charter_of(jurisdiction: &str, row: &sqlx::any::AnyRow) -> Result<Charter, StoreError> {
@@ -374,6 +541,7 @@ fn charter_of(jurisdiction: &str, row: &sqlx::any::AnyRow) -> Result<Charter, St
             contract: row.try_get("contract")?,
             line: row.try_get("line")?,
             passengers: serde_json::from_str(&text("passengers")?).unwrap_or_default(),
+            files: Vec::new(),
         },
         authorized_on: day(&text("authorized_on")?)?,
         document: Document {
@@ -387,5 +555,7 @@ fn charter_of(jurisdiction: &str, row: &sqlx::any::AnyRow) -> Result<Charter, St
             cancelled_on: cancelled.as_deref().map(day).transpose()?,
         },
         articles: serde_json::from_str(&text("citations")?).unwrap_or_default(),
+        registration: row.try_get("registration")?,
+        files: Vec::new(),
     })
 }

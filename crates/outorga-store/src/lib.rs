@@ -7,12 +7,14 @@
 mod worded;
 
 mod agenda;
+mod attachments;
 mod audit;
 mod audit_list;
 mod auto_record;
 mod autos;
 pub mod brl;
 mod carrier_data;
+mod carrier_registrations;
 mod charters;
 mod checks;
 mod citizen_space;
@@ -66,6 +68,7 @@ pub mod words;
 mod world;
 
 pub use agenda::{AgendaItem, record_name};
+pub use attachments::{Attachment, StoredFile, content_type as attachment_type};
 pub use audit::checkpoint::{Checkpoint, CheckpointCheck, CheckpointError};
 use audit::images::RowRef;
 pub use audit::key::{AuditKey, AuditKeys};
@@ -81,7 +84,14 @@ pub use carrier_data::{
     CarrierFile, CarrierFileKind, FindingRow, LineMonth, MAX_FILE_BYTES as MAX_CARRIER_FILE_BYTES,
     MonthView, Refusal,
 };
-pub use charters::{Charter, CharterInput, MAX_PASSENGERS, Passenger};
+pub use carrier_registrations::{
+    CarrierRegistration, MAX_BYTES as REGISTRATION_MAX_BYTES, MAX_FILES as REGISTRATION_MAX_FILES,
+    RegistrationDocument, RegistrationFile, RegistrationFileKind, RegistrationStatus,
+};
+pub use charters::{
+    Charter, CharterDocument, CharterFile, CharterFileKind, CharterInput,
+    MAX_BYTES as CHARTER_MAX_BYTES, MAX_FILES as CHARTER_MAX_FILES, MAX_PASSENGERS, Passenger,
+};
 pub use checks::{Held, PlateCheck};
 pub use citizen_space::{PointLimit, PointsStanding};
 pub use citizens::{
@@ -128,8 +138,8 @@ pub use permit_life::PermitChange;
 pub use permit_status::event_pt;
 pub use permits::{GrantRequest, Granted, HistoryStep, PermitFilter, PermitRecord, status_pt};
 pub use petitions::{
-    Attachment, MAX_BYTES as PETITION_MAX_BYTES, MAX_FILES as PETITION_MAX_FILES, Petition,
-    PetitionFile, PetitionInput, PetitionKind, PetitionStatus, content_type as attachment_type,
+    MAX_BYTES as PETITION_MAX_BYTES, MAX_FILES as PETITION_MAX_FILES, Petition, PetitionFile,
+    PetitionInput, PetitionKind, PetitionStatus,
 };
 pub use process::{ProcessStep, status_pt as auto_status_pt};
 pub use process_options::{AppealTo, ProcessOptions, RunningLimit, StepOption, TakenStep};

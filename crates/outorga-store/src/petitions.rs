@@ -11,6 +11,7 @@
 //! auto in its queue. A renewal request waits in the clerks' queue until
 //! one of them answers it.
 
+use crate::attachments::{Attachment, Bounds, Checked, StoredFile, check, decoded, stored_of};
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
 use crate::citizens::actor;
@@ -18,12 +19,10 @@ use crate::dates::{moment, moment_text};
 use crate::listing::{self, Filter, Kind as KeyKind, List, Page, Window, text};
 use crate::text::{TextKind, checked};
 use crate::{ProcessStep, Store, StoreError, Tx};
-use base64::Engine as _;
 use chrono::NaiveDateTime;
 use outorga_core::engine::permit_life::LifeStep;
 use outorga_core::engine::process::Step;
 use outorga_core::model::Rulebook;
-use sha2::{Digest, Sha256};
 use sqlx::Row;
 
 /// The most attachments a petition takes.
@@ -49,13 +48,6 @@ worded! {
     }
 }
 
-/// A file sent with a petition.
-#[derive(Debug, Clone)]
-pub struct Attachment {
-    pub name: String,
-    pub bytes: Vec<u8>,
-}
-
 /// A petition as the holder or driver files it.
 #[derive(Debug, Clone)]
 pub struct PetitionInput {
@@ -71,14 +63,7 @@ pub struct PetitionInput {
 }
 
 /// An attachment as kept (its bytes apart: [`Store::petition_file`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PetitionFile {
-    pub seq: i64,
-    pub name: String,
-    pub content_type: String,
-    pub size: i64,
-    pub sha256: String,
-}
+pub type PetitionFile = StoredFile;
 
 /// A petition as recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -140,70 +125,17 @@ fn petition_of(row: &sqlx::any::AnyRow) -> Result<Petition, StoreError> {
     })
 }
 
-/// The type of a file, told by its first bytes (never by its name or what
-/// the browser said): PDF, PNG or JPEG.
-pub fn content_type(bytes: &[u8]) -> Option<&'static str> {
-    if bytes.starts_with(b"%PDF-") {
-        Some("application/pdf")
-    } else if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        Some("image/png")
-    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-        Some("image/jpeg")
-    } else {
-        None
-    }
-}
-
-/// The attachments checked: their number, size and type, each with its
-/// type; a name kept without folders or hidden characters.
-/// An attachment checked: its name as kept, its type, its bytes.
-type Checked<'a> = (String, &'static str, &'a [u8]);
-
+/// The attachments checked: their number, size and type.
 fn checked_files(files: &[Attachment]) -> Result<Vec<Checked<'_>>, StoreError> {
-    let invalid = |reason: String| StoreError::Invalid {
-        field: "anexos",
-        reason,
-    };
     let files: Vec<&Attachment> = files.iter().filter(|f| !f.bytes.is_empty()).collect();
-    if files.len() > MAX_FILES {
-        return Err(invalid(format!(
-            "envie no máximo {MAX_FILES} arquivos (foram {})",
-            files.len()
-        )));
-    }
-    let total: usize = files.iter().map(|f| f.bytes.len()).sum();
-    if total > MAX_BYTES {
-        return Err(invalid(format!(
-            "os anexos somam {:.1} MB; o limite é {} MB: reduza as imagens ou divida o PDF",
-            total as f64 / 1_048_576.0,
-            MAX_BYTES / 1_048_576
-        )));
-    }
-    files
-        .into_iter()
-        .map(|file| {
-            let name: String = file
-                .name
-                .rsplit(['/', '\\'])
-                .next()
-                .unwrap_or("")
-                .chars()
-                .filter(|c| !c.is_control())
-                .take(120)
-                .collect();
-            let name = if name.trim().is_empty() {
-                "anexo".to_string()
-            } else {
-                name.trim().to_string()
-            };
-            let kind = content_type(&file.bytes).ok_or_else(|| {
-                invalid(format!(
-                    "`{name}` não é PDF, JPEG nem PNG: envie o documento em um desses formatos"
-                ))
-            })?;
-            Ok((name, kind, file.bytes.as_slice()))
-        })
-        .collect()
+    check(
+        "anexos",
+        &files,
+        Bounds {
+            files: MAX_FILES,
+            bytes: MAX_BYTES,
+        },
+    )
 }
 
 async fn files_of(tx: &mut Tx, protocol: &str) -> Result<Vec<PetitionFile>, StoreError> {
@@ -214,17 +146,7 @@ async fn files_of(tx: &mut Tx, protocol: &str) -> Result<Vec<PetitionFile>, Stor
     .bind(protocol)
     .fetch_all(&mut **tx)
     .await?;
-    rows.iter()
-        .map(|row| {
-            Ok(PetitionFile {
-                seq: row.try_get("seq")?,
-                name: row.try_get("name")?,
-                content_type: row.try_get("content_type")?,
-                size: row.try_get("size")?,
-                sha256: row.try_get("sha256")?,
-            })
-        })
-        .collect()
+    rows.iter().map(stored_of).collect()
 }
 
 /// Whether `document` answers for the auto of `key` (its offender, or the
@@ -421,7 +343,7 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         rows.push(RowRef::new("petitions", [(&protocol).into()]));
-        for (seq, (name, kind, bytes)) in files.iter().enumerate() {
+        for (seq, file) in files.iter().enumerate() {
             let seq = seq as i64 + 1;
             sqlx::query(
                 "INSERT INTO petition_files (protocol, seq, name, content_type, size, sha256, content) \
@@ -429,11 +351,11 @@ impl Store {
             )
             .bind(&protocol)
             .bind(seq)
-            .bind(name)
-            .bind(*kind)
-            .bind(bytes.len() as i64)
-            .bind(format!("{:x}", Sha256::digest(bytes)))
-            .bind(base64::engine::general_purpose::STANDARD.encode(bytes))
+            .bind(&file.name)
+            .bind(file.content_type)
+            .bind(file.size())
+            .bind(file.sha256())
+            .bind(file.encoded())
             .execute(&mut *tx)
             .await?;
             rows.push(RowRef::new(
@@ -495,9 +417,7 @@ impl Store {
             return Ok(None);
         };
         let content: String = row.try_get("content")?;
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(content)
-            .map_err(|_| StoreError::Corrupt(format!("petition file {protocol}/{seq}")))?;
+        let bytes = decoded(&content, &format!("petition {protocol}/{seq}"))?;
         Ok(Some((
             row.try_get("name")?,
             row.try_get("content_type")?,
@@ -650,18 +570,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_file_is_told_by_its_content() {
-        assert_eq!(content_type(b"%PDF-1.7\n"), Some("application/pdf"));
-        assert_eq!(
-            content_type(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"),
-            Some("image/png")
-        );
-        assert_eq!(content_type(&[0xFF, 0xD8, 0xFF, 0xE0]), Some("image/jpeg"));
-        assert_eq!(content_type(b"<html>%PDF-"), None);
-        assert_eq!(content_type(b"MZ\x90\0"), None);
-    }
-
-    #[test]
     fn attachments_are_counted_and_weighed() {
         let pdf = |n: usize| Attachment {
             name: "C:\\docs\\defesa.pdf".into(),
@@ -669,17 +577,11 @@ mod tests {
         };
         let one = [pdf(10)];
         let ok = checked_files(&one).expect("a PDF passes");
-        assert_eq!(ok[0].0, "defesa.pdf");
-        assert_eq!(ok[0].1, "application/pdf");
+        assert_eq!(ok[0].name, "defesa.pdf");
         let six: Vec<Attachment> = (0..6).map(|_| pdf(1)).collect();
         assert!(checked_files(&six).is_err());
         // Exactly the limit passes; a byte more does not.
         assert!(checked_files(&[pdf(MAX_BYTES - 5)]).is_ok());
         assert!(checked_files(&[pdf(MAX_BYTES - 4)]).is_err());
-        let exe = Attachment {
-            name: "foto.png".into(),
-            bytes: b"MZ\x90\0".to_vec(),
-        };
-        assert!(checked_files(&[exe]).is_err());
     }
 }

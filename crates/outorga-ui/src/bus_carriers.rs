@@ -3,12 +3,16 @@
 //! form to import one — with the report of every row refused by its line —
 //! and a month's view: per line the trips scheduled and made, the tickets
 //! and the occupancy, and the findings its data shows, each with its article
-//! and a button to turn it into an auto. The same store functions as
-//! `…/carriers/{transportadora}/…` of the API.
+//! and a button to turn it into an auto; its registration in the register
+//! of the carriers authorized (art. 28, § 4º: the one in force, its
+//! documents, the form to register or renew with files, the cancellation);
+//! its charters, asked with their files, and a charter's page
+//! (`/j/{j}/fretamentos/{ano}/{numero}`) with its files. The same store
+//! functions as `…/carriers/{transportadora}/…` of the API.
 
 use crate::autos::form_error;
 use crate::format;
-use crate::forms::{Listed, listed, upload};
+use crate::forms::{Listed, Upload, listed, upload};
 use crate::pages::{Bar, failure, page};
 use crate::place::{place, refusal};
 use crate::session::{Signed, checked_form};
@@ -18,7 +22,10 @@ use axum::extract::{Multipart, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use chrono::NaiveDate;
-use outorga_store::{CarrierFile, CarrierFileKind, Change, MonthView, parse_month};
+use outorga_store::{
+    CarrierFile, CarrierFileKind, CarrierRegistration, Change, CharterFileKind, MonthView,
+    RegistrationFileKind, parse_month,
+};
 use outorga_web::auth::{Clerk, Inspector};
 use outorga_web::workflows::bus_rulebook;
 use outorga_web::{ApiError, AppState};
@@ -145,10 +152,97 @@ struct CarrierPage {
     charter_form: CharterForm,
     charter_error: Option<String>,
     notice: Option<String>,
+    charter_file_kinds: Vec<(&'static str, &'static str)>,
+    charter_max_mb: usize,
+    /// Where the law keeps the register of the carriers authorized: its
+    /// articles, the carrier's registrations (newest first), the form.
+    register: Option<RegisterRules>,
+    registrations: Vec<RegistrationRow>,
+    registration_kinds: Vec<(&'static str, &'static str)>,
+    registration_max_mb: usize,
+    registration_error: Option<String>,
+}
+
+/// The articles of the register, as the page cites them.
+pub(crate) struct RegisterRules {
+    register: String,
+    on_board: String,
+    valid: String,
+    cancellation: String,
+}
+
+/// A registration as the carrier's page shows it.
+pub(crate) struct RegistrationRow {
+    label: String,
+    year: i32,
+    number: i64,
+    granted: String,
+    period: String,
+    renews: Option<String>,
+    /// "em vigor", "a vigorar", "vencido", "cassado em …".
+    state: String,
+    /// Whether it may still be cancelled (not cancelled, not run out).
+    cancellable: bool,
+    cancelled: Option<(String, String, String)>,
+    recorded_by: String,
+    articles: String,
+    files: Vec<FileLink>,
+}
+
+/// A kept file as a page links it.
+pub(crate) struct FileLink {
+    seq: i64,
+    kind: &'static str,
+    name: String,
+    size: String,
+    sha256: String,
+}
+
+impl RegistrationRow {
+    fn of(r: CarrierRegistration, today: NaiveDate) -> RegistrationRow {
+        let in_force = r.in_force_on(today);
+        let state = match &r.cancelled {
+            Some((on, _, _)) => format!("cassado em {}", format::day(*on)),
+            None if in_force => "em vigor".into(),
+            None if r.valid_from > today => "a vigorar".into(),
+            None => "vencido".into(),
+        };
+        RegistrationRow {
+            label: r.label(),
+            year: r.year,
+            number: r.number,
+            granted: format::day(r.granted_on),
+            period: format!(
+                "{} a {}",
+                format::day(r.valid_from),
+                format::day(r.valid_until)
+            ),
+            renews: r.renews.clone(),
+            cancellable: r.cancelled.is_none() && r.valid_until >= today,
+            state,
+            cancelled: r
+                .cancelled
+                .map(|(on, why, article)| (format::day(on), why, article)),
+            recorded_by: r.recorded_by,
+            articles: r.articles.join("; "),
+            files: r
+                .files
+                .into_iter()
+                .map(|f| FileLink {
+                    seq: f.file.seq,
+                    kind: f.kind.portuguese(),
+                    name: f.file.name,
+                    size: format::size(f.file.size),
+                    sha256: f.file.sha256,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// A service authorized as the carrier's page lists it.
 pub(crate) struct CharterRow {
+    key: (i32, i64),
     number: String,
     kind: &'static str,
     period: String,
@@ -163,6 +257,7 @@ pub(crate) struct Asked {
     mes: Option<String>,
     cursor: Option<String>,
     fretamento: Option<String>,
+    registro: Option<String>,
 }
 
 /// The month shown: the one asked, or last month.
@@ -181,6 +276,7 @@ struct Shown {
     charter_form: CharterForm,
     charter_error: Option<String>,
     notice: Option<String>,
+    registration_error: Option<String>,
 }
 
 async fn carrier_page(
@@ -261,7 +357,32 @@ async fn carrier_page(
             return failure();
         }
     };
-    let status = if shown.error.is_some() || shown.charter_error.is_some() {
+    let registrations = match state
+        .store
+        .carrier_registrations(&place.id, &bare, outorga_store::Window::first(10))
+        .await
+    {
+        Ok(page) => page.items,
+        Err(error) => {
+            tracing::error!(%error, "a carrier's registrations could not be read");
+            return failure();
+        }
+    };
+    let register = rulebook
+        .bus
+        .as_ref()
+        .and_then(|b| b.charters.as_ref())
+        .and_then(|c| c.registration.as_ref())
+        .map(|r| RegisterRules {
+            register: r.register.clone(),
+            on_board: r.on_board.clone(),
+            valid: r.valid.citation.clone(),
+            cancellation: r.cancellation.clone(),
+        });
+    let status = if shown.error.is_some()
+        || shown.charter_error.is_some()
+        || shown.registration_error.is_some()
+    {
         StatusCode::UNPROCESSABLE_ENTITY
     } else {
         StatusCode::OK
@@ -321,6 +442,7 @@ async fn carrier_page(
             charters: charters
                 .into_iter()
                 .map(|c| CharterRow {
+                    key: (c.year, c.number),
                     number: format!("{}/{}", c.number, c.year),
                     kind: c.input.kind.portuguese(),
                     period: format!(
@@ -344,6 +466,22 @@ async fn carrier_page(
             charter_form: shown.charter_form,
             charter_error: shown.charter_error,
             notice: shown.notice,
+            charter_file_kinds: CharterFileKind::ALL
+                .iter()
+                .map(|k| (k.name(), k.portuguese()))
+                .collect(),
+            charter_max_mb: outorga_store::CHARTER_MAX_BYTES / 1024 / 1024,
+            register,
+            registrations: registrations
+                .into_iter()
+                .map(|r| RegistrationRow::of(r, place.today))
+                .collect(),
+            registration_kinds: RegistrationFileKind::ALL
+                .iter()
+                .map(|k| (k.name(), k.portuguese()))
+                .collect(),
+            registration_max_mb: outorga_store::REGISTRATION_MAX_BYTES / 1024 / 1024,
+            registration_error: shown.registration_error,
         },
     )
 }
@@ -360,7 +498,12 @@ pub(crate) async fn show(
         cursor: asked.cursor,
         notice: asked
             .fretamento
-            .map(|n| format!("Autorização nº {n} emitida: imprima-a abaixo, ela segue no ônibus.")),
+            .map(|n| format!("Autorização nº {n} emitida: imprima-a abaixo, ela segue no ônibus."))
+            .or_else(|| {
+                asked.registro.map(|n| {
+                    format!("Registro cadastral nº {n} gravado: uma cópia segue no ônibus em cada fretamento.")
+                })
+            }),
         ..Shown::default()
     };
     carrier_page(&state, &signed, (&j, &document), shown).await
@@ -515,55 +658,111 @@ pub(crate) async fn auto(
 }
 
 /// What the charter form holds.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default)]
 pub(crate) struct CharterForm {
-    #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     tipo: String,
-    #[serde(default)]
     de: String,
-    #[serde(default)]
     ate: String,
-    #[serde(default)]
     origem: String,
-    #[serde(default)]
     destino: String,
-    #[serde(default)]
     retorno: String,
-    #[serde(default)]
     itinerario: String,
-    #[serde(default)]
     placa: String,
-    #[serde(default)]
     contratante: String,
-    #[serde(default)]
     documento_contratante: String,
-    #[serde(default)]
     nota_fiscal: String,
-    #[serde(default)]
     contrato: String,
-    #[serde(default)]
     linha: String,
     /// One passenger a line: the name, and the document after a `;`.
-    #[serde(default)]
     passageiros: String,
 }
 
-/// Asks for a charter or an emergency service: authorized when the law
-/// allows it (its number follows), or refused with the reasons and articles.
+impl CharterForm {
+    fn of(sent: &Upload) -> CharterForm {
+        let field = |name: &str| sent.field(name).to_string();
+        CharterForm {
+            tipo: field("tipo"),
+            de: field("de"),
+            ate: field("ate"),
+            origem: field("origem"),
+            destino: field("destino"),
+            retorno: field("retorno"),
+            itinerario: field("itinerario"),
+            placa: field("placa"),
+            contratante: field("contratante"),
+            documento_contratante: field("documento_contratante"),
+            nota_fiscal: field("nota_fiscal"),
+            contrato: field("contrato"),
+            linha: field("linha"),
+            passageiros: field("passageiros"),
+        }
+    }
+}
+
+/// The files of a form sent under `prefix` + a kind's name, each with its
+/// kind (a field of another name, or an unknown kind: refused naming it).
+fn kinded_files<K: Copy>(
+    sent: &mut Upload,
+    prefix: &str,
+    parse: fn(&str) -> Option<K>,
+) -> Result<Vec<(K, outorga_store::Attachment)>, String> {
+    std::mem::take(&mut sent.named)
+        .into_iter()
+        .map(|(field, name, bytes)| {
+            let kind = field.strip_prefix(prefix).and_then(parse).ok_or_else(|| {
+                format!("o formulário trouxe um arquivo em `{field}`, que não é de nenhum tipo")
+            })?;
+            Ok((kind, outorga_store::Attachment { name, bytes }))
+        })
+        .collect()
+}
+
+/// The body limit of a form with files: the files and the rest of the form.
+pub(crate) const fn form_with_files(bytes: usize) -> usize {
+    bytes + 256 * 1024
+}
+
+/// Asks for a charter or an emergency service, with its files: authorized
+/// when the law allows it (its number follows), or refused with the
+/// reasons and articles.
 pub(crate) async fn charter(
     State(state): State<AppState>,
     signed: Signed,
     Path((j, document)): Path<(String, String)>,
-    Form(form): Form<CharterForm>,
+    multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
 ) -> Response {
     if let Err(refused) = place(&state, &signed, &j) {
         return *refused;
     }
-    if let Err(refused) = checked_form(&signed, &form.csrf, Clerk::admits) {
+    // The role is checked before the files are read.
+    if let Err(refused) = crate::session::clerk_only(&signed, "pedir autorização de fretamento") {
         return *refused;
     }
+    let refused = async |form: CharterForm, message: String| {
+        let shown = Shown {
+            charter_error: Some(message),
+            charter_form: form,
+            ..Shown::default()
+        };
+        carrier_page(&state, &signed, (&j, &document), shown).await
+    };
+    let Ok(multipart) = multipart else {
+        let message =
+            "o formulário chegou incompleto: envie de novo pelo botão Pedir a autorização";
+        return refused(CharterForm::default(), message.into()).await;
+    };
+    let mut sent = match upload(multipart, outorga_store::CHARTER_MAX_BYTES).await {
+        Ok(sent) => sent,
+        Err(message) => return refused(CharterForm::default(), message).await,
+    };
+    if let Err(refused) = checked_form(&signed, sent.field("csrf"), Clerk::admits) {
+        return *refused;
+    }
+    let form = CharterForm::of(&sent);
+    let files = match kinded_files(&mut sent, "anexo_", CharterFileKind::parse) {
+        Ok(files) => files,
+        Err(message) => return refused(form, message).await,
+    };
     let given = |text: &str| Some(text.trim().to_string()).filter(|t| !t.is_empty());
     let input = outorga_web::workflows::FretamentoEntrada {
         transportadora: document.clone(),
@@ -590,10 +789,15 @@ pub(crate) async fn charter(
                 }
             })
             .collect(),
+        anexos: Vec::new(),
     };
     let done = async {
         let rulebook = bus_rulebook(&state, &j).await?;
-        let asked = outorga_web::workflows::charter_input(&input)?;
+        let mut asked = outorga_web::workflows::charter_input(&input)?;
+        asked.files = files
+            .into_iter()
+            .map(|(kind, file)| outorga_store::CharterDocument { kind, file })
+            .collect();
         let change = Change {
             by: &signed.user.name,
             at: state.clock.now(),
@@ -617,13 +821,304 @@ pub(crate) async fn charter(
             tracing::error!(erro = %error.body.erro, "a charter could not be authorized");
             failure()
         }
+        Err(error) => refused(form, form_error(&error).1).await,
+    }
+}
+
+/// Registers the carrier in the register of the carriers authorized, or
+/// renews its registration, with the documents it presented.
+pub(crate) async fn register(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path((j, document)): Path<(String, String)>,
+    multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
+) -> Response {
+    if let Err(refused) = place(&state, &signed, &j) {
+        return *refused;
+    }
+    if let Err(refused) = crate::session::clerk_only(&signed, "registrar a transportadora") {
+        return *refused;
+    }
+    let refused = async |message: String| {
+        let shown = Shown {
+            registration_error: Some(message),
+            ..Shown::default()
+        };
+        carrier_page(&state, &signed, (&j, &document), shown).await
+    };
+    let Ok(multipart) = multipart else {
+        return refused(
+            "o formulário chegou incompleto: envie de novo pelo botão Registrar".into(),
+        )
+        .await;
+    };
+    let mut sent = match upload(multipart, outorga_store::REGISTRATION_MAX_BYTES).await {
+        Ok(sent) => sent,
+        Err(message) => return refused(message).await,
+    };
+    if let Err(refused) = checked_form(&signed, sent.field("csrf"), Clerk::admits) {
+        return *refused;
+    }
+    let documents = match kinded_files(&mut sent, "documento_", RegistrationFileKind::parse) {
+        Ok(files) => files
+            .into_iter()
+            .map(|(kind, file)| outorga_store::RegistrationDocument { kind, file })
+            .collect::<Vec<_>>(),
+        Err(message) => return refused(message).await,
+    };
+    let done = async {
+        let rulebook = bus_rulebook(&state, &j).await?;
+        let change = Change {
+            by: &signed.user.name,
+            at: state.clock.now(),
+            why: "registro cadastral pela tela",
+        };
+        Ok::<_, ApiError>(
+            state
+                .store
+                .register_carrier(&change, rulebook, &j, &document, &documents)
+                .await?,
+        )
+    }
+    .await;
+    match done {
+        Ok(r) => Redirect::to(&format!(
+            "/j/{j}/transportadoras/{}?registro={}#registro",
+            r.carrier,
+            r.label()
+        ))
+        .into_response(),
+        Err(error) if error.status.is_server_error() => {
+            tracing::error!(erro = %error.body.erro, "a carrier could not be registered");
+            failure()
+        }
+        Err(error) => refused(form_error(&error).1).await,
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct CancelForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    motivo: String,
+}
+
+/// Cancels the carrier's registration (art. 28, § 5º), on the grounds the
+/// clerk writes.
+pub(crate) async fn cancel(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path((j, document, year, number)): Path<(String, String, i32, i64)>,
+    Form(form): Form<CancelForm>,
+) -> Response {
+    if let Err(refused) = place(&state, &signed, &j) {
+        return *refused;
+    }
+    if let Err(refused) = checked_form(&signed, &form.csrf, Clerk::admits) {
+        return *refused;
+    }
+    let done = async {
+        let rulebook = bus_rulebook(&state, &j).await?;
+        let (bare, _) = outorga_store::parse_document(&document)?;
+        let found = state.store.carrier_registration(&j, (year, number)).await?;
+        if found.carrier != bare {
+            return Err(ApiError::not_found(format!(
+                "o registro nº {number}/{year} não é desta transportadora"
+            )));
+        }
+        let change = Change {
+            by: &signed.user.name,
+            at: state.clock.now(),
+            why: "cassação do registro cadastral pela tela",
+        };
+        Ok::<_, ApiError>(
+            state
+                .store
+                .cancel_carrier_registration(&change, rulebook, &j, (year, number), &form.motivo)
+                .await?,
+        )
+    }
+    .await;
+    match done {
+        Ok(r) => {
+            Redirect::to(&format!("/j/{j}/transportadoras/{}#registro", r.carrier)).into_response()
+        }
+        Err(error) if error.status.is_server_error() => {
+            tracing::error!(erro = %error.body.erro, "a registration could not be cancelled");
+            failure()
+        }
         Err(error) => {
             let shown = Shown {
-                charter_error: Some(form_error(&error).1),
-                charter_form: form,
+                registration_error: Some(form_error(&error).1),
                 ..Shown::default()
             };
             carrier_page(&state, &signed, (&j, &document), shown).await
+        }
+    }
+}
+
+/// A document of a carrier's registration, downloaded.
+pub(crate) async fn registration_file(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path((j, document, year, number, seq)): Path<(String, String, i32, i64, i64)>,
+) -> Response {
+    if let Err(refused) = place(&state, &signed, &j) {
+        return *refused;
+    }
+    let missing = || {
+        refusal(
+            &signed,
+            StatusCode::NOT_FOUND,
+            "Documento não encontrado",
+            "Não há documento com este número neste registro.",
+        )
+    };
+    let Ok((bare, _)) = outorga_store::parse_document(&document) else {
+        return missing();
+    };
+    match state.store.carrier_registration(&j, (year, number)).await {
+        Ok(r) if r.carrier == bare => {}
+        Ok(_) | Err(outorga_store::StoreError::NotFound(_)) => return missing(),
+        Err(error) => {
+            tracing::error!(%error, "a registration could not be read");
+            return failure();
+        }
+    }
+    match state
+        .store
+        .carrier_registration_file(&j, (year, number), seq)
+        .await
+    {
+        Ok(Some((name, kind, bytes))) => {
+            outorga_web::workflows::attachment_file(&name, &kind, bytes)
+        }
+        Ok(None) => missing(),
+        Err(error) => {
+            tracing::error!(%error, "a registration's document could not be read");
+            failure()
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "fretamento.html")]
+struct CharterPage {
+    user: Option<Bar>,
+    j: String,
+    year: i32,
+    number: i64,
+    carrier: String,
+    carrier_name: String,
+    kind: &'static str,
+    period: String,
+    route: String,
+    plate: String,
+    client: String,
+    invoice: String,
+    contract: String,
+    line: String,
+    passengers: usize,
+    registration: String,
+    authorized: String,
+    code: String,
+    articles: String,
+    files: Vec<FileLink>,
+}
+
+/// A charter's page: what was authorized, its paper and its files.
+pub(crate) async fn charter_page(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path((j, year, number)): Path<(String, i32, i64)>,
+) -> Response {
+    let place = match place(&state, &signed, &j) {
+        Ok(place) => place,
+        Err(refused) => return *refused,
+    };
+    let c = match state.store.charter(&place.id, (year, number)).await {
+        Ok(c) => c,
+        Err(outorga_store::StoreError::NotFound(what)) => {
+            return refusal(
+                &signed,
+                StatusCode::NOT_FOUND,
+                "Autorização não encontrada",
+                &what,
+            );
+        }
+        Err(error) => {
+            tracing::error!(%error, "a charter could not be read");
+            return failure();
+        }
+    };
+    let carrier_name = match state.store.registered(&place.id, &c.input.carrier).await {
+        Ok(found) => found.map(|r| r.name).unwrap_or_default(),
+        Err(error) => {
+            tracing::error!(%error, "a charter's carrier could not be read");
+            return failure();
+        }
+    };
+    let input = c.input;
+    page(
+        StatusCode::OK,
+        &CharterPage {
+            user: Some(Bar::of(&signed)),
+            j: place.id.clone(),
+            year,
+            number,
+            carrier: input.carrier.clone(),
+            carrier_name,
+            kind: input.kind.portuguese(),
+            period: format!("{} a {}", format::day(input.from), format::day(input.until)),
+            route: format!("{} – {} – {}", input.origin, input.destination, input.end),
+            plate: input.plate,
+            client: input.client,
+            invoice: input.invoice.unwrap_or_default(),
+            contract: input.contract.unwrap_or_default(),
+            line: input.line.unwrap_or_default(),
+            passengers: input.passengers.len(),
+            registration: c.registration.unwrap_or_default(),
+            authorized: format::day(c.authorized_on),
+            code: c.document.code,
+            articles: c.articles.join("; "),
+            files: c
+                .files
+                .into_iter()
+                .map(|f| FileLink {
+                    seq: f.file.seq,
+                    kind: f.kind.portuguese(),
+                    name: f.file.name,
+                    size: format::size(f.file.size),
+                    sha256: f.file.sha256,
+                })
+                .collect(),
+        },
+    )
+}
+
+/// A charter's file, downloaded.
+pub(crate) async fn charter_file(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path((j, year, number, seq)): Path<(String, i32, i64, i64)>,
+) -> Response {
+    if let Err(refused) = place(&state, &signed, &j) {
+        return *refused;
+    }
+    match state.store.charter_file(&j, (year, number), seq).await {
+        Ok(Some((name, kind, bytes))) => {
+            outorga_web::workflows::attachment_file(&name, &kind, bytes)
+        }
+        Ok(None) => refusal(
+            &signed,
+            StatusCode::NOT_FOUND,
+            "Arquivo não encontrado",
+            "Não há arquivo com este número nesta autorização.",
+        ),
+        Err(error) => {
+            tracing::error!(%error, "a charter's file could not be read");
+            failure()
         }
     }
 }

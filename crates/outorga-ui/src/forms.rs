@@ -109,7 +109,8 @@ pub(crate) fn list_status<T>(listed: &Listed<T>) -> axum::http::StatusCode {
 }
 
 /// A form sent as `multipart/form-data` with one file, `arquivo`, or
-/// several, `anexos` (a petition's attachments).
+/// several, `anexos` (a petition's attachments), or files under fields of
+/// their own (a registration's documents, each field a kind).
 #[derive(Debug, Default)]
 pub(crate) struct Upload {
     /// The form's other fields, as text.
@@ -118,6 +119,9 @@ pub(crate) struct Upload {
     pub bytes: Vec<u8>,
     /// The files sent as `anexos`, each with its name (none chosen: none).
     pub attachments: Vec<(String, Vec<u8>)>,
+    /// The files sent under other fields: the field, the file's name, its
+    /// bytes (none chosen: none).
+    pub named: Vec<(String, String, Vec<u8>)>,
 }
 
 impl Upload {
@@ -152,7 +156,7 @@ pub(crate) async fn upload(
             Err(_) => return Err("o formulário chegou incompleto: envie de novo".into()),
         };
         let name = field.name().unwrap_or("").to_string();
-        if name == "arquivo" || name == "anexos" {
+        if name == "arquivo" || name == "anexos" || field.file_name().is_some() {
             let file_name = field.file_name().unwrap_or("arquivo").to_string();
             let bytes = match field.bytes().await {
                 Ok(bytes) => bytes.to_vec(),
@@ -163,7 +167,11 @@ pub(crate) async fn upload(
                 sent.file_name = file_name;
                 sent.bytes = bytes;
             } else if !bytes.is_empty() {
-                sent.attachments.push((file_name, bytes));
+                if name == "anexos" {
+                    sent.attachments.push((file_name, bytes));
+                } else {
+                    sent.named.push((name, file_name, bytes));
+                }
             }
         } else {
             let text = field.text().await.unwrap_or_default();

@@ -354,7 +354,33 @@ pub fn routes(options: Options) -> Router<AppState> {
         )
         .route(
             "/j/{j}/transportadoras/{documento}/fretamentos",
-            post(bus_carriers::charter),
+            post(bus_carriers::charter).layer(axum::extract::DefaultBodyLimit::max(
+                bus_carriers::form_with_files(outorga_store::CHARTER_MAX_BYTES),
+            )),
+        )
+        // The register of the carriers authorized (art. 28, § 4º) and a
+        // charter's page with its files.
+        .route(
+            "/j/{j}/transportadoras/{documento}/registro",
+            post(bus_carriers::register).layer(axum::extract::DefaultBodyLimit::max(
+                bus_carriers::form_with_files(outorga_store::REGISTRATION_MAX_BYTES),
+            )),
+        )
+        .route(
+            "/j/{j}/transportadoras/{documento}/registro/{ano}/{numero}/cassacao",
+            post(bus_carriers::cancel),
+        )
+        .route(
+            "/j/{j}/transportadoras/{documento}/registro/{ano}/{numero}/arquivos/{arquivo}",
+            get(bus_carriers::registration_file),
+        )
+        .route(
+            "/j/{j}/fretamentos/{ano}/{numero}",
+            get(bus_carriers::charter_page),
+        )
+        .route(
+            "/j/{j}/fretamentos/{ano}/{numero}/arquivos/{arquivo}",
+            get(bus_carriers::charter_file),
         )
         .route(
             "/j/{j}/pagamentos",

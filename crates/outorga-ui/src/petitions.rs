@@ -14,7 +14,7 @@ use crate::session::{Signed, checked_form};
 use askama::Template;
 use axum::Form;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use outorga_store::{Change, Petition, PetitionStatus, StoreError};
 use outorga_web::AppState;
@@ -304,32 +304,7 @@ pub(crate) async fn attachment(
     }
     match state.store.petition_file(&protocol, seq).await {
         Ok(Some((name, kind, bytes))) => {
-            let ascii: String = name
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
-            let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{ascii}\""))
-                .unwrap_or_else(|_| HeaderValue::from_static("attachment"));
-            let kind = HeaderValue::from_str(&kind)
-                .unwrap_or_else(|_| HeaderValue::from_static("application/octet-stream"));
-            (
-                [
-                    (header::CONTENT_TYPE, kind),
-                    (header::CONTENT_DISPOSITION, disposition),
-                    (
-                        header::HeaderName::from_static("x-content-type-options"),
-                        HeaderValue::from_static("nosniff"),
-                    ),
-                ],
-                bytes,
-            )
-                .into_response()
+            outorga_web::workflows::attachment_file(&name, &kind, bytes)
         }
         Ok(None) => missing(),
         Err(error) => {

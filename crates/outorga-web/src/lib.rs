@@ -55,8 +55,9 @@ pub mod workflows {
         AutoEntrada, PassoEntrada, PermissaoRef, issue_auto, propose_auto, take_step,
     };
     pub use crate::routes::bus::{
-        FretamentoEntrada, Horarios, OperacaoEntrada, PassageiroEntrada, bus_rulebook,
-        charter_input, operation_input,
+        AnexoFretamento, DocumentoRegistro, FretamentoEntrada, Horarios, OperacaoEntrada,
+        PassageiroEntrada, attachment_file, bus_rulebook, charter_input, operation_input,
+        registration_documents,
     };
     pub use crate::routes::complaints::{
         DenunciaEntrada, TratamentoEntrada, ViagemEntrada, complaint_by_protocol, complaint_status,

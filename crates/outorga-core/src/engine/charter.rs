@@ -6,9 +6,13 @@
 //! emergency service (at most the law's days), and until when. The bus must
 //! be within the age the law allows and have its inspection in force for
 //! the whole service (art. 38); a carrier barred from new delegations
-//! (caducity, inidoneidade) is refused. Every reason with its article.
+//! (caducity, inidoneidade) is refused; a charter's carrier is registered
+//! in the register of the carriers authorized on every day of the service,
+//! where the law keeps one (art. 28, § 4º; its bus carries a copy, art. 64,
+//! IV). Every reason with its article.
 
 use crate::context::{Context, EngineError};
+use crate::engine::carrier_registration::{self, Registration};
 use crate::engine::deadline::deadline;
 use crate::engine::vehicle::deadlines;
 use crate::facts::Vehicle;
@@ -62,6 +66,9 @@ pub struct CharterRequest<'a> {
     /// Why the carrier may not take a new delegation now, if it may not
     /// (the record's reason and its article).
     pub barred: Option<(String, String)>,
+    /// The carrier's registrations in the register of the carriers
+    /// authorized (a charter's: weighed where the rulebook keeps one).
+    pub registrations: &'a [Registration],
 }
 
 /// The answer: whether it may be authorized and until when.
@@ -230,6 +237,23 @@ pub fn decide(
     }
     if let Some((why, article)) = &request.barred {
         refuse(why.clone(), article);
+    }
+    // A charter (not an emergency service, art. 29) is authorized to a
+    // registered carrier, whose registration the bus carries on the trip.
+    if request.kind != CharterKind::Emergency
+        && let Some(register) = carrier_registration::rules(ctx)
+    {
+        citations.push(register.register.clone());
+        citations.push(register.on_board.clone());
+        if let Some(why) =
+            carrier_registration::uncovered(request.registrations, request.from, request.until)
+        {
+            refuse(why, &register.register);
+            refuse(
+                "o ônibus porta na viagem cópia do registro cadastral da transportadora".into(),
+                &register.on_board,
+            );
+        }
     }
     for (_, article) in &reasons {
         if !citations.contains(article) {

@@ -215,10 +215,12 @@ mod tests {
     #[test]
     fn seventy_two_hours_are_counted_to_the_hour() {
         let rule = seizure();
-        let before = release(Some(&rule), &held(), &Standing::default(), at(13, 13)).expect("an answer");
+        let before =
+            release(Some(&rule), &held(), &Standing::default(), at(13, 13)).expect("an answer");
         assert!(!releasable(&before));
         assert_eq!(before[0].citation, "Art. 64");
-        let on_time = release(Some(&rule), &held(), &Standing::default(), at(13, 14)).expect("an answer");
+        let on_time =
+            release(Some(&rule), &held(), &Standing::default(), at(13, 14)).expect("an answer");
         assert!(releasable(&on_time), "{on_time:?}");
     }
 
@@ -271,7 +273,8 @@ mod tests {
             since: at(10, 14),
             minimum: None,
         };
-        let open = release(Some(&rule), &held, &Standing::default(), at(10, 15)).expect("an answer");
+        let open =
+            release(Some(&rule), &held, &Standing::default(), at(10, 15)).expect("an answer");
         assert!(!releasable(&open));
         let corrected = Standing {
             corrected: Some(at(10, 15)),
@@ -294,7 +297,8 @@ mod tests {
             expense(Some(&rule), rule.kind, ExpenseKind::FoodLodging).expect("an answer"),
             "Art. 64, § 2º"
         );
-        let refused = expense(Some(&rule), rule.kind, ExpenseKind::RemovalStorage).expect_err("a refusal");
+        let refused =
+            expense(Some(&rule), rule.kind, ExpenseKind::RemovalStorage).expect_err("a refusal");
         assert!(
             refused.to_string().contains("alimentação e pousada"),
             "{refused}"

@@ -6,6 +6,7 @@ pub mod assessment;
 pub mod bus;
 pub mod bus_compliance;
 pub mod cap;
+pub mod carrier_registration;
 pub mod changes;
 pub mod charter;
 pub mod custody;

@@ -45,12 +45,14 @@ pub(crate) const NOT_AUDITED: [&str; 13] = [
 /// holding the secret or a copy of the file.
 /// (A session's token hash is its primary key, so it names the row in the
 /// log: the SHA-256 of a random token, from which no token can be made.)
-const SECRET: [(&str, &str); 5] = [
+const SECRET: [(&str, &str); 7] = [
     ("users", "password_hash"),
     ("api_tokens", "hash"),
     ("document_files", "pdf"),
     ("citizen_accounts", "password_hash"),
     ("petition_files", "content"),
+    ("carrier_registration_files", "content"),
+    ("charter_files", "content"),
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]

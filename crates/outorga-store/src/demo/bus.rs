@@ -4,7 +4,9 @@
 //! and tickets — with a few things the law forbids for the findings to show:
 //! a week below the minimum frequency, a seat sold twice, a trip with more
 //! tickets than seats, tickets without the passenger's name — and an
-//! eventual charter authorized for next week.
+//! eventual charter authorized for next week, after the carrier's
+//! registration in the register of the carriers authorized (with two of
+//! its documents), with the charter's invoice and signed list as files.
 
 use super::{demo_plate, demo_renavam};
 use crate::audit::Change;
@@ -264,6 +266,28 @@ impl Store {
         {
             note("vistoria do ônibus de fretamento", e);
         }
+        // The carrier's registration (art. 28, § 4º), with two documents.
+        let registered = self
+            .register_carrier(
+                change,
+                rulebook,
+                jurisdiction,
+                carrier,
+                &[
+                    crate::RegistrationDocument {
+                        kind: crate::RegistrationFileKind::ArticlesOfAssociation,
+                        file: demo_pdf("contrato-social.pdf", "Contrato social (demonstração)"),
+                    },
+                    crate::RegistrationDocument {
+                        kind: crate::RegistrationFileKind::InsurancePolicy,
+                        file: demo_pdf("apolice-seguro.pdf", "Apólice de seguro (demonstração)"),
+                    },
+                ],
+            )
+            .await;
+        if let Err(e) = registered {
+            note("registro cadastral da transportadora", e);
+        }
         let charter = crate::CharterInput {
             carrier: carrier.into(),
             kind: outorga_core::engine::charter::CharterKind::Eventual,
@@ -285,6 +309,16 @@ impl Store {
                     document: String::new(),
                 })
                 .collect(),
+            files: vec![
+                crate::CharterDocument {
+                    kind: crate::CharterFileKind::Invoice,
+                    file: demo_pdf("nota-fiscal.pdf", "NF-e nº 1.234 (demonstração)"),
+                },
+                crate::CharterDocument {
+                    kind: crate::CharterFileKind::PassengerList,
+                    file: demo_pdf("lista-assinada.pdf", "Lista de passageiros (demonstração)"),
+                },
+            ],
         };
         if let Err(e) = self
             .authorize_charter(change, rulebook, jurisdiction, &charter)
@@ -310,5 +344,54 @@ impl Store {
             .await?;
         }
         Ok(())
+    }
+}
+
+/// A small PDF whose one page says `text`: a demo's document.
+fn demo_pdf(name: &str, text: &str) -> crate::Attachment {
+    let words: String = text
+        .chars()
+        .map(|c| {
+            if c.is_ascii() && c != '(' && c != ')' {
+                c
+            } else {
+                '?'
+            }
+        })
+        .collect();
+    let content = format!("BT /F1 14 Tf 72 760 Td ({words}) Tj ET");
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R \
+         /Resources << /Font << /F1 5 0 R >> >> >>"
+            .to_string(),
+        format!(
+            "<< /Length {} >>\nstream\n{content}\nendstream",
+            content.len()
+        ),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
+    ];
+    let mut pdf = String::from("%PDF-1.4\n");
+    let mut offsets = Vec::new();
+    for (i, object) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.push_str(&format!("{} 0 obj\n{object}\nendobj\n", i + 1));
+    }
+    let xref = pdf.len();
+    pdf.push_str(&format!(
+        "xref\n0 {}\n0000000000 65535 f \n",
+        objects.len() + 1
+    ));
+    for offset in offsets {
+        pdf.push_str(&format!("{offset:010} 00000 n \n"));
+    }
+    pdf.push_str(&format!(
+        "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+        objects.len() + 1
+    ));
+    crate::Attachment {
+        name: name.to_string(),
+        bytes: pdf.into_bytes(),
     }
 }

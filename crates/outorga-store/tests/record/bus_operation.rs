@@ -54,7 +54,7 @@ fn operation(since: NaiveDate, minimum: u32) -> OperationInput {
     }
 }
 
-fn renavam(seed: u64) -> String {
+pub(crate) fn renavam(seed: u64) -> String {
     let base = format!("{:010}", 1_000_000_000u64 + seed * 104_729);
     let sum: u32 = base
         .bytes()
@@ -782,7 +782,9 @@ async fn demo_on_postgresql() {
 
 /// An eventual charter from 1 February 2030, Macapá and back, on a bus of
 /// 44 seats inspected on 2 January 2030.
-fn charter(kind: outorga_core::engine::charter::CharterKind) -> outorga_store::CharterInput {
+pub(crate) fn charter(
+    kind: outorga_core::engine::charter::CharterKind,
+) -> outorga_store::CharterInput {
     outorga_store::CharterInput {
         carrier: CARRIER.into(),
         kind,
@@ -804,12 +806,44 @@ fn charter(kind: outorga_core::engine::charter::CharterKind) -> outorga_store::C
                 document: String::new(),
             })
             .collect(),
+        files: Vec::new(),
     }
 }
 
-const CHARTER_BUS: &str = "NEA2C30";
+/// A small PDF: a document the carrier presents.
+pub(crate) fn pdf(name: &str) -> outorga_store::Attachment {
+    outorga_store::Attachment {
+        name: name.into(),
+        bytes: b"%PDF-1.4\n1 0 obj << >> endobj\n%%EOF\n".to_vec(),
+    }
+}
 
-fn refused_by(result: Result<outorga_store::Charter, StoreError>, article: &str) -> String {
+/// Registers `CARRIER` on the day of `change`, with its contrato social.
+pub(crate) async fn register_carrier(
+    store: &Store,
+    change: &outorga_store::Change<'_>,
+    rb: &Rulebook,
+) -> Result<outorga_store::CarrierRegistration, StoreError> {
+    store
+        .register_carrier(
+            change,
+            rb,
+            AP,
+            CARRIER,
+            &[outorga_store::RegistrationDocument {
+                kind: outorga_store::RegistrationFileKind::ArticlesOfAssociation,
+                file: pdf("contrato-social.pdf"),
+            }],
+        )
+        .await
+}
+
+pub(crate) const CHARTER_BUS: &str = "NEA2C30";
+
+pub(crate) fn refused_by(
+    result: Result<outorga_store::Charter, StoreError>,
+    article: &str,
+) -> String {
     match result {
         Err(StoreError::Refused { reason, articles }) => {
             assert!(
@@ -848,6 +882,10 @@ async fn charters(url: &str) {
         .register_vehicle(&by(), AP, &bus, 2030)
         .await
         .expect("bus");
+    // The carrier registered today (art. 28, § 4º), through 2 January 2031.
+    register_carrier(&store, &by(), &rb)
+        .await
+        .expect("registered");
     // Not yet inspected: refused.
     refused_by(
         store
@@ -945,8 +983,13 @@ async fn charters(url: &str) {
         .await;
     // The bus's inspection (2 January 2031) ends before: refused by it, not by the term.
     refused_by(err, "Art. 38, § 3º");
-    // Four weeks later, both buses inspected again.
+    // Four weeks later, both buses inspected again, and the registration
+    // renewed from 3 January 2031 (a continuous charter runs past it).
     let late_day = on(d(2030, 1, 30));
+    let renewed = register_carrier(&store, &late_day, &rb)
+        .await
+        .expect("renewed");
+    assert_eq!(renewed.valid_from, d(2031, 1, 3));
     store
         .record_inspection(
             &late_day,

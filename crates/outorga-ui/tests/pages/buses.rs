@@ -369,19 +369,33 @@ async fn bus_screens(url: &str) {
         .to_string();
     let passengers = |n: usize| {
         (1..=n)
-            .map(|i| format!("Passageiro+{i}%3B"))
+            .map(|i| format!("Passageiro {i};"))
             .collect::<Vec<_>>()
-            .join("%0A")
-    };
-    let ask = |n: usize| {
-        format!(
-            "csrf={csrf}&tipo=eventual&de=2026-12-20&ate=2026-12-21&origem=Macap%C3%A1&destino=Oiapoque\
-             &retorno=Macap%C3%A1&placa={plate}&contratante=Clube&nota_fiscal=NF-e+9&passageiros={}",
-            passengers(n)
-        )
+            .join("\n")
     };
     let path = format!("/j/amapa/transportadoras/{carrier}/fretamentos");
-    let over = send(&router, post(&path, &admin, &ask(47))).await;
+    let pdf: &[u8] = b"%PDF-1.4\n%%EOF\n";
+    let ask = |n: usize, files: &[(&str, &str, &[u8])]| {
+        let list = passengers(n);
+        multipart_files(
+            &path,
+            &admin,
+            &[
+                ("csrf", &csrf),
+                ("tipo", "eventual"),
+                ("de", "2026-12-20"),
+                ("ate", "2026-12-21"),
+                ("origem", "Macapá"),
+                ("destino", "Oiapoque"),
+                ("retorno", "Macapá"),
+                ("placa", &plate),
+                ("contratante", "Clube"),
+                ("passageiros", &list),
+            ],
+            files,
+        )
+    };
+    let over = send(&router, ask(47, &[("anexo_invoice", "nf.pdf", pdf)])).await;
     assert_eq!(
         over.status,
         StatusCode::UNPROCESSABLE_ENTITY,
@@ -395,7 +409,16 @@ async fn bus_screens(url: &str) {
         over.body
     );
     assert!(over.body.contains("Art. 31"), "{}", over.body);
-    let done = send(&router, post(&path, &admin, &ask(40))).await;
+    // A file that is no PDF, JPEG nor PNG: refused, naming it.
+    let bad = send(
+        &router,
+        ask(40, &[("anexo_invoice", "nf.exe", b"MZ\x90\0")]),
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.body);
+    assert!(bad.body.contains("`nf.exe` não é PDF"), "{}", bad.body);
+    // The invoice attached: authorized, listed, its page shows the file.
+    let done = send(&router, ask(40, &[("anexo_invoice", "nf.pdf", pdf)])).await;
     assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.body);
     let listed = send(&router, get(done.location(), &admin)).await;
     assert!(
@@ -407,6 +430,112 @@ async fn bus_screens(url: &str) {
         listed.body.contains("20/12/2026 a 21/12/2026"),
         "{}",
         listed.body
+    );
+    let charter = send(&router, get("/j/amapa/fretamentos/2026/2", &admin)).await;
+    assert_eq!(charter.status, StatusCode::OK, "{}", charter.body);
+    for expected in ["nº 1/2026", "nota fiscal", "nf.pdf"] {
+        assert!(
+            charter.body.contains(expected),
+            "{expected}: {}",
+            charter.body
+        );
+    }
+    let file = send(
+        &router,
+        get("/j/amapa/fretamentos/2026/2/arquivos/1", &admin),
+    )
+    .await;
+    assert_eq!(file.status, StatusCode::OK);
+    assert!(file.body.starts_with("%PDF"), "{}", file.body);
+
+    // The carrier's registration (art. 28, § 4º): the demo's in force with
+    // its two documents, one downloaded; a renewal with a document; a file
+    // that is no PDF refused; the cancellation.
+    let page = send(
+        &router,
+        get(&format!("/j/amapa/transportadoras/{carrier}"), &admin),
+    )
+    .await;
+    for expected in [
+        "Registro cadastral",
+        "Registro nº 1/2026 — em vigor",
+        "contrato-social.pdf",
+        "apólice de seguro",
+        "Art. 64, IV",
+    ] {
+        assert!(page.body.contains(expected), "{expected}: {}", page.body);
+    }
+    let document = send(
+        &router,
+        get(
+            &format!("/j/amapa/transportadoras/{carrier}/registro/2026/1/arquivos/1"),
+            &admin,
+        ),
+    )
+    .await;
+    assert_eq!(document.status, StatusCode::OK);
+    assert!(document.body.starts_with("%PDF"));
+    let register = format!("/j/amapa/transportadoras/{carrier}/registro");
+    let refused = send(
+        &router,
+        multipart_files(
+            &register,
+            &admin,
+            &[("csrf", &csrf)],
+            &[("documento_cnpj_card", "cartao.txt", b"texto")],
+        ),
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        refused.body.contains("`cartao.txt` não é PDF"),
+        "{}",
+        refused.body
+    );
+    let renewed = send(
+        &router,
+        multipart_files(
+            &register,
+            &admin,
+            &[("csrf", &csrf)],
+            &[("documento_cnpj_card", "cartao.pdf", pdf)],
+        ),
+    )
+    .await;
+    assert_eq!(renewed.status, StatusCode::SEE_OTHER, "{}", renewed.body);
+    let after = send(&router, get(renewed.location(), &admin)).await;
+    for expected in [
+        "Registro cadastral nº 2/2026 gravado",
+        "— a vigorar",
+        "o registro nº 1/2026",
+    ] {
+        assert!(after.body.contains(expected), "{expected}: {}", after.body);
+    }
+    let cancelled = send(
+        &router,
+        post(
+            &format!("/j/amapa/transportadoras/{carrier}/registro/2026/1/cassacao"),
+            &admin,
+            &format!("csrf={csrf}&motivo=Autoriza%C3%A7%C3%A3o+usada+em+linha+regular"),
+        ),
+    )
+    .await;
+    assert_eq!(
+        cancelled.status,
+        StatusCode::SEE_OTHER,
+        "{}",
+        cancelled.body
+    );
+    let after = send(&router, get(cancelled.location(), &admin)).await;
+    assert!(
+        after.body.contains("Registro nº 1/2026 — cassado em"),
+        "{}",
+        after.body
+    );
+    assert!(
+        after.body.contains("Registro nº 2/2026 — cassado em"),
+        "{}",
+        after.body
     );
 }
 

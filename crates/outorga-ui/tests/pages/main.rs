@@ -2202,7 +2202,7 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 87] = [
+    let routes: [Row<'_>; 92] = [
         // The administration (issue 12): users and tokens, parameters,
         // the audit log.
         ("GET", "/admin/usuarios", "", Admin::admits, None),
@@ -2630,6 +2630,37 @@ async fn role_table(url: &str) {
             Inspector::admits,
             unprocessable,
         ),
+        // The register of the carriers authorized (art. 28, § 4º) and a
+        // charter's page with its files.
+        (
+            "POST",
+            "/j/{j}/transportadoras/36002518000101/registro",
+            "documento_cnpj_card=x",
+            Clerk::admits,
+            unprocessable,
+        ),
+        (
+            "POST",
+            "/j/{j}/transportadoras/36002518000101/registro/2026/1/cassacao",
+            "motivo=x",
+            Clerk::admits,
+            None,
+        ),
+        (
+            "GET",
+            "/j/{j}/transportadoras/36002518000101/registro/2026/1/arquivos/1",
+            "",
+            anyone,
+            None,
+        ),
+        ("GET", "/j/{j}/fretamentos/2026/1", "", anyone, None),
+        (
+            "GET",
+            "/j/{j}/fretamentos/2026/1/arquivos/1",
+            "",
+            anyone,
+            None,
+        ),
         // The holder's space, the staff's side (issue 14): a first-access
         // code printed, the petitions and their files, an answer.
         (
@@ -2730,6 +2761,16 @@ fn multipart(
     fields: &[(&str, &str)],
     file: (&str, &[u8]),
 ) -> Request<Body> {
+    multipart_files(path, cookies, fields, &[("arquivo", file.0, file.1)])
+}
+
+/// A multipart form: its text fields and its files, each under its field.
+fn multipart_files(
+    path: &str,
+    cookies: &str,
+    fields: &[(&str, &str)],
+    files: &[(&str, &str, &[u8])],
+) -> Request<Body> {
     let boundary = "----outorga-teste";
     let mut body = Vec::new();
     for (name, value) in fields {
@@ -2740,16 +2781,18 @@ fn multipart(
             .as_bytes(),
         );
     }
-    body.extend_from_slice(
-        format!(
-            "--{boundary}\r\nContent-Disposition: form-data; name=\"arquivo\"; filename=\"{}\"\r\n\
-             Content-Type: text/csv\r\n\r\n",
-            file.0
-        )
-        .as_bytes(),
-    );
-    body.extend_from_slice(file.1);
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    for (field, name, bytes) in files {
+        body.extend_from_slice(
+            format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{name}\"\r\n\
+                 Content-Type: application/octet-stream\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
     Request::post(path)
         .header(header::COOKIE, cookies)
         .header(

@@ -401,6 +401,11 @@ async fn charter_authorization<'a>(
             format!("{}/{}", charter.number, charter.year),
         ),
         Row::new("Transportadora", person(state, j, &input.carrier).await?),
+    ];
+    if let Some(registration) = &charter.registration {
+        rows.push(Row::new("Registro cadastral nº", registration.clone()));
+    }
+    rows.extend([
         Row::new("Serviço", kind),
         Row::new(
             "Período",
@@ -410,7 +415,7 @@ async fn charter_authorization<'a>(
             "Percurso",
             format!("{} – {} – {}", input.origin, input.destination, input.end),
         ),
-    ];
+    ]);
     if !input.route.is_empty() {
         rows.push(Row::new("Itinerário", input.route.clone()));
     }
@@ -445,10 +450,17 @@ async fn charter_authorization<'a>(
                 rules.closed_circuit
             ));
         }
-        paragraphs.push(format!(
-            "Uma cópia desta autorização segue no veículo durante a viagem ({}).",
-            rules.copy_on_board
-        ));
+        match (&rules.registration, &charter.registration) {
+            (Some(register), Some(_)) => paragraphs.push(format!(
+                "Uma cópia desta autorização e do registro cadastral da transportadora segue no \
+                 veículo durante a viagem ({}; {}).",
+                rules.copy_on_board, register.on_board
+            )),
+            _ => paragraphs.push(format!(
+                "Uma cópia desta autorização segue no veículo durante a viagem ({}).",
+                rules.copy_on_board
+            )),
+        }
     }
     Ok((
         rulebook,

@@ -337,6 +337,94 @@ async fn operation_and_findings(app: &App) {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(headers[axum::http::header::CONTENT_TYPE], "application/pdf");
     assert!(pdf.starts_with(b"%PDF"));
+
+    // The demo charter rests on the carrier's registration and keeps its
+    // two files, each downloaded.
+    assert_eq!(demo.body["registro_cadastral"], format!("1/{year}"));
+    assert_eq!(demo.body["anexos"][0]["tipo"], "invoice", "{:?}", demo.body);
+    let (status, headers, file) = app
+        .file(&format!("{J}/charters/{year}/1/files/1"), &clerk)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers[axum::http::header::CONTENT_TYPE], "application/pdf");
+    assert!(file.starts_with(b"%PDF"));
+    // A charter with its files as base64: a bad one refused, naming the field.
+    use base64::Engine as _;
+    let encoded = |bytes: &[u8]| base64::engine::general_purpose::STANDARD.encode(bytes);
+    let mut with_files = ask(40);
+    with_files["anexos"] = json!([{ "tipo": "passenger_list", "nome": "lista.pdf",
+                                    "conteudo": encoded(b"%PDF-1.4\n%%EOF\n") }]);
+    let attached = app.post(&format!("{J}/charters"), &clerk, with_files).await;
+    assert_eq!(attached.status, StatusCode::CREATED, "{:?}", attached.body);
+    assert_eq!(attached.body["anexos"][0]["formato"], "application/pdf");
+    let mut bad = ask(40);
+    bad["anexos"] = json!([{ "tipo": "invoice", "nome": "nf.pdf", "conteudo": "não é base64" }]);
+    let refused = app.post(&format!("{J}/charters"), &clerk, bad).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(refused.body["campo"], "anexos", "{:?}", refused.body);
+
+    // The register (art. 28, § 4º): the demo's registration with its two
+    // documents; a renewal; a document that is no PDF refused; the
+    // cancellation (§ 5º), after which a charter is refused (art. 64, IV).
+    let registrations = format!("{J}/carriers/{carrier}/registrations");
+    let listed = app.get(&registrations, &clerk).await;
+    assert_eq!(listed.status, StatusCode::OK, "{:?}", listed.body);
+    assert_eq!(listed.body["itens"][0]["registro"], format!("1/{year}"));
+    assert_eq!(listed.body["itens"][0]["situacao"], "in_force");
+    assert_eq!(
+        listed.body["itens"][0]["documentos"]
+            .as_array()
+            .map(Vec::len),
+        Some(2)
+    );
+    let (status, _, document) = app
+        .file(&format!("{registrations}/{year}/1/files/2"), &clerk)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(document.starts_with(b"%PDF"));
+    let exe = app
+        .post(
+            &registrations,
+            &clerk,
+            json!({ "documentos": [{ "tipo": "cnpj_card", "nome": "cartao.exe", "conteudo": encoded(b"MZ") }] }),
+        )
+        .await;
+    assert_eq!(exe.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(exe.body["campo"], "documentos", "{:?}", exe.body);
+    let renewed = app
+        .post(
+            &registrations,
+            &clerk,
+            json!({ "documentos": [{ "tipo": "cnpj_card", "nome": "cartao.pdf",
+                                     "conteudo": encoded(b"%PDF-1.4\n%%EOF\n") }] }),
+        )
+        .await;
+    assert_eq!(renewed.status, StatusCode::CREATED, "{:?}", renewed.body);
+    assert_eq!(renewed.body["renova"], format!("1/{year}"));
+    let cancelled = app
+        .post(
+            &format!("{registrations}/{year}/1/cancellation"),
+            &clerk,
+            json!({ "motivo": "Autorização usada em linha regular" }),
+        )
+        .await;
+    assert_eq!(cancelled.status, StatusCode::OK, "{:?}", cancelled.body);
+    assert_eq!(cancelled.body["situacao"], "cancelled");
+    assert_eq!(cancelled.body["artigo_cassacao"], "Art. 28, § 5º");
+    let after = app.post(&format!("{J}/charters"), &clerk, ask(40)).await;
+    assert_eq!(
+        after.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{:?}",
+        after.body
+    );
+    assert!(
+        after.body["artigos"]
+            .as_array()
+            .is_some_and(|a| a.contains(&json!("Art. 64, IV"))),
+        "{:?}",
+        after.body
+    );
 }
 
 on_both_backends!(operation_and_findings);

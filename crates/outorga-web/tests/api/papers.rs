@@ -132,6 +132,10 @@ async fn papers(app: &App) {
                     );
                     assert!(text.contains("Passageiros na lista"), "{text}");
                     assert!(text.contains("Art. 28, § 2º"), "{text}");
+                    // The carrier's registration the bus carries with it
+                    // (art. 28, § 4º; 64, IV).
+                    assert!(text.contains("Registro cadastral nº"), "{text}");
+                    assert!(text.contains("Art. 64, IV"), "{text}");
                 }
                 "termo_delegacao" => {
                     assert!(text.contains("Termo de delegação"), "{text}");

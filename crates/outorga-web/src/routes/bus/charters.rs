@@ -1,7 +1,8 @@
 //! Charters and emergency services by authorization, and their
-//! authorization's document.
+//! authorization's document; the files sent with the request (contract,
+//! invoice, the list as signed), as base64, and each downloaded.
 
-use super::bus_rulebook;
+use super::{ArquivoGuardado, attachment_file, base64_body, base64_file, bus_rulebook};
 use crate::auth::{Clerk, Reader};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::Path;
@@ -10,6 +11,8 @@ use crate::routes::{change, parse_day};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::Response;
+use outorga_store::CharterFileKind;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -53,6 +56,22 @@ pub struct FretamentoEntrada {
     pub linha: Option<String>,
     #[serde(default)]
     pub passageiros: Vec<PassageiroEntrada>,
+    /// Arquivos do pedido (PDF, JPEG ou PNG, até 5 e 10 MB ao todo): o
+    /// contrato, a nota fiscal, a lista assinada. A nota fiscal ou o
+    /// contrato anexados valem como informados.
+    #[serde(default)]
+    pub anexos: Vec<AnexoFretamento>,
+}
+
+/// A file sent with a charter's request.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnexoFretamento {
+    /// `contract`, `invoice`, `passenger_list` ou `other`.
+    pub tipo: String,
+    pub nome: String,
+    /// O arquivo em base64.
+    pub conteudo: String,
 }
 
 /// A charter authorized.
@@ -73,6 +92,11 @@ pub struct FretamentoSaida {
     /// O código da autorização, que o fiscal verifica em `/verificar/{codigo}`.
     pub documento: String,
     pub artigos: Vec<String>,
+    /// O registro cadastral da transportadora em que foi autorizado
+    /// ("número/ano"; art. 28, § 4º; 64, IV).
+    pub registro_cadastral: Option<String>,
+    /// Os arquivos do pedido (`GET …/charters/{ano}/{numero}/files/{arquivo}`).
+    pub anexos: Vec<ArquivoGuardado>,
 }
 
 impl From<outorga_store::Charter> for FretamentoSaida {
@@ -92,6 +116,12 @@ impl From<outorga_store::Charter> for FretamentoSaida {
             autorizado_em: c.authorized_on.to_string(),
             documento: c.document.code,
             artigos: c.articles,
+            registro_cadastral: c.registration,
+            anexos: c
+                .files
+                .into_iter()
+                .map(|f| ArquivoGuardado::of((f.kind.name(), f.kind.portuguese()), f.file))
+                .collect(),
         }
     }
 }
@@ -133,18 +163,40 @@ pub fn charter_input(input: &FretamentoEntrada) -> Result<outorga_store::Charter
                 document: p.documento.clone(),
             })
             .collect(),
+        files: input
+            .anexos
+            .iter()
+            .map(|a| {
+                let kind = CharterFileKind::parse(a.tipo.trim()).ok_or_else(|| {
+                    ApiError::field(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        "anexos",
+                        format!(
+                            "`{}`: o anexo é contract, invoice, passenger_list ou other",
+                            a.tipo
+                        ),
+                    )
+                })?;
+                Ok(outorga_store::CharterDocument {
+                    kind,
+                    file: base64_file("anexos", &a.nome, &a.conteudo)?,
+                })
+            })
+            .collect::<Result<_, ApiError>>()?,
     })
 }
 
 /// Authorizes a charter or an emergency service when the law allows it
-/// (422 with the reasons and articles when not): its authorization is a
-/// document verifiable by its code.
+/// (422 with the reasons and articles when not; a charter only to a
+/// carrier registered on every day of the service): its authorization is a
+/// document verifiable by its code. The files come with the request.
 #[utoipa::path(post, path = "/api/jurisdictions/{j}/charters", tag = "ônibus",
     params(("j" = String, Path, description = "a jurisdição")),
     request_body = FretamentoEntrada,
     responses((status = 201, body = FretamentoSaida), (status = 400, body = ErrorBody),
               (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+              (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
+              (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn authorize(
     State(state): State<AppState>,
@@ -177,8 +229,41 @@ async fn charter(
     Ok(Json(state.store.charter(&j, (ano, numero)).await?.into()))
 }
 
+/// A file sent with a charter's request.
+#[utoipa::path(get, path = "/api/jurisdictions/{j}/charters/{ano}/{numero}/files/{arquivo}", tag = "ônibus",
+    params(("j" = String, Path, description = "a jurisdição"), ("ano" = i32, Path, description = "o ano"),
+           ("numero" = i64, Path, description = "o número"), ("arquivo" = i64, Path, description = "o número do arquivo")),
+    responses((status = 200, description = "o arquivo (PDF, JPEG ou PNG)"), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn charter_file(
+    State(state): State<AppState>,
+    _who: Reader,
+    Path((j, ano, numero, arquivo)): Path<(String, i32, i64, i64)>,
+) -> Result<Response, ApiError> {
+    let (name, kind, bytes) = state
+        .store
+        .charter_file(&j, (ano, numero), arquivo)
+        .await?
+        .ok_or_else(|| {
+            ApiError::not_found(format!(
+                "não há arquivo nº {arquivo} na autorização nº {numero}/{ano}"
+            ))
+        })?;
+    Ok(attachment_file(&name, &kind, bytes))
+}
+
 pub(super) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(authorize))
         .routes(routes!(charter))
+        .routes(routes!(charter_file))
+}
+
+/// A charter asked with its files, under its own body limit.
+pub(super) fn file_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(authorize))
+        .layer(axum::extract::DefaultBodyLimit::max(base64_body(
+            outorga_store::CHARTER_MAX_BYTES,
+        )))
 }
