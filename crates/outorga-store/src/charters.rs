@@ -243,6 +243,8 @@ impl Store {
             today,
         )
         .await?;
+        let system_carrier =
+            crate::line_operations::delegated(&mut tx, jurisdiction, &carrier.document).await?;
         let registrations: Vec<CarrierRegistration> =
             registrations_of(&mut tx, jurisdiction, &carrier.document).await?;
         let engine_registrations: Vec<_> = registrations
@@ -271,6 +273,7 @@ impl Store {
                 seats: vehicle.capacity.map(u32::from),
                 barred,
                 registrations: &engine_registrations,
+                system_carrier,
             },
             today,
         )?;

@@ -302,6 +302,24 @@ pub(crate) async fn serves(
     .is_some())
 }
 
+/// Whether `carrier` holds a delegation of a line in force (a
+/// concessionária or permissionária of the system).
+pub(crate) async fn delegated(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    carrier: &str,
+) -> Result<bool, StoreError> {
+    Ok(sqlx::query(
+        "SELECT 1 AS one FROM permits WHERE jurisdiction = $1 AND holder = $2 \
+         AND line IS NOT NULL AND status IN ('granted', 'suspended')",
+    )
+    .bind(jurisdiction)
+    .bind(carrier)
+    .fetch_optional(&mut **tx)
+    .await?
+    .is_some())
+}
+
 impl Store {
     /// Records a version of `line`'s operation: set by the agency by `act`
     /// (approved at once), or asked for by `carrier`, which must serve the

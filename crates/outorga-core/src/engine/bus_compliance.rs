@@ -149,9 +149,13 @@ pub fn statistics_due<'r>(
         .with_day(1)
         .and_then(|d| d.checked_add_months(Months::new(1)))
         .ok_or(EngineError::TooLarge)?;
-    let due = next
-        .with_day(day.clamp(1, 28))
-        .ok_or(EngineError::TooLarge)?;
+    if !(1..=28).contains(&day) {
+        return Err(EngineError::InvalidQuestion(format!(
+            "o dia do vencimento das estatísticas vale {day}: defina-o de 1 a 28, para que todo mês o tenha ({})",
+            rules.statistics_due_day.citation
+        )));
+    }
+    let due = next.with_day(day).ok_or(EngineError::TooLarge)?;
     let late_after = due
         .checked_add_days(Days::new(u64::from(grace)))
         .ok_or(EngineError::TooLarge)?;

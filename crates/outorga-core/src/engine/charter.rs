@@ -69,6 +69,9 @@ pub struct CharterRequest<'a> {
     /// The carrier's registrations in the register of the carriers
     /// authorized (a charter's: weighed where the rulebook keeps one).
     pub registrations: &'a [Registration],
+    /// Whether the carrier holds a concession or permission of a line of
+    /// the system (an emergency service is delegated only to one, art. 29).
+    pub system_carrier: bool,
 }
 
 /// The answer: whether it may be authorized and until when.
@@ -197,7 +200,15 @@ pub fn decide(
                 );
             }
         }
-        CharterKind::Emergency => {}
+        CharterKind::Emergency => {
+            if !request.system_carrier {
+                refuse(
+                    "o serviço emergencial é delegado a outra transportadora concessionária ou permissionária do sistema, e esta não tem delegação de linha"
+                        .into(),
+                    kind_article,
+                );
+            }
+        }
     }
     // The bus: within the age the law allows and inspected, through the
     // last day of the service.

@@ -343,7 +343,102 @@ impl Store {
             )
             .await?;
         }
+        self.demo_passengers(
+            change,
+            rulebook,
+            (jurisdiction, today),
+            &plates[0],
+            &mut note,
+        )
+        .await;
         Ok(())
+    }
+
+    /// A passenger's complaint about a trip (baggage lost, the law's answer
+    /// kept with it) and a bus seized yesterday in custody, its expense
+    /// unpaid: what the inspectors find to work on.
+    async fn demo_passengers(
+        &self,
+        change: &Change<'_>,
+        rulebook: &Rulebook,
+        (jurisdiction, today): (&str, NaiveDate),
+        plate: &str,
+        note: &mut impl FnMut(&str, StoreError),
+    ) {
+        let (carrier, _) = CARRIER;
+        let local = rulebook.jurisdiction.local(change.at);
+        let trip_day = today.checked_sub_days(Days::new(5)).unwrap_or(today);
+        let complaint = crate::ComplaintInput {
+            kind: crate::ComplaintKind::BaggageLost,
+            description:
+                "Minha mala não chegou em Oiapoque e a empresa não dá resposta (demonstração)."
+                    .into(),
+            occurred_at: trip_day.and_time(t(20)),
+            place: "Rodoviária de Oiapoque".into(),
+            plate: Some(plate.into()),
+            line: Some("AP-101".into()),
+            contact: None,
+            trip: Some(crate::TripFacts {
+                departs: Some(trip_day.and_time(t(8))),
+                ticket: Some("000123".into()),
+                seat: Some(12),
+                claimed_on: Some(trip_day),
+                ..crate::TripFacts::default()
+            }),
+        };
+        if let Err(e) = self
+            .file_complaint(change, jurisdiction, &complaint, (local, Some(rulebook)))
+            .await
+        {
+            note("reclamação de bagagem extraviada", e);
+        }
+        // A charter bus that picked people up along its route (64-I),
+        // seized yesterday afternoon.
+        let yesterday = today.checked_sub_days(Days::new(1)).unwrap_or(today);
+        let seized_at = yesterday.and_time(t(15));
+        let auto = crate::AutoInput {
+            infraction: "64-I".into(),
+            offender: carrier.into(),
+            permit: None,
+            plate: Some(plate.into()),
+            committed_at: seized_at,
+            place: "BR-156, km 12, posto de fiscalização (demonstração)".into(),
+            description: "Fretamento embarcando passageiros ao longo do itinerário.".into(),
+        };
+        let issued = Change {
+            at: rulebook.jurisdiction.utc(yesterday.and_time(t(16))),
+            ..*change
+        };
+        let key = match self
+            .issue_auto(&issued, rulebook, jurisdiction, &auto)
+            .await
+        {
+            Ok(auto) => (auto.year, auto.number),
+            Err(e) => return note("auto de apreensão do ônibus", e),
+        };
+        let custody = crate::CustodyInput {
+            held_at: seized_at,
+            place: "Pátio da Secretaria de Transportes, Macapá (demonstração)".into(),
+            custodian: "Chefe do pátio (demonstração)".into(),
+        };
+        if let Err(e) = self
+            .open_custody(&issued, rulebook, jurisdiction, key, &custody)
+            .await
+        {
+            return note("custódia do ônibus apreendido", e);
+        }
+        let expense = crate::ExpenseInput {
+            kind: outorga_core::model::ExpenseKind::FoodLodging,
+            description: "Jantar e pernoite de 28 passageiros em Ferreira Gomes".into(),
+            amount: rust_decimal::Decimal::new(168_000, 2),
+            incurred_on: yesterday,
+        };
+        if let Err(e) = self
+            .add_custody_expense(&issued, rulebook, jurisdiction, key, &expense)
+            .await
+        {
+            note("despesa da custódia", e);
+        }
     }
 }
 

@@ -765,6 +765,31 @@ async fn demo(url: &str) {
         15
     );
     assert!(all.iter().any(|o| o.status == OperationStatus::Requested));
+    // A passenger's complaint about lost baggage, with the law's limit in R$
+    // from the CTM of the demo's lines, reaches the inspectors' queue.
+    let queue = store
+        .complaints(AP, None, outorga_store::Window::first(50))
+        .await
+        .expect("complaints");
+    let lost = queue
+        .items
+        .iter()
+        .find(|c| c.kind == outorga_store::ComplaintKind::BaggageLost)
+        .expect("a baggage complaint");
+    let answer = &lost.trip.as_ref().expect("trip").answer;
+    assert!(answer.limit.is_some(), "{answer:?}");
+    assert_eq!(answer.infraction, "61-IV-g");
+    // A bus seized yesterday is in custody, its expense unpaid: not yet
+    // releasable.
+    let held = store.vehicles_held(AP, 10).await.expect("held");
+    assert_eq!(held.len(), 1, "{held:?}");
+    let view = store
+        .custody(rb, AP, (held[0].year, held[0].number), by().at)
+        .await
+        .expect("custody")
+        .expect("recorded");
+    assert_eq!(view.custody.expenses.len(), 1);
+    assert!(!view.releasable(), "{:?}", view.checks);
 }
 
 #[tokio::test]
@@ -1049,6 +1074,21 @@ async fn charters(url: &str) {
             .await,
         "Art. 29",
     );
+    // Only to a concessionária or permissionária of the system (art. 29):
+    // a company without a line's delegation is refused.
+    let outsider = store
+        .authorize_charter(
+            &late_day,
+            &rb,
+            AP,
+            &outorga_store::CharterInput {
+                carrier: OTHER.into(),
+                ..emergency(d(2030, 7, 31))
+            },
+        )
+        .await;
+    let why = refused_by(outsider, "Art. 29");
+    assert!(why.contains("concessionária ou permissionária"), "{why}");
     // The 2020 bus serves through 31 December 2030 (10 years of use).
     let aged = |until| outorga_store::CharterInput {
         until,
