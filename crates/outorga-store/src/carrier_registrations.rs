@@ -439,7 +439,39 @@ impl Store {
                 )
             })
             .collect();
+        // The charters authorized on the carrier's registration and not yet
+        // ended fall with it: the bus can no longer carry a registration in
+        // force (art. 64, IV). Their authorization is cancelled today.
+        let live: Vec<String> = sqlx::query(
+            "SELECT c.document AS code FROM charters c JOIN documents d ON d.code = c.document \
+             WHERE c.jurisdiction = $1 AND c.carrier = $2 AND c.kind <> 'emergency' \
+             AND c.until_day >= $3 AND d.cancelled_on IS NULL ORDER BY c.year, c.number",
+        )
+        .bind(jurisdiction)
+        .bind(&target.carrier)
+        .bind(today.to_string())
+        .fetch_all(&mut *tx)
+        .await?
+        .iter()
+        .map(|row| row.try_get::<String, _>("code"))
+        .collect::<Result<_, _>>()?;
+        let mut rows = rows;
+        let documents: Vec<RowRef> = live
+            .iter()
+            .map(|code| RowRef::new("documents", [code.into()]))
+            .collect();
         crate::audit::guard::unchanged(&mut tx, &self.audit.schema, &rows).await?;
+        crate::audit::guard::unchanged(&mut tx, &self.audit.schema, &documents).await?;
+        for code in &live {
+            sqlx::query(
+                "UPDATE documents SET cancelled_on = $2 WHERE code = $1 AND cancelled_on IS NULL",
+            )
+            .bind(code)
+            .bind(today.to_string())
+            .execute(&mut *tx)
+            .await?;
+        }
+        rows.extend(documents);
         for r in &reached {
             sqlx::query(
                 "UPDATE carrier_registrations SET status = 'cancelled', cancelled_on = $4, \
@@ -466,6 +498,7 @@ impl Store {
                 detail: serde_json::json!({
                     "carrier": target.carrier,
                     "cancelled": reached.iter().map(CarrierRegistration::label).collect::<Vec<_>>(),
+                    "charter_authorizations_cancelled": live,
                     "article": rules.cancellation,
                 }),
                 rows,

@@ -317,7 +317,7 @@ async fn register_and_charter(url: &str) {
     assert_eq!(renewed.valid_from, d(2031, 1, 3));
     assert_eq!(renewed.valid_until, d(2032, 1, 2));
     assert_eq!(renewed.renews.as_deref(), Some("1/2030"));
-    store
+    let across = store
         .authorize_charter(&december, &rb, AP, &trip(d(2031, 1, 2), d(2031, 1, 3)))
         .await
         .expect("across the renewal");
@@ -376,6 +376,20 @@ async fn register_and_charter(url: &str) {
         "Art. 28, § 4º",
     );
     assert!(reason.contains("cassado em 21/12/2030"), "{reason}");
+    // The charter still to run lost its authorization with the registration
+    // (art. 64, IV); the one that ended in July keeps its record as it was.
+    let paper = store
+        .document(&across.document.code)
+        .await
+        .expect("read")
+        .expect("the authorization");
+    assert_eq!(paper.cancelled_on, Some(d(2030, 12, 21)));
+    let july = store
+        .document(&authorized.document.code)
+        .await
+        .expect("read")
+        .expect("the authorization");
+    assert_eq!(july.cancelled_on, None);
     invalid_field(
         store
             .cancel_carrier_registration(
