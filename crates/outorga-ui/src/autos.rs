@@ -94,7 +94,13 @@ struct ListPage {
     filters: String,
     error: Option<String>,
     inspector: bool,
+    /// The vehicles held now, the longest held first: (year, number,
+    /// plate, measure, since, where).
+    held: Vec<(i32, i64, String, &'static str, String, String)>,
 }
+
+/// How many of the vehicles held the list of autos shows.
+const HELD_SHOWN: u32 = 50;
 
 /// A page of autos that `filter` admits.
 pub(crate) async fn autos_page(
@@ -157,9 +163,29 @@ pub(crate) async fn list(
         query_text(&asked.infracao),
         query_text(&asked.permissao)
     );
+    let held = match state.store.vehicles_held(&place.id, HELD_SHOWN).await {
+        Ok(held) => held
+            .into_iter()
+            .map(|c| {
+                (
+                    c.year,
+                    c.number,
+                    c.plate,
+                    c.kind.portuguese(),
+                    c.held_at.format("%d/%m/%Y %H:%M").to_string(),
+                    c.place,
+                )
+            })
+            .collect(),
+        Err(error) => {
+            tracing::error!(%error, "the vehicles held could not be read");
+            return crate::pages::failure();
+        }
+    };
     page(
         list_status(&found),
         &ListPage {
+            held,
             user: Some(Bar::of(&signed)),
             j: place.id.clone(),
             place: place.name.clone(),
