@@ -4,6 +4,7 @@
 //! and every date are inputs; a decision returns its result together with the
 //! citations of the articles it rests on.
 
+pub mod brl;
 pub mod calendar;
 pub mod context;
 pub mod engine;

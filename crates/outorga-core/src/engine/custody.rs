@@ -54,7 +54,7 @@ pub fn releasable(checks: &[Check<'_>]) -> bool {
 }
 
 fn brl(value: Decimal) -> String {
-    format!("R$ {}", crate::context::round_brl(value)).replace('.', ",")
+    crate::brl::money(&crate::context::round_brl(value).to_string())
 }
 
 /// The requirements of releasing `held` at `at`: its minimum time, and the

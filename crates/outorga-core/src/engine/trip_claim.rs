@@ -92,7 +92,7 @@ fn rules<'r>(ctx: &Context<'r>) -> Result<&'r PassengerRules, EngineError> {
 }
 
 fn reais(value: Decimal) -> String {
-    format!("R$ {}", round_brl(value)).replace('.', ",")
+    crate::brl::money(&round_brl(value).to_string())
 }
 
 fn day(value: NaiveDate) -> String {
