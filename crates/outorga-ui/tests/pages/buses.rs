@@ -557,3 +557,118 @@ async fn bus_screens_on_postgresql() {
     bus_screens(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
     sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
 }
+
+/// A passenger's complaint about a trip from the public form: the law's
+/// answer on the protocol page (excess baggage: 0,5 % of the fare per
+/// kilogram over the franchise, art. 49, § único), a missing fact refused
+/// next to its field. The demo's seized bus: listed among the vehicles
+/// held, its custody on the auto's page with what its release lacks; its
+/// expense paid there; the release still refused before the 72 hours.
+async fn passengers_and_custody(url: &str) {
+    let router = router_on(url, true).await;
+    let form = |fields: &str| {
+        format!(
+            "jurisdicao=amapa&quando=2026-11-20T07%3A30&local=Rodovi%C3%A1ria+de+Macap%C3%A1\
+             &linha=AP-101&partida=2026-11-20T08%3A00&descricao=Cobraram+pela+bagagem+a+mais.&{fields}"
+        )
+    };
+    let filed = send(
+        &router,
+        post(
+            "/denuncia",
+            "",
+            &form("tipo=excess_baggage&tarifa=85%2C00&kg_bagageiro=38&kg_mao=5&cobrado=25%2C00"),
+        ),
+    )
+    .await;
+    assert_eq!(filed.status, StatusCode::SEE_OTHER, "{}", filed.body);
+    let page = send(&router, get(filed.location(), "")).await;
+    assert!(
+        page.body.contains("O que a lei diz")
+            && page.body.contains("R$ 3,40")
+            && page.body.contains("61-III-c"),
+        "{}",
+        page.body
+    );
+    let refused = send(&router, post("/denuncia", "", &form("tipo=refund_refused"))).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        refused.body.contains("quando o passageiro pediu"),
+        "{}",
+        refused.body
+    );
+
+    let admin = format!(
+        "outorga_sessao={}",
+        value(&signed_in_as(&router, "admin-geral").await)
+    );
+    let autos = send(&router, get("/j/amapa/autos", &admin)).await;
+    assert!(
+        autos.body.contains("Veículos retidos ou apreendidos agora"),
+        "{}",
+        autos.body
+    );
+    let link = regex_lite::Regex::new(r#"/j/amapa/autos/(\d+)/(\d+)#custodia"#).expect("regex");
+    let found = link.captures(&autos.body).expect("a held vehicle's auto");
+    let auto = format!("/j/amapa/autos/{}/{}", &found[1], &found[2]);
+    let held = send(&router, get(&auto, &admin)).await;
+    assert!(
+        held.body.contains("Custódia do veículo")
+            && held.body.contains("falta pagar R$ 1.680,00")
+            && held.body.contains("Art. 64, § 3º"),
+        "{}",
+        held.body
+    );
+    let csrf = held.csrf();
+    let paid = send(
+        &router,
+        post(
+            &format!("{auto}/custodia/despesas/1/pagamento"),
+            &admin,
+            &format!("pago_em=&comprovante=Recibo+881&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(paid.status, StatusCode::SEE_OTHER, "{}", paid.body);
+    let after = send(&router, get(paid.location(), &admin)).await;
+    assert!(
+        after.body.contains("Recibo 881") && after.body.contains("não há despesa a pagar"),
+        "{}",
+        after.body
+    );
+    let release = send(
+        &router,
+        post(
+            &format!("{auto}/passos"),
+            &admin,
+            &format!("passo=liberar&texto=Ato+n%C2%BA+1%2F2026&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(
+        release.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        release.body
+    );
+    assert!(release.body.contains("72 horas"), "{}", release.body);
+}
+
+#[tokio::test]
+async fn passengers_and_custody_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    passengers_and_custody(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn passengers_and_custody_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uipc_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    passengers_and_custody(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
