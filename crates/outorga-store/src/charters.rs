@@ -84,6 +84,8 @@ pub struct CharterInput {
     pub client_document: Option<String>,
     pub invoice: Option<String>,
     pub contract: Option<String>,
+    /// A continuous charter: the trips its contract sets.
+    pub trips: Option<u32>,
     /// An emergency service: the line it serves.
     pub line: Option<String>,
     pub passengers: Vec<Passenger>,
@@ -165,6 +167,15 @@ fn check(input: &CharterInput) -> Result<CharterInput, StoreError> {
         client_document: optional("documento_contratante", &input.client_document)?,
         invoice: optional("nota_fiscal", &input.invoice)?,
         contract: optional("contrato", &input.contract)?,
+        trips: match input.trips {
+            Some(n) if !(1..=10_000).contains(&n) => {
+                return Err(StoreError::Invalid {
+                    field: "viagens",
+                    reason: format!("{n} viagens: informe de 1 a 10000, como o contrato define"),
+                });
+            }
+            trips => trips,
+        },
         line: optional("linha", &input.line)?,
         passengers,
         files: input
@@ -268,6 +279,7 @@ impl Store {
                     .then(|| u32::try_from(input.passengers.len()).unwrap_or(u32::MAX)),
                 invoice: input.invoice.is_some() || attached(CharterFileKind::Invoice),
                 contract: input.contract.is_some() || attached(CharterFileKind::Contract),
+                trips: input.trips,
                 client_is_company,
                 vehicle: &engine,
                 seats: vehicle.capacity.map(u32::from),
@@ -317,9 +329,9 @@ impl Store {
         sqlx::query(
             "INSERT INTO charters (jurisdiction, year, number, carrier, kind, from_day, until_day, \
              origin, destination, end_place, route, plate, client, invoice, contract, line, \
-             passengers, authorized_on, document, citations, registration) \
+             passengers, authorized_on, document, citations, registration, trips) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
-             $18, $19, $20, $21)",
+             $18, $19, $20, $21, $22)",
         )
         .bind(jurisdiction)
         .bind(year)
@@ -348,6 +360,7 @@ impl Store {
         .bind(&document.code)
         .bind(serde_json::json!(answer.citations).to_string())
         .bind(registration.clone())
+        .bind(input.trips.map(i64::from))
         .execute(&mut *tx)
         .await?;
         let mut rows = vec![RowRef::new(
@@ -542,6 +555,9 @@ fn charter_of(jurisdiction: &str, row: &sqlx::any::AnyRow) -> Result<Charter, St
             client_document: None,
             invoice: row.try_get("invoice")?,
             contract: row.try_get("contract")?,
+            trips: row
+                .try_get::<Option<i64>, _>("trips")?
+                .and_then(|n| u32::try_from(n).ok()),
             line: row.try_get("line")?,
             passengers: serde_json::from_str(&text("passengers")?).unwrap_or_default(),
             files: Vec::new(),

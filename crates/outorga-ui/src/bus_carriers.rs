@@ -672,6 +672,7 @@ pub(crate) struct CharterForm {
     documento_contratante: String,
     nota_fiscal: String,
     contrato: String,
+    viagens: String,
     linha: String,
     /// One passenger a line: the name, and the document after a `;`.
     passageiros: String,
@@ -693,6 +694,7 @@ impl CharterForm {
             documento_contratante: field("documento_contratante"),
             nota_fiscal: field("nota_fiscal"),
             contrato: field("contrato"),
+            viagens: field("viagens"),
             linha: field("linha"),
             passageiros: field("passageiros"),
         }
@@ -764,7 +766,16 @@ pub(crate) async fn charter(
         Err(message) => return refused(form, message).await,
     };
     let given = |text: &str| Some(text.trim().to_string()).filter(|t| !t.is_empty());
+    let viagens = match given(&form.viagens).map(|n| n.parse::<u32>()) {
+        None => None,
+        Some(Ok(n)) => Some(n),
+        Some(Err(_)) => {
+            let message = "a quantidade de viagens é um número, como 480".to_string();
+            return refused(form, message).await;
+        }
+    };
     let input = outorga_web::workflows::FretamentoEntrada {
+        viagens,
         transportadora: document.clone(),
         tipo: form.tipo.clone(),
         de: form.de.clone(),
@@ -1018,6 +1029,7 @@ struct CharterPage {
     client: String,
     invoice: String,
     contract: String,
+    trips: String,
     line: String,
     passengers: usize,
     registration: String,
@@ -1076,6 +1088,7 @@ pub(crate) async fn charter_page(
             client: input.client,
             invoice: input.invoice.unwrap_or_default(),
             contract: input.contract.unwrap_or_default(),
+            trips: input.trips.map(|n| n.to_string()).unwrap_or_default(),
             line: input.line.unwrap_or_default(),
             passengers: input.passengers.len(),
             registration: c.registration.unwrap_or_default(),

@@ -60,6 +60,8 @@ pub struct CharterRequest<'a> {
     /// company or institution (CNPJ).
     pub contract: bool,
     pub client_is_company: Option<bool>,
+    /// The trips the continuous charter's contract sets, when given.
+    pub trips: Option<u32>,
     /// The bus, with its last inspection; its seats.
     pub vehicle: &'a Vehicle,
     pub seats: Option<u32>,
@@ -189,6 +191,12 @@ pub fn decide(
             if !request.contract {
                 refuse(
                     "falta o contrato com a contratante, que o órgão analisa".into(),
+                    kind_article,
+                );
+            }
+            if request.trips.is_none_or(|n| n == 0) {
+                refuse(
+                    "informe a quantidade de viagens que o contrato define".into(),
                     kind_article,
                 );
             }

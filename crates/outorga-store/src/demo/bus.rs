@@ -302,6 +302,7 @@ impl Store {
             client_document: Some("11.222.333/0001-81".into()),
             invoice: Some("NF-e nº 1.234 (demonstração)".into()),
             contract: None,
+            trips: None,
             line: None,
             passengers: (1..=30)
                 .map(|n| crate::Passenger {

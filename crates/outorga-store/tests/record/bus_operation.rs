@@ -824,6 +824,7 @@ pub(crate) fn charter(
         client_document: Some("11.222.333/0001-81".into()),
         invoice: Some("NF-e 1234".into()),
         contract: None,
+        trips: None,
         line: None,
         passengers: (1..=44)
             .map(|n| outorga_store::Passenger {
@@ -994,6 +995,7 @@ async fn charters(url: &str) {
     let continuous = |until| outorga_store::CharterInput {
         until,
         contract: Some("Contrato 7/2030".into()),
+        trips: Some(480),
         invoice: None,
         passengers: Vec::new(),
         plate: BUS.into(),
@@ -1026,10 +1028,21 @@ async fn charters(url: &str) {
         )
         .await
         .expect("inspection");
-    store
+    // Its contract sets how many trips (art. 3º, VIII): without them, refused.
+    let untold = outorga_store::CharterInput {
+        trips: None,
+        ..continuous(d(2031, 1, 30))
+    };
+    let why = refused_by(
+        store.authorize_charter(&late_day, &rb, AP, &untold).await,
+        "Art. 3º, VIII",
+    );
+    assert!(why.contains("quantidade de viagens"), "{why}");
+    let authorized = store
         .authorize_charter(&late_day, &rb, AP, &continuous(d(2031, 1, 30)))
         .await
         .expect("within the inspection and the 12 months");
+    assert_eq!(authorized.input.trips, Some(480));
     let reason = refused_by(
         store
             .authorize_charter(&late_day, &rb, AP, &continuous(d(2031, 2, 4)))
@@ -1096,6 +1109,7 @@ async fn charters(url: &str) {
     };
     let with_contract = |i: outorga_store::CharterInput| outorga_store::CharterInput {
         contract: Some("Contrato 8/2030".into()),
+        trips: Some(40),
         ..i
     };
     store

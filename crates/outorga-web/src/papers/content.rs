@@ -437,6 +437,9 @@ async fn charter_authorization<'a>(
     if let Some(contract) = &input.contract {
         rows.push(Row::new("Contrato", contract.clone()));
     }
+    if let Some(trips) = input.trips {
+        rows.push(Row::new("Viagens contratadas", trips.to_string()));
+    }
     let mut paragraphs = vec![format!(
         "A autoridade rodoviária autoriza a transportadora acima a prestar o {kind} descrito, \
          com o ônibus indicado, nas condições da lei ({}).",

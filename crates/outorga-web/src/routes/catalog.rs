@@ -555,6 +555,16 @@ const PARAMETROS: &[(&str, &str, &str)] = &[
         "Pontos, vezes o número de permissões da empresa, acima dos quais as permissões da empresa são cassadas",
         "pontos",
     ),
+    (
+        "carrier_registration_months",
+        "Validade do registro cadastral de uma transportadora autorizada a fretamentos",
+        "meses",
+    ),
+    (
+        "statistics_due_day",
+        "Dia do mês seguinte em que vencem as estatísticas mensais das transportadoras",
+        "dia do mês",
+    ),
 ];
 
 /// A parameter's meaning and unit, by its name.

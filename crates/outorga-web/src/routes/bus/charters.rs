@@ -52,6 +52,8 @@ pub struct FretamentoEntrada {
     pub documento_contratante: Option<String>,
     pub nota_fiscal: Option<String>,
     pub contrato: Option<String>,
+    /// Fretamento contínuo: a quantidade de viagens que o contrato define.
+    pub viagens: Option<u32>,
     /// Serviço emergencial: a linha atendida.
     pub linha: Option<String>,
     #[serde(default)]
@@ -88,6 +90,8 @@ pub struct FretamentoSaida {
     pub retorno: String,
     pub placa: String,
     pub passageiros: usize,
+    /// Fretamento contínuo: as viagens que o contrato define.
+    pub viagens: Option<u32>,
     pub autorizado_em: String,
     /// O código da autorização, que o fiscal verifica em `/verificar/{codigo}`.
     pub documento: String,
@@ -108,6 +112,7 @@ impl From<outorga_store::Charter> for FretamentoSaida {
             de: c.input.from.to_string(),
             ate: c.input.until.to_string(),
             passageiros: c.input.passengers.len(),
+            viagens: c.input.trips,
             transportadora: c.input.carrier,
             origem: c.input.origin,
             destino: c.input.destination,
@@ -154,6 +159,7 @@ pub fn charter_input(input: &FretamentoEntrada) -> Result<outorga_store::Charter
         client_document: input.documento_contratante.clone(),
         invoice: input.nota_fiscal.clone(),
         contract: input.contrato.clone(),
+        trips: input.viagens,
         line: input.linha.clone(),
         passengers: input
             .passageiros
