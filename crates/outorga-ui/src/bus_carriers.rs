@@ -115,7 +115,7 @@ fn kind_name(kind: outorga_core::model::FindingKind) -> &'static str {
     use outorga_core::model::FindingKind as K;
     match kind {
         K::SeatSoldTwice => "poltrona vendida duas vezes",
-        K::OverCapacity => "mais bilhetes que poltronas",
+        K::OverCapacity => "passageiros além das poltronas",
         K::TicketFields => "bilhete sem as indicações da lei",
         K::BelowMinimumFrequency => "abaixo da frequência mínima",
         K::LateStatistics => "estatísticas em atraso",

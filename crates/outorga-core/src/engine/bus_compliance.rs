@@ -212,23 +212,41 @@ pub fn findings<'r>(
                 ),
             ));
         }
+        // More tickets than seats, or a ticket for a seat the bus does not
+        // have (a passenger standing, art. 31): one finding per trip.
         if let Some(Made {
             seats: Some(capacity),
             semi_urban: false,
             ..
         }) = made.get(&(*line, *departs))
-            && sold.len() > *capacity as usize
         {
-            out.push(found(
-                FindingKind::OverCapacity,
-                format!("{line}:{at}"),
-                Some(line),
-                *departs,
-                format!(
+            let beyond: Vec<String> = seats
+                .keys()
+                .filter(|seat| **seat > *capacity)
+                .map(u32::to_string)
+                .collect();
+            let detail = if sold.len() > *capacity as usize {
+                Some(format!(
                     "{} bilhetes vendidos para a viagem {trip}, cujo veículo tem {capacity} poltronas",
                     sold.len()
-                ),
-            ));
+                ))
+            } else if !beyond.is_empty() {
+                Some(format!(
+                    "bilhete(s) para a(s) poltrona(s) {} da viagem {trip}, cujo veículo só tem {capacity} poltronas",
+                    beyond.join(", ")
+                ))
+            } else {
+                None
+            };
+            if let Some(detail) = detail {
+                out.push(found(
+                    FindingKind::OverCapacity,
+                    format!("{line}:{at}"),
+                    Some(line),
+                    *departs,
+                    detail,
+                ));
+            }
         }
         let lacking: Vec<&&Sold<'_>> = sold.iter().filter(|t| !t.missing.is_empty()).collect();
         if let Some(first) = lacking.first() {

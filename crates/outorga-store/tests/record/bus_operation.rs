@@ -424,6 +424,8 @@ fn november_tickets() -> String {
     csv.push_str(&ticket(next(), LINE, "2026-11-04 06:00", "7", "Caio"));
     csv.push_str(&ticket(next(), LINE, "2026-11-04 06:00", "7", "Davi"));
     csv.push_str(&ticket(next(), LINE, "2026-11-04 06:00", "8", "Edu"));
+    // A seat the 44-seat bus does not have: someone stands (art. 31).
+    csv.push_str(&ticket(next(), LINE, "2026-11-04 06:00", "45", "Flora"));
     csv.push_str(&ticket(next(), LINE, "2026-11-05 06:00", "8", ""));
     csv.push_str(&ticket(next(), SEMI, "2026-11-05 07:00", "", ""));
     // Refused: an unknown line, a December trip, another company's CNPJ, a seat that is no number.
@@ -500,7 +502,7 @@ async fn carriers_data(url: &str) {
         )
         .await
         .expect("tickets");
-    assert_eq!(file.accepted, 44 + 45 + 5);
+    assert_eq!(file.accepted, 44 + 45 + 6);
     let refused: Vec<(u64, &str)> = file
         .refused
         .iter()
@@ -509,10 +511,10 @@ async fn carriers_data(url: &str) {
     assert_eq!(
         refused,
         vec![
-            (96, "linha"),
-            (97, "partida"),
-            (98, "cnpj"),
-            (99, "poltrona")
+            (97, "linha"),
+            (98, "partida"),
+            (99, "cnpj"),
+            (100, "poltrona")
         ],
         "{:?}",
         file.refused
@@ -592,6 +594,11 @@ async fn carriers_data(url: &str) {
                 FindingKind::OverCapacity,
                 "61-I-c",
                 "over_capacity:MCP-FGO:2026-11-03T14:00"
+            ),
+            (
+                FindingKind::OverCapacity,
+                "61-I-c",
+                "over_capacity:MCP-FGO:2026-11-04T06:00"
             ),
             (
                 FindingKind::TicketFields,

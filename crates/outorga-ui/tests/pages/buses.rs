@@ -274,7 +274,7 @@ async fn bus_screens(url: &str) {
         "Mês 10/2026",
         "poltrona vendida duas vezes",
         "Infração 61-IV-b (Art. 22, V)",
-        "mais bilhetes que poltronas",
+        "passageiros além das poltronas",
         "abaixo da frequência mínima",
         "bilhete sem as indicações da lei",
         "Lavrar o auto",
