@@ -429,6 +429,34 @@ async fn open_custody(
 }
 
 impl Store {
+    /// Appends the audit entry of a change to the custody of `key` (its
+    /// `action`, what changed and the row), commits, and returns the
+    /// custody as it now stands.
+    async fn recorded(
+        &self,
+        mut tx: Tx,
+        change: &Change<'_>,
+        (jurisdiction, key): (&str, (i32, i64)),
+        (action, detail, row): (&str, serde_json::Value, RowRef),
+    ) -> Result<Custody, StoreError> {
+        append(
+            &mut tx,
+            &self.audit,
+            change,
+            Entry {
+                action,
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("auto:{}:{}", key.0, key.1),
+                detail,
+                rows: vec![row],
+            },
+        )
+        .await?;
+        let custody = open_custody(&mut tx, jurisdiction, key).await?;
+        tx.commit().await?;
+        Ok(custody)
+    }
+
     /// Records where and by whom the vehicle the auto held on the spot is
     /// kept, from `input.held_at` (not before the infraction, not in the
     /// future).
@@ -503,22 +531,17 @@ impl Store {
         .bind(change.by)
         .execute(&mut *tx)
         .await?;
-        append(
-            &mut tx,
-            &self.audit,
+        self.recorded(
+            tx,
             change,
-            Entry {
-                action: "custody.open",
-                jurisdiction: Some(jurisdiction),
-                subject: &format!("auto:{}:{}", key.0, key.1),
-                detail: serde_json::json!({ "kind": kind.name(), "plate": plate, "place": place }),
-                rows: vec![key_row("custodies", jurisdiction, key, None)],
-            },
+            (jurisdiction, key),
+            (
+                "custody.open",
+                serde_json::json!({ "kind": kind.name(), "plate": plate, "place": place }),
+                key_row("custodies", jurisdiction, key, None),
+            ),
         )
-        .await?;
-        let custody = open_custody(&mut tx, jurisdiction, key).await?;
-        tx.commit().await?;
-        Ok(custody)
+        .await
     }
 
     /// Records an expense of the custody, of a kind the law puts on the
@@ -580,22 +603,17 @@ impl Store {
         .bind(input.incurred_on.to_string())
         .execute(&mut *tx)
         .await?;
-        append(
-            &mut tx,
-            &self.audit,
+        self.recorded(
+            tx,
             change,
-            Entry {
-                action: "custody.expense",
-                jurisdiction: Some(jurisdiction),
-                subject: &format!("auto:{}:{}", key.0, key.1),
-                detail: serde_json::json!({ "kind": input.kind.name(), "amount": amount }),
-                rows: vec![key_row("custody_expenses", jurisdiction, key, Some(seq))],
-            },
+            (jurisdiction, key),
+            (
+                "custody.expense",
+                serde_json::json!({ "kind": input.kind.name(), "amount": amount }),
+                key_row("custody_expenses", jurisdiction, key, Some(seq)),
+            ),
         )
-        .await?;
-        let custody = open_custody(&mut tx, jurisdiction, key).await?;
-        tx.commit().await?;
-        Ok(custody)
+        .await
     }
 
     /// Records that an expense of the custody was paid on `paid_on`, with
@@ -648,22 +666,17 @@ impl Store {
         .bind(receipt)
         .execute(&mut *tx)
         .await?;
-        append(
-            &mut tx,
-            &self.audit,
+        self.recorded(
+            tx,
             change,
-            Entry {
-                action: "custody.expense_paid",
-                jurisdiction: Some(jurisdiction),
-                subject: &format!("auto:{}:{}", key.0, key.1),
-                detail: serde_json::json!({ "seq": seq, "paid_on": paid_on, "receipt": receipt }),
-                rows: vec![key_row("custody_expenses", jurisdiction, key, Some(seq))],
-            },
+            (jurisdiction, key),
+            (
+                "custody.expense_paid",
+                serde_json::json!({ "seq": seq, "paid_on": paid_on, "receipt": receipt }),
+                key_row("custody_expenses", jurisdiction, key, Some(seq)),
+            ),
         )
-        .await?;
-        let custody = open_custody(&mut tx, jurisdiction, key).await?;
-        tx.commit().await?;
-        Ok(custody)
+        .await
     }
 
     /// Records that the irregularity that caused the measure was corrected
@@ -708,22 +721,17 @@ impl Store {
         .bind(correction)
         .execute(&mut *tx)
         .await?;
-        append(
-            &mut tx,
-            &self.audit,
+        self.recorded(
+            tx,
             change,
-            Entry {
-                action: "custody.correct",
-                jurisdiction: Some(jurisdiction),
-                subject: &format!("auto:{}:{}", key.0, key.1),
-                detail: serde_json::json!({ "at": moment_text(at), "correction": correction }),
-                rows: vec![key_row("custodies", jurisdiction, key, None)],
-            },
+            (jurisdiction, key),
+            (
+                "custody.correct",
+                serde_json::json!({ "at": moment_text(at), "correction": correction }),
+                key_row("custodies", jurisdiction, key, None),
+            ),
         )
-        .await?;
-        let custody = open_custody(&mut tx, jurisdiction, key).await?;
-        tx.commit().await?;
-        Ok(custody)
+        .await
     }
 
     /// The custody of the auto's vehicle, if recorded, with what its
