@@ -56,6 +56,46 @@ impl Checked<'_> {
     }
 }
 
+/// Writes `files` of a record keyed by (jurisdiction, year, number) to
+/// `table` (columns `seq, kind, name, content_type, size, sha256,
+/// content`), numbered from 1, each with its kind: the rows the audit entry
+/// names, and each file's kind and SHA-256 for its detail.
+pub(crate) async fn write_kinded(
+    tx: &mut crate::Tx,
+    table: &'static str,
+    (jurisdiction, year, number): (&str, i32, i64),
+    files: &[(&Checked<'_>, &str)],
+) -> Result<(Vec<crate::audit::images::RowRef>, Vec<serde_json::Value>), StoreError> {
+    let mut rows = Vec::new();
+    let mut hashes = Vec::new();
+    for (seq, (file, kind)) in files.iter().enumerate() {
+        let seq = seq as i64 + 1;
+        let sha256 = file.sha256();
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "INSERT INTO {table} (jurisdiction, year, number, seq, kind, name, content_type, size, \
+             sha256, content) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+        )))
+        .bind(jurisdiction)
+        .bind(year)
+        .bind(number)
+        .bind(seq)
+        .bind(*kind)
+        .bind(&file.name)
+        .bind(file.content_type)
+        .bind(file.size())
+        .bind(&sha256)
+        .bind(file.encoded())
+        .execute(&mut **tx)
+        .await?;
+        rows.push(crate::audit::images::RowRef::new(
+            table,
+            [jurisdiction.into(), year.into(), number.into(), seq.into()],
+        ));
+        hashes.push(serde_json::json!({ "kind": kind, "sha256": sha256 }));
+    }
+    Ok((rows, hashes))
+}
+
 /// The type of a file, told by its first bytes (never by its name or what
 /// the browser said): PDF, PNG or JPEG.
 pub fn content_type(bytes: &[u8]) -> Option<&'static str> {

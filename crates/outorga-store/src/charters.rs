@@ -367,33 +367,19 @@ impl Store {
             "charters",
             [jurisdiction.into(), year.into(), number.into()],
         )];
-        let mut hashes = Vec::new();
-        for (seq, (file, document)) in files.iter().zip(&input.files).enumerate() {
-            let seq = seq as i64 + 1;
-            let sha256 = file.sha256();
-            sqlx::query(
-                "INSERT INTO charter_files (jurisdiction, year, number, seq, kind, name, \
-                 content_type, size, sha256, content) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-            )
-            .bind(jurisdiction)
-            .bind(year)
-            .bind(number)
-            .bind(seq)
-            .bind(document.kind.name())
-            .bind(&file.name)
-            .bind(file.content_type)
-            .bind(file.size())
-            .bind(&sha256)
-            .bind(file.encoded())
-            .execute(&mut *tx)
-            .await?;
-            rows.push(RowRef::new(
-                "charter_files",
-                [jurisdiction.into(), year.into(), number.into(), seq.into()],
-            ));
-            hashes.push(serde_json::json!({ "kind": document.kind.name(), "sha256": sha256 }));
-        }
+        let kinded: Vec<_> = files
+            .iter()
+            .zip(&input.files)
+            .map(|(file, document)| (file, document.kind.name()))
+            .collect();
+        let (written, hashes) = crate::attachments::write_kinded(
+            &mut tx,
+            "charter_files",
+            (jurisdiction, year, number),
+            &kinded,
+        )
+        .await?;
+        rows.extend(written);
         append(
             &mut tx,
             &self.audit,
