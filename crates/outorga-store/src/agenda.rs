@@ -91,6 +91,8 @@ pub fn record_name(subject: &str) -> String {
             format!("débito {seq} do auto nº {number}/{year}, parcela {parcel}")
         }
         ["person", document] => format!("pessoa {document}"),
+        ["carrier_registration", year, number] => format!("registro cadastral nº {number}/{year}"),
+        ["charter", year, number] => format!("fretamento nº {number}/{year}"),
         _ => subject.to_string(),
     }
 }

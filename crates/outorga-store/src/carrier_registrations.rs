@@ -304,6 +304,22 @@ impl Store {
         .bind(serde_json::json!(term.citations).to_string())
         .execute(&mut *tx)
         .await?;
+        // Its paper: the copy the bus carries on a charter (art. 64, IV),
+        // valid through the registration's last day.
+        crate::documents::issue(
+            &mut tx,
+            &self.audit,
+            change,
+            jurisdiction,
+            (
+                "carrier_registration",
+                &format!("carrier_registration:{year}:{number}"),
+                &carrier,
+            ),
+            today,
+            Some(term.until),
+        )
+        .await?;
         let mut rows = vec![RowRef::new(
             "carrier_registrations",
             [jurisdiction.into(), year.into(), number.into()],
@@ -428,7 +444,7 @@ impl Store {
         // The charters authorized on the carrier's registration and not yet
         // ended fall with it: the bus can no longer carry a registration in
         // force (art. 64, IV). Their authorization is cancelled today.
-        let live: Vec<String> = sqlx::query(
+        let mut live: Vec<String> = sqlx::query(
             "SELECT c.document AS code FROM charters c JOIN documents d ON d.code = c.document \
              WHERE c.jurisdiction = $1 AND c.carrier = $2 AND c.kind <> 'emergency' \
              AND c.until_day >= $3 AND d.cancelled_on IS NULL ORDER BY c.year, c.number",
@@ -441,6 +457,20 @@ impl Store {
         .iter()
         .map(|row| row.try_get::<String, _>("code"))
         .collect::<Result<_, _>>()?;
+        // The registrations' own papers go with them.
+        for r in &reached {
+            let paper = sqlx::query(
+                "SELECT code FROM documents WHERE jurisdiction = $1 AND kind = 'carrier_registration' \
+                 AND subject = $2 AND cancelled_on IS NULL",
+            )
+            .bind(jurisdiction)
+            .bind(format!("carrier_registration:{}:{}", r.year, r.number))
+            .fetch_optional(&mut *tx)
+            .await?;
+            if let Some(row) = paper {
+                live.push(row.try_get("code")?);
+            }
+        }
         let mut rows = rows;
         let documents: Vec<RowRef> = live
             .iter()

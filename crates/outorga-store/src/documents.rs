@@ -239,7 +239,7 @@ pub struct DocumentFilter {
 }
 
 /// The kinds of document, each with its name as staff and the public read it.
-const KINDS: [(&str, &str); 9] = [
+const KINDS: [(&str, &str); 10] = [
     ("traffic_authorization", "autorização de tráfego"),
     ("driver_registration", "matrícula do condutor"),
     ("delegation_term", "termo de delegação"),
@@ -251,6 +251,10 @@ const KINDS: [(&str, &str); 9] = [
     (
         "charter_authorization",
         "autorização de fretamento ou serviço emergencial",
+    ),
+    (
+        "carrier_registration",
+        "registro cadastral de transportadora",
     ),
 ];
 

@@ -187,6 +187,8 @@ pub(crate) struct RegistrationRow {
     recorded_by: String,
     articles: String,
     files: Vec<FileLink>,
+    /// The code of its paper (the copy the bus carries), when issued.
+    paper: Option<String>,
 }
 
 /// A kept file as a page links it.
@@ -236,6 +238,7 @@ impl RegistrationRow {
                     sha256: f.file.sha256,
                 })
                 .collect(),
+            paper: None,
         }
     }
 }
@@ -368,6 +371,28 @@ async fn carrier_page(
             return failure();
         }
     };
+    let mut registrations: Vec<RegistrationRow> = registrations
+        .into_iter()
+        .map(|r| RegistrationRow::of(r, place.today))
+        .collect();
+    for row in &mut registrations {
+        let filter = outorga_store::DocumentFilter {
+            subject: Some(format!("carrier_registration:{}:{}", row.year, row.number)),
+            kind: Some("carrier_registration".into()),
+            ..outorga_store::DocumentFilter::default()
+        };
+        match state
+            .store
+            .documents(&place.id, &filter, outorga_store::Window::first(1))
+            .await
+        {
+            Ok(page) => row.paper = page.items.into_iter().next().map(|d| d.code),
+            Err(error) => {
+                tracing::error!(%error, "a registration's paper could not be read");
+                return failure();
+            }
+        }
+    }
     let register = rulebook
         .bus
         .as_ref()
@@ -472,10 +497,7 @@ async fn carrier_page(
                 .collect(),
             charter_max_mb: outorga_store::CHARTER_MAX_BYTES / 1024 / 1024,
             register,
-            registrations: registrations
-                .into_iter()
-                .map(|r| RegistrationRow::of(r, place.today))
-                .collect(),
+            registrations,
             registration_kinds: RegistrationFileKind::ALL
                 .iter()
                 .map(|k| (k.name(), k.portuguese()))

@@ -259,6 +259,7 @@ pub(crate) const DOCUMENTOS: Vocabulary = Vocabulary {
         ("notificacao_decisao", "decision_notice"),
         ("guia_recolhimento", "payment_slip"),
         ("autorizacao_fretamento", "charter_authorization"),
+        ("registro_cadastral", "carrier_registration"),
     ],
     also: &[],
     open: false,

@@ -390,6 +390,24 @@ async fn register_and_charter(url: &str) {
         .expect("read")
         .expect("the authorization");
     assert_eq!(july.cancelled_on, None);
+    // The registration's own paper (the copy the bus carries), valid
+    // through its last day, went with it.
+    let papers = store
+        .documents(
+            AP,
+            &outorga_store::DocumentFilter {
+                subject: Some("carrier_registration:2030:1".into()),
+                ..outorga_store::DocumentFilter::default()
+            },
+            Window::first(5),
+        )
+        .await
+        .expect("papers")
+        .items;
+    assert_eq!(papers.len(), 1, "{papers:?}");
+    assert_eq!(papers[0].kind, "carrier_registration");
+    assert_eq!(papers[0].valid_until, Some(d(2031, 1, 2)));
+    assert_eq!(papers[0].cancelled_on, Some(d(2030, 12, 21)));
     invalid_field(
         store
             .cancel_carrier_registration(

@@ -44,6 +44,9 @@ pub(super) async fn paper(
         ("charter_authorization", ["charter", year, number]) => {
             charter_authorization(state, j, (parse(year)?, parse(number)?)).await?
         }
+        ("carrier_registration", ["carrier_registration", year, number]) => {
+            carrier_registration(state, j, (parse(year)?, parse(number)?)).await?
+        }
         (kind, ["auto", year, number]) => {
             let which = super::AutoPaper::of_kind(kind)
                 .ok_or_else(|| failed(format!("um documento `{kind}` não trata de um auto")))?;
@@ -477,6 +480,74 @@ async fn charter_authorization<'a>(
         ],
         None,
         title,
+    ))
+}
+
+/// A carrier's registration in the register of the carriers authorized to
+/// charters (Amapá art. 28, § 4º): the copy its bus carries on a charter
+/// (art. 64, IV). The documents presented are named, not printed.
+async fn carrier_registration<'a>(
+    state: &'a AppState,
+    j: &str,
+    key: (i32, i64),
+) -> Result<Parts<'a>, ApiError> {
+    let registration = state.store.carrier_registration(j, key).await?;
+    let rulebook = state.library.rulebooks().find(|r| {
+        r.jurisdiction.id == j
+            && r.bus
+                .as_ref()
+                .and_then(|b| b.charters.as_ref())
+                .is_some_and(|c| c.registration.is_some())
+    });
+    let rules = rulebook
+        .and_then(|r| r.bus.as_ref())
+        .and_then(|b| b.charters.as_ref())
+        .and_then(|c| c.registration.as_ref());
+    let mut rows = vec![
+        Row::new("Registro nº", registration.label()),
+        Row::new(
+            "Transportadora",
+            person(state, j, &registration.carrier).await?,
+        ),
+        Row::new(
+            "Vigência",
+            format!(
+                "de {} a {}",
+                day(registration.valid_from),
+                day(registration.valid_until)
+            ),
+        ),
+        Row::new("Concedido em", day(registration.granted_on)),
+    ];
+    if let Some(renews) = &registration.renews {
+        rows.push(Row::new("Renova o registro nº", renews.clone()));
+    }
+    if !registration.files.is_empty() {
+        let presented: Vec<&str> = registration
+            .files
+            .iter()
+            .map(|f| f.kind.portuguese())
+            .collect();
+        rows.push(Row::new("Documentos apresentados", presented.join("; ")));
+    }
+    let mut paragraphs = vec![format!(
+        "A transportadora acima está inscrita no cadastro das empresas autorizadas a prestar \
+         serviços de fretamento ({}).",
+        registration.articles.join("; ")
+    )];
+    if let Some(rules) = rules {
+        paragraphs.push(format!(
+            "Uma cópia deste registro segue no ônibus em toda viagem de fretamento, com a \
+             autorização da viagem ({}). O registro é cassado de imediato se a autorização for \
+             usada para outro tipo de transporte ({}).",
+            rules.on_board, rules.cancellation
+        ));
+    }
+    Ok((
+        rulebook,
+        vec![section("O registro", rows, paragraphs)],
+        None,
+        "Registro cadastral de transportadora".to_string(),
     ))
 }
 
