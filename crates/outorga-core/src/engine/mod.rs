@@ -12,6 +12,7 @@ pub mod charter;
 pub mod custody;
 pub mod deadline;
 pub mod downtime;
+pub mod draw;
 pub mod eligibility;
 pub mod fare;
 pub mod fee;

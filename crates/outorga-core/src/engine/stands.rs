@@ -2,9 +2,8 @@
 //! public lottery that fills a vacancy.
 
 use crate::context::{Context, EngineError};
+use crate::engine::draw;
 use crate::model::{Amount, StandRules};
-use sha2::{Digest, Sha256};
-use std::fmt::Write;
 
 /// A stand as the decree set it: its places, or a free stand (events) that
 /// any taxi may use.
@@ -23,9 +22,7 @@ fn rules<'r>(ctx: &Context<'r>) -> Result<&'r StandRules, EngineError> {
 }
 
 /// How the lottery orders the candidates, for anyone to re-run it.
-pub const LOTTERY_ALGORITHM: &str = "each candidate's ticket is SHA-256 of the UTF-8 text `<seed>\\n<candidate>` \
-(printf '%s\\n%s' \"$SEED\" \"$CANDIDATE\" | sha256sum), in lower-case hexadecimal; \
-candidates are drawn in increasing order of ticket";
+pub const LOTTERY_ALGORITHM: &str = draw::ALGORITHM;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Draw<'a, 'r> {
@@ -54,21 +51,7 @@ pub fn lottery<'a, 'r>(
             stand.name, rules.free_stands
         )));
     }
-    if seed.trim().is_empty() {
-        return Err(EngineError::InvalidQuestion(
-            "o sorteio precisa da semente anunciada antes dele".into(),
-        ));
-    }
-    for (i, c) in candidates.iter().enumerate() {
-        if candidates[..i].contains(c) {
-            return Err(EngineError::InvalidQuestion(format!(
-                "o candidato `{c}` está na lista duas vezes: cada um entra uma vez"
-            )));
-        }
-    }
-    let mut order: Vec<(&'a str, String)> =
-        candidates.iter().map(|&c| (c, ticket(seed, c))).collect();
-    order.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(b.0)));
+    let order = draw::order(seed, candidates)?;
     let vacancies = stand.capacity.saturating_sub(occupants);
     let winners = order
         .iter()
@@ -81,19 +64,6 @@ pub fn lottery<'a, 'r>(
         winners,
         citations: vec![&rules.lottery],
     })
-}
-
-fn ticket(seed: &str, candidate: &str) -> String {
-    let digest = Sha256::new()
-        .chain_update(seed.as_bytes())
-        .chain_update(b"\n")
-        .chain_update(candidate.as_bytes())
-        .finalize();
-    let mut hex = String::with_capacity(64);
-    for byte in digest {
-        let _ = write!(hex, "{byte:02x}");
-    }
-    hex
 }
 
 #[derive(Debug, Clone, PartialEq)]
