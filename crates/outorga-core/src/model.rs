@@ -1866,9 +1866,10 @@ pub struct RegistrationRule {
 #[derive(Debug, Clone)]
 pub struct StandRules {
     pub citation: Citation,
-    /// Paid by each of the two holders who swap stands.
-    pub swap_fee: Cited<Amount>,
-    /// A swap needs the consent of the class entity.
+    /// A holder moved to another stand by the authority, with its grounds.
+    pub relocation: Citation,
+    /// A swap needs the consent of the class entity (each holder pays the
+    /// `[[fees]]` whose event is `stand_swap`, when the law sets one).
     pub swap_consent: Citation,
     /// A vacancy is filled by public lottery.
     pub lottery: Citation,
@@ -2014,6 +2015,8 @@ crate::vocab::vocabulary! {
         /// A driver registered as an auxiliary for the first time (a
         /// novice: no earlier registration in the jurisdiction).
         AuxiliaryRegistration = "auxiliary_registration",
+        /// Two holders' swap of fixed stands approved: each pays it.
+        StandSwap = "stand_swap",
     }
 }
 

@@ -357,7 +357,7 @@ pub fn rulebook(
     });
     let stands = raw.stands.as_ref().map(|s| StandRules {
         citation: c.citation(&s.citation),
-        swap_fee: c.amount(&s.swap_fee),
+        relocation: c.citation(&s.relocation),
         swap_consent: c.citation(&s.swap_consent),
         lottery: c.citation(&s.lottery),
         dropoff_anywhere: c.citation(&s.dropoff_anywhere),

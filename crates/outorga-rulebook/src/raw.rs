@@ -766,7 +766,7 @@ pub struct RawLaterInspections {
 #[serde(deny_unknown_fields)]
 pub struct RawStands {
     pub citation: Spanned<String>,
-    pub swap_fee: RawAmount,
+    pub relocation: Spanned<String>,
     pub swap_consent: Spanned<String>,
     pub lottery: Spanned<String>,
     pub dropoff_anywhere: Spanned<String>,

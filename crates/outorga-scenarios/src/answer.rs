@@ -669,7 +669,7 @@ fn stand_swap(ctx: &Context<'_>, world: &World, q: &dto::StandSwapQuery) -> Resu
     let result = stands::swap(ctx, of(a), of(b), q.class_consent).map_err(engine)?;
     // A refused swap costs nothing: the fee and its payers come with a swap
     // that may go ahead.
-    let payers: Vec<&str> = if result.allowed {
+    let payers: Vec<&str> = if result.allowed && result.fee_each.is_some() {
         [a, b]
             .iter()
             .map(|&p| world.people.name(world.facts.permit(PermitId(p)).holder.0))
@@ -677,10 +677,9 @@ fn stand_swap(ctx: &Context<'_>, world: &World, q: &dto::StandSwapQuery) -> Resu
     } else {
         Vec::new()
     };
-    let fee = if result.allowed {
-        json!({ "unit": result.fee_each.unit, "quantity": dec(result.fee_each.quantity) })
-    } else {
-        Value::Null
+    let fee = match result.fee_each {
+        Some(fee) if result.allowed => json!({ "unit": fee.unit, "quantity": dec(fee.quantity) }),
+        _ => Value::Null,
     };
     Ok(json!({
         "allowed": result.allowed,

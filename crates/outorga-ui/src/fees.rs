@@ -46,6 +46,7 @@ fn event_words(event: FeeEvent) -> &'static str {
         FeeEvent::Grant => "na outorga da permissão",
         FeeEvent::SecondCopy => "na emissão de segunda via",
         FeeEvent::AuxiliaryRegistration => "no cadastro de condutor auxiliar novato",
+        FeeEvent::StandSwap => "na permuta de pontos fixos autorizada",
     }
 }
 

@@ -5,6 +5,7 @@
 //! from a public source, each participant's ticket, the order.
 
 use crate::context::EngineError;
+use chrono::NaiveDate;
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
 
@@ -88,6 +89,32 @@ pub fn order<'a>(
     Ok(order)
 }
 
+/// Whether the list may be closed on `today` for a seed that a public
+/// source gives on `seed_on`: the list is closed before the seed exists,
+/// so no one knows the tickets while it can still change.
+pub fn may_close(today: NaiveDate, seed_on: NaiveDate) -> Result<(), String> {
+    if seed_on < today {
+        return Err(format!(
+            "a semente vem de {}, que já passou: feche a lista antes da fonte pública da semente \
+             (anuncie outra data)",
+            seed_on.format("%d/%m/%Y")
+        ));
+    }
+    Ok(())
+}
+
+/// Whether the draw may be run on `today`: its list closed, and the day of
+/// the seed's public source come.
+pub fn may_draw(today: NaiveDate, seed_on: NaiveDate) -> Result<(), String> {
+    if today < seed_on {
+        return Err(format!(
+            "a semente só existe em {}: sorteie a partir desse dia",
+            seed_on.format("%d/%m/%Y")
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,6 +154,15 @@ mod tests {
         assert!(order("s", &["a\nb"]).is_err());
         assert!(order(" ", &["a"]).is_err());
         assert!(order("s", &[]).is_err());
+    }
+
+    #[test]
+    fn the_list_closes_up_to_the_seeds_day_and_the_draw_runs_from_it() {
+        let day = |d| NaiveDate::from_ymd_opt(2026, 12, d).expect("a day");
+        assert!(may_close(day(10), day(10)).is_ok());
+        assert!(may_close(day(11), day(10)).is_err());
+        assert!(may_draw(day(9), day(10)).is_err());
+        assert!(may_draw(day(10), day(10)).is_ok());
     }
 
     #[test]

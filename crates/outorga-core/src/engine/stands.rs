@@ -3,7 +3,7 @@
 
 use crate::context::{Context, EngineError};
 use crate::engine::draw;
-use crate::model::{Amount, StandRules};
+use crate::model::{Amount, FeeEvent, StandRules};
 
 /// A stand as the decree set it: its places, or a free stand (events) that
 /// any taxi may use.
@@ -70,8 +70,9 @@ pub fn lottery<'a, 'r>(
 pub struct Swap<'r> {
     pub allowed: bool,
     pub reasons: Vec<String>,
-    /// What each of the two holders pays.
-    pub fee_each: &'r Amount,
+    /// What each of the two holders pays (the `[[fees]]` of the event
+    /// `stand_swap`), when the law sets a fee.
+    pub fee_each: Option<&'r Amount>,
     pub citations: Vec<&'r str>,
 }
 
@@ -99,11 +100,18 @@ pub fn swap<'r>(
         None => reasons.push("the consent of the class entity is not recorded".into()),
     }
     citations.push(&rules.swap_consent);
-    citations.push(&rules.swap_fee.citation);
+    let fee = ctx
+        .rulebook
+        .fees
+        .iter()
+        .find(|f| f.event == Some(FeeEvent::StandSwap));
+    if let Some(fee) = fee {
+        citations.push(&fee.amount.citation);
+    }
     Ok(Swap {
         allowed: reasons.is_empty(),
         reasons,
-        fee_each: &rules.swap_fee.value,
+        fee_each: fee.map(|f| &f.amount.value),
         citations,
     })
 }
