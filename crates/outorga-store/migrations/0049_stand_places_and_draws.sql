@@ -4,10 +4,11 @@ ALTER TABLE stands ADD COLUMN act TEXT;
 ALTER TABLE stands ADD COLUMN opens_on TEXT;
 ALTER TABLE stands ADD COLUMN closes_on TEXT;
 
--- Which permit holds a place at which fixed stand, from which day through
--- which (`until_day` NULL: still there). A permit is at one fixed stand at
--- a time: its stretches never overlap. The occupancy of any past day is
--- the stretches that cover it.
+-- Which permit holds a place at which fixed stand, from which day
+-- (`from_day`, included) to the day it left (`left_on`, excluded; NULL:
+-- still there). A permit is at one fixed stand at a time: its stretches
+-- never overlap. The occupancy of any past day is the stretches that
+-- cover it.
 CREATE TABLE stand_places (
     jurisdiction TEXT NOT NULL,
     service TEXT NOT NULL,
@@ -15,7 +16,7 @@ CREATE TABLE stand_places (
     seq INTEGER NOT NULL,
     stand TEXT NOT NULL,
     from_day TEXT NOT NULL,
-    until_day TEXT,
+    left_on TEXT,
     -- How it came there: a designation by the department, a swap, a
     -- relocation by the authority, a vacancy's draw.
     came_by TEXT NOT NULL CHECK (came_by IN ('designation', 'swap', 'relocation', 'draw')),
@@ -30,7 +31,7 @@ CREATE TABLE stand_places (
     PRIMARY KEY (jurisdiction, service, number, seq),
     FOREIGN KEY (jurisdiction, service, number) REFERENCES permits (jurisdiction, service, number),
     FOREIGN KEY (jurisdiction, stand) REFERENCES stands (jurisdiction, code),
-    CHECK ((until_day IS NULL) = (left_by IS NULL))
+    CHECK ((left_on IS NULL) = (left_by IS NULL))
 );
 -- A stand's occupants on a day: its stretches, newest first.
 CREATE INDEX stand_places_by_stand ON stand_places (jurisdiction, stand, from_day);
@@ -56,7 +57,7 @@ CREATE TABLE stand_swaps (
     decided_by TEXT,
     decision TEXT,
     citations TEXT NOT NULL,
-    -- The two fees' debts ("ano/número"), once approved.
+    -- The two fees' debts ("ano/número/parcela"), once approved.
     debts TEXT,
     recorded_by TEXT NOT NULL,
     PRIMARY KEY (jurisdiction, year, number),
@@ -64,6 +65,8 @@ CREATE TABLE stand_swaps (
     FOREIGN KEY (jurisdiction, service, permit_b) REFERENCES permits (jurisdiction, service, number),
     CHECK ((status = 'requested') = (decided_on IS NULL))
 );
+-- The swaps still to decide.
+CREATE INDEX stand_swaps_by_status ON stand_swaps (jurisdiction, status, year, number);
 
 -- A public draw (engine::draw): what it allocates, the closed list of
 -- participants with its SHA-256 published before, the seed fixed in

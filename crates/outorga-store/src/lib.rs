@@ -29,6 +29,7 @@ mod debts;
 mod delegation_bar;
 mod demo;
 mod documents;
+mod draws;
 mod fees;
 mod fleet;
 mod grant_preview;
@@ -59,6 +60,8 @@ mod revenue;
 mod search;
 mod sign_ins;
 mod slips;
+mod stand_places;
+mod stand_swaps;
 mod stands;
 mod text;
 mod units;
@@ -109,6 +112,7 @@ pub use demo::bus::{
 };
 pub use demo::{DemoReport, demo_holder};
 pub use documents::{Document, DocumentFilter, kind_name as document_kind_name};
+pub use draws::{AppealStatus, Draw, DrawAppeal, DrawInput, DrawPurpose, DrawStatus, Participant};
 pub use fees::FeeCharge;
 pub use fleet::{Inspection, InspectionRow, VehicleIncluded};
 pub use grant_preview::{
@@ -157,6 +161,8 @@ pub use sign_ins::{
 pub use slips::{PaymentSettings, Slip};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
+pub use stand_places::{CameBy, Designation, LeftBy, StandOccupancy, StandPlace};
+pub use stand_swaps::{StandSwap, SwapRequest, SwapStatus};
 pub use stands::Stand;
 use std::path::Path;
 pub use text::{TextKind, hidden_character, hidden_reason};

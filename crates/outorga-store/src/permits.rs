@@ -530,6 +530,17 @@ pub(crate) async fn end_links(
             ],
         ));
     }
+    // And its fixed stand: the place is free from that day.
+    rows.extend(
+        crate::stand_places::leave(
+            tx,
+            jurisdiction,
+            (service, number),
+            on,
+            crate::stand_places::LeftBy::PermitEnded,
+        )
+        .await?,
+    );
     rows.extend(ended_vehicles(
         jurisdiction,
         (service, number),

@@ -20,6 +20,7 @@ mod procedure;
 mod redteam;
 mod reminders;
 mod session_activity;
+mod stands;
 mod store;
 mod tamper;
 mod workflows;

@@ -115,11 +115,8 @@ async fn audit(store: &Store, url: &str) {
 /// Fixed stands with their places, free stands without.
 async fn stands(store: &Store) {
     use outorga_store::Stand;
-    let stand = |code: &str, capacity: Option<u32>| Stand {
-        code: code.into(),
-        name: format!("Ponto {code}"),
-        capacity,
-    };
+    let stand =
+        |code: &str, capacity: Option<u32>| Stand::new(code, &format!("Ponto {code}"), capacity);
     store
         .register_stand(&by(), "cangucu", &stand("praca", Some(3)))
         .await
@@ -135,16 +132,8 @@ async fn stands(store: &Store) {
             .expect("read")
             .items,
         [
-            Stand {
-                code: "FESTA".into(),
-                name: "Ponto festa".into(),
-                capacity: None
-            },
-            Stand {
-                code: "PRACA".into(),
-                name: "Ponto praca".into(),
-                capacity: Some(3)
-            },
+            Stand::new("FESTA", "Ponto festa", None),
+            Stand::new("PRACA", "Ponto praca", Some(3)),
         ]
     );
     match store
