@@ -47,6 +47,30 @@ pub fn masked_document(bare: &str) -> String {
     }
 }
 
+/// A name as a public list shows it (LGPD): the first name whole, the
+/// others by their initial — "Maria da Silva Souza" as "Maria S. S.".
+pub fn masked_name(name: &str) -> String {
+    let mut words = name.split_whitespace();
+    let Some(first) = words.next() else {
+        return String::new();
+    };
+    let initials: Vec<String> = words
+        .filter(|w| {
+            !matches!(
+                w.to_lowercase().as_str(),
+                "da" | "de" | "do" | "das" | "dos" | "e"
+            )
+        })
+        .filter_map(|w| w.chars().next())
+        .map(|c| format!("{}.", c.to_uppercase()))
+        .collect();
+    if initials.is_empty() {
+        first.to_string()
+    } else {
+        format!("{first} {}", initials.join(" "))
+    }
+}
+
 /// A kind of inspection: "periódica", "da adaptação", or the rulebook's
 /// own kind as written.
 pub fn inspection_kind(kind: &str) -> String {

@@ -11,6 +11,7 @@ pub(crate) mod complaints;
 pub(crate) mod custody;
 pub(crate) mod debts;
 pub(crate) mod documents;
+mod draws;
 mod jurisdictions;
 pub(crate) mod ledger;
 mod lines;
@@ -49,6 +50,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(bus::routes())
         .merge(bus::file_routes())
         .merge(stands::routes())
+        .merge(draws::routes())
         .merge(audit::routes())
         .merge(users::routes())
         .merge(public::routes())

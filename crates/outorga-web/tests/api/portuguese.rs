@@ -217,7 +217,8 @@ async fn wire_values(app: &App) {
             .await,
         "tipo",
         "autorizacao_trafego, matricula_condutor, termo_delegacao, selo_vistoria, auto_infracao, \
-         notificacao_autuacao, notificacao_decisao, guia_recolhimento ou autorizacao_fretamento",
+         notificacao_autuacao, notificacao_decisao, guia_recolhimento, autorizacao_fretamento \
+         ou registro_cadastral",
     );
     let public = app
         .call(
