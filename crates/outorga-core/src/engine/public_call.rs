@@ -798,3 +798,127 @@ pub fn allocate<'a>(
         citations: unique,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::cap::Share;
+
+    /// A cap of 52 (SMJ's 41 636 inhabitants / 800): 6 reserved, 2 filled;
+    /// 46 open, 40 filled.
+    fn occupancy() -> Occupancy<'static> {
+        Occupancy {
+            max_permits: 52,
+            shares: vec![Share {
+                key: "disabled_drivers",
+                held: 6,
+                filled: 2,
+            }],
+            open: 46,
+            open_filled: 40,
+            citations: vec!["Art. 18, § 1º", "Art. 2º, § 4º"],
+        }
+    }
+
+    #[test]
+    fn a_calls_places_fill_the_shares_unfilled_places_first() {
+        let places = call_places(&occupancy(), 10).expect("10 of 10 free");
+        assert_eq!(places.reserved, vec![("disabled_drivers", 4)]);
+        assert_eq!(places.open, 6);
+        let places = call_places(&occupancy(), 3).expect("3 of 10 free");
+        assert_eq!(places.reserved, vec![("disabled_drivers", 3)]);
+        assert_eq!(places.open, 0);
+        assert_eq!(places.citations, vec!["Art. 18, § 1º", "Art. 2º, § 4º"]);
+    }
+
+    #[test]
+    fn a_call_offers_no_more_than_the_cap_has_free_and_at_least_one() {
+        let refused = call_places(&occupancy(), 11).expect_err("only 10 free");
+        assert_eq!(
+            refused.to_string(),
+            "o edital oferece 11 vagas, mas o limite de 52 permissões tem 10 livres (Art. 18, § 1º; Art. 2º, § 4º)"
+        );
+        assert!(call_places(&occupancy(), 0).is_err());
+    }
+
+    #[test]
+    fn points_are_the_quantity_times_the_points_per_unit_up_to_the_maximum() {
+        let edital = Edital {
+            criteria: vec![
+                Criterion {
+                    key: "anos",
+                    description: "Anos de habilitação",
+                    points_per_unit: Decimal::new(15, 1),
+                    max: Some(Decimal::from(9)),
+                    citation: "Edital 1/2026, item 5.1",
+                },
+                Criterion {
+                    key: "cursos",
+                    description: "Cursos",
+                    points_per_unit: Decimal::new(25, 2),
+                    max: None,
+                    citation: "Edital 1/2026, item 5.2",
+                },
+            ],
+            ..Edital::default()
+        };
+        let mut application = Application {
+            name: "ana",
+            person: PersonId(0),
+            quantities: vec![("anos", Decimal::from(7)), ("cursos", Decimal::from(3))],
+            documents: Vec::new(),
+            claim: None,
+        };
+        let (total, points) = score(&edital, &application).expect("scored");
+        assert_eq!(points[0].points, Decimal::from(9), "10.5 capped at 9");
+        assert_eq!(points[1].points, Decimal::new(75, 2));
+        assert_eq!(total, Decimal::new(975, 2));
+        application.quantities = vec![("anos", Decimal::from(-1))];
+        assert!(score(&edital, &application).is_err());
+        application.quantities = vec![("idade", Decimal::ONE)];
+        assert!(score(&edital, &application).is_err());
+        application.quantities = vec![("anos", Decimal::ONE), ("anos", Decimal::ONE)];
+        assert!(score(&edital, &application).is_err());
+        application.quantities = Vec::new();
+        let (total, _) = score(&edital, &application).expect("none shown");
+        assert_eq!(total, Decimal::ZERO);
+    }
+
+    #[test]
+    fn an_edital_names_each_criterion_and_document_once() {
+        let criterion = Criterion {
+            key: "anos",
+            description: "Anos",
+            points_per_unit: Decimal::ONE,
+            max: None,
+            citation: "Edital 1/2026, item 5.1",
+        };
+        let twice = Edital {
+            criteria: vec![criterion, criterion],
+            ..Edital::default()
+        };
+        assert!(check_edital(&twice).is_err());
+        let unknown_tie_break = Edital {
+            criteria: vec![criterion],
+            tie_breaks: vec!["idade"],
+            ..Edital::default()
+        };
+        assert!(check_edital(&unknown_tie_break).is_err());
+        let uncited = Edital {
+            documents: vec![Document {
+                name: "declaracao",
+                citation: " ",
+            }],
+            ..Edital::default()
+        };
+        assert!(check_edital(&uncited).is_err());
+        let negative = Edital {
+            criteria: vec![Criterion {
+                points_per_unit: Decimal::NEGATIVE_ONE,
+                ..criterion
+            }],
+            ..Edital::default()
+        };
+        assert!(check_edital(&negative).is_err());
+    }
+}
