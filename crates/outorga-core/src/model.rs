@@ -56,6 +56,9 @@ pub struct Rulebook {
     pub permit_life: Option<PermitLife>,
     pub downtime: Option<DowntimeRule>,
     pub stands: Option<StandRules>,
+    /// How new permits are given: the chamamento público or licitação the
+    /// law requires, and how its applicants are judged.
+    pub public_call: Option<PublicCall>,
     pub registrations: Vec<RegistrationRule>,
     pub forbidden_acts: Vec<ForbiddenAct>,
     /// Listed grounds for a measure, by set (boarding_refusal, caducity…).
@@ -775,6 +778,9 @@ crate::vocab::vocabulary! {
         TemporaryVehicleTotalLossExtension = "temporary_vehicle_total_loss_extension",
         /// To publish the tender notice after an emergency authorization.
         TenderNotice = "tender_notice",
+        /// To appeal against the provisional result of a public call or
+        /// licitação for new permits, from its publication.
+        CallAppeal = "call_appeal",
     }
 }
 
@@ -815,6 +821,7 @@ impl DeadlineKind {
                 "prorrogação do veículo temporário por perda total"
             }
             DeadlineKind::TenderNotice => "publicação do edital",
+            DeadlineKind::CallAppeal => "recurso contra o resultado do chamamento",
         }
     }
 }
@@ -1881,6 +1888,88 @@ pub struct StandRules {
     pub other_stands: Citation,
     /// Free stands (events) are open to every taxi.
     pub free_stands: Citation,
+}
+
+crate::vocab::vocabulary! {
+    /// The procedure a law requires before new permits are given.
+    pub enum CallProcedure {
+        /// Credenciamento after a chamamento público (SMJ art. 2º, 6º).
+        PublicCall = "chamamento_publico",
+        /// A licitação (Canguçu art. 37; TO art. 1º; Amapá art. 10–11).
+        Tender = "licitacao",
+    }
+}
+
+impl CallProcedure {
+    /// The procedure as the law and the edital name it.
+    pub fn portuguese(self) -> &'static str {
+        match self {
+            CallProcedure::PublicCall => "chamamento público",
+            CallProcedure::Tender => "licitação",
+        }
+    }
+}
+
+/// How new permits are given (`[public_call]`): the procedure with its
+/// article, and how its applicants are judged.
+#[derive(Debug, Clone)]
+pub struct PublicCall {
+    pub procedure: CallProcedure,
+    pub citation: Citation,
+    pub see_also: Vec<Citation>,
+    pub judgement: Judgement,
+}
+
+/// How the applicants of a call are judged.
+#[derive(Debug, Clone)]
+pub enum Judgement {
+    /// By the objective criteria the edital sets, each worth points per
+    /// unit: the engine screens, ranks and allocates
+    /// (`engine::public_call`).
+    Criteria(CallRanking),
+    /// By proposals (Amapá art. 11: the lowest fare, the best offer for the
+    /// grant, or both): a bid the engine does not rank; the article.
+    Bid(Citation),
+}
+
+/// A call judged by the edital's criteria.
+#[derive(Debug, Clone)]
+pub struct CallRanking {
+    /// The article that leaves the criteria to the edital.
+    pub citation: Citation,
+    /// The article that makes the applicant prove each requirement: one
+    /// not shown excludes, as one unmet does.
+    pub proof: Citation,
+    /// Ties on the edital's criteria go to a public draw (`engine::draw`).
+    pub tie_break: TieBreak,
+    /// The reserved shares of the cap an applicant may claim, with what
+    /// they must prove to compete for them.
+    pub shares: Vec<CallShare>,
+}
+
+/// The public draw that breaks a tie: the article it rests on, and whether
+/// it is the product's default where the law is silent.
+#[derive(Debug, Clone)]
+pub struct TieBreak {
+    pub citation: Citation,
+    pub decree_default: bool,
+}
+
+/// A reserved share of the cap (`CapRule::reserved`, by `key`) as a call
+/// offers it: the conditions an applicant proves to compete for it.
+#[derive(Debug, Clone)]
+pub struct CallShare {
+    pub share: String,
+    pub conditions: Vec<ShareCondition>,
+}
+
+/// What an applicant to a reserved share proves (SMJ art. 2º, § 5º: a
+/// vehicle of their own, driven by them, adapted to their needs).
+#[derive(Debug, Clone)]
+pub struct ShareCondition {
+    pub key: String,
+    pub description: String,
+    pub citation: Citation,
 }
 
 /// Days a vehicle is off the road (baixado, or not working at its stand): up to

@@ -365,6 +365,10 @@ pub fn rulebook(
         other_stands: c.citation(&s.other_stands),
         free_stands: c.citation(&s.free_stands),
     });
+    let public_call = raw
+        .public_call
+        .as_ref()
+        .map(|p| c.public_call(p, &caps, &deadlines));
     let fare = raw.fare.as_ref().map(|f| c.fare(f));
     let fees = c.fees(&raw.fees);
     let transitional = raw.transitional.iter().map(|t| c.transitional(t)).collect();
@@ -406,6 +410,7 @@ pub fn rulebook(
         permit_life,
         downtime,
         stands,
+        public_call,
         registrations,
         forbidden_acts,
         grounds,
@@ -1499,6 +1504,133 @@ impl Converter<'_, '_> {
             });
         }
         caps
+    }
+
+    /// `[public_call]`: the procedure, and either the edital's criteria —
+    /// every reserved share of the caps offered with what an applicant
+    /// proves for it, and the time to appeal declared — or a bid.
+    fn public_call(
+        &mut self,
+        spanned: &Spanned<RawPublicCall>,
+        caps: &[CapRule],
+        deadlines: &[DeadlineRule],
+    ) -> PublicCall {
+        let raw = spanned.get_ref();
+        let procedure = CallProcedure::parse(raw.procedure.get_ref()).unwrap_or_else(|| {
+            self.diag.error(
+                raw.procedure.span(),
+                format!(
+                    "unknown procedure `{}`; known: {}",
+                    raw.procedure.get_ref(),
+                    CallProcedure::known()
+                ),
+            );
+            CallProcedure::PublicCall
+        });
+        let judgement = match (&raw.criteria, &raw.bid) {
+            (Some(criteria), None) => {
+                Judgement::Criteria(self.call_ranking(criteria, caps, deadlines, spanned.span()))
+            }
+            (None, Some(bid)) => Judgement::Bid(self.citation(bid)),
+            _ => {
+                self.diag.error(
+                    spanned.span(),
+                    "[public_call] needs exactly one of `criteria` (the edital's criteria, ranked by points) or `bid` (the article that judges proposals)",
+                );
+                Judgement::Bid(String::new())
+            }
+        };
+        PublicCall {
+            procedure,
+            citation: self.citation(&raw.citation),
+            see_also: raw.see_also.iter().map(|c| self.citation(c)).collect(),
+            judgement,
+        }
+    }
+
+    fn call_ranking(
+        &mut self,
+        raw: &RawCallCriteria,
+        caps: &[CapRule],
+        deadlines: &[DeadlineRule],
+        span: Range<usize>,
+    ) -> CallRanking {
+        if !deadlines.iter().any(|d| d.kind == DeadlineKind::CallAppeal) {
+            self.diag.error(
+                span.clone(),
+                "[public_call] criteria: declare the time to appeal against the provisional result as a `call_appeal` deadline (the edital's, with a decree default, where the law is silent)",
+            );
+        }
+        let quotas: Vec<&Quota> = caps.iter().flat_map(|c| &c.reserved).collect();
+        let mut shares: Vec<CallShare> = Vec::new();
+        for spanned in &raw.shares {
+            let share = spanned.get_ref();
+            let key = share.share.get_ref();
+            if !quotas.iter().any(|q| &q.key == key) {
+                self.diag.error(
+                    share.share.span(),
+                    format!(
+                        "`{key}` is not a reserved share of the [[caps]]; known: {}",
+                        quotas
+                            .iter()
+                            .map(|q| q.key.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+            }
+            if shares.iter().any(|s| &s.share == key) {
+                self.diag.error(
+                    share.share.span(),
+                    format!("share `{key}` is offered twice"),
+                );
+            }
+            if share.conditions.is_empty() {
+                self.diag.error(
+                    spanned.span(),
+                    format!("share `{key}`: list the conditions an applicant proves to claim it"),
+                );
+            }
+            let mut conditions: Vec<ShareCondition> = Vec::new();
+            for condition in &share.conditions {
+                let ckey = condition.key.get_ref();
+                if conditions.iter().any(|c| &c.key == ckey) {
+                    self.diag.error(
+                        condition.key.span(),
+                        format!("condition `{ckey}` is listed twice"),
+                    );
+                }
+                conditions.push(ShareCondition {
+                    key: ckey.clone(),
+                    description: condition.description.clone(),
+                    citation: self.citation(&condition.citation),
+                });
+            }
+            shares.push(CallShare {
+                share: key.clone(),
+                conditions,
+            });
+        }
+        for quota in &quotas {
+            if !shares.iter().any(|s| s.share == quota.key) {
+                self.diag.error(
+                    span.clone(),
+                    format!(
+                        "the reserved share `{}` of the [[caps]] is not among the call's `shares`: say what an applicant proves to claim it",
+                        quota.key
+                    ),
+                );
+            }
+        }
+        CallRanking {
+            citation: self.citation(&raw.citation),
+            proof: self.citation(&raw.proof),
+            tie_break: TieBreak {
+                citation: self.citation(&raw.tie_break.citation),
+                decree_default: raw.tie_break.decree_default,
+            },
+            shares,
+        }
     }
 
     fn requirements(&mut self, raw: &[Spanned<RawRequirement>]) -> Vec<Requirement> {

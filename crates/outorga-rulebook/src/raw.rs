@@ -98,6 +98,7 @@ pub struct RulebookFile {
     pub change_limits: Vec<Spanned<RawChangeLimit>>,
     pub downtime: Option<Spanned<RawDowntime>>,
     pub stands: Option<RawStands>,
+    pub public_call: Option<Spanned<RawPublicCall>>,
     #[serde(default)]
     pub registrations: Vec<Spanned<RawRegistration>>,
     #[serde(default)]
@@ -773,6 +774,56 @@ pub struct RawStands {
     pub own_stand: Spanned<String>,
     pub other_stands: Spanned<String>,
     pub free_stands: Spanned<String>,
+}
+
+/// `[public_call]`: how new permits are given; exactly one of `criteria`
+/// (the edital's criteria, ranked by the engine) or `bid` (the article that
+/// judges proposals, which the engine does not rank).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPublicCall {
+    /// `chamamento_publico` or `licitacao`.
+    pub procedure: Spanned<String>,
+    pub citation: Spanned<String>,
+    #[serde(default)]
+    pub see_also: Vec<Spanned<String>>,
+    pub criteria: Option<RawCallCriteria>,
+    pub bid: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCallCriteria {
+    pub citation: Spanned<String>,
+    pub proof: Spanned<String>,
+    pub tie_break: RawTieBreak,
+    #[serde(default)]
+    pub shares: Vec<Spanned<RawCallShare>>,
+}
+
+/// The public draw that breaks ties.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTieBreak {
+    pub citation: Spanned<String>,
+    #[serde(default)]
+    pub decree_default: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCallShare {
+    /// The key of a reserved share of the rulebook's cap.
+    pub share: Spanned<String>,
+    pub conditions: Vec<RawShareCondition>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawShareCondition {
+    pub key: Spanned<String>,
+    pub description: String,
+    pub citation: Spanned<String>,
 }
 
 #[derive(Debug, Deserialize)]

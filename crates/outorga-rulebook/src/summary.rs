@@ -1,6 +1,6 @@
 //! Counts per section, for `outorga rulebook check`.
 
-use outorga_core::model::Rulebook;
+use outorga_core::model::{Judgement, Rulebook};
 
 /// (section, count) for each section of a rulebook.
 pub fn summary(rulebook: &Rulebook) -> Vec<(&'static str, usize)> {
@@ -40,7 +40,10 @@ pub fn summary(rulebook: &Rulebook) -> Vec<(&'static str, usize)> {
                     .change_limits
                     .iter()
                     .filter(|l| l.decree_default)
-                    .count(),
+                    .count()
+                + usize::from(rulebook.public_call.as_ref().is_some_and(|p| {
+                    matches!(&p.judgement, Judgement::Criteria(r) if r.tie_break.decree_default)
+                })),
         ),
         ("fiscal units", rulebook.units.len()),
         ("local holidays", rulebook.holidays.len()),
@@ -64,6 +67,13 @@ pub fn summary(rulebook: &Rulebook) -> Vec<(&'static str, usize)> {
         ("forbidden acts", rulebook.forbidden_acts.len()),
         ("listed grounds", rulebook.grounds.len()),
         ("stand rules", usize::from(rulebook.stands.is_some())),
+        (
+            "public call rules",
+            rulebook.public_call.as_ref().map_or(0, |p| match &p.judgement {
+                Judgement::Criteria(r) => 1 + r.shares.len(),
+                Judgement::Bid(_) => 1,
+            }),
+        ),
         ("fees", rulebook.fees.len()),
         (
             "fare rules",

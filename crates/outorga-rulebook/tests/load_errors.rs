@@ -318,3 +318,86 @@ fn unknown_time_zone() {
         "{errors:?}"
     );
 }
+
+/// A public call judged by the edital's criteria offers every reserved
+/// share of the cap, and only those, each with what an applicant proves,
+/// and declares the time to appeal; it is judged by criteria or by a bid,
+/// not both; its procedure is one the laws know.
+#[test]
+fn public_call_errors() {
+    const CALL: &str = r#"
+[[deadlines]]
+kind = "call_appeal"
+days = 3
+counting = "business_days"
+decree_default = true
+citation = "Art. 8º"
+
+[[caps]]
+service = "taxi"
+inhabitants_per_permit = 800
+citation = "Art. 9º"
+reserved = [{ key = "disabled_drivers", percent = 10, release = "Art. 9º, § 2º", citation = "Art. 9º, § 1º" }]
+
+[public_call]
+procedure = "chamamento_publico"
+citation = "Art. 10"
+
+[public_call.criteria]
+citation = "Art. 10, § 1º"
+proof = "Art. 11"
+tie_break = { citation = "Art. 10, § 1º", decree_default = true }
+
+[[public_call.criteria.shares]]
+share = "disabled_drivers"
+conditions = [{ key = "adapted_vehicle", description = "Veículo adaptado", citation = "Art. 9º, § 3º" }]
+"#;
+    let valid = format!("{VALID}{CALL}");
+    assert_eq!(load(&valid), Ok(()));
+    let broken = |from: &str, to: &str, anchor: &str, reason: &str| {
+        assert!(valid.contains(from), "test edits text that exists: {from}");
+        let text = valid.replacen(from, to, 1);
+        let line = line_of(&text, anchor);
+        let errors = load(&text).expect_err("the broken rulebook must not load");
+        assert!(
+            errors.iter().any(|(l, m)| *l == line && m.contains(reason)),
+            "expected line {line} with `{reason}`, got {errors:?}"
+        );
+    };
+    broken(
+        "share = \"disabled_drivers\"",
+        "share = \"accessible_vehicles\"",
+        "\"accessible_vehicles\"",
+        "`accessible_vehicles` is not a reserved share of the [[caps]]; known: disabled_drivers",
+    );
+    broken(
+        "share = \"disabled_drivers\"",
+        "share = \"accessible_vehicles\"",
+        "[public_call]",
+        "the reserved share `disabled_drivers` of the [[caps]] is not among the call's `shares`",
+    );
+    broken(
+        "kind = \"call_appeal\"",
+        "kind = \"appeal\"",
+        "[public_call]",
+        "declare the time to appeal against the provisional result as a `call_appeal` deadline",
+    );
+    broken(
+        "conditions = [{ key = \"adapted_vehicle\", description = \"Veículo adaptado\", citation = \"Art. 9º, § 3º\" }]",
+        "conditions = []",
+        "[[public_call.criteria.shares]]",
+        "list the conditions an applicant proves to claim it",
+    );
+    broken(
+        "procedure = \"chamamento_publico\"",
+        "procedure = \"pregao\"",
+        "\"pregao\"",
+        "unknown procedure `pregao`; known: chamamento_publico, licitacao",
+    );
+    broken(
+        "citation = \"Art. 10\"\n",
+        "citation = \"Art. 10\"\nbid = \"Art. 12\"\n",
+        "[public_call]",
+        "needs exactly one of `criteria`",
+    );
+}

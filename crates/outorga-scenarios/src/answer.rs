@@ -7,13 +7,14 @@ use chrono::NaiveDate;
 use outorga_core::Context;
 use outorga_core::engine::assessment::Finding;
 use outorga_core::engine::process::Refusal;
+use outorga_core::engine::public_call as call;
 use outorga_core::engine::sanctions::Sanction;
 use outorga_core::engine::{
-    acts, bus, cap, changes, deadline, downtime, eligibility, fare, fee, fine_due, grounds,
+    acts, bus, cap, changes, deadline, downtime, draw, eligibility, fare, fee, fine_due, grounds,
     penalty, registration, standing, stands, suspension, vehicle,
 };
 use outorga_core::facts::{Event, PermitId, PersonId, VehicleId};
-use outorga_core::model::{Amount, Applicant, DeadlineKind};
+use outorga_core::model::{Amount, Applicant, DeadlineKind, Service};
 use rust_decimal::Decimal;
 use serde_json::{Map, Value, json};
 
@@ -316,23 +317,7 @@ pub fn answer(
         Query::PermitCap(q) => {
             let service =
                 world::service(&q.service, "query.permit_cap.service").map_err(Failure::Input)?;
-            let alone = [service];
-            let counted = ctx
-                .rulebook
-                .caps
-                .iter()
-                .find(|c| c.services.contains(&service))
-                .map_or(&alone[..], |c| c.services.as_slice());
-            let granted: Vec<cap::Counted<'_>> = facts
-                .permits()
-                .iter()
-                .zip(&world.permit_quotas)
-                .filter(|(p, _)| counted.contains(&p.service))
-                .map(|(p, quota)| cap::Counted {
-                    service: p.service,
-                    quota: quota.as_deref(),
-                })
-                .collect();
+            let granted = counted(ctx, world, service);
             let result =
                 cap::permit_cap(ctx, service, granted.len() as u64, today).map_err(engine)?;
             let mut reserved = Map::new();
@@ -428,6 +413,7 @@ pub fn answer(
         }
         Query::Vehicle(q) => vehicle_answer(ctx, world, q, today)?,
         Query::StandLottery(q) => stand_lottery(ctx, world, q)?,
+        Query::PublicCall(q) => public_call(ctx, world, q, today)?,
         Query::StandSwap(q) => stand_swap(ctx, world, q)?,
         Query::StandUse(q) => stand_use(ctx, world, q)?,
         Query::SuspensionRequest(q) => {
@@ -591,6 +577,217 @@ fn stand_of(world: &World, id: u32) -> stands::Stand<'_> {
         capacity,
         free,
     }
+}
+
+/// The permits of the facts the cap of `service` counts, with the share
+/// each was granted under.
+fn counted<'w>(ctx: &Context<'_>, world: &'w World, service: Service) -> Vec<cap::Counted<'w>> {
+    let alone = [service];
+    let services = ctx
+        .rulebook
+        .caps
+        .iter()
+        .find(|c| c.services.contains(&service))
+        .map_or(&alone[..], |c| c.services.as_slice());
+    world
+        .facts
+        .permits()
+        .iter()
+        .zip(&world.permit_quotas)
+        .filter(|(p, _)| services.contains(&p.service))
+        .map(|(p, quota)| cap::Counted {
+            service: p.service,
+            quota: quota.as_deref(),
+        })
+        .collect()
+}
+
+/// A public call for new permits: the applicants screened, the ties and
+/// the one draw among them, the ranking, the places and who gets them
+/// (SMJ art. 2º, §§ 4º–6º; 6º; Canguçu art. 3º, § 1º; 37).
+fn public_call(
+    ctx: &Context<'_>,
+    world: &World,
+    q: &dto::PublicCallQuery,
+    today: NaiveDate,
+) -> Result<Value, Failure> {
+    let service =
+        world::service(&q.service, "query.public_call.service").map_err(Failure::Input)?;
+    let edital = call::Edital {
+        criteria: q
+            .edital
+            .criteria
+            .iter()
+            .map(|c| call::Criterion {
+                key: &c.key,
+                description: &c.description,
+                points_per_unit: c.points_per_unit.0,
+                max: c.max.as_ref().map(|m| m.0),
+                citation: &c.citation,
+            })
+            .collect(),
+        tie_breaks: q.edital.tie_breaks.iter().map(String::as_str).collect(),
+        documents: q
+            .edital
+            .documents
+            .iter()
+            .map(|d| call::Document {
+                name: &d.name,
+                citation: &d.citation,
+            })
+            .collect(),
+    };
+    let applications = q
+        .applicants
+        .iter()
+        .map(|a| {
+            Ok(call::Application {
+                name: &a.person,
+                person: person(world, &a.person, "query.public_call.applicants")?,
+                quantities: a.shown.iter().map(|(k, v)| (k.as_str(), v.0)).collect(),
+                documents: a.documents.iter().map(String::as_str).collect(),
+                claim: a.claim.as_ref().map(|c| call::Claim {
+                    share: &c.share,
+                    proved: c.proved.iter().map(String::as_str).collect(),
+                }),
+            })
+        })
+        .collect::<Result<Vec<_>, Failure>>()?;
+    let screening =
+        call::screen(ctx, &world.facts, service, &edital, &applications, today).map_err(engine)?;
+    let mut answer = Map::new();
+    let (eligible, ineligible): (Vec<_>, Vec<_>) =
+        screening.applicants.iter().partition(|a| a.eligible);
+    answer.insert(
+        "eligible".into(),
+        json!(eligible.iter().map(|a| a.name).collect::<Vec<_>>()),
+    );
+    answer.insert(
+        "ineligible".into(),
+        ineligible
+            .iter()
+            .map(|a| {
+                let why = json!({ "unmet": keys(&a.unmet), "not_shown": keys(&a.not_shown) });
+                (a.name.to_string(), why)
+            })
+            .collect::<Map<_, _>>()
+            .into(),
+    );
+    answer.insert(
+        "scores".into(),
+        screening
+            .applicants
+            .iter()
+            .map(|a| (a.name.to_string(), dec(a.score)))
+            .collect::<Map<_, _>>()
+            .into(),
+    );
+    answer.insert(
+        "claims".into(),
+        screening
+            .applicants
+            .iter()
+            .filter_map(|a| {
+                let claim = a.claim.as_ref()?;
+                let outcome =
+                    json!({ "admitted": claim.admitted, "missing": keys(&claim.missing) });
+                Some((a.name.to_string(), outcome))
+            })
+            .collect::<Map<_, _>>()
+            .into(),
+    );
+    let ties = call::ties(ctx, &screening).map_err(engine)?;
+    answer.insert("ties".into(), json!(ties.groups));
+    let mut cited = screening.citations.clone();
+    cited.extend(ties.citations.iter().copied());
+    let mut drawn: Vec<&str> = Vec::new();
+    if !ties.participants.is_empty() {
+        answer.insert(
+            "list_hash".into(),
+            json!(draw::list_hash(&ties.participants)),
+        );
+        if let Some(seed) = &q.seed {
+            let order = draw::order(seed, &ties.participants).map_err(engine)?;
+            answer.insert(
+                "tickets".into(),
+                order
+                    .iter()
+                    .map(|(n, t)| ((*n).to_string(), Value::String(t.clone())))
+                    .collect::<Map<_, _>>()
+                    .into(),
+            );
+            drawn = order.iter().map(|(n, _)| *n).collect();
+            answer.insert("draw".into(), json!(drawn));
+        }
+    }
+    let ranking = match call::rank(ctx, &screening, &drawn) {
+        Ok(ranking) => ranking,
+        Err(outorga_core::EngineError::InvalidQuestion(refusal)) => {
+            answer.insert("refusal".into(), json!(refusal));
+            answer.insert("citations".into(), unique_citations(cited));
+            return Ok(Value::Object(answer));
+        }
+        Err(other) => return Err(engine(other)),
+    };
+    answer.insert(
+        "ranking".into(),
+        json!(ranking.order.iter().map(|r| r.name).collect::<Vec<_>>()),
+    );
+    let occupancy =
+        cap::occupancy(ctx, service, &counted(ctx, world, service), &[], today).map_err(engine)?;
+    let places = call::call_places(&occupancy, u64::from(q.places.0)).map_err(engine)?;
+    let reserved: Map<String, Value> = places
+        .reserved
+        .iter()
+        .map(|(k, n)| ((*k).to_string(), json!(n)))
+        .collect();
+    answer.insert(
+        "places".into(),
+        json!({ "open": places.open, "reserved": reserved }),
+    );
+    let result = call::allocate(ctx, &screening, &ranking, &places, today).map_err(engine)?;
+    let grants: Vec<Value> = result
+        .grants
+        .iter()
+        .map(|g| {
+            let (place, share) = match g.place {
+                call::Place::Reserved(key) => ("reserved", Some(key)),
+                call::Place::Open => ("open", None),
+                call::Place::Released(key) => ("released", Some(key)),
+            };
+            json!({
+                "person": g.name,
+                "position": g.position,
+                "place": place,
+                "share": share,
+                "service": g.service.name(),
+                "citations": citations(&g.citations),
+            })
+        })
+        .collect();
+    answer.insert("grants".into(), Value::Array(grants));
+    let unfilled = |list: &[call::Unfilled<'_>]| -> Value {
+        list.iter()
+            .map(|u| (u.share.to_string(), json!(u.places)))
+            .collect::<Map<_, _>>()
+            .into()
+    };
+    answer.insert("released".into(), unfilled(&result.released));
+    answer.insert("vacant".into(), unfilled(&result.vacant));
+    answer.insert("open_vacant".into(), json!(result.open_vacant));
+    answer.insert(
+        "waiting".into(),
+        json!(result.waiting.iter().map(|r| r.name).collect::<Vec<_>>()),
+    );
+    answer.insert("appeal_until".into(), date(result.appeal.due));
+    cited.extend(result.citations.iter().copied());
+    answer.insert("citations".into(), unique_citations(cited));
+    Ok(Value::Object(answer))
+}
+
+/// The keys of the findings, in order.
+fn keys(list: &[Finding<'_>]) -> Value {
+    json!(list.iter().map(|f| f.requirement).collect::<Vec<_>>())
 }
 
 /// An engine refusal, as the case's failure.
@@ -838,6 +1035,26 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
             "winners",
             "tickets",
             "algorithm",
+            "citations",
+        ],
+        Query::PublicCall(_) => &[
+            "eligible",
+            "ineligible",
+            "scores",
+            "claims",
+            "ties",
+            "list_hash",
+            "tickets",
+            "draw",
+            "ranking",
+            "refusal",
+            "places",
+            "grants",
+            "released",
+            "vacant",
+            "open_vacant",
+            "waiting",
+            "appeal_until",
             "citations",
         ],
         Query::StandSwap(_) => &["allowed", "reasons", "fee_each", "payers", "citations"],

@@ -244,6 +244,7 @@ pub enum Query {
     Fee(FeeQuery),
     Downtime(DowntimeQuery),
     StandLottery(StandLotteryQuery),
+    PublicCall(PublicCallQuery),
     StandSwap(StandSwapQuery),
     StandUse(StandUseQuery),
     Registration(RegistrationQuery),
@@ -275,6 +276,7 @@ impl Query {
             Query::Fee(_) => "fee",
             Query::Downtime(_) => "downtime",
             Query::StandLottery(_) => "stand_lottery",
+            Query::PublicCall(_) => "public_call",
             Query::StandSwap(_) => "stand_swap",
             Query::StandUse(_) => "stand_use",
             Query::Registration(_) => "registration",
@@ -556,6 +558,68 @@ pub struct StandLotteryQuery {
     pub stand: String,
     pub seed: String,
     pub candidates: Vec<String>,
+}
+
+/// A public call for new permits of `service` offering `places`, published
+/// on the case's day: the edital, the applicants and, where some are tied,
+/// the seed of the public draw among them.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PublicCallQuery {
+    pub service: String,
+    pub places: Whole,
+    #[serde(default)]
+    pub edital: EditalDto,
+    pub applicants: Vec<ApplicantDto>,
+    pub seed: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EditalDto {
+    #[serde(default)]
+    pub criteria: Vec<CriterionDto>,
+    #[serde(default)]
+    pub tie_breaks: Vec<String>,
+    #[serde(default)]
+    pub documents: Vec<EditalDocumentDto>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CriterionDto {
+    pub key: String,
+    pub description: String,
+    pub points_per_unit: Dec,
+    pub max: Option<Dec>,
+    pub citation: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EditalDocumentDto {
+    pub name: String,
+    pub citation: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApplicantDto {
+    pub person: String,
+    /// Per criterion key, the quantity shown.
+    #[serde(default)]
+    pub shown: BTreeMap<String, Dec>,
+    #[serde(default)]
+    pub documents: Vec<String>,
+    pub claim: Option<ClaimDto>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimDto {
+    pub share: String,
+    #[serde(default)]
+    pub proved: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -501,6 +501,7 @@ pub(crate) const PRAZOS: Vocabulary = Vocabulary {
             "temporary_vehicle_total_loss_extension",
         ),
         ("edital_licitacao", "tender_notice"),
+        ("recurso_resultado_chamamento", "call_appeal"),
     ],
     also: &[],
     open: true,

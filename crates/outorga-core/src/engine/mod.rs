@@ -24,6 +24,7 @@ pub mod penalty;
 pub mod permit_life;
 pub mod points;
 pub mod process;
+pub mod public_call;
 pub mod registration;
 pub mod sanctions;
 pub mod standing;
