@@ -5,6 +5,7 @@
 //! generated with valid check digits; the people are fictitious.
 
 pub(crate) mod bus;
+pub(crate) mod stands;
 
 use crate::{
     AutoInput, Change, Cnh, GrantRequest, ProcessStep, Profile, Store, StoreError, Vehicle,
@@ -548,6 +549,13 @@ impl Store {
                 }
             }
             self.demo_buses(
+                &change,
+                rulebook,
+                (jurisdiction, today),
+                &mut report.refused,
+            )
+            .await?;
+            self.demo_stands(
                 &change,
                 rulebook,
                 (jurisdiction, today),

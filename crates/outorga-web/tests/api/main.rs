@@ -19,6 +19,7 @@ mod registers;
 mod roles;
 mod scope;
 mod sign_in;
+mod stands;
 mod url_params;
 mod why_replay;
 mod workflows;
