@@ -97,6 +97,7 @@ mod search;
 mod services;
 mod session;
 mod slip;
+mod stands;
 mod titular;
 mod units;
 mod vehicles;
@@ -153,6 +154,7 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route("/dados-abertos", get(open_data::show))
         .route("/tarifas/{j}", get(services::show))
         .route("/verificar/{codigo}", get(verify::show))
+        .route("/sorteios/{j}/{ano}/{numero}", get(stands::public))
         .route(
             "/verificar/{codigo}/arquivo",
             post(verify::check_file).layer(axum::extract::DefaultBodyLimit::max(
@@ -332,6 +334,7 @@ pub fn routes(options: Options) -> Router<AppState> {
             post(people::declare_relatives),
         )
         .route("/j/{j}/linhas", get(bus_lines::list))
+        .route("/j/{j}/pontos", get(stands::list))
         .route("/j/{j}/linhas/{codigo}", get(bus_lines::show))
         .route("/j/{j}/linhas/{codigo}/operacoes", post(bus_lines::put))
         .route(

@@ -387,6 +387,8 @@ struct Section {
     charts: Vec<crate::charts::Chart>,
     /// It regulates intercity buses (its lines and carriers).
     buses: bool,
+    /// Its law has fixed stands (their places, swaps and draws).
+    stands: bool,
 }
 
 #[derive(Template)]
@@ -451,6 +453,7 @@ pub(crate) async fn panel(State(state): State<AppState>, signed: Signed) -> Resp
         let items = &agenda.items;
         sections.push(Section {
             buses: rulebooks.iter().any(|r| r.bus.is_some()),
+            stands: rulebooks.iter().any(|r| r.stands.is_some()),
             id: j.id.clone(),
             name: format!("{} ({})", j.name, j.state),
             today: format::day(today),

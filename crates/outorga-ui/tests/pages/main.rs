@@ -4,6 +4,7 @@
 //! with the form's CSRF token, and the vendored assets.
 
 mod buses;
+mod stands;
 
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, StatusCode, header};
@@ -2202,7 +2203,8 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 92] = [
+    let routes: [Row<'_>; 93] = [
+        ("GET", "/j/{j}/pontos", "", anyone, None),
         // The administration (issue 12): users and tokens, parameters,
         // the audit log.
         ("GET", "/admin/usuarios", "", Admin::admits, None),

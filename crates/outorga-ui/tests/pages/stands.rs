@@ -1,0 +1,85 @@
+//! Stands and public draws on the screens (issue 16), with the demo's
+//! records: the panel links Canguçu's stands; the page shows who holds each
+//! place today and on a past day, the swap waiting for a decision and the
+//! draw; the draw's public page, without a session, shows the list's
+//! SHA-256, the seed's source, each ticket and the order — names
+//! abbreviated, CPFs masked — and the recipe and script that recompute it.
+
+use super::*;
+
+async fn stand_screens(url: &str) {
+    let router = router_on(url, true).await;
+    let admin = format!(
+        "outorga_sessao={}",
+        value(&signed_in_as(&router, "admin-geral").await)
+    );
+    let panel = send(&router, get("/painel", &admin)).await;
+    assert!(panel.body.contains("/j/cangucu/pontos"), "{}", panel.body);
+    assert!(!panel.body.contains("/j/amapa/pontos"));
+    let stands = send(&router, get("/j/cangucu/pontos", &admin)).await;
+    assert_eq!(stands.status, StatusCode::OK, "{}", stands.body);
+    for words in [
+        "Praça Dr. Carlos Barbosa",
+        "fixo, 3 vagas",
+        "Decreto Municipal nº 41/2025",
+        "provisório de evento",
+        "sorteio de vaga (sorteio nº 1/2026)",
+        "Sindicato dos Taxistas de Canguçu",
+        "/sorteios/cangucu/2026/1",
+    ] {
+        assert!(stands.body.contains(words), "{words}: {}", stands.body);
+    }
+    // Before the draw the square had a place free, the station none.
+    let before = send(&router, get("/j/cangucu/pontos?dia=2026-11-01", &admin)).await;
+    assert!(
+        before.body.contains("Ocupação em 01/11/2026"),
+        "{}",
+        before.body
+    );
+    assert!(
+        !before.body.contains("sorteio de vaga (sorteio"),
+        "{}",
+        before.body
+    );
+
+    // The public page, no session needed.
+    let public = send(&router, get("/sorteios/cangucu/2026/1", "")).await;
+    assert_eq!(public.status, StatusCode::OK, "{}", public.body);
+    let hash = outorga_core::engine::draw::list_hash(&["taxi-3", "taxi-4", "taxi_acessivel-1"]);
+    let ticket = outorga_core::engine::draw::ticket(DEMO_SEED, "taxi-3");
+    for words in [
+        hash.as_str(),
+        ticket.as_str(),
+        "Loteria Federal",
+        "1º</td><td>taxi-3",
+        "***.",
+        "import hashlib",
+        "/api/public/jurisdictions/cangucu/draws/2026/1",
+    ] {
+        assert!(public.body.contains(words), "{words}: {}", public.body);
+    }
+    let missing = send(&router, get("/sorteios/cangucu/2026/99", "")).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+}
+
+/// The seed the demo's draw was run with.
+const DEMO_SEED: &str = "48213 09377 61502 33718 90264";
+
+#[tokio::test]
+async fn stand_screens_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    stand_screens(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn stand_screens_on_postgresql() {
+    let base = std::env::var("OUTORGA_TEST_DATABASE_URL").unwrap_or_else(|_| PG.to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let schema = format!("uist_{}_{nanos}", std::process::id());
+    sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
+    stand_screens(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
+    sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
