@@ -298,6 +298,38 @@ fn stand_of_subject(draw: &Draw) -> Result<&str, StoreError> {
         .ok_or_else(|| StoreError::Corrupt(format!("draw subject {}", draw.subject)))
 }
 
+/// What a change writes to the log: its action, detail and rows.
+type Written = (&'static str, serde_json::Value, Vec<RowRef>);
+
+impl Store {
+    /// Appends a change's audit entry, commits, and returns the draw as it
+    /// now is.
+    async fn finish(
+        &self,
+        mut tx: Tx,
+        change: &Change<'_>,
+        (jurisdiction, key): (&str, (i32, i64)),
+        (action, detail, rows): Written,
+    ) -> Result<Draw, StoreError> {
+        append(
+            &mut tx,
+            &self.audit,
+            change,
+            Entry {
+                action,
+                jurisdiction: Some(jurisdiction),
+                subject: &format!("draw:{}:{}", key.0, key.1),
+                detail,
+                rows,
+            },
+        )
+        .await?;
+        let draw = read(&mut tx, jurisdiction, key).await?;
+        tx.commit().await?;
+        Ok(draw)
+    }
+}
+
 /// A stand's vacancy draw to open: the seed's public source and its day.
 #[derive(Debug, Clone)]
 pub struct DrawInput {
@@ -455,25 +487,20 @@ impl Store {
                 format!("a permissão {label} já está na lista deste sorteio"),
             )
         })?;
-        append(
-            &mut tx,
-            &self.audit,
+        self.finish(
+            tx,
             change,
-            Entry {
-                action: "draw.enter",
-                jurisdiction: Some(jurisdiction),
-                subject: &format!("draw:{}:{}", key.0, key.1),
-                detail: serde_json::json!({ "label": label, "who": permit.holder }),
-                rows: vec![RowRef::new(
+            (jurisdiction, key),
+            (
+                "draw.enter",
+                serde_json::json!({ "label": label, "who": permit.holder }),
+                vec![RowRef::new(
                     "draw_participants",
                     [jurisdiction.into(), key.0.into(), key.1.into(), seq.into()],
                 )],
-            },
+            ),
         )
-        .await?;
-        let draw = read(&mut tx, jurisdiction, key).await?;
-        tx.commit().await?;
-        Ok(draw)
+        .await
     }
 
     /// Closes the list of the draw of `key` and publishes its SHA-256:
@@ -514,22 +541,17 @@ impl Store {
         .bind(&hash)
         .execute(&mut *tx)
         .await?;
-        append(
-            &mut tx,
-            &self.audit,
+        self.finish(
+            tx,
             change,
-            Entry {
-                action: "draw.close",
-                jurisdiction: Some(jurisdiction),
-                subject: &format!("draw:{}:{}", key.0, key.1),
-                detail: serde_json::json!({ "participants": labels, "list_hash": hash }),
-                rows: vec![draw_row(jurisdiction, key)],
-            },
+            (jurisdiction, key),
+            (
+                "draw.close",
+                serde_json::json!({ "participants": labels, "list_hash": hash }),
+                vec![draw_row(jurisdiction, key)],
+            ),
         )
-        .await?;
-        let draw = read(&mut tx, jurisdiction, key).await?;
-        tx.commit().await?;
-        Ok(draw)
+        .await
     }
 
     /// Draws `key` with `seed`, the numbers its public source gave: each
@@ -662,26 +684,21 @@ impl Store {
         .bind(change.by)
         .execute(&mut *tx)
         .await?;
-        append(
-            &mut tx,
-            &self.audit,
+        self.finish(
+            tx,
             change,
-            Entry {
-                action: "draw.run",
-                jurisdiction: Some(jurisdiction),
-                subject: &format!("draw:{}:{}", key.0, key.1),
-                detail: serde_json::json!({
+            (jurisdiction, key),
+            (
+                "draw.run",
+                serde_json::json!({
                     "seed": seed, "algorithm": public_draw::ALGORITHM,
                     "order": result.order, "vacancies": result.vacancies,
                     "placed": placed, "articles": articles,
                 }),
                 rows,
-            },
+            ),
         )
-        .await?;
-        let draw = read(&mut tx, jurisdiction, key).await?;
-        tx.commit().await?;
-        Ok(draw)
+        .await
     }
 
     /// Records `appellant`'s appeal against the result of the draw of
@@ -742,25 +759,20 @@ impl Store {
         .bind(change.by)
         .execute(&mut *tx)
         .await?;
-        append(
-            &mut tx,
-            &self.audit,
+        self.finish(
+            tx,
             change,
-            Entry {
-                action: "draw.appeal",
-                jurisdiction: Some(jurisdiction),
-                subject: &format!("draw:{}:{}", key.0, key.1),
-                detail: serde_json::json!({ "appellant": appellant, "grounds": grounds }),
-                rows: vec![RowRef::new(
+            (jurisdiction, key),
+            (
+                "draw.appeal",
+                serde_json::json!({ "appellant": appellant, "grounds": grounds }),
+                vec![RowRef::new(
                     "draw_appeals",
                     [jurisdiction.into(), key.0.into(), key.1.into(), seq.into()],
                 )],
-            },
+            ),
         )
-        .await?;
-        let draw = read(&mut tx, jurisdiction, key).await?;
-        tx.commit().await?;
-        Ok(draw)
+        .await
     }
 
     /// Decides the appeal `seq` against the draw of `key`: granted or not,
@@ -820,25 +832,20 @@ impl Store {
         .bind(change.by)
         .execute(&mut *tx)
         .await?;
-        append(
-            &mut tx,
-            &self.audit,
+        self.finish(
+            tx,
             change,
-            Entry {
-                action: "draw.appeal_decision",
-                jurisdiction: Some(jurisdiction),
-                subject: &format!("draw:{}:{}", key.0, key.1),
-                detail: serde_json::json!({ "appeal": seq, "status": status.name(), "decision": decision }),
-                rows: vec![RowRef::new(
+            (jurisdiction, key),
+            (
+                "draw.appeal_decision",
+                serde_json::json!({ "appeal": seq, "status": status.name(), "decision": decision }),
+                vec![RowRef::new(
                     "draw_appeals",
                     [jurisdiction.into(), key.0.into(), key.1.into(), seq.into()],
                 )],
-            },
+            ),
         )
-        .await?;
-        let draw = read(&mut tx, jurisdiction, key).await?;
-        tx.commit().await?;
-        Ok(draw)
+        .await
     }
 
     /// The draw of `key`, with its participants and appeals.
