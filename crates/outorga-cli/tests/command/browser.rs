@@ -1436,6 +1436,25 @@ async fn a_passenger_checks_a_document_and_a_vehicle() {
     .await;
     page(&driver, "dados-abertos").await;
 
+    // The demo's public draw of a stand's vacancy (opened 24 days ago in
+    // Canguçu's time): the list's hash, the seed, the order, the recipe.
+    let opened = (chrono::Utc::now() - chrono::Duration::hours(3) - chrono::Duration::days(24))
+        .format("%Y")
+        .to_string();
+    driver
+        .goto(format!("{base}/sorteios/cangucu/{opened}/1"))
+        .await
+        .expect("the draw");
+    let draw = text_with(&driver, "Como conferir").await;
+    check(
+        &driver,
+        draw.contains("SHA-256 da lista") && draw.contains("1º") && draw.contains("import hashlib"),
+        "sorteio",
+        "the draw's list hash, order and the script that recomputes it",
+    )
+    .await;
+    page(&driver, "sorteio").await;
+
     // A complaint, then its protocol page.
     driver.goto(format!("{base}/")).await.expect("home");
     click(&driver, "a[href='/denuncia']").await;
