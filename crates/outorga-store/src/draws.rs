@@ -264,29 +264,6 @@ async fn read(tx: &mut Tx, jurisdiction: &str, key: (i32, i64)) -> Result<Draw, 
     Ok(draw)
 }
 
-/// The draw under way (open or closed) for the vacancies of `stand`, as
-/// "número/ano".
-pub(crate) async fn pending_for(
-    tx: &mut Tx,
-    jurisdiction: &str,
-    stand: &str,
-) -> Result<Option<String>, StoreError> {
-    let row = sqlx::query(
-        "SELECT year, number FROM draws WHERE jurisdiction = $1 AND subject = $2 \
-         AND status <> 'drawn'",
-    )
-    .bind(jurisdiction)
-    .bind(format!("stand:{stand}"))
-    .fetch_optional(&mut **tx)
-    .await?;
-    row.map(|row| -> Result<String, StoreError> {
-        let year: i64 = row.try_get("year")?;
-        let number: i64 = row.try_get("number")?;
-        Ok(format!("{number}/{year}"))
-    })
-    .transpose()
-}
-
 fn draw_row(jurisdiction: &str, (year, number): (i32, i64)) -> RowRef {
     RowRef::new("draws", [jurisdiction.into(), year.into(), number.into()])
 }
@@ -358,7 +335,9 @@ impl Store {
         let (mut tx, _writer) = self.write_transaction().await?;
         let (stand, occupants) =
             fixed_with_room(&mut tx, jurisdiction, &input.stand, today).await?;
-        if let Some(draw) = pending_for(&mut tx, jurisdiction, &stand.code).await? {
+        if let Some(draw) =
+            crate::stand_leave::pending_draw(&mut tx, jurisdiction, &stand.code).await?
+        {
             return Err(invalid(
                 "ponto",
                 format!(

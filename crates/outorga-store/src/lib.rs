@@ -60,6 +60,7 @@ mod revenue;
 mod search;
 mod sign_ins;
 mod slips;
+mod stand_leave;
 mod stand_places;
 mod stand_swaps;
 mod stands;

@@ -532,12 +532,12 @@ pub(crate) async fn end_links(
     }
     // And its fixed stand: the place is free from that day.
     rows.extend(
-        crate::stand_places::leave(
+        crate::stand_leave::leave(
             tx,
             jurisdiction,
             (service, number),
             on,
-            crate::stand_places::LeftBy::PermitEnded,
+            crate::stand_leave::LeftBy::PermitEnded,
         )
         .await?,
     );

@@ -8,6 +8,8 @@
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
 use crate::dates::day;
+pub use crate::stand_leave::LeftBy;
+pub(crate) use crate::stand_leave::leave;
 use crate::stands::{Stand, read_stand};
 use crate::text::{TextKind, checked as checked_text};
 use crate::{Store, StoreError, Tx};
@@ -23,17 +25,6 @@ worded! {
         Swap = "swap" => "permuta",
         Relocation = "relocation" => "remanejamento",
         Draw = "draw" => "sorteio de vaga",
-    }
-}
-
-worded! {
-    /// How a permit left its stand.
-    pub enum LeftBy {
-        Swap = "swap" => "permuta",
-        Relocation = "relocation" => "remanejamento",
-        Draw = "draw" => "sorteio de vaga em outro ponto",
-        Downtime = "downtime" => "perda do ponto (veículo parado)",
-        PermitEnded = "permit_ended" => "fim da permissão",
     }
 }
 
@@ -158,43 +149,6 @@ pub(crate) fn rules(rulebook: &Rulebook) -> Result<&StandRules, StoreError> {
             rulebook.jurisdiction.name
         ))
     })
-}
-
-/// `permit` leaves its stand on `on` (the stretch ends the day before):
-/// the row it changed, if it was at one.
-pub(crate) async fn leave(
-    tx: &mut Tx,
-    jurisdiction: &str,
-    (service, number): (&str, i64),
-    on: NaiveDate,
-    how: LeftBy,
-) -> Result<Option<RowRef>, StoreError> {
-    let row = sqlx::query(
-        "UPDATE stand_places SET left_on = $4, left_by = $5 WHERE jurisdiction = $1 \
-         AND service = $2 AND number = $3 AND left_on IS NULL RETURNING seq",
-    )
-    .bind(jurisdiction)
-    .bind(service)
-    .bind(number)
-    .bind(on.to_string())
-    .bind(how.name())
-    .fetch_optional(&mut **tx)
-    .await?;
-    match row {
-        Some(row) => {
-            let seq: i64 = row.try_get("seq")?;
-            Ok(Some(RowRef::new(
-                "stand_places",
-                [
-                    jurisdiction.into(),
-                    service.into(),
-                    number.into(),
-                    seq.into(),
-                ],
-            )))
-        }
-        None => Ok(None),
-    }
 }
 
 /// A stretch that begins: where, from when, how, on which act and grounds.
@@ -340,7 +294,9 @@ impl Store {
         let (mut tx, _writer) = self.write_transaction().await?;
         permit_in_force(&mut tx, self, jurisdiction, permit).await?;
         let (stand, _) = fixed_with_room(&mut tx, jurisdiction, &d.stand, today).await?;
-        if let Some(draw) = crate::draws::pending_for(&mut tx, jurisdiction, &stand.code).await? {
+        if let Some(draw) =
+            crate::stand_leave::pending_draw(&mut tx, jurisdiction, &stand.code).await?
+        {
             return Err(StoreError::Invalid {
                 field: "ponto",
                 reason: format!(
