@@ -335,6 +335,16 @@ pub fn routes(options: Options) -> Router<AppState> {
         )
         .route("/j/{j}/linhas", get(bus_lines::list))
         .route("/j/{j}/pontos", get(stands::list))
+        .route("/j/{j}/pontos/designar", post(stands::designate))
+        .route(
+            "/j/{j}/pontos/permutas/{ano}/{numero}",
+            post(stands::decide_swap),
+        )
+        .route("/j/{j}/pontos/sorteios", post(stands::open_draw))
+        .route(
+            "/j/{j}/pontos/sorteios/{ano}/{numero}/{passo}",
+            post(stands::draw_step),
+        )
         .route("/j/{j}/linhas/{codigo}", get(bus_lines::show))
         .route("/j/{j}/linhas/{codigo}/operacoes", post(bus_lines::put))
         .route(

@@ -7,19 +7,27 @@
 //! and script that recompute it. Both read the store functions the API
 //! reads (`stand_occupancy`, `pending_stand_swaps`, `draws`, `draw`).
 
+use crate::autos::form_error;
 use crate::format;
 use crate::pages::{Bar, ErrorPage, failure, page};
 use crate::place::place;
 use crate::session::Signed;
+use crate::session::checked_form;
 use askama::Template;
+use axum::Form;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use axum::response::Response;
+use axum::response::{IntoResponse, Redirect, Response};
 use outorga_core::engine::draw::{ALGORITHM, LIST_ALGORITHM};
+use outorga_core::model::Rulebook;
 use outorga_store::words::{masked_document, masked_name};
+use outorga_store::{Change, Designation, DrawInput};
 use outorga_store::{Draw, StoreError, Window};
+use outorga_web::ApiError;
 use outorga_web::AppState;
+use outorga_web::auth::Clerk;
 use outorga_web::limits::PublicLookup;
+use outorga_web::workflows::stand_rulebook;
 use serde::Deserialize;
 
 /// The script of the docs that recomputes a published draw.
@@ -37,6 +45,8 @@ struct StandRow {
 
 /// A swap waiting for the department's decision.
 struct SwapRow {
+    year: i32,
+    number: i64,
     label: String,
     permits: String,
     asked: String,
@@ -45,6 +55,8 @@ struct SwapRow {
 
 /// A draw in the list.
 struct DrawRow {
+    /// `open`, `closed` or `drawn`: which forms it takes.
+    code: &'static str,
     year: i32,
     number: i64,
     label: String,
@@ -57,6 +69,16 @@ struct DrawRow {
 #[template(path = "pontos.html")]
 struct StandsPage {
     user: Option<Bar>,
+    /// The user may act (a clerk): the forms are shown.
+    clerk: bool,
+    csrf: String,
+    /// What was just done, in words.
+    done: Option<String>,
+    /// Why the last form was refused: the field and the message.
+    error: Option<(String, String)>,
+    /// The fixed stands, for the forms' selects: (code, name).
+    fixed: Vec<(String, String)>,
+    services: Vec<crate::forms::Choice>,
     j: String,
     place: String,
     day: String,
@@ -69,10 +91,228 @@ struct StandsPage {
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct DayAsked {
     dia: Option<String>,
+    feito: Option<String>,
+}
+
+/// Every form of the page: each action reads the fields it needs.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct StandForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    servico: String,
+    #[serde(default)]
+    numero: String,
+    #[serde(default)]
+    ponto: String,
+    #[serde(default)]
+    ato: String,
+    #[serde(default)]
+    fundamentos: String,
+    /// `autorizar` or `indeferir`.
+    #[serde(default)]
+    decisao: String,
+    #[serde(default)]
+    fonte: String,
+    #[serde(default)]
+    data: String,
+    #[serde(default)]
+    semente: String,
+}
+
+fn permit_number(text: &str) -> Result<i64, ApiError> {
+    text.trim().parse().map_err(|_| {
+        ApiError::field(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "numero",
+            "informe o número da permissão (só algarismos)",
+        )
+    })
+}
+
+/// Runs a form's action as the signed-in clerk: on success to the page with
+/// `feito`, refused back to the page with the field and the reason.
+async fn act(
+    state: &AppState,
+    signed: &Signed,
+    j: &str,
+    (csrf, feito, why): (&str, &str, &'static str),
+    run: impl AsyncFnOnce(&Rulebook, &Change<'_>) -> Result<(), ApiError>,
+) -> Response {
+    if let Err(refused) = place(state, signed, j) {
+        return *refused;
+    }
+    if let Err(refused) = checked_form(signed, csrf, Clerk::admits) {
+        return *refused;
+    }
+    let change = Change {
+        by: &signed.user.name,
+        at: state.clock.now(),
+        why,
+    };
+    let done = async {
+        let rulebook = stand_rulebook(state, j).await?;
+        run(rulebook, &change).await
+    }
+    .await;
+    match done {
+        Ok(()) => Redirect::to(&format!("/j/{j}/pontos?feito={feito}")).into_response(),
+        Err(error) if error.status.is_server_error() => {
+            tracing::error!(erro = %error.body.erro, "a stand's form could not be recorded");
+            failure()
+        }
+        Err(error) => stands_page(state, signed, j, None, (None, Some(form_error(&error)))).await,
+    }
+}
+
+/// Designates a stand to a permit, or relocates it there with grounds.
+pub(crate) async fn designate(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path(j): Path<String>,
+    Form(form): Form<StandForm>,
+) -> Response {
+    let who = (
+        form.csrf.as_str(),
+        "designacao",
+        "designação de ponto pela tela",
+    );
+    act(&state, &signed, &j, who, async |rulebook, change| {
+        let designation = Designation {
+            service: form.servico.trim().to_string(),
+            number: permit_number(&form.numero)?,
+            stand: form.ponto.clone(),
+            act: form.ato.clone(),
+            grounds: form.fundamentos.clone(),
+        };
+        state
+            .store
+            .designate_stand(change, rulebook, &j, &designation)
+            .await?;
+        Ok(())
+    })
+    .await
+}
+
+/// Authorizes or refuses a swap.
+pub(crate) async fn decide_swap(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path((j, year, number)): Path<(String, i32, i64)>,
+    Form(form): Form<StandForm>,
+) -> Response {
+    let who = (
+        form.csrf.as_str(),
+        "permuta",
+        "decisão de permuta pela tela",
+    );
+    act(&state, &signed, &j, who, async |rulebook, change| {
+        let approve = match form.decisao.as_str() {
+            "autorizar" => true,
+            "indeferir" => false,
+            _ => {
+                return Err(ApiError::field(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "decisao",
+                    "escolha autorizar ou indeferir",
+                ));
+            }
+        };
+        state
+            .store
+            .decide_stand_swap(
+                change,
+                rulebook,
+                &j,
+                (year, number),
+                (approve, &form.fundamentos),
+            )
+            .await?;
+        Ok(())
+    })
+    .await
+}
+
+/// Opens a stand's vacancy draw.
+pub(crate) async fn open_draw(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path(j): Path<String>,
+    Form(form): Form<StandForm>,
+) -> Response {
+    let who = (form.csrf.as_str(), "sorteio", "sorteio de vaga pela tela");
+    act(&state, &signed, &j, who, async |rulebook, change| {
+        let input = DrawInput {
+            stand: form.ponto.clone(),
+            seed_source: form.fonte.clone(),
+            seed_on: outorga_web::workflows::parse_day(&form.data, "data")?,
+        };
+        state
+            .store
+            .open_stand_draw(change, rulebook, &j, &input)
+            .await?;
+        Ok(())
+    })
+    .await
+}
+
+/// A step of a draw: `inscrever` a permit, `fechar` the list, `sortear`
+/// with the seed.
+pub(crate) async fn draw_step(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path((j, year, number, step)): Path<(String, i32, i64, String)>,
+    Form(form): Form<StandForm>,
+) -> Response {
+    let (feito, why) = match step.as_str() {
+        "inscrever" => ("inscricao", "inscrição em sorteio pela tela"),
+        "fechar" => ("lista", "lista de sorteio fechada pela tela"),
+        "sortear" => ("resultado", "sorteio realizado pela tela"),
+        _ => {
+            return page(
+                StatusCode::NOT_FOUND,
+                &ErrorPage {
+                    user: Some(Bar::of(&signed)),
+                    title: "Página não encontrada",
+                    message: "O sorteio se faz em três passos: inscrever, fechar a lista, sortear.",
+                },
+            );
+        }
+    };
+    let key = (year, number);
+    act(
+        &state,
+        &signed,
+        &j,
+        (form.csrf.as_str(), feito, why),
+        async |rulebook, change| {
+            match step.as_str() {
+                "inscrever" => {
+                    let permit = (form.servico.trim(), permit_number(&form.numero)?);
+                    state
+                        .store
+                        .enter_draw(change, rulebook, &j, key, permit)
+                        .await?;
+                }
+                "fechar" => {
+                    state.store.close_draw(change, rulebook, &j, key).await?;
+                }
+                _ => {
+                    state
+                        .store
+                        .run_draw(change, rulebook, &j, key, &form.semente)
+                        .await?;
+                }
+            }
+            Ok(())
+        },
+    )
+    .await
 }
 
 fn draw_row(d: &Draw) -> DrawRow {
     DrawRow {
+        code: d.status.name(),
         year: d.year,
         number: d.number,
         label: d.label(),
@@ -92,14 +332,43 @@ pub(crate) async fn list(
     Path(j): Path<String>,
     Query(asked): Query<DayAsked>,
 ) -> Response {
-    let place = match place(&state, &signed, &j) {
+    let done = asked
+        .feito
+        .as_deref()
+        .and_then(done_words)
+        .map(str::to_string);
+    stands_page(&state, &signed, &j, asked.dia.as_deref(), (done, None)).await
+}
+
+/// What a form did, as the page says it after the redirect.
+fn done_words(feito: &str) -> Option<&'static str> {
+    Some(match feito {
+        "designacao" => "Ponto designado.",
+        "permuta" => "Permuta decidida.",
+        "sorteio" => "Sorteio aberto: inscreva os interessados.",
+        "inscricao" => "Interessado inscrito no sorteio.",
+        "lista" => "Lista fechada e publicada com o seu SHA-256.",
+        "resultado" => "Sorteio realizado: o resultado está publicado.",
+        _ => return None,
+    })
+}
+
+/// The page of stands on `day` (today when none), with what was done or
+/// why a form was refused.
+async fn stands_page(
+    state: &AppState,
+    signed: &Signed,
+    j: &str,
+    day: Option<&str>,
+    (done, error): (Option<String>, Option<(String, String)>),
+) -> Response {
+    let place = match place(state, signed, j) {
         Ok(place) => place,
         Err(refused) => return *refused,
     };
-    let today = outorga_web::workflows::today_in(&state, &j);
-    let day = asked
-        .dia
-        .as_deref()
+    let j = place.id.clone();
+    let today = outorga_web::workflows::today_in(state, &j);
+    let day = day
         .and_then(|d| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").ok())
         .unwrap_or(today);
     let read = async {
@@ -142,6 +411,8 @@ pub(crate) async fn list(
             .await?
             .into_iter()
             .map(|s| SwapRow {
+                year: s.year,
+                number: s.number,
                 label: s.label(),
                 permits: format!("nº {} ({}) ⇄ nº {} ({})", s.a.0, s.a.1, s.b.0, s.b.1),
                 asked: format::day(s.requested_on),
@@ -167,10 +438,26 @@ pub(crate) async fn list(
             return failure();
         }
     };
+    let fixed = stands
+        .iter()
+        .filter(|s| s.kind.starts_with("fixo"))
+        .map(|s| (s.code.clone(), s.name.clone()))
+        .collect();
+    let status = if error.is_some() {
+        StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        StatusCode::OK
+    };
     page(
-        StatusCode::OK,
+        status,
         &StandsPage {
-            user: Some(Bar::of(&signed)),
+            user: Some(Bar::of(signed)),
+            clerk: Clerk::admits(signed.user.role),
+            csrf: signed.csrf(),
+            done,
+            error,
+            fixed,
+            services: crate::forms::service_choices(&place, "", None),
             j: place.id.clone(),
             place: place.name.clone(),
             day: format::day(day),

@@ -81,6 +81,7 @@ pub mod workflows {
     pub use crate::routes::public::{
         CondutorPublico, VeiculoPublico, document_check, driver_check, vehicle_check,
     };
+    pub use crate::routes::stands::stand_rulebook;
     pub use crate::routes::{parse_day, today_in};
     // Money (issue 13): fiscal units.
     pub use crate::routes::permits::{

@@ -2203,8 +2203,36 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 93] = [
+    let routes: [Row<'_>; 97] = [
         ("GET", "/j/{j}/pontos", "", anyone, None),
+        (
+            "POST",
+            "/j/{j}/pontos/designar",
+            "numero=x",
+            Clerk::admits,
+            unprocessable,
+        ),
+        (
+            "POST",
+            "/j/{j}/pontos/permutas/2026/99",
+            "decisao=x",
+            Clerk::admits,
+            unprocessable,
+        ),
+        (
+            "POST",
+            "/j/{j}/pontos/sorteios",
+            "data=x",
+            Clerk::admits,
+            unprocessable,
+        ),
+        (
+            "POST",
+            "/j/{j}/pontos/sorteios/2026/99/fechar",
+            "",
+            Clerk::admits,
+            unprocessable,
+        ),
         // The administration (issue 12): users and tokens, parameters,
         // the audit log.
         ("GET", "/admin/usuarios", "", Admin::admits, None),

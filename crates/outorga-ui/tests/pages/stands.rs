@@ -42,6 +42,45 @@ async fn stand_screens(url: &str) {
         before.body
     );
 
+    // The clerk decides the demo's swap on the page; a designation without
+    // a permit's number is refused naming the field.
+    let csrf = stands.csrf();
+    let swap = stands
+        .body
+        .split("/j/cangucu/pontos/permutas/")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the swap's form")
+        .to_string();
+    let bad = send(
+        &router,
+        post(
+            "/j/cangucu/pontos/designar",
+            &admin,
+            &format!("servico=taxi&numero=&ponto=RODO&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.body);
+    assert!(bad.body.contains("id=\"erro-numero\""), "{}", bad.body);
+    let decided = send(
+        &router,
+        post(
+            &format!("/j/cangucu/pontos/permutas/{swap}"),
+            &admin,
+            &format!("decisao=autorizar&fundamentos=&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(decided.status, StatusCode::SEE_OTHER, "{}", decided.body);
+    let after = send(&router, get("/j/cangucu/pontos?feito=permuta", &admin)).await;
+    assert!(after.body.contains("Permuta decidida."), "{}", after.body);
+    assert!(
+        !after.body.contains(&format!("permutas/{swap}")),
+        "{}",
+        after.body
+    );
+
     // The public page, no session needed.
     let public = send(&router, get("/sorteios/cangucu/2026/1", "")).await;
     assert_eq!(public.status, StatusCode::OK, "{}", public.body);

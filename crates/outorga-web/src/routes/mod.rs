@@ -24,7 +24,7 @@ pub(crate) mod permits;
 mod profile;
 pub(crate) mod public;
 mod session;
-mod stands;
+pub(crate) mod stands;
 mod steps;
 pub(crate) mod units;
 pub(crate) mod users;

@@ -23,10 +23,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 /// The rulebook of `j` whose law has fixed stands.
-pub(crate) async fn stand_rulebook<'a>(
-    state: &'a AppState,
-    j: &str,
-) -> Result<&'a Rulebook, ApiError> {
+pub async fn stand_rulebook<'a>(state: &'a AppState, j: &str) -> Result<&'a Rulebook, ApiError> {
     bound_rulebooks(state, j)
         .await?
         .into_iter()
