@@ -1341,11 +1341,22 @@ async fn ledger_workflows(url: &str) {
     let clerk = session_of(&router, "atendente.to").await;
     let csrf = send(&router, get("/painel", &clerk)).await.csrf();
 
-    // Canguçu's law charges no fees: no link, no form.
+    // Canguçu's law charges one fee, the stand swap's (art. 15, § 3º, II),
+    // which the swap authorized charges: the form names it with its event.
     let cangucu = session_of(&router, "atendente").await;
     let list = send(&router, get("/j/cangucu/debitos", &cangucu)).await;
-    assert!(!list.body.contains("/taxas/nova") && list.body.contains("/j/cangucu/retornos"));
-    let none = send(&router, get("/j/cangucu/taxas/nova", &cangucu)).await;
+    assert!(list.body.contains("/taxas/nova") && list.body.contains("/j/cangucu/retornos"));
+    let swap = send(&router, get("/j/cangucu/taxas/nova", &cangucu)).await;
+    assert_eq!(swap.status, StatusCode::OK);
+    assert!(
+        swap.body.contains("Permuta de ponto fixo")
+            && swap.body.contains("Art. 15, § 3º, II")
+            && swap.body.contains("na permuta de pontos fixos autorizada"),
+        "{}",
+        swap.body
+    );
+    // Amapá's law charges none: no form.
+    let none = send(&router, get("/j/amapa/taxas/nova", &admin)).await;
     assert_eq!(none.status, StatusCode::OK);
     assert!(
         none.body.contains("não cobram taxas") && !none.body.contains("name=\"taxa\""),
