@@ -8,6 +8,7 @@
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
 use crate::dates::day;
+use crate::listing::{self, Filter, KeyValue, Kind, List, Page, Window, text};
 pub use crate::stand_leave::LeftBy;
 pub(crate) use crate::stand_leave::leave;
 use crate::stands::{Stand, read_stand};
@@ -61,6 +62,20 @@ const COLUMNS: &str = "p.service, p.number, p.seq, m.holder, p.stand, p.from_day
 
 const FROM: &str = "stand_places p JOIN permits m ON m.jurisdiction = p.jurisdiction \
      AND m.service = p.service AND m.number = p.number";
+
+/// A permit's stretches by their order (the key of `stand_places`), each
+/// with its holder.
+const PLACES: List = List {
+    name: "stand_places",
+    table: "(SELECT p.jurisdiction, p.service, p.number, p.seq, m.holder, p.stand, p.from_day, \
+            p.left_on, p.left_by, p.came_by, p.act, p.grounds, p.citations, p.recorded_by \
+            FROM stand_places p JOIN permits m ON m.jurisdiction = p.jurisdiction \
+            AND m.service = p.service AND m.number = p.number) AS places",
+    columns: "service, number, seq, holder, stand, from_day, left_on, left_by, came_by, act, \
+              grounds, citations, recorded_by",
+    key: &[("seq", Kind::Int)],
+    descending: false,
+};
 
 fn place_of(row: &sqlx::any::AnyRow) -> Result<StandPlace, StoreError> {
     let text = |name: &str| -> Result<String, StoreError> { Ok(row.try_get(name)?) };
@@ -450,21 +465,17 @@ impl Store {
         })
     }
 
-    /// The stands a permit has held, oldest first.
+    /// A page of the stands a permit has held, oldest first.
     pub async fn permit_stands(
         &self,
         jurisdiction: &str,
         (service, number): (&str, i64),
-    ) -> Result<Vec<StandPlace>, StoreError> {
-        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {COLUMNS} FROM {FROM} WHERE p.jurisdiction = $1 AND p.service = $2 \
-             AND p.number = $3 ORDER BY p.seq"
-        )))
-        .bind(jurisdiction)
-        .bind(service)
-        .bind(number)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(place_of).collect()
+        window: Window<'_>,
+    ) -> Result<Page<StandPlace>, StoreError> {
+        let rows = Filter::default()
+            .always("jurisdiction = $?", text(jurisdiction))
+            .always("service = $?", text(service))
+            .always("number = $?", KeyValue::Int(number));
+        listing::page(&self.pool, &PLACES, &rows, window, place_of).await
     }
 }

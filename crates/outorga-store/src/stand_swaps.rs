@@ -8,6 +8,7 @@
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append, next_number};
 use crate::dates::day;
+use crate::listing::{self, Filter, Kind, List, Page, Window, text};
 use crate::stand_places::{Arrival, CameBy, LeftBy, arrive, leave, place_on, rules};
 use crate::text::{TextKind, checked as checked_text};
 use crate::{Store, StoreError, Tx};
@@ -72,6 +73,14 @@ fn invalid(field: &'static str, reason: impl Into<String>) -> StoreError {
 
 const COLUMNS: &str = "year, number, service, permit_a, permit_b, stand_a, stand_b, requested_on, \
      consent_by, consent_on, status, decided_on, decided_by, decision, citations, debts, recorded_by";
+
+const PENDING: List = List {
+    name: "stand_swaps",
+    table: "stand_swaps",
+    columns: COLUMNS,
+    key: &[("year", Kind::Int), ("number", Kind::Int)],
+    descending: false,
+};
 
 fn swap_of(row: &sqlx::any::AnyRow) -> Result<StandSwap, StoreError> {
     let text = |name: &str| -> Result<String, StoreError> { Ok(row.try_get(name)?) };
@@ -426,18 +435,16 @@ impl Store {
         Ok(swap)
     }
 
-    /// The swaps of `jurisdiction` still to decide, oldest first.
+    /// A page of the swaps of `jurisdiction` still to decide, oldest first
+    /// (the index `stand_swaps_by_status`).
     pub async fn pending_stand_swaps(
         &self,
         jurisdiction: &str,
-    ) -> Result<Vec<StandSwap>, StoreError> {
-        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {COLUMNS} FROM stand_swaps WHERE jurisdiction = $1 AND status = 'requested' \
-             ORDER BY year, number LIMIT 200"
-        )))
-        .bind(jurisdiction)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(swap_of).collect()
+        window: Window<'_>,
+    ) -> Result<Page<StandSwap>, StoreError> {
+        let rows = Filter::default()
+            .always("jurisdiction = $?", text(jurisdiction))
+            .always("status = $?", text("requested"));
+        listing::page(&self.pool, &PENDING, &rows, window, swap_of).await
     }
 }

@@ -407,8 +407,9 @@ async fn stands_page(
         }
         let swaps = state
             .store
-            .pending_stand_swaps(&j)
+            .pending_stand_swaps(&j, Window::first(200))
             .await?
+            .items
             .into_iter()
             .map(|s| SwapRow {
                 year: s.year,

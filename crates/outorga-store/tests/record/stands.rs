@@ -393,9 +393,10 @@ async fn stands_in_the_record(url: &str) {
         v
     });
     let history = store
-        .permit_stands(CG, ("taxi", winner))
+        .permit_stands(CG, ("taxi", winner), Window::first(50))
         .await
-        .expect("history");
+        .expect("history")
+        .items;
     let last = history.last().expect("a place");
     assert_eq!((last.came_by, last.stand.as_str()), (CameBy::Draw, "PRACA"));
     if winner == 2 {

@@ -344,18 +344,24 @@ async fn designate(
 #[utoipa::path(get, path = "/api/jurisdictions/{j}/permits/{servico}/{numero}/stands", tag = "pontos",
     params(("j" = String, Path, description = "a jurisdição"),
            ("servico" = String, Path, description = "o serviço"),
-           ("numero" = i64, Path, description = "o número da permissão")),
-    responses((status = 200, body = Vec<LugarSaida>), (status = 401, body = ErrorBody),
-              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+           ("numero" = i64, Path, description = "o número da permissão"), Pagina),
+    responses((status = 200, body = Lista<LugarSaida>), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn permit_places(
     State(state): State<AppState>,
     _who: Reader,
     Path((j, servico, numero)): Path<(String, String, i64)>,
-) -> Result<Json<Vec<LugarSaida>>, ApiError> {
+    Query(page): Query<Pagina>,
+) -> Result<Json<Lista<LugarSaida>>, ApiError> {
     bound_rulebooks(&state, &j).await?;
-    let places = state.store.permit_stands(&j, (&servico, numero)).await?;
-    Ok(Json(places.into_iter().map(LugarSaida::from).collect()))
+    let asked = page.asked()?;
+    let places = state
+        .store
+        .permit_stands(&j, (&servico, numero), asked.window())
+        .await?;
+    Ok(Json(Lista::of(places)))
 }
 
 /// The permit loses its fixed stand for the days its vehicle was off the
@@ -444,18 +450,21 @@ async fn request_swap(
 
 /// The swaps still to decide, oldest first.
 #[utoipa::path(get, path = "/api/jurisdictions/{j}/stand-swaps", tag = "pontos",
-    params(("j" = String, Path, description = "a jurisdição")),
-    responses((status = 200, body = Vec<PermutaSaida>), (status = 401, body = ErrorBody),
-              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    params(("j" = String, Path, description = "a jurisdição"), Pagina),
+    responses((status = 200, body = Lista<PermutaSaida>), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn pending_swaps(
     State(state): State<AppState>,
     _who: Reader,
     Path(j): Path<String>,
-) -> Result<Json<Vec<PermutaSaida>>, ApiError> {
+    Query(page): Query<Pagina>,
+) -> Result<Json<Lista<PermutaSaida>>, ApiError> {
     bound_rulebooks(&state, &j).await?;
-    let swaps = state.store.pending_stand_swaps(&j).await?;
-    Ok(Json(swaps.into_iter().map(PermutaSaida::from).collect()))
+    let asked = page.asked()?;
+    let swaps = state.store.pending_stand_swaps(&j, asked.window()).await?;
+    Ok(Json(Lista::of(swaps)))
 }
 
 /// A swap request.

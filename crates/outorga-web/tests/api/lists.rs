@@ -524,9 +524,12 @@ fn every_list_in_the_document_pages() {
             "/api/jurisdictions/{j}/complaints",
             "/api/jurisdictions/{j}/debts",
             "/api/jurisdictions/{j}/documents",
+            "/api/jurisdictions/{j}/draws",
             "/api/jurisdictions/{j}/lines",
             "/api/jurisdictions/{j}/permits",
             "/api/jurisdictions/{j}/permits/{servico}/{numero}/drivers",
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}/stands",
+            "/api/jurisdictions/{j}/stand-swaps",
             "/api/jurisdictions/{j}/stands",
             "/api/sign-ins",
         ]

@@ -405,8 +405,9 @@ async fn lines_and_stands(app: &App) {
     assert_eq!(
         app.get(stands, &clerk).await.body,
         json!({ "proximo": null, "itens": [
-            { "codigo": "FESTA", "nome": "Festa do Pêssego", "vagas": null },
-            { "codigo": "P-1", "nome": "Praça", "vagas": 6 }
+            { "codigo": "FESTA", "nome": "Festa do Pêssego", "vagas": null, "ato": null,
+              "de": null, "ate": null },
+            { "codigo": "P-1", "nome": "Praça", "vagas": 6, "ato": null, "de": null, "ate": null }
         ] })
     );
     check(

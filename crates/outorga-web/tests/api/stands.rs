@@ -97,7 +97,7 @@ async fn demo_stands_and_draw(app: &App) {
 
     // The swap the demo's holders asked for, authorized: each owes R$ 500,00.
     let pending = app.get(&format!("{CG}/stand-swaps"), &clerk).await;
-    let swap = &pending.body[0]["pedido"];
+    let swap = &pending.body["itens"][0]["pedido"];
     let (year, number) = (
         swap[0].as_i64().expect("year"),
         swap[1].as_i64().expect("number"),
