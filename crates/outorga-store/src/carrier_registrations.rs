@@ -105,13 +105,6 @@ impl CarrierRegistration {
     }
 }
 
-fn invalid(field: &'static str, reason: impl Into<String>) -> StoreError {
-    StoreError::Invalid {
-        field,
-        reason: reason.into(),
-    }
-}
-
 const COLUMNS: &str = "jurisdiction, year, number, carrier, granted_on, valid_from, valid_until, \
      renews, status, cancelled_on, cancel_reason, cancel_article, recorded_by, citations";
 
@@ -243,7 +236,7 @@ impl Store {
             .filter(|d| !d.file.bytes.is_empty())
             .collect();
         if sent.is_empty() {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "documentos",
                 "envie ao menos um documento da transportadora (contrato social, cartão CNPJ, certidões…)",
             ));
@@ -266,7 +259,7 @@ impl Store {
                 ))
             })?;
         if registered.kind != crate::Kind::Company {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "transportadora",
                 "o registro cadastral é de uma empresa transportadora (CNPJ)",
             ));
@@ -377,7 +370,7 @@ impl Store {
     ) -> Result<CarrierRegistration, StoreError> {
         let grounds = checked_text("motivo", grounds, TextKind::Long)?.to_string();
         if grounds.chars().count() < 10 {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "motivo",
                 "escreva os fundamentos da cassação (ao menos 10 letras)",
             ));
@@ -404,13 +397,13 @@ impl Store {
             .await?
             .ok_or_else(missing)?;
         if target.cancelled.is_some() {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "registro",
                 format!("o registro nº {} já foi cassado", target.label()),
             ));
         }
         if target.valid_until < today {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "registro",
                 format!(
                     "o registro nº {} venceu em {}: nada a cassar",

@@ -109,13 +109,6 @@ pub struct Charter {
     pub files: Vec<CharterFile>,
 }
 
-fn invalid(field: &'static str, reason: impl Into<String>) -> StoreError {
-    StoreError::Invalid {
-        field,
-        reason: reason.into(),
-    }
-}
-
 /// The request's own fields checked (the law's rules are the engine's).
 fn check(input: &CharterInput) -> Result<CharterInput, StoreError> {
     let text = |field, value: &str| required(field, value, TextKind::Line).map(str::to_string);
@@ -128,7 +121,7 @@ fn check(input: &CharterInput) -> Result<CharterInput, StoreError> {
             .map(str::to_string))
     };
     if input.passengers.len() > MAX_PASSENGERS {
-        return Err(invalid(
+        return Err(StoreError::invalid(
             "passageiros",
             format!(
                 "{} passageiros; a lista tem no máximo {MAX_PASSENGERS}",
@@ -142,7 +135,7 @@ fn check(input: &CharterInput) -> Result<CharterInput, StoreError> {
         .enumerate()
         .map(|(i, p)| {
             let name = required("passageiros", &p.name, TextKind::Name).map_err(|_| {
-                invalid(
+                StoreError::invalid(
                     "passageiros",
                     format!("o passageiro nº {} não tem nome", i + 1),
                 )
@@ -210,7 +203,7 @@ impl Store {
         let attached = |kind: CharterFileKind| input.files.iter().any(|d| d.kind == kind);
         let today = rulebook.jurisdiction.today(change.at);
         if input.until < input.from {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "ate",
                 format!(
                     "{} é antes do início ({})",
@@ -229,7 +222,7 @@ impl Store {
                 ))
             })?;
         if carrier.kind != crate::Kind::Company {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "transportadora",
                 "a autorização é dada a uma empresa transportadora (CNPJ)",
             ));

@@ -39,23 +39,16 @@ pub struct CompanyTies {
     pub declared_on: NaiveDate,
 }
 
-fn invalid(field: &'static str, reason: impl Into<String>) -> StoreError {
-    StoreError::Invalid {
-        field,
-        reason: reason.into(),
-    }
-}
-
 /// A share written as a decimal (point or comma), above 0 and at most 100.
 pub fn parse_share(text: &str) -> Result<Decimal, StoreError> {
     let value = Decimal::from_str(&text.trim().replace(',', ".")).map_err(|_| {
-        invalid(
+        StoreError::invalid(
             "participacao",
             format!("`{text}`: escreva a participação em %, como 12,5"),
         )
     })?;
     if value <= Decimal::ZERO || value > Decimal::ONE_HUNDRED {
-        return Err(invalid(
+        return Err(StoreError::invalid(
             "participacao",
             format!("{value}%: a participação fica entre 0 e 100%"),
         ));
@@ -86,7 +79,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let (company, kind) = crate::parse_document(company)?;
         if kind != Kind::Company {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "empresa",
                 "sócios e diretores são de uma empresa (CNPJ)",
             ));
@@ -103,7 +96,7 @@ impl Store {
         for p in &ties.partners {
             let (doc, _) = crate::parse_document(&p.document)?;
             let share = p.voting_share.ok_or_else(|| {
-                invalid(
+                StoreError::invalid(
                     "participacao",
                     format!("o sócio {doc} não tem participação"),
                 )
@@ -113,14 +106,14 @@ impl Store {
                 .insert((doc.clone(), "partner"), Some(share))
                 .is_some()
             {
-                return Err(invalid(
+                return Err(StoreError::invalid(
                     "socios",
                     format!("{doc} aparece duas vezes entre os sócios"),
                 ));
             }
         }
         if total > Decimal::ONE_HUNDRED {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "participacao",
                 format!("os sócios somam {total}% do capital votante: no máximo 100%"),
             ));
@@ -133,7 +126,10 @@ impl Store {
         registered(&mut tx, jurisdiction, &company).await?;
         for (doc, _) in members.keys() {
             if *doc == company {
-                return Err(invalid("socios", "a empresa não é sócia de si mesma"));
+                return Err(StoreError::invalid(
+                    "socios",
+                    "a empresa não é sócia de si mesma",
+                ));
             }
             registered(&mut tx, jurisdiction, doc).await?;
         }

@@ -116,13 +116,6 @@ impl Draw {
     }
 }
 
-fn invalid(field: &'static str, reason: impl Into<String>) -> StoreError {
-    StoreError::Invalid {
-        field,
-        reason: reason.into(),
-    }
-}
-
 const COLUMNS: &str = "jurisdiction, year, number, purpose, subject, places, seed_source, seed_on, \
      status, opened_on, closed_on, list_hash, seed, drawn_on, drawn_by, citations, recorded_by";
 
@@ -331,14 +324,14 @@ impl Store {
         let rules = crate::stand_places::rules(rulebook)?;
         let source = required("fonte_semente", &input.seed_source, TextKind::Long)?.to_string();
         let today = rulebook.jurisdiction.today(change.at);
-        may_close(today, input.seed_on).map_err(|r| invalid("data_semente", r))?;
+        may_close(today, input.seed_on).map_err(|r| StoreError::invalid("data_semente", r))?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let (stand, occupants) =
             fixed_with_room(&mut tx, jurisdiction, &input.stand, today).await?;
         if let Some(draw) =
             crate::stand_leave::pending_draw(&mut tx, jurisdiction, &stand.code).await?
         {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "ponto",
                 format!(
                     "o sorteio nº {draw} já está em andamento para o ponto {}",
@@ -402,7 +395,7 @@ impl Store {
         let (mut tx, _writer) = self.write_transaction().await?;
         let draw = read(&mut tx, jurisdiction, key).await?;
         if draw.status != DrawStatus::Open {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "sorteio",
                 format!(
                     "a lista do sorteio nº {} já foi fechada em {}: não entra mais ninguém",
@@ -416,7 +409,7 @@ impl Store {
             crate::permits::lock_permit(&mut tx, &self.audit, jurisdiction, (service, number))
                 .await?;
         if permit.rulebook != rulebook.id {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "permissao",
                 format!(
                     "a permissão {service} nº {number} não é do serviço dos pontos fixos ({})",
@@ -425,7 +418,7 @@ impl Store {
             ));
         }
         if !matches!(permit.status.as_str(), "granted" | "suspended" | "reserved") {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "permissao",
                 format!(
                     "a permissão {service} nº {number} está {}: só delegatários em atividade \
@@ -438,7 +431,7 @@ impl Store {
             .await?
             .is_some_and(|p| p.stand == stand)
         {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "permissao",
                 format!("a permissão {service} nº {number} já está neste ponto"),
             ));
@@ -495,18 +488,18 @@ impl Store {
         let (mut tx, _writer) = self.write_transaction().await?;
         let draw = read(&mut tx, jurisdiction, key).await?;
         if draw.status != DrawStatus::Open {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "sorteio",
                 format!("a lista do sorteio nº {} já está fechada", draw.label()),
             ));
         }
         if draw.participants.is_empty() {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "sorteio",
                 "ninguém se inscreveu: inscreva ao menos um interessado antes de fechar a lista",
             ));
         }
-        may_close(today, draw.seed_on).map_err(|r| invalid("data_semente", r))?;
+        may_close(today, draw.seed_on).map_err(|r| StoreError::invalid("data_semente", r))?;
         let labels: Vec<&str> = draw.participants.iter().map(|p| p.label.as_str()).collect();
         let hash = list_hash(&labels);
         sqlx::query(
@@ -552,7 +545,7 @@ impl Store {
         let draw = read(&mut tx, jurisdiction, key).await?;
         match draw.status {
             DrawStatus::Drawn => {
-                return Err(invalid(
+                return Err(StoreError::invalid(
                     "sorteio",
                     format!(
                         "o sorteio nº {} foi realizado em {} com a semente «{}» e seu resultado \
@@ -564,14 +557,14 @@ impl Store {
                 ));
             }
             DrawStatus::Open => {
-                return Err(invalid(
+                return Err(StoreError::invalid(
                     "sorteio",
                     "feche e publique a lista de participantes antes de sortear",
                 ));
             }
             DrawStatus::Closed => {}
         }
-        may_draw(today, draw.seed_on).map_err(|r| invalid("semente", r))?;
+        may_draw(today, draw.seed_on).map_err(|r| StoreError::invalid("semente", r))?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let code = stand_of_subject(&draw)?;
         let stand = crate::stands::read_stand(&mut *tx, jurisdiction, code).await?;
@@ -695,7 +688,7 @@ impl Store {
             .trim()
             .to_string();
         if grounds.chars().count() < 10 {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "fundamentos",
                 "escreva as razões do recurso (ao menos 10 letras)",
             ));
@@ -704,7 +697,7 @@ impl Store {
         let (mut tx, _writer) = self.write_transaction().await?;
         let draw = read(&mut tx, jurisdiction, key).await?;
         if draw.status != DrawStatus::Drawn {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "sorteio",
                 format!(
                     "o sorteio nº {} ainda não tem resultado: recorre-se do resultado publicado",
@@ -713,7 +706,7 @@ impl Store {
             ));
         }
         if !draw.participants.iter().any(|p| p.who == appellant) {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "recorrente",
                 format!(
                     "{} não participou do sorteio nº {}: recorre quem dele participou",
@@ -769,7 +762,7 @@ impl Store {
             .trim()
             .to_string();
         if decision.chars().count() < 10 {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "decisao",
                 "escreva a decisão e seus fundamentos (ao menos 10 letras)",
             ));
@@ -784,7 +777,7 @@ impl Store {
             ))
         })?;
         if appeal.status != AppealStatus::Filed {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "recurso",
                 format!(
                     "o recurso nº {seq} já foi decidido ({})",

@@ -225,6 +225,14 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// Bad input in `field`, and why.
+    pub(crate) fn invalid(field: &'static str, reason: impl Into<String>) -> StoreError {
+        StoreError::Invalid {
+            field,
+            reason: reason.into(),
+        }
+    }
+
     /// The field and the reason of bad input (invalid or already taken).
     pub fn bad_input(&self) -> Option<(&'static str, &str)> {
         match self {

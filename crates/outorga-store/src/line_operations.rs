@@ -83,13 +83,6 @@ pub struct OperationDecision {
     pub grounds: String,
 }
 
-fn invalid(field: &'static str, reason: impl Into<String>) -> StoreError {
-    StoreError::Invalid {
-        field,
-        reason: reason.into(),
-    }
-}
-
 /// The operation checked: departures in order and not repeated, the
 /// minimum frequency within what the schedule offers, two distinct
 /// terminals.
@@ -97,7 +90,7 @@ fn check(input: &OperationInput) -> Result<OperationInput, StoreError> {
     let mut schedule = input.schedule.clone();
     for (day, times) in WEEKDAYS.iter().zip(schedule.departures.iter_mut()) {
         if times.len() > MAX_DEPARTURES_A_DAY {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "horários",
                 format!(
                     "{day}: {} partidas; o máximo é {MAX_DEPARTURES_A_DAY}",
@@ -107,7 +100,7 @@ fn check(input: &OperationInput) -> Result<OperationInput, StoreError> {
         }
         times.sort();
         if let Some(w) = times.windows(2).find(|w| w[0] == w[1]) {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "horários",
                 format!(
                     "{day}: a partida das {} aparece duas vezes",
@@ -118,7 +111,7 @@ fn check(input: &OperationInput) -> Result<OperationInput, StoreError> {
     }
     let weekly = schedule.weekly();
     if schedule.min_weekly_trips as usize > weekly {
-        return Err(invalid(
+        return Err(StoreError::invalid(
             "frequência_mínima",
             format!(
                 "{} viagens por semana, mas o quadro de horários tem {weekly}: a frequência \
@@ -130,7 +123,7 @@ fn check(input: &OperationInput) -> Result<OperationInput, StoreError> {
     let origin = required("terminais", &input.terminals.0, TextKind::Name)?.to_string();
     let destination = required("terminais", &input.terminals.1, TextKind::Name)?.to_string();
     if origin == destination {
-        return Err(invalid(
+        return Err(StoreError::invalid(
             "terminais",
             format!("{origin}: os dois terminais da linha são lugares diferentes"),
         ));
@@ -142,7 +135,7 @@ fn check(input: &OperationInput) -> Result<OperationInput, StoreError> {
         .filter(|s| s.as_ref().map_or(true, |s| !s.is_empty()))
         .collect::<Result<Vec<_>, _>>()?;
     if stops.len() > crate::lines::MAX_PLACES {
-        return Err(invalid(
+        return Err(StoreError::invalid(
             "paradas",
             format!(
                 "{} paradas; o máximo é {}",
@@ -232,7 +225,7 @@ fn change_article(rulebook: &Rulebook) -> Result<String, StoreError> {
         .as_ref()
         .and_then(|b| b.operation_changes.clone())
         .ok_or_else(|| {
-            invalid(
+            StoreError::invalid(
                 "linha",
                 format!(
                     "o regulamento {} não trata da operação de linhas de ônibus",
@@ -345,7 +338,7 @@ impl Store {
             }
             OperationSource::Carrier(carrier) => {
                 if !serves(&mut tx, jurisdiction, line, carrier).await? {
-                    return Err(invalid(
+                    return Err(StoreError::invalid(
                         "transportadora",
                         format!(
                             "{carrier} não tem delegação em vigor da linha {line}: só a \
@@ -354,7 +347,7 @@ impl Store {
                     ));
                 }
                 if input.since < today {
-                    return Err(invalid(
+                    return Err(StoreError::invalid(
                         "vigência",
                         format!(
                             "{}: a modificação requerida vale de hoje ({}) em diante",
@@ -454,7 +447,7 @@ impl Store {
         let act = required("ato", &decision.act, TextKind::Line)?.to_string();
         let grounds = checked("fundamentos", &decision.grounds, TextKind::Long)?.to_string();
         if !decision.approve && grounds.is_empty() {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "fundamentos",
                 "diga por que a modificação é recusada",
             ));
@@ -477,7 +470,7 @@ impl Store {
             });
         }
         if decision.approve && asked.input.since < decision.on {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "data",
                 format!(
                     "a modificação foi pedida para {}, antes desta decisão ({}): recuse-a ou \

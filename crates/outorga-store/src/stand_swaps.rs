@@ -64,13 +64,6 @@ pub struct SwapRequest {
     pub consent: Option<(String, NaiveDate)>,
 }
 
-fn invalid(field: &'static str, reason: impl Into<String>) -> StoreError {
-    StoreError::Invalid {
-        field,
-        reason: reason.into(),
-    }
-}
-
 const COLUMNS: &str = "year, number, service, permit_a, permit_b, stand_a, stand_b, requested_on, \
      consent_by, consent_on, status, decided_on, decided_by, decision, citations, debts, recorded_by";
 
@@ -159,7 +152,7 @@ async fn stand_held(
         .await?
         .map(|p| p.stand)
         .ok_or_else(|| {
-            invalid(
+            StoreError::invalid(
                 "permissoes",
                 format!(
                     "a permissão {service} nº {number} não tem ponto fixo: a permuta é entre \
@@ -181,7 +174,7 @@ impl Store {
     ) -> Result<StandSwap, StoreError> {
         let rules = rules(rulebook)?;
         if request.a == request.b {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "permissoes",
                 "a permuta é entre duas permissões diferentes",
             ));
@@ -204,7 +197,7 @@ impl Store {
         let stand_a = stand_held(&mut tx, jurisdiction, (service, request.a), today).await?;
         let stand_b = stand_held(&mut tx, jurisdiction, (service, request.b), today).await?;
         if stand_a == stand_b {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "permissoes",
                 format!("as duas permissões estão no mesmo ponto ({stand_a}): nada a permutar"),
             ));
@@ -268,7 +261,7 @@ impl Store {
             .trim()
             .to_string();
         if !approve && decision.chars().count() < 10 {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "decisao",
                 "escreva os fundamentos do indeferimento (ao menos 10 letras)",
             ));
@@ -277,7 +270,7 @@ impl Store {
         let (mut tx, _writer) = self.write_transaction().await?;
         let swap = read(&mut tx, jurisdiction, key).await?;
         if swap.status != SwapStatus::Requested {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "permuta",
                 format!(
                     "o pedido de permuta nº {} já foi decidido ({})",
@@ -303,7 +296,7 @@ impl Store {
                 .await?;
                 let now = stand_held(&mut tx, jurisdiction, (service, *number), today).await?;
                 if &now != asked {
-                    return Err(invalid(
+                    return Err(StoreError::invalid(
                         "permuta",
                         format!(
                             "a permissão nº {number} pediu a permuta do ponto {asked}, mas está \

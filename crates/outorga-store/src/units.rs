@@ -86,13 +86,6 @@ pub struct UnitHistory {
     pub computed: Vec<(NaiveDate, Decimal, usize)>,
 }
 
-fn invalid(field: &'static str, reason: impl Into<String>) -> StoreError {
-    StoreError::Invalid {
-        field,
-        reason: reason.into(),
-    }
-}
-
 fn decimal(text: &str, what: &str) -> Result<Decimal, StoreError> {
     Decimal::from_str(text).map_err(|_| StoreError::Corrupt(format!("{what} `{text}`")))
 }
@@ -281,7 +274,7 @@ fn declared<'r>(
                 .collect();
             known.sort();
             known.dedup();
-            invalid(
+            StoreError::invalid(
                 "unidade",
                 if known.is_empty() {
                     format!("`{code}` não é unidade fiscal: as leis desta jurisdição fixam os valores em reais")
@@ -302,7 +295,7 @@ fn value_of(entry: &UnitEntry, before: Option<Decimal>, code: &str) -> Result<De
         NewValue::Value(value) => *value,
         NewValue::Corrected(correction) => {
             let Some(before) = before else {
-                return Err(invalid(
+                return Err(StoreError::invalid(
                     "correcao",
                     format!(
                         "não há valor de {code} em vigor antes de {}: informe o valor em reais",
@@ -311,7 +304,7 @@ fn value_of(entry: &UnitEntry, before: Option<Decimal>, code: &str) -> Result<De
                 ));
             };
             if correction.percent <= -Decimal::ONE_HUNDRED {
-                return Err(invalid(
+                return Err(StoreError::invalid(
                     "correcao",
                     "o percentual do índice é maior que -100",
                 ));
@@ -319,15 +312,20 @@ fn value_of(entry: &UnitEntry, before: Option<Decimal>, code: &str) -> Result<De
             let factor = (Decimal::ONE_HUNDRED + correction.percent) / Decimal::ONE_HUNDRED;
             before
                 .checked_mul(factor)
-                .ok_or_else(|| invalid("correcao", "o valor corrigido é grande demais"))?
+                .ok_or_else(|| {
+                    StoreError::invalid("correcao", "o valor corrigido é grande demais")
+                })?
                 .round_dp_with_strategy(CORRECTED_PLACES, RoundingStrategy::MidpointAwayFromZero)
         }
     };
     if value <= Decimal::ZERO {
-        return Err(invalid("valor", "o valor da unidade é maior que zero"));
+        return Err(StoreError::invalid(
+            "valor",
+            "o valor da unidade é maior que zero",
+        ));
     }
     if value.scale() > 6 || value > Decimal::from(1_000_000) {
-        return Err(invalid(
+        return Err(StoreError::invalid(
             "valor",
             "o valor tem no máximo seis casas decimais e é menor que R$ 1.000.000",
         ));
@@ -366,13 +364,13 @@ impl Store {
         match entry.corrects {
             Some(seq) => match mine.iter().find(|r| r.seq == seq) {
                 None => {
-                    return Err(invalid(
+                    return Err(StoreError::invalid(
                         "corrige",
                         format!("não há registro nº {seq} de {code}"),
                     ));
                 }
                 Some(r) if r.corrected_by.is_some() => {
-                    return Err(invalid(
+                    return Err(StoreError::invalid(
                         "corrige",
                         format!(
                             "o registro nº {seq} de {code} já foi corrigido pelo nº {}: corrija este",
@@ -387,7 +385,7 @@ impl Store {
                     .iter()
                     .find(|r| r.since == entry.since && r.corrected_by.is_none())
                 {
-                    return Err(invalid(
+                    return Err(StoreError::invalid(
                         "desde",
                         format!(
                             "já há um valor de {code} desde {} ({}, registro nº {}): para corrigi-lo, informe `corrige: {}`",
@@ -562,7 +560,7 @@ impl Store {
     ) -> Result<i64, StoreError> {
         let act = required("ato", act, TextKind::Line)?.to_string();
         if coefficient <= Decimal::ZERO || coefficient.scale() > 8 {
-            return Err(invalid(
+            return Err(StoreError::invalid(
                 "coeficiente",
                 "o coeficiente é maior que zero, com até oito casas decimais",
             ));
