@@ -373,6 +373,11 @@ async fn stands_page(
         .unwrap_or(today);
     let read = async {
         let stands = state.store.stands(&j, Window::first(200)).await?.items;
+        let fixed: Vec<(String, String)> = stands
+            .iter()
+            .filter(|s| s.capacity.is_some())
+            .map(|s| (s.code.clone(), s.name.clone()))
+            .collect();
         let mut rows = Vec::new();
         for stand in stands {
             let found = state.store.stand_occupancy(&j, &stand.code, day).await?;
@@ -430,20 +435,15 @@ async fn stands_page(
             .iter()
             .map(draw_row)
             .collect();
-        Ok::<_, StoreError>((rows, swaps, draws))
+        Ok::<_, StoreError>((rows, fixed, swaps, draws))
     };
-    let (stands, swaps, draws) = match read.await {
+    let (stands, fixed, swaps, draws) = match read.await {
         Ok(found) => found,
         Err(error) => {
             tracing::error!(%error, "the stands could not be read");
             return failure();
         }
     };
-    let fixed = stands
-        .iter()
-        .filter(|s| s.kind.starts_with("fixo"))
-        .map(|s| (s.code.clone(), s.name.clone()))
-        .collect();
     let status = if error.is_some() {
         StatusCode::UNPROCESSABLE_ENTITY
     } else {
