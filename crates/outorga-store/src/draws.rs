@@ -268,6 +268,161 @@ fn stand_of_subject(draw: &Draw) -> Result<&str, StoreError> {
         .ok_or_else(|| StoreError::Corrupt(format!("draw subject {}", draw.subject)))
 }
 
+/// A vacancy draw's order by the stand lottery (`engine::stands::lottery`),
+/// and the winners placed in the stand's places free on `today`, each
+/// leaving the stand it held: the order, the audit's detail and rows.
+async fn fill_vacancies(
+    tx: &mut Tx,
+    change: &Change<'_>,
+    rulebook: &Rulebook,
+    (draw, labels): (&Draw, &[&str]),
+    seed: &str,
+    today: NaiveDate,
+) -> Result<(Vec<(String, String)>, serde_json::Value, Vec<RowRef>), StoreError> {
+    let rules = crate::stand_places::rules(rulebook)?;
+    let jurisdiction = draw.jurisdiction.as_str();
+    let ctx = crate::parameters::law(tx, jurisdiction, rulebook).await?;
+    let code = stand_of_subject(draw)?;
+    let stand = crate::stands::read_stand(&mut **tx, jurisdiction, code).await?;
+    let occupants =
+        crate::stand_places::occupants_on(&mut **tx, jurisdiction, &stand.code, today).await?;
+    let result = stands::lottery(
+        &ctx,
+        EngineStand {
+            name: &stand.name,
+            capacity: stand.capacity.unwrap_or(0),
+            free: stand.capacity.is_none(),
+        },
+        u32::try_from(occupants.len()).unwrap_or(u32::MAX),
+        seed,
+        labels,
+    )?;
+    let act = format!("sorteio nº {}", draw.label());
+    let articles = [rules.lottery.as_str()];
+    let mut rows = Vec::new();
+    let mut placed = Vec::new();
+    for winner in &result.winners {
+        let Some((service, number)) = draw
+            .participants
+            .iter()
+            .find(|p| p.label == *winner)
+            .and_then(|p| p.permit.clone())
+        else {
+            continue;
+        };
+        rows.extend(
+            leave(
+                tx,
+                jurisdiction,
+                (service.as_str(), number),
+                today,
+                LeftBy::Draw,
+            )
+            .await?,
+        );
+        let arrival = Arrival {
+            stand: &stand.code,
+            on: today,
+            came_by: CameBy::Draw,
+            act: &act,
+            grounds: "vaga preenchida por sorteio público entre os interessados",
+            articles: &articles,
+        };
+        rows.push(arrive(tx, change, jurisdiction, (&service, number), &arrival).await?);
+        placed.push(*winner);
+    }
+    let order: Vec<(String, String)> = result
+        .order
+        .iter()
+        .map(|(label, ticket)| ((*label).to_string(), ticket.clone()))
+        .collect();
+    let detail = serde_json::json!({
+        "order": order, "vacancies": result.vacancies, "placed": placed, "articles": articles,
+    });
+    Ok((order, detail, rows))
+}
+
+/// A public call's tie draw (`subject` "call:YEAR:NUMBER"), opened with
+/// its list already closed — the applicants the screening found tied, in
+/// the order they applied (`(label, who)`) — and its SHA-256 published,
+/// before the seed's day: its key and the audit rows.
+pub(crate) async fn open_tie_draw(
+    tx: &mut Tx,
+    change: &Change<'_>,
+    jurisdiction: &str,
+    (subject, participants): (&str, &[(String, String)]),
+    (seed_source, seed_on, today): (&str, NaiveDate, NaiveDate),
+    article: &str,
+) -> Result<((i32, i64), Vec<RowRef>), StoreError> {
+    let source = required("fonte_semente", seed_source, TextKind::Long)?.to_string();
+    may_close(today, seed_on).map_err(|r| StoreError::invalid("data_semente", r))?;
+    let labels: Vec<&str> = participants.iter().map(|(l, _)| l.as_str()).collect();
+    let hash = list_hash(&labels);
+    let year = today.year();
+    let number = next_number(tx, jurisdiction, "draw", year).await?;
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "INSERT INTO draws ({COLUMNS}) VALUES ($1, $2, $3, 'call_tie', $4, $5, $6, $7, \
+         'closed', $8, $8, $9, NULL, NULL, NULL, $10, $11)"
+    )))
+    .bind(jurisdiction)
+    .bind(year)
+    .bind(number)
+    .bind(subject)
+    .bind(i64::try_from(labels.len()).unwrap_or(i64::MAX))
+    .bind(&source)
+    .bind(seed_on.to_string())
+    .bind(today.to_string())
+    .bind(&hash)
+    .bind(serde_json::json!([article]).to_string())
+    .bind(change.by)
+    .execute(&mut **tx)
+    .await?;
+    let mut rows = vec![draw_row(jurisdiction, (year, number))];
+    for (seq, (label, who)) in (1_i64..).zip(participants) {
+        sqlx::query(
+            "INSERT INTO draw_participants (jurisdiction, year, number, seq, label, who, service, \
+             permit, ticket, position) VALUES ($1, $2, $3, $4, $5, $6, NULL, NULL, NULL, NULL)",
+        )
+        .bind(jurisdiction)
+        .bind(year)
+        .bind(number)
+        .bind(seq)
+        .bind(label)
+        .bind(who)
+        .execute(&mut **tx)
+        .await?;
+        rows.push(RowRef::new(
+            "draw_participants",
+            [jurisdiction.into(), year.into(), number.into(), seq.into()],
+        ));
+    }
+    Ok(((year, number), rows))
+}
+
+/// The draws of `subject`, oldest first, with their participants.
+pub(crate) async fn subject_draws(
+    tx: &mut Tx,
+    jurisdiction: &str,
+    subject: &str,
+) -> Result<Vec<Draw>, StoreError> {
+    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM draws WHERE jurisdiction = $1 AND subject = $2 \
+         ORDER BY year, number"
+    )))
+    .bind(jurisdiction)
+    .bind(subject)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut draws = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let mut draw = draw_of(row)?;
+        draw.participants =
+            participants_of(&mut **tx, jurisdiction, (draw.year, draw.number)).await?;
+        draws.push(draw);
+    }
+    Ok(draws)
+}
+
 /// What a change writes to the log: its action, detail and rows.
 type Written = (&'static str, serde_json::Value, Vec<RowRef>);
 
@@ -401,6 +556,16 @@ impl Store {
                     "a lista do sorteio nº {} já foi fechada em {}: não entra mais ninguém",
                     draw.label(),
                     draw.closed_on.map_or(String::new(), crate::words::day)
+                ),
+            ));
+        }
+        if draw.purpose != DrawPurpose::StandVacancy {
+            return Err(StoreError::invalid(
+                "sorteio",
+                format!(
+                    "o sorteio nº {} desempata um chamamento: sua lista são os empatados da \
+                     triagem, ninguém se inscreve nele",
+                    draw.label()
                 ),
             ));
         }
@@ -538,7 +703,6 @@ impl Store {
         key: (i32, i64),
         seed: &str,
     ) -> Result<Draw, StoreError> {
-        let rules = crate::stand_places::rules(rulebook)?;
         let seed = required("semente", seed, TextKind::Name)?.to_string();
         let today = rulebook.jurisdiction.today(change.at);
         let (mut tx, _writer) = self.write_transaction().await?;
@@ -565,25 +729,25 @@ impl Store {
             DrawStatus::Closed => {}
         }
         may_draw(today, draw.seed_on).map_err(|r| StoreError::invalid("semente", r))?;
-        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
-        let code = stand_of_subject(&draw)?;
-        let stand = crate::stands::read_stand(&mut *tx, jurisdiction, code).await?;
-        let occupants =
-            crate::stand_places::occupants_on(&mut *tx, jurisdiction, &stand.code, today).await?;
         let labels: Vec<&str> = draw.participants.iter().map(|p| p.label.as_str()).collect();
-        let result = stands::lottery(
-            &ctx,
-            EngineStand {
-                name: &stand.name,
-                capacity: stand.capacity.unwrap_or(0),
-                free: stand.capacity.is_none(),
-            },
-            u32::try_from(occupants.len()).unwrap_or(u32::MAX),
-            &seed,
-            &labels,
-        )?;
-        let mut rows = vec![draw_row(jurisdiction, key)];
-        for (position, (label, ticket)) in result.order.iter().enumerate() {
+        let (order, mut detail, mut rows) = match draw.purpose {
+            DrawPurpose::StandVacancy => {
+                fill_vacancies(&mut tx, change, rulebook, (&draw, &labels), &seed, today).await?
+            }
+            DrawPurpose::CallTie => {
+                let order = public_draw::order(&seed, &labels)?;
+                let order: Vec<(String, String)> = order
+                    .into_iter()
+                    .map(|(label, ticket)| (label.to_string(), ticket))
+                    .collect();
+                let detail = serde_json::json!({ "order": order, "articles": draw.articles });
+                (order, detail, Vec::new())
+            }
+        };
+        detail["seed"] = serde_json::json!(seed);
+        detail["algorithm"] = serde_json::json!(public_draw::ALGORITHM);
+        rows.push(draw_row(jurisdiction, key));
+        for (position, (label, ticket)) in order.iter().enumerate() {
             let participant = draw
                 .participants
                 .iter()
@@ -611,39 +775,6 @@ impl Store {
                 ],
             ));
         }
-        let act = format!("sorteio nº {}", draw.label());
-        let articles = [rules.lottery.as_str()];
-        let mut placed = Vec::new();
-        for winner in &result.winners {
-            let Some((service, number)) = draw
-                .participants
-                .iter()
-                .find(|p| p.label == *winner)
-                .and_then(|p| p.permit.clone())
-            else {
-                continue;
-            };
-            rows.extend(
-                leave(
-                    &mut tx,
-                    jurisdiction,
-                    (service.as_str(), number),
-                    today,
-                    LeftBy::Draw,
-                )
-                .await?,
-            );
-            let arrival = Arrival {
-                stand: &stand.code,
-                on: today,
-                came_by: CameBy::Draw,
-                act: &act,
-                grounds: "vaga preenchida por sorteio público entre os interessados",
-                articles: &articles,
-            };
-            rows.push(arrive(&mut tx, change, jurisdiction, (&service, number), &arrival).await?);
-            placed.push(*winner);
-        }
         sqlx::query(
             "UPDATE draws SET status = 'drawn', seed = $4, drawn_on = $5, drawn_by = $6 \
              WHERE jurisdiction = $1 AND year = $2 AND number = $3",
@@ -656,21 +787,8 @@ impl Store {
         .bind(change.by)
         .execute(&mut *tx)
         .await?;
-        self.finish(
-            tx,
-            change,
-            (jurisdiction, key),
-            (
-                "draw.run",
-                serde_json::json!({
-                    "seed": seed, "algorithm": public_draw::ALGORITHM,
-                    "order": result.order, "vacancies": result.vacancies,
-                    "placed": placed, "articles": articles,
-                }),
-                rows,
-            ),
-        )
-        .await
+        self.finish(tx, change, (jurisdiction, key), ("draw.run", detail, rows))
+            .await
     }
 
     /// Records `appellant`'s appeal against the result of the draw of

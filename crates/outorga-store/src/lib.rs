@@ -13,6 +13,8 @@ mod audit_list;
 mod auto_record;
 mod autos;
 pub mod brl;
+mod call_results;
+mod calls;
 mod carrier_data;
 mod carrier_registrations;
 mod charters;
@@ -82,6 +84,11 @@ pub use audit::{AuditEntry, Change};
 pub use audit_list::{AuditFilter, LoggedChange};
 pub use auto_record::{Auto, Proposal, ProposedSanction};
 pub use autos::{AutoFilter, AutoInput};
+pub use calls::{
+    ApplicationInput, Call, CallAppeal, CallApplication, CallCriterion, CallDocument, CallInput,
+    CallPlace, CallPlaces, CallStatus, ClaimResult, CriterionPoints, Missing, Outcome,
+    ScreeningResult, Shown,
+};
 pub use carrier_data::statistics::CSV_COLUMNS as STATISTICS_COLUMNS;
 pub use carrier_data::tickets::CSV_COLUMNS as TICKET_COLUMNS;
 pub use carrier_data::{

@@ -657,6 +657,217 @@ async fn within_cap(
     Ok(articles(&cited))
 }
 
+/// Grants a permit inside `tx` if the law allows it (`Store::grant_permit`;
+/// a public call's grants in ranking order, `calls`).
+pub(crate) async fn grant(
+    tx: &mut Tx,
+    audit: &crate::audit::Audit,
+    change: &Change<'_>,
+    rulebook: &Rulebook,
+    jurisdiction: &str,
+    request: &GrantRequest,
+) -> Result<Granted, StoreError> {
+    let (holder, _) = crate::parse_document(&request.holder)?;
+    let ctx = crate::parameters::law(tx, jurisdiction, rulebook).await?;
+    let service = bound(tx, jurisdiction, rulebook, &request.service).await?;
+    match (&request.line, service) {
+        (None, Service::Onibus) => {
+            return Err(StoreError::Invalid {
+                field: "linha",
+                reason: "a delegação de ônibus nomeia a linha".into(),
+            });
+        }
+        (Some(line), _) => {
+            let known =
+                sqlx::query("SELECT 1 AS one FROM lines WHERE jurisdiction = $1 AND code = $2")
+                    .bind(jurisdiction)
+                    .bind(line)
+                    .fetch_optional(&mut **tx)
+                    .await?;
+            if known.is_none() {
+                return Err(StoreError::Invalid {
+                    field: "linha",
+                    reason: format!("a linha {line} não está cadastrada em {jurisdiction}"),
+                });
+            }
+        }
+        (None, _) => {}
+    }
+    // Taking the number first locks the service's counter (PostgreSQL
+    // row lock; SQLite's write lock is already held) until the commit:
+    // concurrent grants are weighed one after the other against the cap
+    // and the one-permit rules, and a refused grant gives its number back.
+    let number = next_number(tx, jurisdiction, &format!("permit:{}", request.service), 0).await?;
+    let assessment = eligible(
+        tx,
+        &ctx,
+        jurisdiction,
+        (&holder, service, request.line.as_deref()),
+        request.on,
+    )
+    .await?;
+    refuse_unmet("outorga negada", &assessment)?;
+    if let Some((reason, article)) =
+        crate::delegation_bar::caducity_bar(tx, &ctx, jurisdiction, &holder, request.on).await?
+    {
+        return Err(StoreError::Refused {
+            reason: format!("outorga negada: {reason}"),
+            articles: vec![article],
+        });
+    }
+    let mut cited = articles(&assessment.citations);
+    let quota = request
+        .quota
+        .as_deref()
+        .map(str::trim)
+        .filter(|q| !q.is_empty());
+    cited.extend(within_cap(tx, &ctx, jurisdiction, service, quota, request.on).await?);
+    let term = term_end(&ctx, request.on)?;
+    if let Some((_, article)) = &term {
+        cited.push(article.clone());
+    }
+    sqlx::query(
+        "INSERT INTO permits (jurisdiction, service, number, rulebook, holder, status, quota, granted_on, expires_on, line) \
+         VALUES ($1, $2, $3, $4, $5, 'granted', $6, $7, $8, $9)",
+    )
+    .bind(jurisdiction)
+    .bind(&request.service)
+    .bind(number)
+    .bind(&rulebook.id)
+    .bind(&holder)
+    .bind(quota)
+    .bind(request.on.to_string())
+    .bind(term.as_ref().map(|(end, _)| end.to_string()))
+    .bind(request.line.clone())
+    .execute(&mut **tx)
+    .await?;
+    let cited = articles(&cited.iter().map(String::as_str).collect::<Vec<_>>());
+    step(
+        tx,
+        audit,
+        change,
+        jurisdiction,
+        (&request.service, number),
+        PermitStep {
+            event: "grant",
+            status: "granted",
+            since: request.on,
+            until: None,
+            ground: None,
+            cited: &cited,
+            also: Vec::new(),
+        },
+    )
+    .await?;
+    let permit = read_permit(tx, jurisdiction, &request.service, number).await?;
+    crate::fees::charge_event(
+        tx,
+        (audit, &ctx),
+        change,
+        jurisdiction,
+        (
+            outorga_core::model::FeeEvent::Grant,
+            &holder,
+            Some(number),
+            request.on,
+        ),
+    )
+    .await?;
+    let document = if service == Service::Onibus {
+        Some(
+            crate::documents::issue(
+                tx,
+                audit,
+                change,
+                jurisdiction,
+                (
+                    "delegation_term",
+                    &format!("permit:{}:{number}", request.service),
+                    &holder,
+                ),
+                request.on,
+                permit.expires_on,
+            )
+            .await?,
+        )
+    } else {
+        None
+    };
+    Ok(Granted {
+        permit,
+        document,
+        to_check: to_check(&assessment.unknown),
+        articles: cited,
+    })
+}
+
+/// Releases inside `tx` the unfilled places of the share `quota` of
+/// `service` (`Store::release_quota`), at most `at_most` of them (a public
+/// call releases the places it offered: SMJ art. 2º, § 6º).
+pub(crate) async fn release(
+    tx: &mut Tx,
+    (audit, change): (&crate::audit::Audit, &Change<'_>),
+    rulebook: &Rulebook,
+    jurisdiction: &str,
+    (service, quota, at_most): (&str, &str, Option<u64>),
+    on: NaiveDate,
+) -> Result<(u64, String), StoreError> {
+    let ctx = crate::parameters::law(tx, jurisdiction, rulebook).await?;
+    let kind = bound(tx, jurisdiction, rulebook, service).await?;
+    let Some(rule) = ctx
+        .rulebook
+        .caps
+        .iter()
+        .find(|c| c.services.contains(&kind))
+    else {
+        return Err(StoreError::Refused {
+            reason: format!("{} não limita as permissões de {service}", rulebook.id),
+            articles: Vec::new(),
+        });
+    };
+    let record = cap_record(tx, rule, jurisdiction).await?;
+    let (permits, released) = counted(&record);
+    let (places, article) = releasable(&ctx, kind, &permits, quota, &released, on)??;
+    let places = at_most.map_or(places, |n| places.min(n));
+    let seq: i64 = sqlx::query(
+        "INSERT INTO quota_releases (jurisdiction, service, quota, seq, released_on, places, reason, citations) \
+         SELECT $1, $2, $3, COALESCE(MAX(seq), 0) + 1, $4, $5, $6, $7 FROM quota_releases \
+         WHERE jurisdiction = $1 AND service = $2 AND quota = $3 RETURNING seq",
+    )
+    .bind(jurisdiction)
+    .bind(service)
+    .bind(quota)
+    .bind(on.to_string())
+    .bind(i64::try_from(places).unwrap_or(i64::MAX))
+    .bind(change.why)
+    .bind(serde_json::json!([article]).to_string())
+    .fetch_one(&mut **tx)
+    .await?
+    .try_get("seq")?;
+    append(
+        tx,
+        audit,
+        change,
+        Entry {
+            action: "quota.release",
+            jurisdiction: Some(jurisdiction),
+            subject: &format!("quota:{service}:{quota}"),
+            detail: serde_json::json!({ "places": places, "on": on, "articles": [article] }),
+            rows: vec![RowRef::new(
+                "quota_releases",
+                [
+                    jurisdiction.into(),
+                    service.into(),
+                    quota.into(),
+                    seq.into(),
+                ],
+            )],
+        },
+    )
+    .await?;
+    Ok((places, article.to_string()))
+}
+
 impl Store {
     /// Grants a permit if the law allows it: the service is the rulebook's,
     /// the cap (and the quota asked for) has room, and no eligibility
@@ -669,148 +880,20 @@ impl Store {
         jurisdiction: &str,
         request: &GrantRequest,
     ) -> Result<Granted, StoreError> {
-        let (holder, _) = crate::parse_document(&request.holder)?;
+        crate::parse_document(&request.holder)?;
         crate::under_law("data", request.on, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
-        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
-        let service = bound(&mut tx, jurisdiction, rulebook, &request.service).await?;
-        match (&request.line, service) {
-            (None, Service::Onibus) => {
-                return Err(StoreError::Invalid {
-                    field: "linha",
-                    reason: "a delegação de ônibus nomeia a linha".into(),
-                });
-            }
-            (Some(line), _) => {
-                let known =
-                    sqlx::query("SELECT 1 AS one FROM lines WHERE jurisdiction = $1 AND code = $2")
-                        .bind(jurisdiction)
-                        .bind(line)
-                        .fetch_optional(&mut *tx)
-                        .await?;
-                if known.is_none() {
-                    return Err(StoreError::Invalid {
-                        field: "linha",
-                        reason: format!("a linha {line} não está cadastrada em {jurisdiction}"),
-                    });
-                }
-            }
-            (None, _) => {}
-        }
-        // Taking the number first locks the service's counter (PostgreSQL
-        // row lock; SQLite's write lock is already held) until the commit:
-        // concurrent grants are weighed one after the other against the cap
-        // and the one-permit rules, and a refused grant gives its number back.
-        let number = next_number(
-            &mut tx,
-            jurisdiction,
-            &format!("permit:{}", request.service),
-            0,
-        )
-        .await?;
-        let assessment = eligible(
-            &mut tx,
-            &ctx,
-            jurisdiction,
-            (&holder, service, request.line.as_deref()),
-            request.on,
-        )
-        .await?;
-        refuse_unmet("outorga negada", &assessment)?;
-        if let Some((reason, article)) =
-            crate::delegation_bar::caducity_bar(&mut tx, &ctx, jurisdiction, &holder, request.on)
-                .await?
-        {
-            return Err(StoreError::Refused {
-                reason: format!("outorga negada: {reason}"),
-                articles: vec![article],
-            });
-        }
-        let mut cited = articles(&assessment.citations);
-        let quota = request
-            .quota
-            .as_deref()
-            .map(str::trim)
-            .filter(|q| !q.is_empty());
-        cited.extend(within_cap(&mut tx, &ctx, jurisdiction, service, quota, request.on).await?);
-        let term = term_end(&ctx, request.on)?;
-        if let Some((_, article)) = &term {
-            cited.push(article.clone());
-        }
-        sqlx::query(
-            "INSERT INTO permits (jurisdiction, service, number, rulebook, holder, status, quota, granted_on, expires_on, line) \
-             VALUES ($1, $2, $3, $4, $5, 'granted', $6, $7, $8, $9)",
-        )
-        .bind(jurisdiction)
-        .bind(&request.service)
-        .bind(number)
-        .bind(&rulebook.id)
-        .bind(&holder)
-        .bind(quota)
-        .bind(request.on.to_string())
-        .bind(term.as_ref().map(|(end, _)| end.to_string()))
-        .bind(request.line.clone())
-        .execute(&mut *tx)
-        .await?;
-        let cited = articles(&cited.iter().map(String::as_str).collect::<Vec<_>>());
-        step(
+        let granted = grant(
             &mut tx,
             &self.audit,
             change,
+            rulebook,
             jurisdiction,
-            (&request.service, number),
-            PermitStep {
-                event: "grant",
-                status: "granted",
-                since: request.on,
-                until: None,
-                ground: None,
-                cited: &cited,
-                also: Vec::new(),
-            },
+            request,
         )
         .await?;
-        let permit = read_permit(&mut tx, jurisdiction, &request.service, number).await?;
-        crate::fees::charge_event(
-            &mut tx,
-            (&self.audit, &ctx),
-            change,
-            jurisdiction,
-            (
-                outorga_core::model::FeeEvent::Grant,
-                &holder,
-                Some(number),
-                request.on,
-            ),
-        )
-        .await?;
-        let document = if service == Service::Onibus {
-            Some(
-                crate::documents::issue(
-                    &mut tx,
-                    &self.audit,
-                    change,
-                    jurisdiction,
-                    (
-                        "delegation_term",
-                        &format!("permit:{}:{number}", request.service),
-                        &holder,
-                    ),
-                    request.on,
-                    permit.expires_on,
-                )
-                .await?,
-            )
-        } else {
-            None
-        };
         tx.commit().await?;
-        Ok(Granted {
-            permit,
-            document,
-            to_check: to_check(&assessment.unknown),
-            articles: cited,
-        })
+        Ok(granted)
     }
 
     /// Releases to the other applicants the places of the reserved share
@@ -828,60 +911,17 @@ impl Store {
     ) -> Result<(u64, String), StoreError> {
         crate::under_law("data", on, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
-        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
-        let kind = bound(&mut tx, jurisdiction, rulebook, service).await?;
-        let Some(rule) = ctx
-            .rulebook
-            .caps
-            .iter()
-            .find(|c| c.services.contains(&kind))
-        else {
-            return Err(StoreError::Refused {
-                reason: format!("{} não limita as permissões de {service}", rulebook.id),
-                articles: Vec::new(),
-            });
-        };
-        let record = cap_record(&mut tx, rule, jurisdiction).await?;
-        let (permits, released) = counted(&record);
-        let (places, article) = releasable(&ctx, kind, &permits, quota, &released, on)??;
-        let seq: i64 = sqlx::query(
-            "INSERT INTO quota_releases (jurisdiction, service, quota, seq, released_on, places, reason, citations) \
-             SELECT $1, $2, $3, COALESCE(MAX(seq), 0) + 1, $4, $5, $6, $7 FROM quota_releases \
-             WHERE jurisdiction = $1 AND service = $2 AND quota = $3 RETURNING seq",
-        )
-        .bind(jurisdiction)
-        .bind(service)
-        .bind(quota)
-        .bind(on.to_string())
-        .bind(i64::try_from(places).unwrap_or(i64::MAX))
-        .bind(change.why)
-        .bind(serde_json::json!([article]).to_string())
-        .fetch_one(&mut *tx)
-        .await?
-        .try_get("seq")?;
-        append(
+        let released = release(
             &mut tx,
-            &self.audit,
-            change,
-            Entry {
-                action: "quota.release",
-                jurisdiction: Some(jurisdiction),
-                subject: &format!("quota:{service}:{quota}"),
-                detail: serde_json::json!({ "places": places, "on": on, "articles": [article] }),
-                rows: vec![RowRef::new(
-                    "quota_releases",
-                    [
-                        jurisdiction.into(),
-                        service.into(),
-                        quota.into(),
-                        seq.into(),
-                    ],
-                )],
-            },
+            (&self.audit, change),
+            rulebook,
+            jurisdiction,
+            (service, quota, None),
+            on,
         )
         .await?;
         tx.commit().await?;
-        Ok((places, article.to_string()))
+        Ok(released)
     }
 
     /// The status of a permit on `day`, if it exists (a term run out, a

@@ -107,7 +107,9 @@ pub struct Screened<'a> {
 pub struct Screening<'a> {
     pub service: Service,
     pub applicants: Vec<Screened<'a>>,
-    tie_breaks: Vec<&'a str>,
+    /// The edital's tie-break criteria, in order (a screening kept in a
+    /// record is rebuilt with them).
+    pub tie_breaks: Vec<&'a str>,
     pub citations: Vec<&'a str>,
 }
 
@@ -534,6 +536,36 @@ pub fn ties<'a>(ctx: &Context<'a>, screening: &Screening<'a>) -> Result<Ties<'a>
     })
 }
 
+/// The order of the tied to rank with, from the public draws held so far
+/// (oldest first, each its order): each group of `ties` ordered by the
+/// latest draw that had all of its members — a tie found after a draw
+/// (an appeal granted changed a score) needs a draw of its own. Either
+/// the order, or the members of the groups no draw covers (the
+/// participants of the next draw, in the order they applied).
+pub fn drawn_order<'a>(ties: &Ties<'a>, draws: &[Vec<&str>]) -> Result<Vec<&'a str>, Vec<&'a str>> {
+    let mut drawn = Vec::new();
+    let mut uncovered = Vec::new();
+    for group in &ties.groups {
+        match draws
+            .iter()
+            .rev()
+            .find(|order| group.iter().all(|name| order.contains(name)))
+        {
+            Some(order) => {
+                let mut members = group.clone();
+                members.sort_by_key(|name| order.iter().position(|n| n == name));
+                drawn.extend(members);
+            }
+            None => uncovered.extend(group.iter().copied()),
+        }
+    }
+    if uncovered.is_empty() {
+        Ok(drawn)
+    } else {
+        Err(uncovered)
+    }
+}
+
 /// The ranking of the eligible: by points, then the edital's tie-break
 /// criteria, then — within a tie — the order of the public draw among all
 /// the tied (`drawn`, as `engine::draw::order` gave it; empty when no one
@@ -920,5 +952,26 @@ mod tests {
             ..Edital::default()
         };
         assert!(check_edital(&negative).is_err());
+    }
+
+    #[test]
+    fn each_tie_is_ordered_by_the_latest_draw_that_had_all_its_members() {
+        let ties = Ties {
+            groups: vec![vec!["a", "b"], vec!["c", "d", "e"]],
+            participants: vec!["a", "b", "c", "d", "e"],
+            citations: Vec::new(),
+        };
+        assert_eq!(drawn_order(&ties, &[]), Err(vec!["a", "b", "c", "d", "e"]));
+        let first = vec!["d", "b", "c", "a"];
+        // "e" tied after the first draw: its group needs a draw of its own.
+        assert_eq!(
+            drawn_order(&ties, std::slice::from_ref(&first)),
+            Err(vec!["c", "d", "e"])
+        );
+        let second = vec!["e", "c", "d"];
+        assert_eq!(
+            drawn_order(&ties, &[first, second]),
+            Ok(vec!["b", "a", "e", "c", "d"])
+        );
     }
 }

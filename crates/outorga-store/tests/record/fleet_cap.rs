@@ -3,7 +3,7 @@
 //! accessible taxis are the 3 % share the other grants leave free. On both
 //! backends.
 
-use crate::common::{by, d, drop_schema, on, pg_schema, rulebook_named};
+use crate::common::{by, cpf, d, drop_schema, on, pg_schema, rulebook_named};
 use outorga_store::{GrantRequest, Jurisdiction, Store, StoreError, sqlite_url};
 use rust_decimal::Decimal;
 
@@ -161,30 +161,6 @@ async fn released_quota(url: &str) {
         .expect("the released place");
     let report = store.verify_audit().await.expect("verify");
     assert!(report.intact(), "{:#?}", report.problems);
-}
-
-/// A valid CPF from a seed (its two check digits computed).
-fn cpf(seed: u32) -> String {
-    let base: Vec<u32> = format!("{:09}", 123_456_000 + seed * 7)
-        .chars()
-        .filter_map(|c| c.to_digit(10))
-        .collect();
-    let digit = |digits: &[u32]| {
-        let n = digits.len() as u32 + 1;
-        let sum: u32 = digits
-            .iter()
-            .enumerate()
-            .map(|(i, d)| d * (n - i as u32))
-            .sum();
-        let r = (sum * 10) % 11;
-        if r == 10 { 0 } else { r }
-    };
-    let mut all = base.clone();
-    all.push(digit(&all));
-    all.push(digit(&all));
-    all.iter()
-        .map(|d| char::from_digit(*d, 10).unwrap_or('0'))
-        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,6 +5,7 @@ mod common;
 
 mod bus_operation;
 mod bus_passengers;
+mod calls;
 mod carrier_registrations;
 mod citizens;
 mod decided_points;

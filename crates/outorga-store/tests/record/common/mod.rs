@@ -119,3 +119,27 @@ pub async fn with_demo(url: &str, library: &outorga_rulebook::Library) -> outorg
         .expect("demo");
     store
 }
+
+/// A valid CPF from a seed (its two check digits computed).
+pub fn cpf(seed: u32) -> String {
+    let base: Vec<u32> = format!("{:09}", 123_456_000 + seed * 7)
+        .chars()
+        .filter_map(|c| c.to_digit(10))
+        .collect();
+    let digit = |digits: &[u32]| {
+        let n = digits.len() as u32 + 1;
+        let sum: u32 = digits
+            .iter()
+            .enumerate()
+            .map(|(i, d)| d * (n - i as u32))
+            .sum();
+        let r = (sum * 10) % 11;
+        if r == 10 { 0 } else { r }
+    };
+    let mut all = base.clone();
+    all.push(digit(&all));
+    all.push(digit(&all));
+    all.iter()
+        .map(|d| char::from_digit(*d, 10).unwrap_or('0'))
+        .collect()
+}
