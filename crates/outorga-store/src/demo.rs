@@ -5,6 +5,7 @@
 //! generated with valid check digits; the people are fictitious.
 
 pub(crate) mod bus;
+pub(crate) mod calls;
 pub(crate) mod stands;
 
 use crate::{
@@ -556,6 +557,13 @@ impl Store {
             )
             .await?;
             self.demo_stands(
+                &change,
+                rulebook,
+                (jurisdiction, today),
+                &mut report.refused,
+            )
+            .await?;
+            self.demo_call(
                 &change,
                 rulebook,
                 (jurisdiction, today),

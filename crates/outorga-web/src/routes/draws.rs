@@ -1,4 +1,4 @@
-//! Public draws (Canguçu art. 15, § 4º): opened with the seed's public
+//! Public draws (Canguçu art. 15, § 4º; a public call's ties): opened with the seed's public
 //! source and day, participants entered, the list closed and its SHA-256
 //! published, the seed entered from its day and the order published,
 //! appeals recorded and decided. The public route shows what anyone needs
@@ -10,12 +10,14 @@ use crate::extract::{Path, Query};
 use crate::json::Json;
 use crate::limits::PublicLookup;
 use crate::page::{Lista, Pagina};
+use crate::routes::calls::rulebook_of_call;
 use crate::routes::stands::stand_rulebook;
 use crate::routes::{bound_rulebooks, change, parse_day, text};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use outorga_core::engine::draw::{ALGORITHM, LIST_ALGORITHM};
+use outorga_core::model::Rulebook;
 use outorga_store::words::{masked_document, masked_name};
 use outorga_store::{Draw, DrawInput};
 use serde::{Deserialize, Serialize};
@@ -179,6 +181,25 @@ fn wire(draw: Draw, public: bool) -> SorteioSaida {
     }
 }
 
+/// The rulebook a draw follows: its call's, for a call's tie; the stands'
+/// law, for a stand's vacancy.
+async fn draw_rulebook<'a>(
+    state: &'a AppState,
+    j: &str,
+    key: (i32, i64),
+) -> Result<&'a Rulebook, ApiError> {
+    let draw = state.store.draw(j, key).await?;
+    let call = draw
+        .subject
+        .strip_prefix("call:")
+        .and_then(|k| k.split_once(':'))
+        .and_then(|(y, n)| Some((y.parse::<i32>().ok()?, n.parse::<i64>().ok()?)));
+    match call {
+        Some(call) => rulebook_of_call(state, j, call).await,
+        None => stand_rulebook(state, j).await,
+    }
+}
+
 /// Opens the public draw of a stand's vacancies, the seed's source and day
 /// announced now.
 #[utoipa::path(post, path = "/api/jurisdictions/{j}/draws", tag = "pontos",
@@ -269,7 +290,7 @@ async fn enter(
     Path((j, ano, numero)): Path<(String, i32, i64)>,
     Json(input): Json<InscricaoEntrada>,
 ) -> Result<Json<SorteioSaida>, ApiError> {
-    let rulebook = stand_rulebook(&state, &j).await?;
+    let rulebook = draw_rulebook(&state, &j, (ano, numero)).await?;
     let change = change!(state, who, "inscrição em sorteio pela API");
     let draw = state
         .store
@@ -298,7 +319,7 @@ async fn close(
     who: Clerk,
     Path((j, ano, numero)): Path<(String, i32, i64)>,
 ) -> Result<Json<SorteioSaida>, ApiError> {
-    let rulebook = stand_rulebook(&state, &j).await?;
+    let rulebook = draw_rulebook(&state, &j, (ano, numero)).await?;
     let change = change!(state, who, "lista do sorteio fechada pela API");
     let draw = state
         .store
@@ -323,7 +344,7 @@ async fn run(
     Path((j, ano, numero)): Path<(String, i32, i64)>,
     Json(input): Json<SementeEntrada>,
 ) -> Result<Json<SorteioSaida>, ApiError> {
-    let rulebook = stand_rulebook(&state, &j).await?;
+    let rulebook = draw_rulebook(&state, &j, (ano, numero)).await?;
     let change = change!(state, who, "sorteio realizado pela API");
     let draw = state
         .store
@@ -348,7 +369,7 @@ async fn appeal(
     Path((j, ano, numero)): Path<(String, i32, i64)>,
     Json(input): Json<RecursoSorteioEntrada>,
 ) -> Result<(StatusCode, Json<SorteioSaida>), ApiError> {
-    let rulebook = stand_rulebook(&state, &j).await?;
+    let rulebook = draw_rulebook(&state, &j, (ano, numero)).await?;
     let change = change!(state, who, "recurso contra sorteio pela API");
     let draw = state
         .store
@@ -380,7 +401,7 @@ async fn decide_appeal(
     Path((j, ano, numero, recurso)): Path<(String, i32, i64, i64)>,
     Json(input): Json<DecisaoRecursoEntrada>,
 ) -> Result<Json<SorteioSaida>, ApiError> {
-    let rulebook = stand_rulebook(&state, &j).await?;
+    let rulebook = draw_rulebook(&state, &j, (ano, numero)).await?;
     let change = change!(state, who, "decisão de recurso contra sorteio pela API");
     let draw = state
         .store

@@ -5,6 +5,7 @@ mod agenda;
 pub(crate) mod audit;
 pub(crate) mod autos;
 pub(crate) mod bus;
+pub(crate) mod calls;
 mod caps;
 pub(crate) mod catalog;
 pub(crate) mod complaints;
@@ -51,6 +52,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(bus::file_routes())
         .merge(stands::routes())
         .merge(draws::routes())
+        .merge(calls::routes())
         .merge(audit::routes())
         .merge(users::routes())
         .merge(public::routes())

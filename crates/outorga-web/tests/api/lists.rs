@@ -519,6 +519,7 @@ fn every_list_in_the_document_pages() {
             "/api/jurisdictions",
             "/api/jurisdictions/{j}/agenda",
             "/api/jurisdictions/{j}/autos",
+            "/api/jurisdictions/{j}/calls",
             "/api/jurisdictions/{j}/carriers/{transportadora}/files",
             "/api/jurisdictions/{j}/carriers/{transportadora}/registrations",
             "/api/jurisdictions/{j}/complaints",

@@ -6,6 +6,7 @@ mod common;
 
 mod auth;
 mod bus;
+mod calls;
 mod complaints;
 mod edge;
 mod limits;
