@@ -362,6 +362,26 @@ impl Store {
         .await
     }
 
+    /// The applicants of the call of `key` tied on its criteria that no
+    /// public draw has yet ordered (in the order they applied): those the
+    /// next tie draw lists; empty when the result may be published.
+    pub async fn undrawn_ties(
+        &self,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        key: (i32, i64),
+    ) -> Result<Vec<String>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let call = read(&mut tx, jurisdiction, key).await?;
+        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        tx.commit().await?;
+        let screening = recorded(&call)?;
+        Ok(match tie_order(&ctx, &call, &screening)? {
+            Ok(_) => Vec::new(),
+            Err(tied) => tied.into_iter().map(str::to_string).collect(),
+        })
+    }
+
     /// Publishes the provisional result of the screened call of `key`:
     /// the ranking, the places given (the reserved shares first), the
     /// waiting list, and the last day to appeal (`call_appeal`). Refused

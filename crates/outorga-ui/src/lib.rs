@@ -66,6 +66,7 @@ mod autos;
 mod board;
 mod bus_carriers;
 mod bus_lines;
+mod calls;
 mod charts;
 mod complaints;
 mod custody;
@@ -155,6 +156,7 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route("/tarifas/{j}", get(services::show))
         .route("/verificar/{codigo}", get(verify::show))
         .route("/sorteios/{j}/{ano}/{numero}", get(stands::public))
+        .route("/chamamentos/{j}/{ano}/{numero}", get(calls::public))
         .route(
             "/verificar/{codigo}/arquivo",
             post(verify::check_file).layer(axum::extract::DefaultBodyLimit::max(
@@ -334,6 +336,12 @@ pub fn routes(options: Options) -> Router<AppState> {
             post(people::declare_relatives),
         )
         .route("/j/{j}/linhas", get(bus_lines::list))
+        .route("/j/{j}/chamamentos", get(calls::list).post(calls::open))
+        .route("/j/{j}/chamamentos/{ano}/{numero}", get(calls::show))
+        .route(
+            "/j/{j}/chamamentos/{ano}/{numero}/{passo}",
+            post(calls::step),
+        )
         .route("/j/{j}/pontos", get(stands::list))
         .route("/j/{j}/pontos/designar", post(stands::designate))
         .route(

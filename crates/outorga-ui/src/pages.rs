@@ -389,6 +389,8 @@ struct Section {
     buses: bool,
     /// Its law has fixed stands (their places, swaps and draws).
     stands: bool,
+    /// Its law selects new permit holders by a public call.
+    calls: bool,
 }
 
 #[derive(Template)]
@@ -454,6 +456,7 @@ pub(crate) async fn panel(State(state): State<AppState>, signed: Signed) -> Resp
         sections.push(Section {
             buses: rulebooks.iter().any(|r| r.bus.is_some()),
             stands: rulebooks.iter().any(|r| r.stands.is_some()),
+            calls: rulebooks.iter().any(|r| r.public_call.is_some()),
             id: j.id.clone(),
             name: format!("{} ({})", j.name, j.state),
             today: format::day(today),

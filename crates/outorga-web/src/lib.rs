@@ -82,6 +82,12 @@ pub mod workflows {
         CondutorPublico, VeiculoPublico, document_check, driver_check, vehicle_check,
     };
     pub use crate::routes::stands::stand_rulebook;
+    // Public calls (issue 16).
+    pub use crate::routes::calls::{
+        CriterioEntrada, DocumentoEditalEntrada, EditalEntrada, Mostrado, edital as call_input,
+        rulebook_of_call, shown as call_shown,
+    };
+    pub use crate::routes::rulebook_for_service;
     pub use crate::routes::{parse_day, today_in};
     // Money (issue 13): fiscal units.
     pub use crate::routes::permits::{

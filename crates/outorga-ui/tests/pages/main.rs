@@ -4,6 +4,7 @@
 //! with the form's CSRF token, and the vendored assets.
 
 mod buses;
+mod calls;
 mod stands;
 
 use axum::body::Body;
@@ -2214,7 +2215,30 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 97] = [
+    let routes: [Row<'_>; 102] = [
+        ("GET", "/j/{j}/chamamentos", "", anyone, None),
+        (
+            "POST",
+            "/j/{j}/chamamentos",
+            "vagas=x",
+            Clerk::admits,
+            unprocessable,
+        ),
+        ("GET", "/j/{j}/chamamentos/2026/99", "", anyone, not_found),
+        (
+            "POST",
+            "/j/{j}/chamamentos/2026/99/triar",
+            "",
+            Clerk::admits,
+            not_found,
+        ),
+        (
+            "POST",
+            "/j/{j}/chamamentos/2026/99/final",
+            "",
+            Board::admits,
+            not_found,
+        ),
         ("GET", "/j/{j}/pontos", "", anyone, None),
         (
             "POST",

@@ -46,7 +46,7 @@ pub struct CriterioEntrada {
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct DocumentoEntrada {
+pub struct DocumentoEditalEntrada {
     pub nome: String,
     /// O item do edital.
     pub item: String,
@@ -68,7 +68,7 @@ pub struct EditalEntrada {
     #[serde(default)]
     pub desempate: Vec<String>,
     #[serde(default)]
-    pub documentos: Vec<DocumentoEntrada>,
+    pub documentos: Vec<DocumentoEditalEntrada>,
 }
 
 /// What an applicant shows.
@@ -135,7 +135,7 @@ pub struct CriterioSaida {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct DocumentoSaida {
+pub struct DocumentoEditalSaida {
     pub nome: String,
     pub item: String,
 }
@@ -257,7 +257,7 @@ pub struct ChamamentoSaida {
     pub inscricoes_ate: String,
     pub criterios: Vec<CriterioSaida>,
     pub desempate: Vec<String>,
-    pub documentos: Vec<DocumentoSaida>,
+    pub documentos: Vec<DocumentoEditalSaida>,
     /// `open`, `screened`, `provisional` ou `final`.
     pub situacao: String,
     pub situacao_nome: String,
@@ -291,7 +291,7 @@ fn number(value: Decimal) -> String {
 }
 
 /// What the applicant shows, as the store reads it.
-pub(crate) fn shown(mostrado: &Mostrado) -> Result<Shown, ApiError> {
+pub fn shown(mostrado: &Mostrado) -> Result<Shown, ApiError> {
     Ok(Shown {
         quantities: mostrado
             .quantidades
@@ -432,7 +432,7 @@ pub(crate) fn wire(call: &Call, public: bool) -> ChamamentoSaida {
         documentos: call
             .documents
             .iter()
-            .map(|d: &CallDocument| DocumentoSaida {
+            .map(|d: &CallDocument| DocumentoEditalSaida {
                 nome: d.name.clone(),
                 item: d.citation.clone(),
             })
@@ -479,7 +479,7 @@ pub(crate) fn wire(call: &Call, public: bool) -> ChamamentoSaida {
 }
 
 /// The rulebook a call was opened under.
-pub(crate) async fn rulebook_of_call<'a>(
+pub async fn rulebook_of_call<'a>(
     state: &'a AppState,
     j: &str,
     key: (i32, i64),
@@ -489,7 +489,7 @@ pub(crate) async fn rulebook_of_call<'a>(
 }
 
 /// The edital as the store reads it.
-pub(crate) fn edital(input: &EditalEntrada) -> Result<CallInput, ApiError> {
+pub fn edital(input: &EditalEntrada) -> Result<CallInput, ApiError> {
     Ok(CallInput {
         service: input.servico.trim().into(),
         act: input.ato.clone(),

@@ -168,7 +168,7 @@ pub(crate) async fn bound_rulebooks<'a>(
 
 /// The rulebook of `j` that regulates `service` (a jurisdiction may have
 /// one per service, as Teófilo Otoni's mototaxi and motofrete).
-pub(crate) async fn rulebook_for_service<'a>(
+pub async fn rulebook_for_service<'a>(
     state: &'a AppState,
     j: &str,
     service: &str,
