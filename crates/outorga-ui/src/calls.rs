@@ -68,6 +68,10 @@ struct ApplicantRow {
     next: bool,
 }
 
+/// A reserved share an applicant may claim: its key, name and conditions
+/// (key, words).
+type ShareRow = (String, String, Vec<(String, String)>);
+
 struct AppealRow {
     seq: i64,
     applicant: String,
@@ -112,7 +116,7 @@ struct CallPage {
     inputs: Vec<(String, String)>,
     documents: Vec<(String, String)>,
     /// The shares an applicant may claim: (key, name, conditions).
-    shares: Vec<(String, String, Vec<(String, String)>)>,
+    shares: Vec<ShareRow>,
     applicants: Vec<ApplicantRow>,
     ranking: Vec<ApplicantRow>,
     ties: Vec<String>,
