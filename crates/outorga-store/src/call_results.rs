@@ -18,7 +18,7 @@ use crate::calls::{
 };
 use crate::draws::AppealStatus;
 use crate::permits::GrantRequest;
-use crate::text::{TextKind, checked as checked_text};
+use crate::text::written;
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
 use outorga_core::Context;
@@ -455,7 +455,7 @@ impl Store {
         (appellant, grounds): (&str, &str),
     ) -> Result<Call, StoreError> {
         let (appellant, _) = crate::parse_document(appellant)?;
-        let grounds = reasons("fundamentos", grounds, "as razões do recurso")?;
+        let grounds = written("fundamentos", grounds, "as razões do recurso")?;
         let today = rulebook.jurisdiction.today(change.at);
         let (mut tx, _writer) = self.write_transaction().await?;
         let call = read(&mut tx, jurisdiction, key).await?;
@@ -537,7 +537,7 @@ impl Store {
         (key, seq): ((i32, i64), i64),
         (granted, decision, amendment): (bool, &str, Option<&Shown>),
     ) -> Result<Call, StoreError> {
-        let decision = reasons("decisao", decision, "a decisão e seus fundamentos")?;
+        let decision = written("decisao", decision, "a decisão e seus fundamentos")?;
         if amendment.is_some() && !granted {
             return Err(StoreError::invalid(
                 "correcao",
@@ -553,15 +553,7 @@ impl Store {
                 call.label()
             ))
         })?;
-        if appeal.status != AppealStatus::Filed {
-            return Err(StoreError::invalid(
-                "recurso",
-                format!(
-                    "o recurso nº {seq} já foi decidido ({})",
-                    appeal.status.portuguese()
-                ),
-            ));
-        }
+        crate::draws::undecided(appeal.status, seq)?;
         let application = call
             .applications
             .iter()
@@ -846,20 +838,6 @@ fn appeal_row(
         "call_appeals",
         [jurisdiction.into(), year.into(), number.into(), seq.into()],
     )
-}
-
-/// Written reasons: at least ten letters.
-fn reasons(field: &'static str, text: &str, what: &str) -> Result<String, StoreError> {
-    let text = checked_text(field, text, TextKind::Long)?
-        .trim()
-        .to_string();
-    if text.chars().count() < 10 {
-        return Err(StoreError::invalid(
-            field,
-            format!("escreva {what} (ao menos 10 letras)"),
-        ));
-    }
-    Ok(text)
 }
 
 /// Writes an application's screening (and, when an appeal corrected it,

@@ -9,7 +9,7 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append, next_number};
-use crate::dates::day;
+use crate::dates::{day, optional_day};
 use crate::draws::{AppealStatus, Draw};
 use crate::listing::{self, Filter, Kind as KeyKind, List, Page, Window, text};
 use crate::permits::{bound, cap_permits, counted};
@@ -446,11 +446,6 @@ const LISTED: List = List {
     key: &[("year", KeyKind::Int), ("number", KeyKind::Int)],
     descending: true,
 };
-
-fn optional_day(row: &sqlx::any::AnyRow, name: &str) -> Result<Option<NaiveDate>, StoreError> {
-    let value: Option<String> = row.try_get(name)?;
-    value.as_deref().map(day).transpose()
-}
 
 fn json<T: serde::de::DeserializeOwned>(value: &str, what: &str) -> Result<T, StoreError> {
     serde_json::from_str(value).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))

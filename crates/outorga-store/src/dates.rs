@@ -37,3 +37,13 @@ pub(crate) fn month_end(first: NaiveDate) -> NaiveDate {
         .checked_add_months(chrono::Months::new(1))
         .unwrap_or(NaiveDate::MAX)
 }
+
+/// The day in the column `name` of `row`, when there is one.
+pub(crate) fn optional_day(
+    row: &sqlx::any::AnyRow,
+    name: &str,
+) -> Result<Option<NaiveDate>, StoreError> {
+    use sqlx::Row;
+    let value: Option<String> = row.try_get(name)?;
+    value.as_deref().map(day).transpose()
+}

@@ -10,10 +10,10 @@
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append, next_number};
-use crate::dates::day;
+use crate::dates::{day, optional_day};
 use crate::listing::{self, Filter, Kind as KeyKind, List, Page, Window, text};
 use crate::stand_places::{Arrival, CameBy, LeftBy, arrive, fixed_with_room, leave, place_on};
-use crate::text::{TextKind, checked as checked_text, required};
+use crate::text::{TextKind, required, written};
 use crate::{Store, StoreError, Tx};
 use chrono::{Datelike, NaiveDate};
 use outorga_core::engine::draw::{self as public_draw, list_hash, may_close, may_draw};
@@ -45,6 +45,20 @@ worded! {
         Granted = "granted" => "provido",
         Denied = "denied" => "não provido",
     }
+}
+
+/// An appeal may be decided once: refused, naming how it was decided.
+pub(crate) fn undecided(status: AppealStatus, seq: i64) -> Result<(), StoreError> {
+    if status == AppealStatus::Filed {
+        return Ok(());
+    }
+    Err(StoreError::invalid(
+        "recurso",
+        format!(
+            "o recurso nº {seq} já foi decidido ({})",
+            status.portuguese()
+        ),
+    ))
 }
 
 /// A participant as listed: `label` is what the list and the ticket read.
@@ -126,11 +140,6 @@ const LISTED: List = List {
     key: &[("year", KeyKind::Int), ("number", KeyKind::Int)],
     descending: true,
 };
-
-fn optional_day(row: &sqlx::any::AnyRow, name: &str) -> Result<Option<NaiveDate>, StoreError> {
-    let value: Option<String> = row.try_get(name)?;
-    value.as_deref().map(day).transpose()
-}
 
 fn draw_of(row: &sqlx::any::AnyRow) -> Result<Draw, StoreError> {
     let text = |name: &str| -> Result<String, StoreError> { Ok(row.try_get(name)?) };
@@ -802,15 +811,7 @@ impl Store {
         (appellant, grounds): (&str, &str),
     ) -> Result<Draw, StoreError> {
         let (appellant, _) = crate::parse_document(appellant)?;
-        let grounds = checked_text("fundamentos", grounds, TextKind::Long)?
-            .trim()
-            .to_string();
-        if grounds.chars().count() < 10 {
-            return Err(StoreError::invalid(
-                "fundamentos",
-                "escreva as razões do recurso (ao menos 10 letras)",
-            ));
-        }
+        let grounds = written("fundamentos", grounds, "as razões do recurso")?;
         let today = rulebook.jurisdiction.today(change.at);
         let (mut tx, _writer) = self.write_transaction().await?;
         let draw = read(&mut tx, jurisdiction, key).await?;
@@ -876,15 +877,7 @@ impl Store {
         (key, seq): ((i32, i64), i64),
         (granted, decision): (bool, &str),
     ) -> Result<Draw, StoreError> {
-        let decision = checked_text("decisao", decision, TextKind::Long)?
-            .trim()
-            .to_string();
-        if decision.chars().count() < 10 {
-            return Err(StoreError::invalid(
-                "decisao",
-                "escreva a decisão e seus fundamentos (ao menos 10 letras)",
-            ));
-        }
+        let decision = written("decisao", decision, "a decisão e seus fundamentos")?;
         let today = rulebook.jurisdiction.today(change.at);
         let (mut tx, _writer) = self.write_transaction().await?;
         let draw = read(&mut tx, jurisdiction, key).await?;
@@ -894,15 +887,7 @@ impl Store {
                 draw.label()
             ))
         })?;
-        if appeal.status != AppealStatus::Filed {
-            return Err(StoreError::invalid(
-                "recurso",
-                format!(
-                    "o recurso nº {seq} já foi decidido ({})",
-                    appeal.status.portuguese()
-                ),
-            ));
-        }
+        undecided(appeal.status, seq)?;
         let status = if granted {
             AppealStatus::Granted
         } else {

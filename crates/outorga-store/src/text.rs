@@ -116,6 +116,19 @@ pub fn required<'a>(
     Ok(value)
 }
 
+/// Written reasons (an appeal's grounds, a decision): long text of at
+/// least ten letters; `what` names it in the refusal.
+pub(crate) fn written(field: &'static str, value: &str, what: &str) -> Result<String, StoreError> {
+    let value = checked(field, value, TextKind::Long)?.to_string();
+    if value.chars().count() < 10 {
+        return Err(StoreError::Invalid {
+            field,
+            reason: format!("escreva {what} (ao menos 10 letras)"),
+        });
+    }
+    Ok(value)
+}
+
 /// The earliest day any record can hold (a birth; the oldest CNH).
 pub(crate) const EARLIEST_YEAR: i32 = 1900;
 
