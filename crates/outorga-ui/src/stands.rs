@@ -184,6 +184,7 @@ pub(crate) async fn designate(
             stand: form.ponto.clone(),
             act: form.ato.clone(),
             grounds: form.fundamentos.clone(),
+            request: None,
         };
         state
             .store

@@ -93,6 +93,7 @@ fn designation(number: i64, stand: &str, grounds: &str) -> Designation {
         stand: stand.into(),
         act: "Portaria 12/2026".into(),
         grounds: grounds.into(),
+        request: None,
     }
 }
 
