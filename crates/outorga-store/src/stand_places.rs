@@ -397,7 +397,13 @@ impl Store {
             }
             Some(place) => {
                 let (articles, notice) = self
-                    .may_relocate(&mut tx, rulebook, jurisdiction, d, (place, &stand.code, today))
+                    .may_relocate(
+                        &mut tx,
+                        rulebook,
+                        jurisdiction,
+                        d,
+                        (place, &stand.code, today),
+                    )
                     .await?;
                 if let Some(seq) = notice {
                     rows.push(
@@ -488,13 +494,23 @@ impl Store {
                     "o remanejamento de ponto a pedido do titular",
                 )?;
                 for (field, value, what) in [
-                    ("protocolo", &request.protocol, "o número do protocolo do pedido"),
-                    ("estudo", &request.study, "o estudo de viabilidade que o autoriza"),
+                    (
+                        "protocolo",
+                        &request.protocol,
+                        "o número do protocolo do pedido",
+                    ),
+                    (
+                        "estudo",
+                        &request.study,
+                        "o estudo de viabilidade que o autoriza",
+                    ),
                 ] {
                     if value.trim().is_empty() {
                         return Err(StoreError::invalid(
                             field,
-                            format!("o remanejamento pedido pelo titular ({article}): informe {what}"),
+                            format!(
+                                "o remanejamento pedido pelo titular ({article}): informe {what}"
+                            ),
                         ));
                     }
                 }
@@ -544,10 +560,7 @@ impl Store {
                 articles: crate::articles(&answer.citations),
             });
         }
-        Ok((
-            crate::articles(&answer.citations),
-            notice.map(|n| n.seq),
-        ))
+        Ok((crate::articles(&answer.citations), notice.map(|n| n.seq)))
     }
 
     /// The permit loses its fixed stand for the days its vehicle was off

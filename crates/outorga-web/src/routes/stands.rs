@@ -536,7 +536,11 @@ async fn answer(
 ) -> Result<Json<NotificacaoSaida>, ApiError> {
     let rulebook = stand_rulebook(&state, &j).await?;
     let on = parse_day(&input.respondida_em, "respondida_em")?;
-    let change = change!(state, who, "resposta à notificação de mudança de ponto pela API");
+    let change = change!(
+        state,
+        who,
+        "resposta à notificação de mudança de ponto pela API"
+    );
     let notice = state
         .store
         .answer_stand_notice(
