@@ -345,6 +345,7 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route("/j/{j}/pontos", get(stands::list))
         .route("/j/{j}/pontos/designar", post(stands::designate))
         .route("/j/{j}/pontos/perda", post(stands::lose))
+        .route("/j/{j}/pontos/notificar", post(stands::notify))
         .route(
             "/j/{j}/pontos/permutas/{ano}/{numero}",
             post(stands::decide_swap),

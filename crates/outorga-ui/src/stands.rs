@@ -27,7 +27,7 @@ use outorga_core::engine::draw::{ALGORITHM, LIST_ALGORITHM};
 use outorga_core::model::Rulebook;
 use outorga_store::words::{masked_document, masked_name};
 use outorga_store::{AppealStatus, Draw, DrawStatus, StoreError, Window};
-use outorga_store::{Change, Designation, DrawInput, HolderRequest};
+use outorga_store::{Change, Designation, DrawInput, HolderRequest, NoticeInput};
 use outorga_web::ApiError;
 use outorga_web::AppState;
 use outorga_web::auth::{Board, Clerk};
@@ -311,6 +311,38 @@ pub(crate) async fn lose(
     .await
 }
 
+/// The notice to the holder that the permit's fixed stand will be moved,
+/// where the law requires one before the move (SMJ art. 28, § 1º): the
+/// stand it would move to, the act, the grounds and the day notified.
+pub(crate) async fn notify(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path(j): Path<String>,
+    Form(form): Form<StandForm>,
+) -> Response {
+    let who = (
+        form.csrf.as_str(),
+        "notificacao",
+        "notificação de mudança de ponto pela tela",
+    );
+    act(&state, &signed, &j, who, async |rulebook, change| {
+        let input = NoticeInput {
+            service: form.servico.trim().to_string(),
+            number: permit_number(&form.numero)?,
+            destination: form.ponto.clone(),
+            act: form.ato.clone(),
+            grounds: form.fundamentos.clone(),
+            notified_on: outorga_web::workflows::parse_day(&form.data, "data")?,
+        };
+        state
+            .store
+            .notify_stand_relocation(change, rulebook, &j, &input)
+            .await?;
+        Ok(())
+    })
+    .await
+}
+
 /// The board's decision on an appeal against a draw's result: `prover`
 /// (granted) or `negar` (denied), with its words.
 pub(crate) async fn decide_appeal(
@@ -576,6 +608,9 @@ fn done_words(feito: &str) -> Option<&'static str> {
         "lista" => "Lista fechada e publicada com o seu SHA-256.",
         "resultado" => "Sorteio realizado: o resultado está publicado.",
         "perda" => "Ponto fixo retirado pelos dias de veículo parado.",
+        "notificacao" => {
+            "Notificação registrada: o remanejamento só depois do prazo de resposta do titular."
+        }
         "recurso" => "Recurso contra o resultado do sorteio registrado.",
         "recurso_decidido" => "Recurso contra o sorteio decidido.",
         _ => return None,

@@ -2215,7 +2215,7 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 105] = [
+    let routes: [Row<'_>; 106] = [
         ("GET", "/j/{j}/chamamentos", "", anyone, None),
         (
             "POST",
@@ -2250,6 +2250,13 @@ async fn role_table(url: &str) {
         (
             "POST",
             "/j/{j}/pontos/perda",
+            "numero=x",
+            Clerk::admits,
+            unprocessable,
+        ),
+        (
+            "POST",
+            "/j/{j}/pontos/notificar",
             "numero=x",
             Clerk::admits,
             unprocessable,

@@ -7,7 +7,8 @@
 //! public page, without a session, shows the list's SHA-256, the seed's
 //! source, each ticket and the order — names abbreviated, CPFs masked — and
 //! the recipe and script that recompute it. Santa Maria de Jetibá's page
-//! says what its law does not provide (swaps, draws, the stand lost).
+//! says what its law does not provide (swaps, draws, the stand lost) and
+//! offers the notice its law requires before a stand is moved.
 
 use super::*;
 
@@ -250,6 +251,32 @@ async fn stand_screens(url: &str) {
         assert!(smj.body.contains(words), "{words}: {}", smj.body);
     }
     assert!(!smj.body.contains("Abrir o sorteio"), "{}", smj.body);
+    // Its notice before a move: the form, and its refusal naming the field.
+    assert!(
+        smj.body.contains("Notificar o titular da mudança de ponto"),
+        "{}",
+        smj.body
+    );
+    assert!(
+        !stands.body.contains("Notificar o titular"),
+        "{}",
+        stands.body
+    );
+    let unnumbered = send(
+        &router,
+        post(
+            "/j/santa-maria-de-jetiba/pontos/notificar",
+            &admin,
+            &format!("servico=taxi&numero=&ponto=X&data=2026-11-30&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(unnumbered.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        unnumbered.body.contains("id=\"erro-numero\""),
+        "{}",
+        unnumbered.body
+    );
 
     // The public page, no session needed.
     let public = send(&router, get("/sorteios/cangucu/2026/1", "")).await;
