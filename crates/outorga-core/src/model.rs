@@ -1868,26 +1868,45 @@ pub struct RegistrationRule {
     pub citation: Citation,
 }
 
-/// Fixed taxi stands (Canguçu art. 4º, 15, 16): each rule is the article
-/// that states it.
+/// Taxi and mototaxi stands (Canguçu art. 4º, 15, 16; Santa Maria de
+/// Jetibá art. 28–29; Teófilo Otoni art. 23–26): each rule is the article
+/// that states it. What a law does not provide is `None`, and the record
+/// refuses it naming the law (a swap, a vacancy's draw, a holder's request).
 #[derive(Debug, Clone)]
 pub struct StandRules {
+    /// The stands and their places set by the authority's act; a permit
+    /// designated to one.
     pub citation: Citation,
     /// A holder moved to another stand by the authority, with its grounds.
     pub relocation: Citation,
+    /// The holder is notified before the authority moves the stand and
+    /// may answer within the rulebook's `stand_relocation_response`
+    /// limit; the move waits for it to end (SMJ art. 28, § 1º).
+    pub relocation_notice: Option<Citation>,
+    /// A move the holder asks for: filed by protocol and authorized only
+    /// after the authority's feasibility study (TO art. 26, parágrafo único).
+    pub holder_request: Option<Citation>,
     /// A swap needs the consent of the class entity (each holder pays the
     /// `[[fees]]` whose event is `stand_swap`, when the law sets one).
-    pub swap_consent: Citation,
+    pub swap_consent: Option<Citation>,
     /// A vacancy is filled by public lottery.
-    pub lottery: Citation,
+    pub lottery: Option<Citation>,
     /// Any stand may be used to let passengers out.
-    pub dropoff_anywhere: Citation,
+    pub dropoff_anywhere: Option<Citation>,
     /// A taxi waits for passengers at its own fixed stand.
     pub own_stand: Citation,
-    /// Not at another fixed stand.
-    pub other_stands: Citation,
-    /// Free stands (events) are open to every taxi.
-    pub free_stands: Citation,
+    /// Not at another fixed stand (exactly one of this and `common_use`).
+    pub other_stands: Option<Citation>,
+    /// No stand is any group's own: every operator may wait at any stand
+    /// (TO art. 23, § 1º).
+    pub common_use: Option<Citation>,
+    /// Free stands, open to every taxi of the town.
+    pub free_stands: Option<Citation>,
+    /// Provisional stands created for an event.
+    pub event_stands: Option<Citation>,
+    /// Taxis of other towns may not stop or wait at the fixed stands (SMJ
+    /// art. 29).
+    pub other_towns: Option<Citation>,
 }
 
 crate::vocab::vocabulary! {

@@ -355,16 +355,7 @@ pub fn rulebook(
             passengers: r.passengers.as_ref().map(|k| c.passengers(k, span.clone())),
         }
     });
-    let stands = raw.stands.as_ref().map(|s| StandRules {
-        citation: c.citation(&s.citation),
-        relocation: c.citation(&s.relocation),
-        swap_consent: c.citation(&s.swap_consent),
-        lottery: c.citation(&s.lottery),
-        dropoff_anywhere: c.citation(&s.dropoff_anywhere),
-        own_stand: c.citation(&s.own_stand),
-        other_stands: c.citation(&s.other_stands),
-        free_stands: c.citation(&s.free_stands),
-    });
+    let stands = raw.stands.as_ref().map(|s| c.stands(s, &deadlines));
     let public_call = raw
         .public_call
         .as_ref()
@@ -468,6 +459,47 @@ impl Converter<'_, '_> {
             self.diag.error(raw.span(), message);
         }
         raw.get_ref().clone()
+    }
+
+    /// `[stands]`: each rule its article; a notice before a relocation
+    /// needs the time to answer it (`stand_relocation_response`), and a
+    /// taxi at another's fixed stand is either forbidden (`other_stands`)
+    /// or every stand is common to all (`common_use`), never both.
+    fn stands(&mut self, spanned: &Spanned<RawStands>, deadlines: &[DeadlineRule]) -> StandRules {
+        let s = spanned.get_ref();
+        let mut optional = |raw: &Option<Spanned<String>>| raw.as_ref().map(|r| self.citation(r));
+        let rules = StandRules {
+            relocation_notice: optional(&s.relocation_notice),
+            holder_request: optional(&s.holder_request),
+            swap_consent: optional(&s.swap_consent),
+            lottery: optional(&s.lottery),
+            dropoff_anywhere: optional(&s.dropoff_anywhere),
+            other_stands: optional(&s.other_stands),
+            common_use: optional(&s.common_use),
+            free_stands: optional(&s.free_stands),
+            event_stands: optional(&s.event_stands),
+            other_towns: optional(&s.other_towns),
+            citation: self.citation(&s.citation),
+            relocation: self.citation(&s.relocation),
+            own_stand: self.citation(&s.own_stand),
+        };
+        if rules.relocation_notice.is_some()
+            && !deadlines
+                .iter()
+                .any(|d| d.kind == DeadlineKind::StandRelocationResponse)
+        {
+            self.diag.error(
+                spanned.span(),
+                "[stands] relocation_notice: declare the holder's time to answer the notice as a `stand_relocation_response` deadline",
+            );
+        }
+        if rules.other_stands.is_some() == rules.common_use.is_some() {
+            self.diag.error(
+                spanned.span(),
+                "[stands]: give exactly one of `other_stands` (a taxi may not wait at another's fixed stand) and `common_use` (every stand is common to all)",
+            );
+        }
+        rules
     }
 
     fn services(&mut self, raw: &[Spanned<String>]) -> Vec<Service> {

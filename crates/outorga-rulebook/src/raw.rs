@@ -97,7 +97,7 @@ pub struct RulebookFile {
     #[serde(default)]
     pub change_limits: Vec<Spanned<RawChangeLimit>>,
     pub downtime: Option<Spanned<RawDowntime>>,
-    pub stands: Option<RawStands>,
+    pub stands: Option<Spanned<RawStands>>,
     pub public_call: Option<Spanned<RawPublicCall>>,
     #[serde(default)]
     pub registrations: Vec<Spanned<RawRegistration>>,
@@ -768,12 +768,20 @@ pub struct RawLaterInspections {
 pub struct RawStands {
     pub citation: Spanned<String>,
     pub relocation: Spanned<String>,
-    pub swap_consent: Spanned<String>,
-    pub lottery: Spanned<String>,
-    pub dropoff_anywhere: Spanned<String>,
+    /// The notice before a relocation; the rulebook then declares the
+    /// `stand_relocation_response` deadline.
+    pub relocation_notice: Option<Spanned<String>>,
+    pub holder_request: Option<Spanned<String>>,
+    pub swap_consent: Option<Spanned<String>>,
+    pub lottery: Option<Spanned<String>>,
+    pub dropoff_anywhere: Option<Spanned<String>>,
     pub own_stand: Spanned<String>,
-    pub other_stands: Spanned<String>,
-    pub free_stands: Spanned<String>,
+    /// Exactly one of `other_stands` and `common_use`.
+    pub other_stands: Option<Spanned<String>>,
+    pub common_use: Option<Spanned<String>>,
+    pub free_stands: Option<Spanned<String>>,
+    pub event_stands: Option<Spanned<String>>,
+    pub other_towns: Option<Spanned<String>>,
 }
 
 /// `[public_call]`: how new permits are given; exactly one of `criteria`

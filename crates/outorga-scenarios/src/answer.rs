@@ -416,6 +416,7 @@ pub fn answer(
         Query::PublicCall(q) => public_call(ctx, world, q, today)?,
         Query::StandSwap(q) => stand_swap(ctx, world, q)?,
         Query::StandUse(q) => stand_use(ctx, world, q)?,
+        Query::StandRelocation(q) => stand_relocation(ctx, q, today)?,
         Query::SuspensionRequest(q) => {
             let result =
                 suspension::suspension_request(ctx, &q.reason, q.days.0, q.extension, today)
@@ -571,7 +572,7 @@ fn applicant(role: &str, place: &str) -> Result<Applicant, Failure> {
 }
 
 fn stand_of(world: &World, id: u32) -> stands::Stand<'_> {
-    let (capacity, free) = world.stand_facts[id as usize];
+    let (capacity, free, _) = world.stand_facts[id as usize];
     stands::Stand {
         name: world.stands.name(id),
         capacity,
@@ -888,12 +889,24 @@ fn stand_swap(ctx: &Context<'_>, world: &World, q: &dto::StandSwapQuery) -> Resu
 }
 
 /// Whether a taxi may use a stand to wait or to let passengers out (Canguçu
-/// art. 4º, I; 15, § 1º; 16).
+/// art. 4º, I; 15, § 1º; 16; SMJ art. 28–29; TO art. 23, § 1º).
 fn stand_use(ctx: &Context<'_>, world: &World, q: &dto::StandUseQuery) -> Result<Value, Failure> {
-    let own = world
-        .permits
-        .resolve(&q.permit, "query.stand_use.permit")
-        .map_err(Failure::Input)?;
+    let taxi = match (&q.permit, q.other_town) {
+        (Some(permit), false) => {
+            let own = world
+                .permits
+                .resolve(permit, "query.stand_use.permit")
+                .map_err(Failure::Input)?;
+            stands::Taxi::Local(world.permit_stands[own as usize].map(|s| world.stands.name(s)))
+        }
+        (None, true) => stands::Taxi::OtherTown,
+        _ => {
+            return Err(Failure::Input(
+                "query.stand_use: name the taxi's `permit`, or `other_town: true` for a taxi of another town"
+                    .into(),
+            ));
+        }
+    };
     let at = world
         .stands
         .resolve(&q.stand, "query.stand_use.stand")
@@ -907,10 +920,54 @@ fn stand_use(ctx: &Context<'_>, world: &World, q: &dto::StandUseQuery) -> Result
             )));
         }
     };
-    let own = world.permit_stands[own as usize].map(|s| world.stands.name(s));
+    let event = world.stand_facts[at as usize].2;
     let (allowed, cited) =
-        stands::stand_use(ctx, own, stand_of(world, at), purpose).map_err(engine)?;
+        stands::stand_use(ctx, taxi, (stand_of(world, at), event), purpose).map_err(engine)?;
     Ok(json!({ "allowed": allowed, "citations": citations(&cited) }))
+}
+
+/// A permit moved to another fixed stand on `today` (SMJ art. 28, § 1º;
+/// TO art. 26; Canguçu art. 15, § 3º, III).
+fn stand_relocation(
+    ctx: &Context<'_>,
+    q: &dto::StandRelocationQuery,
+    today: NaiveDate,
+) -> Result<Value, Failure> {
+    let how = match q.by.as_str() {
+        "authority" if q.protocol.is_none() && q.feasibility_study.is_none() => {
+            stands::Move::ByAuthority {
+                grounded: q.grounds.unwrap_or(true),
+                notified: q.notified.map(|d| d.0),
+            }
+        }
+        "holder" if q.grounds.is_none() && q.notified.is_none() => stands::Move::AskedByHolder {
+            protocol: q.protocol.unwrap_or(false),
+            feasibility_study: q.feasibility_study.unwrap_or(false),
+        },
+        "authority" => {
+            return Err(Failure::Input(
+                "query.stand_relocation: `protocol` and `feasibility_study` are a holder's request (`by: holder`)".into(),
+            ));
+        }
+        "holder" => {
+            return Err(Failure::Input(
+                "query.stand_relocation: `grounds` and `notified` are the authority's move (`by: authority`)".into(),
+            ));
+        }
+        other => {
+            return Err(Failure::Input(format!(
+                "query.stand_relocation.by: `{other}` is not one of authority, holder"
+            )));
+        }
+    };
+    let answer = stands::relocation(ctx, how, today).map_err(engine)?;
+    Ok(json!({
+        "allowed": answer.allowed,
+        "reasons": answer.reasons,
+        "answer_until": answer.answer_until.map(date),
+        "first_day": answer.first_day.map(date),
+        "citations": citations(&answer.citations),
+    }))
 }
 
 fn vehicle_answer(
@@ -1059,6 +1116,13 @@ pub fn known_keys(query: &Query) -> &'static [&'static str] {
         ],
         Query::StandSwap(_) => &["allowed", "reasons", "fee_each", "payers", "citations"],
         Query::StandUse(_) => &["allowed", "citations"],
+        Query::StandRelocation(_) => &[
+            "allowed",
+            "reasons",
+            "answer_until",
+            "first_day",
+            "citations",
+        ],
         Query::Registration(_) => &["valid_until", "citations"],
         Query::PermitAct(_) => &["allowed", "citations"],
         Query::SupervisionShare(_) => &["share", "citations"],

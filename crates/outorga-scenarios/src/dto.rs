@@ -94,6 +94,9 @@ pub struct Stand {
     pub capacity: Option<Whole>,
     #[serde(default)]
     pub free: bool,
+    /// A provisional stand created for an event (free: no places).
+    #[serde(default)]
+    pub event: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -247,6 +250,7 @@ pub enum Query {
     PublicCall(PublicCallQuery),
     StandSwap(StandSwapQuery),
     StandUse(StandUseQuery),
+    StandRelocation(StandRelocationQuery),
     Registration(RegistrationQuery),
     PermitAct(PermitActQuery),
     SupervisionShare(SupervisionShareQuery),
@@ -279,6 +283,7 @@ impl Query {
             Query::PublicCall(_) => "public_call",
             Query::StandSwap(_) => "stand_swap",
             Query::StandUse(_) => "stand_use",
+            Query::StandRelocation(_) => "stand_relocation",
             Query::Registration(_) => "registration",
             Query::PermitAct(_) => "permit_act",
             Query::SupervisionShare(_) => "supervision_share",
@@ -632,9 +637,28 @@ pub struct StandSwapQuery {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StandUseQuery {
-    pub permit: String,
+    /// The taxi's permit (its fixed stand from the facts); or
+    pub permit: Option<String>,
+    /// a taxi licensed by another town.
+    #[serde(default)]
+    pub other_town: bool,
     pub stand: String,
     pub purpose: String,
+}
+
+/// A permit moved to another fixed stand on the case's day: by the
+/// authority (`grounds` written — by default —, `notified` the day the
+/// holder was notified, if any) or at the holder's request (`protocol`,
+/// `feasibility_study`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StandRelocationQuery {
+    /// `authority` or `holder`.
+    pub by: String,
+    pub grounds: Option<bool>,
+    pub notified: Option<Date>,
+    pub protocol: Option<bool>,
+    pub feasibility_study: Option<bool>,
 }
 
 /// A vehicle off the road from `from` to `to` (both days included).

@@ -21,8 +21,9 @@ pub struct World {
     pub permits: Names,
     pub vehicles: Names,
     pub stands: Names,
-    /// Per stand: its capacity (none for a free stand) and whether it is free.
-    pub stand_facts: Vec<(u32, bool)>,
+    /// Per stand: its capacity (none for a free stand), whether it is free
+    /// and whether it is an event's provisional one.
+    pub stand_facts: Vec<(u32, bool, bool)>,
     /// Per permit: the holder's fixed stand.
     pub permit_stands: Vec<Option<u32>>,
     /// Per permit: the reserved share it was granted under.
@@ -115,7 +116,8 @@ pub fn build(ctx: &Context<'_>, raw: dto::Facts, today: NaiveDate) -> Result<Wor
     let mut stand_facts = Vec::new();
     for stand in &raw.stands {
         stands.declare(&stand.id)?;
-        let capacity = match (&stand.capacity, stand.free) {
+        let free = stand.free || stand.event;
+        let capacity = match (&stand.capacity, free) {
             (Some(c), false) => c.0,
             (None, true) => 0,
             (None, false) => {
@@ -131,7 +133,7 @@ pub fn build(ctx: &Context<'_>, raw: dto::Facts, today: NaiveDate) -> Result<Wor
                 ));
             }
         };
-        stand_facts.push((capacity, stand.free));
+        stand_facts.push((capacity, free, stand.event));
     }
     let permit_stands = raw
         .permits

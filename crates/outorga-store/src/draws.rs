@@ -288,7 +288,7 @@ async fn fill_vacancies(
     seed: &str,
     today: NaiveDate,
 ) -> Result<(Vec<(String, String)>, serde_json::Value, Vec<RowRef>), StoreError> {
-    let rules = crate::stand_places::rules(rulebook)?;
+    let rules = crate::stand_places::draw_rules(rulebook)?;
     let jurisdiction = draw.jurisdiction.as_str();
     let ctx = crate::parameters::law(tx, jurisdiction, rulebook).await?;
     let code = stand_of_subject(draw)?;
@@ -485,7 +485,7 @@ impl Store {
         jurisdiction: &str,
         input: &DrawInput,
     ) -> Result<Draw, StoreError> {
-        let rules = crate::stand_places::rules(rulebook)?;
+        let rules = crate::stand_places::draw_rules(rulebook)?;
         let source = required("fonte_semente", &input.seed_source, TextKind::Long)?.to_string();
         let today = rulebook.jurisdiction.today(change.at);
         may_close(today, input.seed_on).map_err(|r| StoreError::invalid("data_semente", r))?;

@@ -63,6 +63,7 @@ mod search;
 mod sign_ins;
 mod slips;
 mod stand_leave;
+mod stand_notices;
 mod stand_places;
 mod stand_swaps;
 mod stands;
@@ -169,7 +170,8 @@ pub use sign_ins::{
 pub use slips::{PaymentSettings, Slip};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Row};
-pub use stand_places::{CameBy, Designation, LeftBy, StandOccupancy, StandPlace};
+pub use stand_notices::{NoticeInput, StandNotice};
+pub use stand_places::{CameBy, Designation, HolderRequest, LeftBy, StandOccupancy, StandPlace};
 pub use stand_swaps::{StandSwap, SwapRequest, SwapStatus};
 pub use stands::Stand;
 use std::path::Path;

@@ -1,9 +1,14 @@
 //! Which permit holds a place at which fixed stand, day by day (Canguçu
-//! art. 15; 36, III): the department's designation, the authority's
-//! relocation with its grounds (§ 3º, III), a swap (`stand_swaps.rs`), a
-//! vacancy's draw (`draws.rs`), the loss the downtime rule imposes, the
-//! permit's end. Each stretch is dated, so the occupancy of any past day is
-//! known; each change is audited.
+//! art. 15; 36, III; Santa Maria de Jetibá art. 28; Teófilo Otoni art. 23,
+//! 26): the department's designation, the authority's relocation with its
+//! grounds — after the holder's notice and the time to answer it where the
+//! law requires them (`stand_notices.rs`) —, a move the holder asked for
+//! where the law provides one, a swap (`stand_swaps.rs`), a vacancy's draw
+//! (`draws.rs`), the loss the downtime rule imposes, the permit's end.
+//! Whether a move may be made is the core's (`engine::stands::relocation`).
+//! What a law does not provide is refused naming the law (`provided`). Each
+//! stretch is dated, so the occupancy of any past day is known; each change
+//! is audited.
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
@@ -16,7 +21,8 @@ use crate::text::{TextKind, checked as checked_text};
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
 use outorga_core::engine::downtime::{Excused, downtime};
-use outorga_core::model::{Rulebook, StandRules};
+use outorga_core::engine::stands::{Move, relocation};
+use outorga_core::model::{Citation, Rulebook, StandRules};
 use sqlx::Row;
 
 worded! {
@@ -166,6 +172,48 @@ pub(crate) fn rules(rulebook: &Rulebook) -> Result<&StandRules, StoreError> {
     })
 }
 
+/// The article of the stand rule `rule`, or the law's refusal: the law of
+/// `rulebook` does not provide `what` (a swap, a vacancy's draw…).
+pub(crate) fn provided<'r>(
+    rulebook: &'r Rulebook,
+    rule: Option<&'r Citation>,
+    what: &str,
+) -> Result<&'r str, StoreError> {
+    match rule {
+        Some(article) => Ok(article),
+        None => Err(StoreError::Refused {
+            reason: format!(
+                "a lei de {} ({}) não prevê {what}",
+                rulebook.jurisdiction.name, rulebook.act.number
+            ),
+            articles: rulebook
+                .stands
+                .as_ref()
+                .map(|rules| vec![rules.citation.clone()])
+                .unwrap_or_default(),
+        }),
+    }
+}
+
+/// The stand rules a vacancy's draw rests on.
+pub(crate) struct DrawRules<'r> {
+    /// The article of the public lottery.
+    pub lottery: &'r Citation,
+}
+
+/// The law's draw of a stand's vacancy, or its refusal naming the law.
+pub(crate) fn draw_rules(rulebook: &Rulebook) -> Result<DrawRules<'_>, StoreError> {
+    let rules = rules(rulebook)?;
+    provided(
+        rulebook,
+        rules.lottery.as_ref(),
+        "o sorteio público das vagas de ponto",
+    )?;
+    Ok(DrawRules {
+        lottery: rules.lottery.as_ref().unwrap_or(&rules.citation),
+    })
+}
+
 /// A stretch that begins: where, from when, how, on which act and grounds.
 pub(crate) struct Arrival<'a> {
     pub stand: &'a str,
@@ -254,7 +302,7 @@ pub(crate) async fn fixed_with_room(
 }
 
 /// A permit in force that may hold a fixed stand.
-async fn permit_in_force(
+pub(crate) async fn permit_in_force(
     tx: &mut Tx,
     store: &Store,
     jurisdiction: &str,
@@ -282,16 +330,32 @@ pub struct Designation {
     pub stand: String,
     /// The act (portaria, despacho) that designates or relocates.
     pub act: String,
-    /// The grounds: required when the permit is moved from another stand
-    /// (the authority's relocation must be justified, Canguçu art. 15, § 3º, III).
+    /// The grounds: required when the authority moves the permit from
+    /// another stand (Canguçu art. 15, § 3º, III; SMJ art. 28, § 1º; TO
+    /// art. 26).
     pub grounds: String,
+    /// The holder asked for the move, where the law provides it (TO art.
+    /// 26, parágrafo único); none: the authority's own.
+    pub request: Option<HolderRequest>,
+}
+
+/// A holder's request to move to another stand.
+#[derive(Debug, Clone, Default)]
+pub struct HolderRequest {
+    /// The request's protocol number.
+    pub protocol: String,
+    /// The authority's feasibility study that found the move viable.
+    pub study: String,
 }
 
 impl Store {
     /// Designates `d.stand` to the permit on the day of `change`: its first
-    /// fixed stand, or a relocation by the authority from the one it holds
-    /// (with grounds). The stand must have a place free and no draw under
-    /// way for its vacancies (art. 15, § 4º).
+    /// fixed stand, or a move from the one it holds — by the authority with
+    /// its grounds, after the holder's notice and the time to answer it
+    /// where the law requires them (SMJ art. 28, § 1º), or at the holder's
+    /// request by protocol after a feasibility study where the law provides
+    /// it (TO art. 26, parágrafo único). The stand must have a place free
+    /// and no draw under way for its vacancies (Canguçu art. 15, § 4º).
     pub async fn designate_stand(
         &self,
         change: &Change<'_>,
@@ -317,7 +381,8 @@ impl Store {
                 reason: format!(
                     "a vaga do ponto {} será preenchida pelo sorteio nº {draw} ({}): \
                      aguarde o resultado",
-                    stand.name, rules.lottery
+                    stand.name,
+                    rules.lottery.as_deref().unwrap_or(&rules.citation)
                 ),
             });
         }
@@ -330,22 +395,43 @@ impl Store {
                     reason: format!("a permissão já está no ponto {}", stand.name),
                 });
             }
-            Some(_) => {
-                if grounds.chars().count() < 10 {
-                    return Err(StoreError::Invalid {
-                        field: "fundamentos",
-                        reason: format!(
-                            "o remanejamento de ofício é justificado ({}): escreva os \
-                             fundamentos (ao menos 10 letras)",
-                            rules.relocation
-                        ),
-                    });
+            Some(place) => {
+                let (articles, notice) = self
+                    .may_relocate(
+                        &mut tx,
+                        rulebook,
+                        jurisdiction,
+                        d,
+                        (place, &stand.code, today),
+                    )
+                    .await?;
+                if let Some(seq) = notice {
+                    rows.push(
+                        crate::stand_notices::relocated(&mut tx, jurisdiction, permit, seq, today)
+                            .await?,
+                    );
                 }
                 rows.extend(leave(&mut tx, jurisdiction, permit, today, LeftBy::Relocation).await?);
-                (CameBy::Relocation, vec![rules.relocation.as_str()])
+                (CameBy::Relocation, articles)
             }
-            None => (CameBy::Designation, vec![rules.citation.as_str()]),
+            None if d.request.is_some() => {
+                return Err(StoreError::invalid(
+                    "protocolo",
+                    "a permissão não tem ponto fixo: não há o que remanejar a pedido; designe o \
+                     ponto sem pedido",
+                ));
+            }
+            None => (CameBy::Designation, vec![rules.citation.clone()]),
         };
+        let grounds = match &d.request {
+            Some(request) if grounds.is_empty() => format!(
+                "a pedido do titular, protocolo {}; estudo de viabilidade {}",
+                request.protocol.trim(),
+                request.study.trim()
+            ),
+            _ => grounds,
+        };
+        let articles: Vec<&str> = articles.iter().map(String::as_str).collect();
         let arrival = Arrival {
             stand: &stand.code,
             on: today,
@@ -370,6 +456,7 @@ impl Store {
                 detail: serde_json::json!({
                     "stand": stand.code, "from": current.map(|p| p.stand),
                     "act": act, "grounds": grounds, "articles": articles,
+                    "request": d.request.as_ref().map(|r| (&r.protocol, &r.study)),
                 }),
                 rows,
             },
@@ -380,6 +467,100 @@ impl Store {
             .ok_or_else(|| StoreError::Corrupt("stand place just written".into()))?;
         tx.commit().await?;
         Ok(placed)
+    }
+
+    /// Whether the permit at `place` may move to `to` today as `d` says —
+    /// by the authority with its grounds and, where the law requires it,
+    /// the holder's notice whose time to answer has ended, or at the
+    /// holder's request where the law provides it —: the articles of the
+    /// move and the notice it uses; refused naming the article and, for a
+    /// notice, the day its time ends.
+    async fn may_relocate(
+        &self,
+        tx: &mut Tx,
+        rulebook: &Rulebook,
+        jurisdiction: &str,
+        d: &Designation,
+        (place, to, today): (&StandPlace, &str, NaiveDate),
+    ) -> Result<(Vec<String>, Option<i64>), StoreError> {
+        let rules = rules(rulebook)?;
+        let ctx = crate::parameters::law(tx, jurisdiction, rulebook).await?;
+        let mut notice = None;
+        let how = match &d.request {
+            Some(request) => {
+                let article = provided(
+                    rulebook,
+                    rules.holder_request.as_ref(),
+                    "o remanejamento de ponto a pedido do titular",
+                )?;
+                for (field, value, what) in [
+                    (
+                        "protocolo",
+                        &request.protocol,
+                        "o número do protocolo do pedido",
+                    ),
+                    (
+                        "estudo",
+                        &request.study,
+                        "o estudo de viabilidade que o autoriza",
+                    ),
+                ] {
+                    if value.trim().is_empty() {
+                        return Err(StoreError::invalid(
+                            field,
+                            format!(
+                                "o remanejamento pedido pelo titular ({article}): informe {what}"
+                            ),
+                        ));
+                    }
+                }
+                Move::AskedByHolder {
+                    protocol: true,
+                    feasibility_study: true,
+                }
+            }
+            None => {
+                if d.grounds.trim().chars().count() < 10 {
+                    return Err(StoreError::invalid(
+                        "fundamentos",
+                        format!(
+                            "o remanejamento de ofício é justificado ({}): escreva os \
+                             fundamentos (ao menos 10 letras)",
+                            rules.relocation
+                        ),
+                    ));
+                }
+                if rules.relocation_notice.is_some() {
+                    let permit = (d.service.as_str(), d.number);
+                    notice = crate::stand_notices::notice_for(
+                        tx,
+                        jurisdiction,
+                        permit,
+                        (&place.stand, to),
+                    )
+                    .await?;
+                }
+                Move::ByAuthority {
+                    grounded: true,
+                    notified: notice.as_ref().map(|n| n.notified_on),
+                }
+            }
+        };
+        let answer = relocation(&ctx, how, today)?;
+        if !answer.allowed {
+            return Err(StoreError::Refused {
+                reason: format!(
+                    "a permissão {} nº {} não pode ser remanejada do ponto {} para o ponto {to} \
+                     hoje: {}",
+                    d.service,
+                    d.number,
+                    place.stand,
+                    answer.reasons.join("; ")
+                ),
+                articles: crate::articles(&answer.citations),
+            });
+        }
+        Ok((crate::articles(&answer.citations), notice.map(|n| n.seq)))
     }
 
     /// The permit loses its fixed stand for the days its vehicle was off
@@ -395,6 +576,16 @@ impl Store {
         (from, to): (NaiveDate, NaiveDate),
         excused: &[Excused],
     ) -> Result<StandPlace, StoreError> {
+        rules(rulebook)?;
+        let loses = rulebook
+            .downtime
+            .as_ref()
+            .and_then(|d| d.bands.iter().find(|b| b.loses_stand));
+        provided(
+            rulebook,
+            loses.map(|band| &band.citation),
+            "a perda do ponto fixo pelos dias de veículo parado",
+        )?;
         let today = rulebook.jurisdiction.today(change.at);
         crate::under_law("ate", to, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;

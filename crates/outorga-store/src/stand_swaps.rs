@@ -3,19 +3,23 @@
 //! and decided by the department's coordinator. Approved, each holder
 //! takes the other's place that day and pays the law's fee (the `[[fees]]`
 //! of event `stand_swap`: a debt each, in the money module). Whether it may
-//! go ahead is the core's (`engine::stands::swap`).
+//! go ahead is the core's (`engine::stands::swap`). A law without swaps
+//! (Santa Maria de Jetibá, Teófilo Otoni) refuses them, named.
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append, next_number};
 use crate::dates::day;
 use crate::listing::{self, Filter, Kind, List, Page, Window, text};
-use crate::stand_places::{Arrival, CameBy, LeftBy, arrive, leave, place_on, rules};
+use crate::stand_places::{Arrival, CameBy, LeftBy, arrive, leave, place_on, provided, rules};
 use crate::text::{TextKind, checked as checked_text};
 use crate::{Store, StoreError, Tx};
 use chrono::{Datelike, NaiveDate};
 use outorga_core::engine::stands::{self, Stand as EngineStand};
 use outorga_core::model::{FeeEvent, Rulebook};
 use sqlx::Row;
+
+/// What a law without swaps refuses.
+const SWAP: &str = "a permuta de pontos fixos entre titulares";
 
 worded! {
     /// Where a swap stands.
@@ -173,6 +177,7 @@ impl Store {
         request: &SwapRequest,
     ) -> Result<StandSwap, StoreError> {
         let rules = rules(rulebook)?;
+        let consent_article = provided(rulebook, rules.swap_consent.as_ref(), SWAP)?;
         if request.a == request.b {
             return Err(StoreError::invalid(
                 "permissoes",
@@ -204,7 +209,7 @@ impl Store {
         }
         let year = today.year();
         let number = next_number(&mut tx, jurisdiction, "stand_swap", year).await?;
-        let articles = [rules.citation.as_str(), rules.swap_consent.as_str()];
+        let articles = [rules.citation.as_str(), consent_article];
         sqlx::query(sqlx::AssertSqlSafe(format!(
             "INSERT INTO stand_swaps (jurisdiction, {COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, \
              $7, $8, $9, $10, $11, 'requested', NULL, NULL, NULL, $12, NULL, $13)"
@@ -257,6 +262,7 @@ impl Store {
         key: (i32, i64),
         (approve, decision): (bool, &str),
     ) -> Result<StandSwap, StoreError> {
+        provided(rulebook, rules(rulebook)?.swap_consent.as_ref(), SWAP)?;
         let decision = checked_text("decisao", decision, TextKind::Long)?
             .trim()
             .to_string();

@@ -344,6 +344,8 @@ pub fn routes(options: Options) -> Router<AppState> {
         )
         .route("/j/{j}/pontos", get(stands::list))
         .route("/j/{j}/pontos/designar", post(stands::designate))
+        .route("/j/{j}/pontos/perda", post(stands::lose))
+        .route("/j/{j}/pontos/notificar", post(stands::notify))
         .route(
             "/j/{j}/pontos/permutas/{ano}/{numero}",
             post(stands::decide_swap),
@@ -352,6 +354,10 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route(
             "/j/{j}/pontos/sorteios/{ano}/{numero}/{passo}",
             post(stands::draw_step),
+        )
+        .route(
+            "/j/{j}/pontos/sorteios/{ano}/{numero}/recursos/{recurso}",
+            post(stands::decide_appeal),
         )
         .route("/j/{j}/linhas/{codigo}", get(bus_lines::show))
         .route("/j/{j}/linhas/{codigo}/operacoes", post(bus_lines::put))

@@ -1,6 +1,10 @@
 //! Stands and public draws on the pages. Staff: `/j/{j}/pontos` — each
 //! stand with who holds its places on a day (any past day too), the places
-//! free, the swaps waiting for a decision and the draws. Public:
+//! free, the swaps waiting for a decision and the draws with their
+//! appeals; the clerk's forms (designation or relocation, the stand lost
+//! for days off the road, a swap's decision, a draw's steps, an appeal
+//! against its result) and the board's decision on an appeal, each form
+//! only where the jurisdiction's law provides what it does. Public:
 //! `/sorteios/{j}/{ano}/{numero}` — a draw as anyone checks it: the closed
 //! list and its SHA-256, the seed's public source, the seed, each ticket
 //! and the order, names abbreviated and CPFs masked (LGPD), and the recipe
@@ -18,14 +22,15 @@ use axum::Form;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
+use outorga_core::engine::downtime::Excused;
 use outorga_core::engine::draw::{ALGORITHM, LIST_ALGORITHM};
 use outorga_core::model::Rulebook;
 use outorga_store::words::{masked_document, masked_name};
-use outorga_store::{Change, Designation, DrawInput};
-use outorga_store::{Draw, StoreError, Window};
+use outorga_store::{AppealStatus, Draw, DrawStatus, StoreError, Window};
+use outorga_store::{Change, Designation, DrawInput, HolderRequest, NoticeInput};
 use outorga_web::ApiError;
 use outorga_web::AppState;
-use outorga_web::auth::Clerk;
+use outorga_web::auth::{Board, Clerk};
 use outorga_web::limits::PublicLookup;
 use outorga_web::workflows::stand_rulebook;
 use serde::Deserialize;
@@ -63,6 +68,39 @@ struct DrawRow {
     subject: String,
     status: String,
     seed_on: String,
+    /// The appeals against its result (read for a drawn draw).
+    appeals: Vec<AppealRow>,
+}
+
+/// An appeal against a draw's result, as the staff page shows it.
+struct AppealRow {
+    seq: i64,
+    appellant: String,
+    filed: String,
+    grounds: String,
+    status: String,
+    /// The decision and its day, once decided.
+    decision: String,
+    /// Still to decide: the board's form is offered.
+    open: bool,
+}
+
+/// What the jurisdiction's law provides for its stands, as the page's
+/// forms read it: the article of each, none where the law has it not.
+#[derive(Default)]
+struct LawNotes {
+    /// The law, as the page names it.
+    name: String,
+    relocation: String,
+    notice: Option<String>,
+    /// The article of a move the holder asks for.
+    request: Option<String>,
+    swaps: Option<String>,
+    lottery: Option<String>,
+    /// The article of the stand lost for days off the road.
+    loss: Option<String>,
+    /// The excuses the law admits for days off the road: (key, words).
+    excuses: Vec<(String, String)>,
 }
 
 #[derive(Template)]
@@ -71,6 +109,9 @@ struct StandsPage {
     user: Option<Bar>,
     /// The user may act (a clerk): the forms are shown.
     clerk: bool,
+    /// The user decides appeals (the board): their forms are shown.
+    board: bool,
+    law: LawNotes,
     csrf: String,
     /// What was just done, in words.
     done: Option<String>,
@@ -118,6 +159,26 @@ pub(crate) struct StandForm {
     data: String,
     #[serde(default)]
     semente: String,
+    /// The stand lost: the first and the last day off the road.
+    #[serde(default)]
+    de: String,
+    #[serde(default)]
+    ate: String,
+    /// An excuse the law admits for some of those days, and its days.
+    #[serde(default)]
+    motivo: String,
+    #[serde(default)]
+    motivo_de: String,
+    #[serde(default)]
+    motivo_ate: String,
+    /// Who appeals against a draw's result (CPF or CNPJ).
+    #[serde(default)]
+    recorrente: String,
+    /// A move the holder asked for: its protocol and the feasibility study.
+    #[serde(default)]
+    protocolo: String,
+    #[serde(default)]
+    estudo: String,
 }
 
 fn permit_number(text: &str) -> Result<i64, ApiError> {
@@ -136,13 +197,25 @@ async fn act(
     state: &AppState,
     signed: &Signed,
     j: &str,
+    asked: (&str, &str, &'static str),
+    run: impl AsyncFnOnce(&Rulebook, &Change<'_>) -> Result<(), ApiError>,
+) -> Response {
+    act_as(state, signed, j, Clerk::admits, asked, run).await
+}
+
+/// Runs a form's action as the signed-in user whom `admits` lets make it.
+async fn act_as(
+    state: &AppState,
+    signed: &Signed,
+    j: &str,
+    admits: fn(outorga_store::Role) -> bool,
     (csrf, feito, why): (&str, &str, &'static str),
     run: impl AsyncFnOnce(&Rulebook, &Change<'_>) -> Result<(), ApiError>,
 ) -> Response {
     if let Err(refused) = place(state, signed, j) {
         return *refused;
     }
-    if let Err(refused) = checked_form(signed, csrf, Clerk::admits) {
+    if let Err(refused) = checked_form(signed, csrf, admits) {
         return *refused;
     }
     let change = Change {
@@ -184,6 +257,12 @@ pub(crate) async fn designate(
             stand: form.ponto.clone(),
             act: form.ato.clone(),
             grounds: form.fundamentos.clone(),
+            request: (!form.protocolo.trim().is_empty() || !form.estudo.trim().is_empty()).then(
+                || HolderRequest {
+                    protocol: form.protocolo.clone(),
+                    study: form.estudo.clone(),
+                },
+            ),
         };
         state
             .store
@@ -191,6 +270,123 @@ pub(crate) async fn designate(
             .await?;
         Ok(())
     })
+    .await
+}
+
+/// The permit loses its fixed stand for the days its vehicle was off the
+/// road, where the law says so (Canguçu art. 36, III): the days, and an
+/// excuse the law admits for some of them.
+pub(crate) async fn lose(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path(j): Path<String>,
+    Form(form): Form<StandForm>,
+) -> Response {
+    let who = (form.csrf.as_str(), "perda", "perda do ponto fixo pela tela");
+    act(&state, &signed, &j, who, async |rulebook, change| {
+        let number = permit_number(&form.numero)?;
+        let from = outorga_web::workflows::parse_day(&form.de, "de")?;
+        let to = outorga_web::workflows::parse_day(&form.ate, "ate")?;
+        let excused = match form.motivo.trim() {
+            "" => Vec::new(),
+            reason => vec![Excused {
+                reason: reason.to_string(),
+                from: outorga_web::workflows::parse_day(&form.motivo_de, "motivo_de")?,
+                to: outorga_web::workflows::parse_day(&form.motivo_ate, "motivo_ate")?,
+            }],
+        };
+        state
+            .store
+            .lose_stand_for_downtime(
+                change,
+                rulebook,
+                &j,
+                (form.servico.trim(), number),
+                (from, to),
+                &excused,
+            )
+            .await?;
+        Ok(())
+    })
+    .await
+}
+
+/// The notice to the holder that the permit's fixed stand will be moved,
+/// where the law requires one before the move (SMJ art. 28, § 1º): the
+/// stand it would move to, the act, the grounds and the day notified.
+pub(crate) async fn notify(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path(j): Path<String>,
+    Form(form): Form<StandForm>,
+) -> Response {
+    let who = (
+        form.csrf.as_str(),
+        "notificacao",
+        "notificação de mudança de ponto pela tela",
+    );
+    act(&state, &signed, &j, who, async |rulebook, change| {
+        let input = NoticeInput {
+            service: form.servico.trim().to_string(),
+            number: permit_number(&form.numero)?,
+            destination: form.ponto.clone(),
+            act: form.ato.clone(),
+            grounds: form.fundamentos.clone(),
+            notified_on: outorga_web::workflows::parse_day(&form.data, "data")?,
+        };
+        state
+            .store
+            .notify_stand_relocation(change, rulebook, &j, &input)
+            .await?;
+        Ok(())
+    })
+    .await
+}
+
+/// The board's decision on an appeal against a draw's result: `prover`
+/// (granted) or `negar` (denied), with its words.
+pub(crate) async fn decide_appeal(
+    State(state): State<AppState>,
+    signed: Signed,
+    Path((j, year, number, seq)): Path<(String, i32, i64, i64)>,
+    Form(form): Form<StandForm>,
+) -> Response {
+    let who = (
+        form.csrf.as_str(),
+        "recurso_decidido",
+        "decisão de recurso contra sorteio pela tela",
+    );
+    act_as(
+        &state,
+        &signed,
+        &j,
+        Board::admits,
+        who,
+        async |rulebook, change| {
+            let granted = match form.decisao.as_str() {
+                "prover" => true,
+                "negar" => false,
+                _ => {
+                    return Err(ApiError::field(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        "decisao",
+                        "escolha dar ou negar provimento ao recurso",
+                    ));
+                }
+            };
+            state
+                .store
+                .decide_draw_appeal(
+                    change,
+                    rulebook,
+                    &j,
+                    ((year, number), seq),
+                    (granted, &form.fundamentos),
+                )
+                .await?;
+            Ok(())
+        },
+    )
     .await
 }
 
@@ -268,13 +464,15 @@ pub(crate) async fn draw_step(
         "inscrever" => ("inscricao", "inscrição em sorteio pela tela"),
         "fechar" => ("lista", "lista de sorteio fechada pela tela"),
         "sortear" => ("resultado", "sorteio realizado pela tela"),
+        "recorrer" => ("recurso", "recurso contra sorteio pela tela"),
         _ => {
             return page(
                 StatusCode::NOT_FOUND,
                 &ErrorPage {
                     user: Some(Bar::of(&signed)),
                     title: "Página não encontrada",
-                    message: "O sorteio se faz em três passos: inscrever, fechar a lista, sortear.",
+                    message: "O sorteio se faz em três passos: inscrever, fechar a lista, sortear; \
+                              do resultado, recorre-se.",
                 },
             );
         }
@@ -296,6 +494,21 @@ pub(crate) async fn draw_step(
                 }
                 "fechar" => {
                     state.store.close_draw(change, rulebook, &j, key).await?;
+                }
+                "recorrer" => {
+                    let (appellant, _) =
+                        outorga_store::parse_document(&form.recorrente).map_err(|e| match e {
+                            StoreError::Invalid { reason, .. } => ApiError::field(
+                                StatusCode::UNPROCESSABLE_ENTITY,
+                                "recorrente",
+                                reason,
+                            ),
+                            other => ApiError::from(other),
+                        })?;
+                    state
+                        .store
+                        .appeal_draw(change, rulebook, &j, key, (&appellant, &form.fundamentos))
+                        .await?;
                 }
                 _ => {
                     state
@@ -322,6 +535,51 @@ fn draw_row(d: &Draw) -> DrawRow {
             .map_or_else(|| d.subject.clone(), |s| format!("ponto {s}")),
         status: d.status.portuguese().to_string(),
         seed_on: format::day(d.seed_on),
+        appeals: d
+            .appeals
+            .iter()
+            .map(|a| AppealRow {
+                seq: a.seq,
+                appellant: format::document(&a.appellant),
+                filed: format::day(a.filed_on),
+                grounds: a.grounds.clone(),
+                status: a.status.portuguese().to_string(),
+                decision: match (&a.decision, a.decided_on) {
+                    (Some(words), Some(on)) => format!("{words} ({})", format::day(on)),
+                    _ => String::new(),
+                },
+                open: a.status == AppealStatus::Filed,
+            })
+            .collect(),
+    }
+}
+
+/// What the law of `rulebook` provides for its stands, for the forms.
+fn law_notes(rulebook: Option<&Rulebook>) -> LawNotes {
+    let Some((rulebook, rules)) = rulebook.and_then(|r| r.stands.as_ref().map(|s| (r, s))) else {
+        return LawNotes::default();
+    };
+    let loss = rulebook
+        .downtime
+        .as_ref()
+        .and_then(|d| d.bands.iter().find(|b| b.loses_stand))
+        .map(|band| band.citation.clone());
+    LawNotes {
+        name: format!("a lei de {}", rulebook.jurisdiction.name),
+        relocation: rules.relocation.clone(),
+        notice: rules.relocation_notice.clone(),
+        request: rules.holder_request.clone(),
+        swaps: rules.swap_consent.clone(),
+        lottery: rules.lottery.clone(),
+        excuses: match (&loss, &rulebook.downtime) {
+            (Some(_), Some(downtime)) => downtime
+                .excuses
+                .iter()
+                .map(|e| (e.key.clone(), format!("{} ({})", e.description, e.citation)))
+                .collect(),
+            _ => Vec::new(),
+        },
+        loss,
     }
 }
 
@@ -349,6 +607,12 @@ fn done_words(feito: &str) -> Option<&'static str> {
         "inscricao" => "Interessado inscrito no sorteio.",
         "lista" => "Lista fechada e publicada com o seu SHA-256.",
         "resultado" => "Sorteio realizado: o resultado está publicado.",
+        "perda" => "Ponto fixo retirado pelos dias de veículo parado.",
+        "notificacao" => {
+            "Notificação registrada: o remanejamento só depois do prazo de resposta do titular."
+        }
+        "recurso" => "Recurso contra o resultado do sorteio registrado.",
+        "recurso_decidido" => "Recurso contra o sorteio decidido.",
         _ => return None,
     })
 }
@@ -427,14 +691,14 @@ async fn stands_page(
                 }),
             })
             .collect();
-        let draws = state
-            .store
-            .draws(&j, Window::first(20))
-            .await?
-            .items
-            .iter()
-            .map(draw_row)
-            .collect();
+        let mut draws = Vec::new();
+        for listed in state.store.draws(&j, Window::first(20)).await?.items {
+            draws.push(if listed.status == DrawStatus::Drawn {
+                draw_row(&state.store.draw(&j, (listed.year, listed.number)).await?)
+            } else {
+                draw_row(&listed)
+            });
+        }
         Ok::<_, StoreError>((rows, fixed, swaps, draws))
     };
     let (stands, fixed, swaps, draws) = match read.await {
@@ -454,6 +718,8 @@ async fn stands_page(
         &StandsPage {
             user: Some(Bar::of(signed)),
             clerk: Clerk::admits(signed.user.role),
+            board: Board::admits(signed.user.role),
+            law: law_notes(stand_rulebook(state, &j).await.ok()),
             csrf: signed.csrf(),
             done,
             error,

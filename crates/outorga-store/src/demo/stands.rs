@@ -1,5 +1,5 @@
-//! The demo's fixed stands where the law has them (Canguçu art. 15–16),
-//! loaded through the workflows: three stands set by decree and an event's
+//! The demo's fixed stands where the law fills a vacancy by draw and lets
+//! holders swap (Canguçu art. 15–16), loaded through the workflows: three stands set by decree and an event's
 //! provisional one; the taxis designated ten months ago, one place of the
 //! square left vacant and filled two weeks ago by a public draw (the list
 //! closed the day before the federal lottery gave the seed), whose result
@@ -26,8 +26,8 @@ fn before(today: NaiveDate, days: u64) -> NaiveDate {
 }
 
 impl Store {
-    /// Loads the stands of `rulebook`'s law, if it has them; what the law
-    /// refuses is noted in `refused`.
+    /// Loads the stands of `rulebook`'s law, if it has them with draws and
+    /// swaps; what the law refuses is noted in `refused`.
     pub(crate) async fn demo_stands(
         &self,
         change: &Change<'_>,
@@ -35,7 +35,10 @@ impl Store {
         (jurisdiction, today): (&str, NaiveDate),
         refused: &mut Vec<String>,
     ) -> Result<(), StoreError> {
-        if rulebook.stands.is_none() {
+        let Some(rules) = &rulebook.stands else {
+            return Ok(());
+        };
+        if rules.lottery.is_none() || rules.swap_consent.is_none() {
             return Ok(());
         }
         let mut note = |what: &str, e: StoreError| {
@@ -73,6 +76,7 @@ impl Store {
                 stand: stand.into(),
                 act: "Portaria nº 12/2026".into(),
                 grounds: String::new(),
+                request: None,
             };
             if let Err(e) = self
                 .designate_stand(&set_up, rulebook, jurisdiction, &designation)

@@ -13,8 +13,9 @@ use crate::common::{by, d, drop_schema, on, open, pg_schema, rulebook_named};
 use outorga_core::engine::downtime::Excused;
 use outorga_core::model::{EndGround, Rulebook};
 use outorga_store::{
-    CameBy, DebtFilter, Designation, DrawInput, DrawStatus, GrantRequest, Jurisdiction, LeftBy,
-    Stand, Store, StoreError, SwapRequest, SwapStatus, Window, sqlite_url,
+    CameBy, DebtFilter, Designation, DrawInput, DrawStatus, GrantRequest, HolderRequest,
+    Jurisdiction, LeftBy, NoticeInput, Stand, Store, StoreError, SwapRequest, SwapStatus, Window,
+    sqlite_url,
 };
 use rust_decimal::Decimal;
 
@@ -93,6 +94,7 @@ fn designation(number: i64, stand: &str, grounds: &str) -> Designation {
         stand: stand.into(),
         act: "Portaria 12/2026".into(),
         grounds: grounds.into(),
+        request: None,
     }
 }
 
@@ -548,5 +550,578 @@ async fn stands_on_sqlite() {
 async fn stands_on_postgresql() {
     let (schema, url) = pg_schema("stands").await;
     stands_in_the_record(&url).await;
+    drop_schema(&schema).await;
+}
+
+// ---------------------------------------------------------------- other laws
+
+const SMJ: &str = "santa-maria-de-jetiba";
+const TO: &str = "teofilo-otoni";
+
+/// `jurisdiction` with `rulebooks`, its population and `holders`, each
+/// granted a permit of the rulebook's service on 2 March 2026 (numbered
+/// in order within the service).
+async fn other_law(
+    store: &Store,
+    (jurisdiction, name, state): (&str, &str, &str),
+    rulebooks: &[&Rulebook],
+    holders: &[(&str, &Rulebook, &str)],
+) {
+    store
+        .sync_jurisdictions(
+            &by(),
+            &[Jurisdiction {
+                id: jurisdiction.into(),
+                name: name.into(),
+                state: state.into(),
+                rulebooks: rulebooks.iter().map(|r| r.id.clone()).collect(),
+            }],
+        )
+        .await
+        .expect("sync");
+    for rb in rulebooks {
+        store
+            .set_parameter(
+                &by(),
+                rb,
+                jurisdiction,
+                ("population", Decimal::from(100_000)),
+            )
+            .await
+            .expect("population");
+    }
+    for (holder, rb, service) in holders {
+        store
+            .register(&by(), jurisdiction, holder, "Titular")
+            .await
+            .expect("person");
+        store
+            .update_profile(
+                &by(),
+                jurisdiction,
+                holder,
+                &outorga_store::Profile {
+                    birth_date: Some(d(1980, 5, 1)),
+                    resident_since: Some(d(2010, 1, 1)),
+                    ..outorga_store::Profile::default()
+                },
+            )
+            .await
+            .expect("profile");
+        store
+            .grant_permit(
+                &on(d(2026, 3, 2)),
+                rb,
+                jurisdiction,
+                &GrantRequest {
+                    service: (*service).into(),
+                    holder: (*holder).into(),
+                    on: d(2026, 3, 2),
+                    quota: None,
+                    line: None,
+                },
+            )
+            .await
+            .expect("grant");
+    }
+    for (code, places) in [("PRACA", 2), ("RODO", 2), ("HOSP", 2)] {
+        let mut stand = Stand::new(code, &format!("Ponto {code}"), Some(places));
+        stand.act = Some("Decreto 7/2026".into());
+        store
+            .register_stand(&by(), jurisdiction, &stand)
+            .await
+            .expect("stand");
+    }
+}
+
+fn moved(service: &str, number: i64, stand: &str, grounds: &str) -> Designation {
+    Designation {
+        service: service.into(),
+        number,
+        stand: stand.into(),
+        act: "Portaria 30/2026".into(),
+        grounds: grounds.into(),
+        request: None,
+    }
+}
+
+/// The refusal of what the law of `place` does not provide, named.
+fn not_in_law(result: Result<impl std::fmt::Debug, StoreError>, place: &str, what: &str) {
+    let (reason, _) = refused(result);
+    assert!(
+        reason.contains(&format!("a lei de {place}")) && reason.contains(what),
+        "{reason}"
+    );
+}
+
+async fn at_in(store: &Store, j: &str, stand: &str, day: chrono::NaiveDate) -> Vec<i64> {
+    let mut numbers: Vec<i64> = store
+        .stand_occupancy(j, stand, day)
+        .await
+        .expect("occupancy")
+        .occupants
+        .iter()
+        .map(|p| p.number)
+        .collect();
+    numbers.sort_unstable();
+    numbers
+}
+
+/// Santa Maria de Jetibá (art. 28–29): a credenciado's stand is moved only
+/// with grounds of public interest, after a notice and the 15 business
+/// days to answer it (§ 1º) — counted by the core's deadline engine over
+/// Good Friday and the weekend —, refused on the last day and the day
+/// before, naming the article and the day the time ends; no swap, no
+/// vacancy draw, no stand lost for days off the road, no move at the
+/// holder's request: each refused naming the law.
+async fn santa_maria_stands(url: &str) {
+    let store = open(url).await;
+    let rb = rulebook_named("santa-maria-de-jetiba/taxi");
+    other_law(
+        &store,
+        (SMJ, "Santa Maria de Jetibá", "ES"),
+        &[&rb],
+        &[
+            (HOLDERS[0], &rb, "taxi"),
+            (HOLDERS[1], &rb, "taxi"),
+            (HOLDERS[2], &rb, "taxi"),
+        ],
+    )
+    .await;
+    let march = on(d(2026, 3, 9));
+    for (n, stand) in [(1, "PRACA"), (2, "PRACA"), (3, "RODO")] {
+        let place = store
+            .designate_stand(&march, &rb, SMJ, &moved("taxi", n, stand, ""))
+            .await
+            .expect("designated");
+        assert_eq!(place.articles, ["Art. 28"]);
+    }
+    // Without a notice, no move, grounds or not.
+    let grounds = "Obras de drenagem fecham a praça por seis meses";
+    let (reason, articles) = refused(
+        store
+            .designate_stand(
+                &on(d(2026, 3, 10)),
+                &rb,
+                SMJ,
+                &moved("taxi", 1, "RODO", grounds),
+            )
+            .await,
+    );
+    assert!(reason.contains("notificação"), "{reason}");
+    assert_eq!(articles, ["Art. 28, § 1º"]);
+    invalid(
+        store
+            .designate_stand(
+                &on(d(2026, 3, 10)),
+                &rb,
+                SMJ,
+                &moved("taxi", 1, "RODO", "obras"),
+            )
+            .await,
+        "fundamentos",
+    );
+    // What the law does not provide.
+    not_in_law(
+        store
+            .request_stand_swap(
+                &march,
+                &rb,
+                SMJ,
+                &SwapRequest {
+                    service: "taxi".into(),
+                    a: 1,
+                    b: 3,
+                    consent: None,
+                },
+            )
+            .await,
+        "Santa Maria de Jetibá",
+        "permuta",
+    );
+    let seed = DrawInput {
+        stand: "RODO".into(),
+        seed_source: "Loteria Federal, extração de 14/03/2026".into(),
+        seed_on: d(2026, 3, 14),
+    };
+    not_in_law(
+        store.open_stand_draw(&march, &rb, SMJ, &seed).await,
+        "Santa Maria de Jetibá",
+        "sorteio",
+    );
+    not_in_law(
+        store
+            .lose_stand_for_downtime(
+                &on(d(2026, 9, 1)),
+                &rb,
+                SMJ,
+                ("taxi", 1),
+                (d(2026, 5, 5), d(2026, 8, 30)),
+                &[],
+            )
+            .await,
+        "Santa Maria de Jetibá",
+        "veículo parado",
+    );
+    let mut asked = moved("taxi", 1, "RODO", "");
+    asked.request = Some(HolderRequest {
+        protocol: "123/2026".into(),
+        study: "Estudo 1/2026".into(),
+    });
+    not_in_law(
+        store.designate_stand(&march, &rb, SMJ, &asked).await,
+        "Santa Maria de Jetibá",
+        "a pedido do titular",
+    );
+
+    // The notice: grounds, a stand to move to that is not its own, a day
+    // not before the permit came to its stand.
+    let notice = |destination: &str, grounds: &str, notified_on| NoticeInput {
+        service: "taxi".into(),
+        number: 1,
+        destination: destination.into(),
+        act: "Notificação 4/2026".into(),
+        grounds: grounds.into(),
+        notified_on,
+    };
+    let friday = on(d(2026, 3, 13));
+    invalid(
+        store
+            .notify_stand_relocation(&friday, &rb, SMJ, &notice("RODO", "obras", d(2026, 3, 13)))
+            .await,
+        "fundamentos",
+    );
+    invalid(
+        store
+            .notify_stand_relocation(&friday, &rb, SMJ, &notice("PRACA", grounds, d(2026, 3, 13)))
+            .await,
+        "ponto",
+    );
+    invalid(
+        store
+            .notify_stand_relocation(&friday, &rb, SMJ, &notice("RODO", grounds, d(2026, 3, 6)))
+            .await,
+        "notificado_em",
+    );
+    // Notified on Friday 13 March 2026: day 1 is Monday 16; Good Friday
+    // (3 April) is skipped; the 15th business day is Monday 6 April.
+    let sent = store
+        .notify_stand_relocation(&friday, &rb, SMJ, &notice("RODO", grounds, d(2026, 3, 13)))
+        .await
+        .expect("notified");
+    assert_eq!(
+        (sent.seq, sent.stand.as_str(), sent.answer_until),
+        (1, "PRACA", d(2026, 4, 6))
+    );
+    assert_eq!(sent.articles, ["Art. 28, § 1º"]);
+    // The holder answers within the time; once.
+    invalid(
+        store
+            .answer_stand_notice(
+                &on(d(2026, 3, 20)),
+                &rb,
+                SMJ,
+                (("taxi", 1), 1),
+                (d(2026, 3, 20), "curta"),
+            )
+            .await,
+        "resposta",
+    );
+    let answered = store
+        .answer_stand_notice(
+            &on(d(2026, 3, 20)),
+            &rb,
+            SMJ,
+            (("taxi", 1), 1),
+            (
+                d(2026, 3, 19),
+                "A praça é o único ponto perto da rodoviária antiga",
+            ),
+        )
+        .await
+        .expect("answered");
+    assert_eq!(answered.answer.as_ref().map(|a| a.0), Some(d(2026, 3, 19)));
+    invalid(
+        store
+            .answer_stand_notice(
+                &on(d(2026, 3, 20)),
+                &rb,
+                SMJ,
+                (("taxi", 1), 1),
+                (d(2026, 3, 20), "Outra resposta do titular"),
+            )
+            .await,
+        "resposta",
+    );
+    // The 14th and the 15th business day: refused, the day the time ends
+    // named; the answer given does not shorten it.
+    for day in [d(2026, 4, 2), d(2026, 4, 6)] {
+        let (reason, articles) = refused(
+            store
+                .designate_stand(&on(day), &rb, SMJ, &moved("taxi", 1, "RODO", grounds))
+                .await,
+        );
+        assert!(
+            reason.contains("termina em 06/04/2026") && reason.contains("a partir de 07/04/2026"),
+            "{reason}"
+        );
+        assert!(
+            articles.contains(&"Art. 28, § 1º".to_string()),
+            "{articles:?}"
+        );
+    }
+    assert_eq!(at_in(&store, SMJ, "PRACA", d(2026, 4, 6)).await, [1, 2]);
+    // The notice is of a move to the bus station, not to the hospital.
+    refused(
+        store
+            .designate_stand(
+                &on(d(2026, 4, 7)),
+                &rb,
+                SMJ,
+                &moved("taxi", 1, "HOSP", grounds),
+            )
+            .await,
+    );
+    // The day after the time ended, with grounds: moved, the notice used.
+    let placed = store
+        .designate_stand(
+            &on(d(2026, 4, 7)),
+            &rb,
+            SMJ,
+            &moved("taxi", 1, "RODO", grounds),
+        )
+        .await
+        .expect("relocated");
+    assert_eq!(
+        (placed.came_by, placed.stand.as_str(), placed.from),
+        (CameBy::Relocation, "RODO", d(2026, 4, 7))
+    );
+    assert_eq!(placed.articles, ["Art. 28, § 1º"]);
+    assert_eq!(at_in(&store, SMJ, "PRACA", d(2026, 4, 7)).await, [2]);
+    assert_eq!(at_in(&store, SMJ, "RODO", d(2026, 4, 7)).await, [1, 3]);
+    let notices = store
+        .stand_notices(SMJ, ("taxi", 1), Window::first(10))
+        .await
+        .expect("notices")
+        .items;
+    assert_eq!(notices[0].relocated_on, Some(d(2026, 4, 7)));
+    // A notice serves one move: going back needs another.
+    let (reason, _) = refused(
+        store
+            .designate_stand(
+                &on(d(2026, 4, 8)),
+                &rb,
+                SMJ,
+                &moved("taxi", 1, "PRACA", grounds),
+            )
+            .await,
+    );
+    assert!(reason.contains("registre a notificação"), "{reason}");
+    // An answer after the time is late.
+    let second = store
+        .notify_stand_relocation(
+            &on(d(2026, 4, 8)),
+            &rb,
+            SMJ,
+            &notice("PRACA", grounds, d(2026, 4, 8)),
+        )
+        .await
+        .expect("notified again");
+    // From Wednesday 8 April: Penha (13 April), Tiradentes (21 April) and
+    // 1 May are skipped; the 15th business day is Monday 4 May.
+    assert_eq!(second.answer_until, d(2026, 5, 4));
+    invalid(
+        store
+            .answer_stand_notice(
+                &on(d(2026, 5, 5)),
+                &rb,
+                SMJ,
+                (("taxi", 1), second.seq),
+                (d(2026, 5, 5), "Resposta fora do prazo legal"),
+            )
+            .await,
+        "respondida_em",
+    );
+
+    let report = store.verify_audit().await.expect("verify");
+    assert!(report.intact(), "{:#?}", report.problems);
+}
+
+/// Teófilo Otoni (art. 23–26): TEOTRANS moves a permit at any time with
+/// its grounds, no notice before (art. 26); a move the holder asks for is
+/// made with its protocol and the feasibility study (parágrafo único); the
+/// stands serve mototaxi and motofrete alike; no notice, swap, vacancy draw
+/// or stand lost for days off the road: each refused naming the law.
+async fn teofilo_otoni_stands(url: &str) {
+    let store = open(url).await;
+    let mototaxi = rulebook_named("teofilo-otoni/mototaxi");
+    let motofrete = rulebook_named("teofilo-otoni/motofrete");
+    other_law(
+        &store,
+        (TO, "Teófilo Otoni", "MG"),
+        &[&mototaxi, &motofrete],
+        &[
+            (HOLDERS[0], &mototaxi, "mototaxi"),
+            (HOLDERS[1], &mototaxi, "mototaxi"),
+            (HOLDERS[2], &motofrete, "motofrete"),
+        ],
+    )
+    .await;
+    let march = on(d(2026, 3, 9));
+    for (rb, service, n, stand) in [
+        (&mototaxi, "mototaxi", 1, "PRACA"),
+        (&mototaxi, "mototaxi", 2, "RODO"),
+        (&motofrete, "motofrete", 1, "PRACA"),
+    ] {
+        let place = store
+            .designate_stand(&march, rb, TO, &moved(service, n, stand, ""))
+            .await
+            .expect("designated");
+        assert_eq!(place.articles, ["Art. 23"]);
+    }
+    assert_eq!(at_in(&store, TO, "PRACA", d(2026, 3, 9)).await, [1, 1]);
+    // TEOTRANS's move: with grounds, at once, on a Saturday.
+    invalid(
+        store
+            .designate_stand(
+                &on(d(2026, 3, 14)),
+                &mototaxi,
+                TO,
+                &moved("mototaxi", 1, "HOSP", ""),
+            )
+            .await,
+        "fundamentos",
+    );
+    let grounds = "Conveniência técnico-operacional: novo terminal";
+    let placed = store
+        .designate_stand(
+            &on(d(2026, 3, 14)),
+            &mototaxi,
+            TO,
+            &moved("mototaxi", 1, "HOSP", grounds),
+        )
+        .await
+        .expect("moved by TEOTRANS");
+    assert_eq!(
+        (placed.came_by, placed.articles.clone()),
+        (CameBy::Relocation, vec!["Art. 26".to_string()])
+    );
+    // The holder's request: its protocol and the feasibility study.
+    let request = |protocol: &str, study: &str| {
+        let mut asked = moved("mototaxi", 2, "PRACA", "");
+        asked.request = Some(HolderRequest {
+            protocol: protocol.into(),
+            study: study.into(),
+        });
+        asked
+    };
+    let monday = on(d(2026, 3, 16));
+    let why = invalid(
+        store
+            .designate_stand(
+                &monday,
+                &mototaxi,
+                TO,
+                &request("", "Estudo TEOTRANS 2/2026"),
+            )
+            .await,
+        "protocolo",
+    );
+    assert!(why.contains("Art. 26, Parágrafo único"), "{why}");
+    invalid(
+        store
+            .designate_stand(&monday, &mototaxi, TO, &request("4521/2026", " "))
+            .await,
+        "estudo",
+    );
+    let asked = store
+        .designate_stand(
+            &monday,
+            &mototaxi,
+            TO,
+            &request("4521/2026", "Estudo TEOTRANS 2/2026"),
+        )
+        .await
+        .expect("moved at the holder's request");
+    assert_eq!(asked.articles, ["Art. 26, Parágrafo único"]);
+    assert!(asked.grounds.contains("4521/2026"), "{}", asked.grounds);
+    assert_eq!(at_in(&store, TO, "PRACA", d(2026, 3, 16)).await, [1, 2]);
+    // What the law does not provide.
+    let notice = NoticeInput {
+        service: "mototaxi".into(),
+        number: 2,
+        destination: "RODO".into(),
+        act: "Ofício 1/2026".into(),
+        grounds: grounds.into(),
+        notified_on: d(2026, 3, 16),
+    };
+    not_in_law(
+        store
+            .notify_stand_relocation(&monday, &mototaxi, TO, &notice)
+            .await,
+        "Teófilo Otoni",
+        "notificação prévia",
+    );
+    not_in_law(
+        store
+            .request_stand_swap(
+                &monday,
+                &motofrete,
+                TO,
+                &SwapRequest {
+                    service: "mototaxi".into(),
+                    a: 1,
+                    b: 2,
+                    consent: Some(("Associação dos Mototaxistas".into(), d(2026, 3, 16))),
+                },
+            )
+            .await,
+        "Teófilo Otoni",
+        "permuta",
+    );
+    let seed = DrawInput {
+        stand: "RODO".into(),
+        seed_source: "Loteria Federal, extração de 21/03/2026".into(),
+        seed_on: d(2026, 3, 21),
+    };
+    not_in_law(
+        store.open_stand_draw(&monday, &mototaxi, TO, &seed).await,
+        "Teófilo Otoni",
+        "sorteio",
+    );
+    not_in_law(
+        store
+            .lose_stand_for_downtime(
+                &on(d(2026, 9, 1)),
+                &mototaxi,
+                TO,
+                ("mototaxi", 2),
+                (d(2026, 5, 5), d(2026, 8, 30)),
+                &[],
+            )
+            .await,
+        "Teófilo Otoni",
+        "veículo parado",
+    );
+
+    let report = store.verify_audit().await.expect("verify");
+    assert!(report.intact(), "{:#?}", report.problems);
+}
+
+#[tokio::test]
+async fn other_laws_stands_on_sqlite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    santa_maria_stands(&sqlite_url(dir.path()).expect("url")).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    teofilo_otoni_stands(&sqlite_url(dir.path()).expect("url")).await;
+}
+
+#[tokio::test]
+async fn other_laws_stands_on_postgresql() {
+    let (schema, url) = pg_schema("stands_smj").await;
+    santa_maria_stands(&url).await;
+    drop_schema(&schema).await;
+    let (schema, url) = pg_schema("stands_to").await;
+    teofilo_otoni_stands(&url).await;
     drop_schema(&schema).await;
 }

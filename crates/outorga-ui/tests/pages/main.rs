@@ -2215,7 +2215,7 @@ async fn role_table(url: &str) {
     );
     let unprocessable = Some(StatusCode::UNPROCESSABLE_ENTITY);
     let not_found = Some(StatusCode::NOT_FOUND);
-    let routes: [Row<'_>; 102] = [
+    let routes: [Row<'_>; 106] = [
         ("GET", "/j/{j}/chamamentos", "", anyone, None),
         (
             "POST",
@@ -2245,6 +2245,34 @@ async fn role_table(url: &str) {
             "/j/{j}/pontos/designar",
             "numero=x",
             Clerk::admits,
+            unprocessable,
+        ),
+        (
+            "POST",
+            "/j/{j}/pontos/perda",
+            "numero=x",
+            Clerk::admits,
+            unprocessable,
+        ),
+        (
+            "POST",
+            "/j/{j}/pontos/notificar",
+            "numero=x",
+            Clerk::admits,
+            unprocessable,
+        ),
+        (
+            "POST",
+            "/j/{j}/pontos/sorteios/2026/99/recorrer",
+            "recorrente=x",
+            Clerk::admits,
+            unprocessable,
+        ),
+        (
+            "POST",
+            "/j/{j}/pontos/sorteios/2026/99/recursos/1",
+            "decisao=x",
+            Board::admits,
             unprocessable,
         ),
         (

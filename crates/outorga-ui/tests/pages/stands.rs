@@ -1,9 +1,14 @@
 //! Stands and public draws on the screens (issue 16), with the demo's
 //! records: the panel links Canguçu's stands; the page shows who holds each
 //! place today and on a past day, the swap waiting for a decision and the
-//! draw; the draw's public page, without a session, shows the list's
-//! SHA-256, the seed's source, each ticket and the order — names
-//! abbreviated, CPFs masked — and the recipe and script that recompute it.
+//! draw; the stand lost for days off the road (art. 36, III) and an appeal
+//! against the draw's result, recorded by the clerk and decided by the
+//! board, on the page's forms, each refusal naming its field; the draw's
+//! public page, without a session, shows the list's SHA-256, the seed's
+//! source, each ticket and the order — names abbreviated, CPFs masked — and
+//! the recipe and script that recompute it. Santa Maria de Jetibá's page
+//! says what its law does not provide (swaps, draws, the stand lost) and
+//! offers the notice its law requires before a stand is moved.
 
 use super::*;
 
@@ -79,6 +84,198 @@ async fn stand_screens(url: &str) {
         !after.body.contains(&format!("permutas/{swap}")),
         "{}",
         after.body
+    );
+
+    // The stand lost for days off the road (art. 36, III): the form names
+    // the field it refuses; 90 days keep the stand (II); 121 lose it.
+    for words in [
+        "Perda do ponto por veículo parado",
+        "Art. 36, III",
+        "Férias comunicadas previamente",
+        "Registrar recurso contra o resultado do sorteio nº 1/2026",
+    ] {
+        assert!(after.body.contains(words), "{words}: {}", after.body);
+    }
+    let undated = send(
+        &router,
+        post(
+            "/j/cangucu/pontos/perda",
+            &admin,
+            &format!("servico=taxi&numero=1&de=&ate=2026-10-29&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(undated.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(undated.body.contains("id=\"erro-de\""), "{}", undated.body);
+    let kept = send(
+        &router,
+        post(
+            "/j/cangucu/pontos/perda",
+            &admin,
+            &format!("servico=taxi&numero=1&de=2026-07-01&ate=2026-09-28&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(kept.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        kept.body.contains("90 dias") && kept.body.contains("Art. 36, II"),
+        "{}",
+        kept.body
+    );
+    let lost = send(
+        &router,
+        post(
+            "/j/cangucu/pontos/perda",
+            &admin,
+            &format!("servico=taxi&numero=1&de=2026-07-01&ate=2026-10-29&motivo=&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(lost.status, StatusCode::SEE_OTHER, "{}", lost.body);
+    let without = send(&router, get("/j/cangucu/pontos?feito=perda", &admin)).await;
+    assert!(
+        without
+            .body
+            .contains("Ponto fixo retirado pelos dias de veículo parado."),
+        "{}",
+        without.body
+    );
+    assert!(
+        !without.body.contains("<td>taxi nº 1</td>"),
+        "{}",
+        without.body
+    );
+
+    // An appeal against the draw's result, by a participant: the clerk
+    // records it (the refusal names the field), the board decides it.
+    let holder = without
+        .body
+        .split("<td>taxi nº 4</td><td>")
+        .nth(1)
+        .and_then(|rest| rest.split('<').next())
+        .expect("taxi 4's holder")
+        .to_string();
+    let nameless = send(
+        &router,
+        post(
+            "/j/cangucu/pontos/sorteios/2026/1/recorrer",
+            &admin,
+            &format!("recorrente=&fundamentos=A+semente+confere%3F&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(nameless.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        nameless.body.contains("id=\"erro-recorrente\""),
+        "{}",
+        nameless.body
+    );
+    let appealed = send(
+        &router,
+        post(
+            "/j/cangucu/pontos/sorteios/2026/1/recorrer",
+            &admin,
+            &format!(
+                "recorrente={holder}&fundamentos=A+semente+n%C3%A3o+%C3%A9+a+da+extra%C3%A7%C3%A3o&csrf={csrf}"
+            ),
+        ),
+    )
+    .await;
+    assert_eq!(appealed.status, StatusCode::SEE_OTHER, "{}", appealed.body);
+    let filed = send(&router, get("/j/cangucu/pontos?feito=recurso", &admin)).await;
+    for words in [
+        "Recurso contra o resultado do sorteio registrado.",
+        "A semente não é a da extração",
+        "interposto",
+        "/j/cangucu/pontos/sorteios/2026/1/recursos/1",
+    ] {
+        assert!(filed.body.contains(words), "{words}: {}", filed.body);
+    }
+    let undecided = send(
+        &router,
+        post(
+            "/j/cangucu/pontos/sorteios/2026/1/recursos/1",
+            &admin,
+            &format!("fundamentos=Confere&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(undecided.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        undecided.body.contains("id=\"erro-decisao\""),
+        "{}",
+        undecided.body
+    );
+    let decided = send(
+        &router,
+        post(
+            "/j/cangucu/pontos/sorteios/2026/1/recursos/1",
+            &admin,
+            &format!(
+                "decisao=negar&fundamentos=A+semente+confere+com+a+extra%C3%A7%C3%A3o&csrf={csrf}"
+            ),
+        ),
+    )
+    .await;
+    assert_eq!(decided.status, StatusCode::SEE_OTHER, "{}", decided.body);
+    let denied = send(
+        &router,
+        get("/j/cangucu/pontos?feito=recurso_decidido", &admin),
+    )
+    .await;
+    for words in [
+        "Recurso contra o sorteio decidido.",
+        "não provido",
+        "A semente confere com a extração (30/11/2026)",
+    ] {
+        assert!(denied.body.contains(words), "{words}: {}", denied.body);
+    }
+    assert!(
+        !denied
+            .body
+            .contains("/j/cangucu/pontos/sorteios/2026/1/recursos/1\""),
+        "{}",
+        denied.body
+    );
+
+    // Santa Maria de Jetibá's law has no swap, no draw of a vacancy and no
+    // stand lost for days off the road: its page says so.
+    let smj = send(&router, get("/j/santa-maria-de-jetiba/pontos", &admin)).await;
+    assert_eq!(smj.status, StatusCode::OK, "{}", smj.body);
+    for words in [
+        "não prevê a permuta de pontos entre titulares",
+        "não prevê sorteio de vagas de ponto",
+        "não prevê a perda do ponto fixo por veículo parado",
+        "Art. 28, § 1º",
+    ] {
+        assert!(smj.body.contains(words), "{words}: {}", smj.body);
+    }
+    assert!(!smj.body.contains("Abrir o sorteio"), "{}", smj.body);
+    // Its notice before a move: the form, and its refusal naming the field.
+    assert!(
+        smj.body.contains("Notificar o titular da mudança de ponto"),
+        "{}",
+        smj.body
+    );
+    assert!(
+        !stands.body.contains("Notificar o titular"),
+        "{}",
+        stands.body
+    );
+    let unnumbered = send(
+        &router,
+        post(
+            "/j/santa-maria-de-jetiba/pontos/notificar",
+            &admin,
+            &format!("servico=taxi&numero=&ponto=X&data=2026-11-30&csrf={csrf}"),
+        ),
+    )
+    .await;
+    assert_eq!(unnumbered.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        unnumbered.body.contains("id=\"erro-numero\""),
+        "{}",
+        unnumbered.body
     );
 
     // The public page, no session needed.

@@ -1,9 +1,12 @@
 //! The taxi and mototaxi stands of a jurisdiction: the decree's stands and
 //! an event's provisional ones, who holds their places on any day, a
-//! permit's places, the department's designation and relocation, a swap
-//! between two holders and its decision, the stand lost for days off the
-//! road (Canguçu art. 15, 16, 36, III). The store applies them; the core
-//! decides.
+//! permit's places, the department's designation and relocation — at the
+//! holder's request where the law provides it (Teófilo Otoni art. 26,
+//! parágrafo único) —, the notice before a relocation and the holder's
+//! answer where the law requires them (Santa Maria de Jetibá art. 28, §
+//! 1º), a swap between two holders and its decision, the stand lost for
+//! days off the road (Canguçu art. 15, 16, 36, III). The store applies
+//! them; the core decides.
 
 use crate::auth::{Clerk, Reader};
 use crate::error::{ApiError, ErrorBody};
@@ -16,7 +19,9 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use outorga_core::engine::downtime::Excused;
 use outorga_core::model::Rulebook;
-use outorga_store::{Designation, Stand, StandPlace, StandSwap, SwapRequest};
+use outorga_store::{
+    Designation, HolderRequest, NoticeInput, Stand, StandNotice, StandPlace, StandSwap, SwapRequest,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -145,6 +150,84 @@ pub struct DesignacaoEntrada {
     /// (remanejamento de ofício justificado).
     #[serde(default)]
     pub fundamentos: String,
+    /// O pedido do titular, onde a lei o admite (Teófilo Otoni art. 26,
+    /// parágrafo único); omita no remanejamento de ofício.
+    pub pedido: Option<PedidoEntrada>,
+}
+
+/// O pedido de remanejamento feito pelo titular.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PedidoEntrada {
+    /// O número do protocolo do pedido.
+    pub protocolo: String,
+    /// O estudo de viabilidade que autoriza o remanejamento.
+    pub estudo: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NotificacaoEntrada {
+    /// O ponto para onde a permissão seria remanejada.
+    pub ponto: String,
+    /// O ato que notifica (ofício, notificação nº …).
+    pub ato: String,
+    /// As razões de interesse público que motivam a mudança.
+    pub fundamentos: String,
+    /// O dia em que o titular foi notificado (AAAA-MM-DD).
+    pub notificado_em: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RespostaEntrada {
+    /// O dia da resposta do titular (AAAA-MM-DD).
+    pub respondida_em: String,
+    /// A resposta ou justificativa do titular.
+    pub resposta: String,
+}
+
+/// A notice to the holder before the stand is moved.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NotificacaoSaida {
+    pub servico: String,
+    pub numero: i64,
+    /// O número da notificação, entre as da permissão.
+    pub sequencia: i64,
+    /// O ponto que a permissão tinha ao ser notificada.
+    pub ponto: String,
+    /// O ponto para onde seria remanejada.
+    pub destino: String,
+    pub ato: String,
+    pub fundamentos: String,
+    pub notificado_em: String,
+    /// O último dia do prazo de resposta do titular.
+    pub responder_ate: String,
+    pub respondida_em: Option<String>,
+    pub resposta: Option<String>,
+    /// O dia em que o remanejamento foi feito, se foi.
+    pub remanejada_em: Option<String>,
+    pub artigos: Vec<String>,
+}
+
+impl From<StandNotice> for NotificacaoSaida {
+    fn from(n: StandNotice) -> NotificacaoSaida {
+        NotificacaoSaida {
+            servico: n.service,
+            numero: n.number,
+            sequencia: n.seq,
+            ponto: n.stand,
+            destino: n.destination,
+            ato: n.act,
+            fundamentos: n.grounds,
+            notificado_em: n.notified_on.to_string(),
+            responder_ate: n.answer_until.to_string(),
+            respondida_em: n.answer.as_ref().map(|(on, _)| on.to_string()),
+            resposta: n.answer.map(|(_, text)| text),
+            remanejada_em: n.relocated_on.map(|d| d.to_string()),
+            artigos: n.articles,
+        }
+    }
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -305,7 +388,10 @@ async fn occupancy(
 }
 
 /// Designates the stand to a permit (its first), or relocates it there
-/// from the one it holds, with grounds (Canguçu art. 15, § 3º, III).
+/// from the one it holds: by the authority with grounds (Canguçu art. 15, §
+/// 3º, III; TO art. 26) after the holder's notice and the time to answer it
+/// where the law requires them (SMJ art. 28, § 1º), or at the holder's
+/// request where the law provides it (TO art. 26, parágrafo único).
 #[utoipa::path(post, path = "/api/jurisdictions/{j}/stands/{codigo}/designations", tag = "pontos",
     params(("j" = String, Path, description = "a jurisdição"),
            ("codigo" = String, Path, description = "o ponto")),
@@ -334,6 +420,10 @@ async fn designate(
                 stand: codigo,
                 act: input.ato,
                 grounds: input.fundamentos,
+                request: input.pedido.map(|p| HolderRequest {
+                    protocol: p.protocolo,
+                    study: p.estudo,
+                }),
             },
         )
         .await?;
@@ -362,6 +452,106 @@ async fn permit_places(
         .permit_stands(&j, (&servico, numero), asked.window())
         .await?;
     Ok(Json(Lista::of(places)))
+}
+
+/// Records the notice to the holder that the permit's fixed stand will be
+/// moved, with the answer's last day (Santa Maria de Jetibá art. 28, § 1º).
+#[utoipa::path(post, path = "/api/jurisdictions/{j}/permits/{servico}/{numero}/stand-notices", tag = "pontos",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("servico" = String, Path, description = "o serviço"),
+           ("numero" = i64, Path, description = "o número da permissão")),
+    request_body = NotificacaoEntrada,
+    responses((status = 201, body = NotificacaoSaida), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn notify(
+    State(state): State<AppState>,
+    who: Clerk,
+    Path((j, servico, numero)): Path<(String, String, i64)>,
+    Json(input): Json<NotificacaoEntrada>,
+) -> Result<(StatusCode, Json<NotificacaoSaida>), ApiError> {
+    let rulebook = stand_rulebook(&state, &j).await?;
+    let notified_on = parse_day(&input.notificado_em, "notificado_em")?;
+    let change = change!(state, who, "notificação de mudança de ponto pela API");
+    let notice = state
+        .store
+        .notify_stand_relocation(
+            &change,
+            rulebook,
+            &j,
+            &NoticeInput {
+                service: servico,
+                number: numero,
+                destination: input.ponto,
+                act: input.ato,
+                grounds: input.fundamentos,
+                notified_on,
+            },
+        )
+        .await?;
+    Ok((StatusCode::CREATED, Json(notice.into())))
+}
+
+/// The notices of moving a permit's stand, oldest first.
+#[utoipa::path(get, path = "/api/jurisdictions/{j}/permits/{servico}/{numero}/stand-notices", tag = "pontos",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("servico" = String, Path, description = "o serviço"),
+           ("numero" = i64, Path, description = "o número da permissão"), Pagina),
+    responses((status = 200, body = Lista<NotificacaoSaida>), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn notices(
+    State(state): State<AppState>,
+    _who: Reader,
+    Path((j, servico, numero)): Path<(String, String, i64)>,
+    Query(page): Query<Pagina>,
+) -> Result<Json<Lista<NotificacaoSaida>>, ApiError> {
+    bound_rulebooks(&state, &j).await?;
+    let asked = page.asked()?;
+    let found = state
+        .store
+        .stand_notices(&j, (&servico, numero), asked.window())
+        .await?;
+    Ok(Json(Lista::of(found)))
+}
+
+/// Records the holder's answer to a notice, within its time.
+#[utoipa::path(post, path = "/api/jurisdictions/{j}/permits/{servico}/{numero}/stand-notices/{sequencia}/answer", tag = "pontos",
+    params(("j" = String, Path, description = "a jurisdição"),
+           ("servico" = String, Path, description = "o serviço"),
+           ("numero" = i64, Path, description = "o número da permissão"),
+           ("sequencia" = i64, Path, description = "o número da notificação")),
+    request_body = RespostaEntrada,
+    responses((status = 200, body = NotificacaoSaida), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn answer(
+    State(state): State<AppState>,
+    who: Clerk,
+    Path((j, servico, numero, sequencia)): Path<(String, String, i64, i64)>,
+    Json(input): Json<RespostaEntrada>,
+) -> Result<Json<NotificacaoSaida>, ApiError> {
+    let rulebook = stand_rulebook(&state, &j).await?;
+    let on = parse_day(&input.respondida_em, "respondida_em")?;
+    let change = change!(
+        state,
+        who,
+        "resposta à notificação de mudança de ponto pela API"
+    );
+    let notice = state
+        .store
+        .answer_stand_notice(
+            &change,
+            rulebook,
+            &j,
+            ((&servico, numero), sequencia),
+            (on, &input.resposta),
+        )
+        .await?;
+    Ok(Json(notice.into()))
 }
 
 /// The permit loses its fixed stand for the days its vehicle was off the
@@ -525,6 +715,8 @@ pub(crate) fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(designate))
         .routes(routes!(permit_places))
         .routes(routes!(lose))
+        .routes(routes!(notify, notices))
+        .routes(routes!(answer))
         .routes(routes!(request_swap, pending_swaps))
         .routes(routes!(swap))
         .routes(routes!(decide_swap))

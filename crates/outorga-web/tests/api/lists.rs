@@ -529,6 +529,7 @@ fn every_list_in_the_document_pages() {
             "/api/jurisdictions/{j}/lines",
             "/api/jurisdictions/{j}/permits",
             "/api/jurisdictions/{j}/permits/{servico}/{numero}/drivers",
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}/stand-notices",
             "/api/jurisdictions/{j}/permits/{servico}/{numero}/stands",
             "/api/jurisdictions/{j}/stand-swaps",
             "/api/jurisdictions/{j}/stands",

@@ -324,6 +324,30 @@ fn table() -> Vec<Row> {
         ),
         row(
             M::POST,
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}/stand-notices",
+            "/api/jurisdictions/cangucu/permits/taxi/1/stand-notices",
+            Some(json!({
+                "ponto": "P2", "ato": "Notificação 1", "fundamentos": "Obras na praça central",
+                "notificado_em": "2026-11-30",
+            })),
+            "AAFFF",
+        ),
+        row(
+            M::GET,
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}/stand-notices",
+            "/api/jurisdictions/cangucu/permits/taxi/1/stand-notices",
+            None,
+            "AAAAA",
+        ),
+        row(
+            M::POST,
+            "/api/jurisdictions/{j}/permits/{servico}/{numero}/stand-notices/{sequencia}/answer",
+            "/api/jurisdictions/cangucu/permits/taxi/1/stand-notices/1/answer",
+            Some(json!({ "respondida_em": "2026-12-01", "resposta": "Discordo da mudança" })),
+            "AAFFF",
+        ),
+        row(
+            M::POST,
             "/api/jurisdictions/{j}/stand-swaps",
             "/api/jurisdictions/cangucu/stand-swaps",
             Some(json!({ "servico": "taxi", "permissoes": [1, 2] })),

@@ -122,3 +122,153 @@ async fn demo_stands_and_draw(app: &App) {
 }
 
 on_both_backends!(demo_stands_and_draw);
+
+const SMJ: &str = "/api/jurisdictions/santa-maria-de-jetiba";
+const TO: &str = "/api/jurisdictions/teofilo-otoni";
+
+/// Santa Maria de Jetibá (art. 28, § 1º) through the API: a credenciado's
+/// stand moved only after a notice and its 15 business days (from Monday
+/// 30 November 2026 to Monday 21 December), the move refused on the last
+/// day and before, naming it, made the day after; no swap in this law.
+/// Teófilo Otoni (art. 26, parágrafo único): a move the holder asked for,
+/// with its protocol and the feasibility study.
+async fn notice_before_relocation(app: &App) {
+    app.load_demo().await;
+    let clerk = app.with_token("atendente", Role::Clerk, Scope::All).await;
+    for base in [SMJ, TO] {
+        for code in ["CENTRO", "FEIRA"] {
+            let made = app
+                .post(
+                    &format!("{base}/stands"),
+                    &clerk,
+                    json!({ "codigo": code, "nome": format!("Ponto {code}"), "vagas": 3 }),
+                )
+                .await;
+            assert_eq!(made.status, StatusCode::CREATED, "{:?}", made.body);
+        }
+    }
+    let designated = app
+        .post(
+            &format!("{SMJ}/stands/CENTRO/designations"),
+            &clerk,
+            json!({ "servico": "taxi", "numero": 1, "ato": "Portaria 3/2026" }),
+        )
+        .await;
+    assert_eq!(
+        designated.status,
+        StatusCode::CREATED,
+        "{:?}",
+        designated.body
+    );
+    let grounds = "Obras de requalificação do centro por um ano";
+    let move_it = json!({
+        "servico": "taxi", "numero": 1, "ato": "Portaria 9/2026", "fundamentos": grounds,
+    });
+    let early = app
+        .post(
+            &format!("{SMJ}/stands/FEIRA/designations"),
+            &clerk,
+            move_it.clone(),
+        )
+        .await;
+    assert_eq!(
+        early.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{:?}",
+        early.body
+    );
+    assert!(
+        early.text("motivo").contains("notificação"),
+        "{:?}",
+        early.body
+    );
+    let notice = app
+        .post(
+            &format!("{SMJ}/permits/taxi/1/stand-notices"),
+            &clerk,
+            json!({
+                "ponto": "FEIRA", "ato": "Notificação 2/2026", "fundamentos": grounds,
+                "notificado_em": "2026-11-30",
+            }),
+        )
+        .await;
+    assert_eq!(notice.status, StatusCode::CREATED, "{:?}", notice.body);
+    assert_eq!(notice.text("responder_ate"), "2026-12-21");
+    assert_eq!(notice.body["artigos"], json!(["Art. 28, § 1º"]));
+    for day in ["2026-12-18", "2026-12-21"] {
+        app.clock.to_day(day);
+        let waiting = app
+            .post(
+                &format!("{SMJ}/stands/FEIRA/designations"),
+                &clerk,
+                move_it.clone(),
+            )
+            .await;
+        assert_eq!(
+            waiting.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{:?}",
+            waiting.body
+        );
+        assert!(
+            waiting.text("motivo").contains("termina em 21/12/2026"),
+            "{:?}",
+            waiting.body
+        );
+        assert_eq!(waiting.body["artigos"], json!(["Art. 28, § 1º"]));
+    }
+    app.clock.to_day("2026-12-22");
+    let moved = app
+        .post(&format!("{SMJ}/stands/FEIRA/designations"), &clerk, move_it)
+        .await;
+    assert_eq!(moved.status, StatusCode::CREATED, "{:?}", moved.body);
+    assert_eq!(moved.text("como"), "relocation");
+    assert_eq!(moved.body["artigos"], json!(["Art. 28, § 1º"]));
+    let notices = app
+        .get(&format!("{SMJ}/permits/taxi/1/stand-notices"), &clerk)
+        .await;
+    assert_eq!(notices.body["itens"][0]["remanejada_em"], "2026-12-22");
+    let swap = app
+        .post(
+            &format!("{SMJ}/stand-swaps"),
+            &clerk,
+            json!({ "servico": "taxi", "permissoes": [1, 2] }),
+        )
+        .await;
+    assert_eq!(
+        swap.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{:?}",
+        swap.body
+    );
+    assert!(
+        swap.text("motivo")
+            .contains("a lei de Santa Maria de Jetibá"),
+        "{:?}",
+        swap.body
+    );
+
+    // Teófilo Otoni: the holder's request, with protocol and study.
+    let placed = app
+        .post(
+            &format!("{TO}/stands/CENTRO/designations"),
+            &clerk,
+            json!({ "servico": "mototaxi", "numero": 1, "ato": "Alvará 1/2026" }),
+        )
+        .await;
+    assert_eq!(placed.status, StatusCode::CREATED, "{:?}", placed.body);
+    let asked = app
+        .post(
+            &format!("{TO}/stands/FEIRA/designations"),
+            &clerk,
+            json!({
+                "servico": "mototaxi", "numero": 1, "ato": "Autorização 5/2026",
+                "pedido": { "protocolo": "8812/2026", "estudo": "Estudo TEOTRANS 3/2026" },
+            }),
+        )
+        .await;
+    assert_eq!(asked.status, StatusCode::CREATED, "{:?}", asked.body);
+    assert_eq!(asked.body["artigos"], json!(["Art. 26, Parágrafo único"]));
+}
+
+on_both_backends!(notice_before_relocation);
