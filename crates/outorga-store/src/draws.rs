@@ -118,6 +118,22 @@ impl Draw {
         format!("{}/{}", self.number, self.year)
     }
 
+    /// What it allocates, as people read it: a stand's vacancies, or a
+    /// public call's tie.
+    pub fn what(&self) -> String {
+        let parts: Vec<&str> = self.subject.split(':').collect();
+        match (self.purpose, parts.as_slice()) {
+            (DrawPurpose::StandVacancy, [_, code]) => {
+                format!("Vaga do ponto {code}: {} vaga(s)", self.places)
+            }
+            (DrawPurpose::CallTie, [_, year, number]) => format!(
+                "Desempate do chamamento público nº {number}/{year}, entre {} empatados",
+                self.places
+            ),
+            _ => self.subject.clone(),
+        }
+    }
+
     /// The participants in the order drawn (once drawn).
     pub fn in_order(&self) -> Vec<&Participant> {
         let mut drawn: Vec<&Participant> = self

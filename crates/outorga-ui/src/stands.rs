@@ -529,10 +529,7 @@ fn draw_row(d: &Draw) -> DrawRow {
         year: d.year,
         number: d.number,
         label: d.label(),
-        subject: d
-            .subject
-            .strip_prefix("stand:")
-            .map_or_else(|| d.subject.clone(), |s| format!("ponto {s}")),
+        subject: d.what(),
         status: d.status.portuguese().to_string(),
         seed_on: format::day(d.seed_on),
         appeals: d
@@ -751,7 +748,8 @@ struct DrawPage {
     user: Option<Bar>,
     j: String,
     draw: DrawRow,
-    places: u32,
+    /// The call whose tie it breaks: (year, number).
+    call: Option<(String, String)>,
     seed_source: String,
     closed_on: String,
     list_hash: String,
@@ -813,7 +811,11 @@ pub(crate) async fn public(
             user: None,
             j: j.clone(),
             draw: draw_row(&draw),
-            places: draw.places,
+            call: draw
+                .subject
+                .strip_prefix("call:")
+                .and_then(|k| k.split_once(':'))
+                .map(|(y, n)| (y.to_string(), n.to_string())),
             seed_source: draw.seed_source.clone(),
             closed_on: format::maybe_day(draw.closed_on),
             list_hash: draw.list_hash.clone().unwrap_or_default(),
