@@ -55,6 +55,7 @@ mod process;
 mod process_options;
 mod profile;
 mod refunds;
+mod relocation_notice;
 mod reminders;
 mod requirements;
 mod returns;

@@ -7,7 +7,9 @@
 //! jurisdiction's holidays —, the holder's answer when given, and the day
 //! the relocation it preceded was made. The relocation itself
 //! (`stand_places::designate_stand`) asks `engine::stands::relocation` with
-//! the notice. A law that requires no notice refuses one, named.
+//! the notice it finds in `relocation_notice` (a leaf, so the two modules
+//! do not depend on each other). A law that requires no notice refuses one,
+//! named.
 
 use crate::audit::images::RowRef;
 use crate::audit::{Change, Entry, append};
@@ -130,53 +132,6 @@ async fn read(
         ))
     })?;
     notice_of(&row)
-}
-
-/// The notice that precedes the move of `permit` from `stand` to
-/// `destination`, not yet used by a relocation: the one notified first
-/// (whose answer ends first).
-pub(crate) async fn notice_for(
-    tx: &mut Tx,
-    jurisdiction: &str,
-    (service, number): (&str, i64),
-    (stand, destination): (&str, &str),
-) -> Result<Option<StandNotice>, StoreError> {
-    let row = sqlx::query(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM stand_notices WHERE jurisdiction = $1 AND service = $2 \
-         AND number = $3 AND stand = $4 AND destination = $5 AND relocated_on IS NULL \
-         ORDER BY notified_on, seq LIMIT 1"
-    )))
-    .bind(jurisdiction)
-    .bind(service)
-    .bind(number)
-    .bind(stand)
-    .bind(destination)
-    .fetch_optional(&mut **tx)
-    .await?;
-    row.as_ref().map(notice_of).transpose()
-}
-
-/// The relocation the notice `seq` preceded was made on `on`: the row
-/// changed.
-pub(crate) async fn relocated(
-    tx: &mut Tx,
-    jurisdiction: &str,
-    (service, number): (&str, i64),
-    seq: i64,
-    on: NaiveDate,
-) -> Result<RowRef, StoreError> {
-    sqlx::query(
-        "UPDATE stand_notices SET relocated_on = $5 WHERE jurisdiction = $1 AND service = $2 \
-         AND number = $3 AND seq = $4",
-    )
-    .bind(jurisdiction)
-    .bind(service)
-    .bind(number)
-    .bind(seq)
-    .bind(on.to_string())
-    .execute(&mut **tx)
-    .await?;
-    Ok(notice_row(jurisdiction, (service, number), seq))
 }
 
 impl Store {

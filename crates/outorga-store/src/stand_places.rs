@@ -407,7 +407,7 @@ impl Store {
                     .await?;
                 if let Some(seq) = notice {
                     rows.push(
-                        crate::stand_notices::relocated(&mut tx, jurisdiction, permit, seq, today)
+                        crate::relocation_notice::used(&mut tx, jurisdiction, permit, seq, today)
                             .await?,
                     );
                 }
@@ -532,7 +532,7 @@ impl Store {
                 }
                 if rules.relocation_notice.is_some() {
                     let permit = (d.service.as_str(), d.number);
-                    notice = crate::stand_notices::notice_for(
+                    notice = crate::relocation_notice::pending(
                         tx,
                         jurisdiction,
                         permit,
@@ -542,7 +542,7 @@ impl Store {
                 }
                 Move::ByAuthority {
                     grounded: true,
-                    notified: notice.as_ref().map(|n| n.notified_on),
+                    notified: notice.map(|(_, notified)| notified),
                 }
             }
         };
@@ -560,7 +560,10 @@ impl Store {
                 articles: crate::articles(&answer.citations),
             });
         }
-        Ok((crate::articles(&answer.citations), notice.map(|n| n.seq)))
+        Ok((
+            crate::articles(&answer.citations),
+            notice.map(|(seq, _)| seq),
+        ))
     }
 
     /// The permit loses its fixed stand for the days its vehicle was off
