@@ -70,7 +70,7 @@ struct ApplicantRow {
 
 /// A reserved share an applicant may claim: its key, name and conditions
 /// (key, words).
-type ShareRow = (String, String, Vec<(String, String)>);
+pub(crate) type ShareRow = (String, String, Vec<(String, String)>);
 
 struct AppealRow {
     seq: i64,
@@ -139,6 +139,8 @@ struct PublicPage {
     draws: Vec<(i32, i64, String)>,
     outcome: Vec<String>,
     count: usize,
+    /// Applications are open today.
+    open: bool,
     script: &'static str,
 }
 
@@ -318,6 +320,56 @@ fn outcome(call: &Call) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// An application form's fields: each criterion's quantity (key, label),
+/// the edital's documents (name, item), the shares one may claim with their
+/// conditions.
+pub(crate) fn call_form_fields(call: &Call, rulebook: &Rulebook) -> FormFields {
+    let inputs = call
+        .criteria
+        .iter()
+        .map(|c| {
+            (
+                c.key.clone(),
+                format!("{} (quantidade comprovada; {})", c.description, c.citation),
+            )
+        })
+        .collect();
+    let documents = call
+        .documents
+        .iter()
+        .map(|d| (d.name.clone(), d.citation.clone()))
+        .collect();
+    let shares = match rulebook.public_call.as_ref().map(|c| &c.judgement) {
+        Some(Judgement::Criteria(ranking)) => ranking
+            .shares
+            .iter()
+            .map(|s| {
+                (
+                    s.share.clone(),
+                    Quota::label(&s.share).to_string(),
+                    s.conditions
+                        .iter()
+                        .map(|c| (c.key.clone(), format!("{} ({})", c.description, c.citation)))
+                        .collect(),
+                )
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    FormFields {
+        inputs,
+        documents,
+        shares,
+    }
+}
+
+/// An application form's fields (`call_form_fields`).
+pub(crate) struct FormFields {
+    pub inputs: Vec<(String, String)>,
+    pub documents: Vec<(String, String)>,
+    pub shares: Vec<ShareRow>,
 }
 
 /// The rulebooks of the place whose law ranks a public call by criteria.
@@ -579,23 +631,11 @@ async fn call_page(
             return failure();
         }
     };
-    let shares = match rulebook.public_call.as_ref().map(|c| &c.judgement) {
-        Some(Judgement::Criteria(ranking)) => ranking
-            .shares
-            .iter()
-            .map(|s| {
-                (
-                    s.share.clone(),
-                    Quota::label(&s.share).to_string(),
-                    s.conditions
-                        .iter()
-                        .map(|c| (c.key.clone(), format!("{} ({})", c.description, c.citation)))
-                        .collect(),
-                )
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
+    let FormFields {
+        inputs,
+        documents,
+        shares,
+    } = call_form_fields(&call, rulebook);
     let status = if error.is_some() {
         StatusCode::UNPROCESSABLE_ENTITY
     } else {
@@ -621,21 +661,8 @@ async fn call_page(
             code: call.status.name(),
             facts: facts(&call),
             criteria: criteria(&call),
-            inputs: call
-                .criteria
-                .iter()
-                .map(|c| {
-                    (
-                        c.key.clone(),
-                        format!("{} (quantidade comprovada; {})", c.description, c.citation),
-                    )
-                })
-                .collect(),
-            documents: call
-                .documents
-                .iter()
-                .map(|d| (d.name.clone(), d.citation.clone()))
-                .collect(),
+            inputs,
+            documents,
             shares,
             applicants: call
                 .applications
@@ -695,7 +722,7 @@ fn fields(form: &[(String, String)], name: &str) -> Vec<String> {
 
 /// What an applicant shows, from the form: `q_<criterion>` quantities,
 /// `documento` and `condicao` checkboxes, the share claimed.
-fn mostrado_of(form: &[(String, String)]) -> Mostrado {
+pub(crate) fn mostrado_of(form: &[(String, String)]) -> Mostrado {
     Mostrado {
         quantidades: form
             .iter()
@@ -910,6 +937,8 @@ pub(crate) async fn public(
                 .collect(),
             outcome: outcome(&call),
             count: call.applications.len(),
+            open: call.status == CallStatus::Open
+                && outorga_web::workflows::today_in(&state, &j) <= call.closes_on,
             script: SCRIPT,
         },
     )

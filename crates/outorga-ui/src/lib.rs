@@ -100,6 +100,7 @@ mod session;
 mod slip;
 mod stands;
 mod titular;
+mod titular_calls;
 mod units;
 mod vehicles;
 mod verify;
@@ -186,6 +187,10 @@ pub fn routes(options: Options) -> Router<AppState> {
             post(titular::renewal),
         )
         .route("/titular/protocolos/{protocolo}", get(titular::receipt))
+        .route(
+            "/titular/chamamentos/{j}/{ano}/{numero}",
+            get(titular_calls::show).post(titular_calls::apply),
+        )
         .route(
             "/titular/documentos/{j}/{codigo}/pdf",
             get(titular::document),

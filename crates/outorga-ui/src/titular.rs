@@ -52,7 +52,7 @@ pub(crate) struct Citizen {
 }
 
 impl Citizen {
-    fn csrf(&self) -> String {
+    pub(crate) fn csrf(&self) -> String {
         csrf_of(&self.token)
     }
 }
@@ -64,7 +64,7 @@ pub(crate) struct CitizenBar {
 }
 
 impl CitizenBar {
-    fn of(citizen: &Citizen) -> CitizenBar {
+    pub(crate) fn of(citizen: &Citizen) -> CitizenBar {
         CitizenBar {
             document: format::document(&citizen.document),
             csrf: citizen.csrf(),
@@ -433,7 +433,12 @@ struct RefusalPage<'a> {
     message: &'a str,
 }
 
-fn refusal(citizen: &Citizen, status: StatusCode, title: &str, message: &str) -> Response {
+pub(crate) fn refusal(
+    citizen: &Citizen,
+    status: StatusCode,
+    title: &str,
+    message: &str,
+) -> Response {
     page(
         status,
         &RefusalPage {

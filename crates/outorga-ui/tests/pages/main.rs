@@ -4353,6 +4353,62 @@ fn href(body: &str, prefix: &str) -> String {
     body[at..].split('"').next().unwrap_or_default().to_string()
 }
 
+/// The clerk opens a Canguçu call on the pages; the holder signed in
+/// applies online through their space (one filing: the space's filings
+/// are limited per address), sees their application there, and the
+/// staff's page lists it.
+async fn holder_applies_online(router: &axum::Router, clerk: &str, holder: &str, csrf: &str) {
+    let calls = send(router, get("/j/cangucu/chamamentos", clerk)).await;
+    let today: chrono::NaiveDate = between(
+        &calls.body,
+        "name=\"inscricoes_de\" type=\"date\" value=\"",
+        "\"",
+    )
+    .parse()
+    .expect("today on the form");
+    let until = today + chrono::Days::new(5);
+    let opened = send(
+        router,
+        post(
+            "/j/cangucu/chamamentos",
+            clerk,
+            &format!(
+                "csrf={}&servico=taxi&ato=Edital+n%C2%BA+3&vagas=1&inscricoes_de={today}&inscricoes_ate={until}&criterios=anos+%7C+Anos+de+CNH+%7C+1+%7C+%7C+Item+7&desempate=&documentos=certidao+%7C+Item+5",
+                calls.csrf()
+            ),
+        ),
+    )
+    .await;
+    assert_eq!(opened.status, StatusCode::SEE_OTHER, "{}", opened.body);
+    let staff = opened
+        .location()
+        .split('?')
+        .next()
+        .expect("path")
+        .to_string();
+    let key = staff.trim_start_matches("/j/cangucu/chamamentos/");
+    let mine = format!("/titular/chamamentos/cangucu/{key}");
+    let form = send(router, get(&mine, holder)).await;
+    assert_eq!(form.status, StatusCode::OK, "{}", form.body);
+    assert!(form.body.contains("name=\"q_anos\""), "{}", form.body);
+    let applied = send(
+        router,
+        post(
+            &mine,
+            holder,
+            &format!("csrf={csrf}&q_anos=4&documento=certidao"),
+        ),
+    )
+    .await;
+    assert_eq!(applied.location(), mine, "{}", applied.body);
+    let seen = send(router, get(&mine, holder)).await;
+    assert!(seen.body.contains("Sua inscrição"), "{}", seen.body);
+    assert!(seen.body.contains("inscricao-1"), "{}", seen.body);
+    assert!(!seen.body.contains("Enviar a inscrição"), "{}", seen.body);
+    let listed = send(router, get(&staff, clerk)).await;
+    assert!(listed.body.contains("Inscrições (1)"), "{}", listed.body);
+}
+
 /// A clerk prints a holder's first-access code (a read-only user may
 /// not); the holder sets a password with it (a wrong code, a confirmation
 /// that differs refused; the code used once), signs in (a wrong password
@@ -4383,6 +4439,8 @@ async fn holder_space(url: &str) {
         ("POST", "/titular/autos/cangucu/2026/1/peticao"),
         ("POST", "/titular/permissoes/cangucu/taxi/1/renovacao"),
         ("GET", "/titular/protocolos/ABCDE-12345"),
+        ("GET", "/titular/chamamentos/cangucu/2026/1"),
+        ("POST", "/titular/chamamentos/cangucu/2026/1"),
         ("GET", "/titular/documentos/cangucu/ABCDE-12345/pdf"),
         ("POST", "/titular/debitos/cangucu/2026/1/1/guia"),
         ("POST", "/titular/sair"),
@@ -4504,6 +4562,7 @@ async fn holder_space(url: &str) {
         assert!(space.body.contains(expected), "{expected}: {}", space.body);
     }
     let csrf = space.csrf();
+    holder_applies_online(&router, &clerk, &holder, &csrf).await;
     let document = href(&space.body, "/titular/documentos/cangucu/");
     let pdf = send(&router, get(&document, &holder)).await;
     assert_eq!(pdf.status, StatusCode::OK);
