@@ -14,7 +14,7 @@
 use crate::audit::Change;
 use crate::calls::{
     Call, CallPlace, CallStatus, Outcome, ScreeningResult, Shown, application_row, call_row, read,
-    screen,
+    screen, to_json,
 };
 use crate::draws::AppealStatus;
 use crate::permits::GrantRequest;
@@ -202,10 +202,6 @@ async fn write_result(
     Ok((outcome, rows))
 }
 
-fn outcome_json(outcome: &Outcome) -> Result<String, StoreError> {
-    serde_json::to_string(outcome).map_err(|e| StoreError::Corrupt(format!("call outcome: {e}")))
-}
-
 impl Store {
     /// Screens every application to the call of `key` once its period has
     /// ended, on the facts recorded today: eligible or not with the
@@ -362,21 +358,19 @@ impl Store {
         .await
     }
 
-    /// The applicants of the call of `key` tied on its criteria that no
-    /// public draw has yet ordered (in the order they applied): those the
-    /// next tie draw lists; empty when the result may be published.
+    /// The applicants of `call` tied on its criteria that no public draw
+    /// has yet ordered (in the order they applied): those the next tie
+    /// draw lists; empty when the result may be published.
     pub async fn undrawn_ties(
         &self,
         rulebook: &Rulebook,
-        jurisdiction: &str,
-        key: (i32, i64),
+        call: &Call,
     ) -> Result<Vec<String>, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let call = read(&mut tx, jurisdiction, key).await?;
-        let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
+        let ctx = crate::parameters::law(&mut tx, &call.jurisdiction, rulebook).await?;
         tx.commit().await?;
-        let screening = recorded(&call)?;
-        Ok(match tie_order(&ctx, &call, &screening)? {
+        let screening = recorded(call)?;
+        Ok(match tie_order(&ctx, call, &screening)? {
             Ok(_) => Vec::new(),
             Err(tied) => tied.into_iter().map(str::to_string).collect(),
         })
@@ -422,7 +416,7 @@ impl Store {
         .bind(key.1)
         .bind(today.to_string())
         .bind(allocation.appeal.due.to_string())
-        .bind(outcome_json(&outcome)?)
+        .bind(to_json(&outcome, "call outcome")?)
         .execute(&mut *tx)
         .await?;
         rows.push(call_row(jurisdiction, key));
@@ -586,10 +580,7 @@ impl Store {
         } else {
             AppealStatus::Denied
         };
-        let amendment_json = amendment
-            .map(serde_json::to_string)
-            .transpose()
-            .map_err(|e| StoreError::Corrupt(format!("amendment: {e}")))?;
+        let amendment_json = amendment.map(|a| to_json(a, "amendment")).transpose()?;
         sqlx::query(
             "UPDATE call_appeals SET status = $5, decided_on = $6, decision = $7, decided_by = $8, \
              amendment = $9 WHERE jurisdiction = $1 AND year = $2 AND number = $3 AND seq = $4",
@@ -695,7 +686,7 @@ impl Store {
         .bind(i64::from(key.0))
         .bind(key.1)
         .bind(today.to_string())
-        .bind(outcome_json(&outcome)?)
+        .bind(to_json(&outcome, "call outcome")?)
         .execute(&mut *tx)
         .await?;
         rows.push(call_row(jurisdiction, key));
@@ -849,10 +840,7 @@ async fn write_screening(
     shown: Option<&Shown>,
     result: &ScreeningResult,
 ) -> Result<(), StoreError> {
-    let as_json = |v: serde_json::Result<String>| {
-        v.map_err(|e| StoreError::Corrupt(format!("screening json: {e}")))
-    };
-    let screening = as_json(serde_json::to_string(result))?;
+    let screening = to_json(result, "screening")?;
     match shown {
         None => {
             sqlx::query(
@@ -878,10 +866,10 @@ async fn write_screening(
             .bind(call.number)
             .bind(seq)
             .bind(screening)
-            .bind(as_json(serde_json::to_string(&shown.quantities))?)
-            .bind(as_json(serde_json::to_string(&shown.documents))?)
+            .bind(to_json(&shown.quantities, "application")?)
+            .bind(to_json(&shown.documents, "application")?)
             .bind(shown.claim.clone())
-            .bind(as_json(serde_json::to_string(&shown.proved))?)
+            .bind(to_json(&shown.proved, "application")?)
             .execute(&mut **tx)
             .await?;
         }

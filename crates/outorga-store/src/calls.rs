@@ -451,6 +451,11 @@ fn json<T: serde::de::DeserializeOwned>(value: &str, what: &str) -> Result<T, St
     serde_json::from_str(value).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
 }
 
+/// `value` as the JSON a column keeps.
+pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T, what: &str) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
+}
+
 fn call_of(row: &sqlx::any::AnyRow) -> Result<Call, StoreError> {
     let text = |name: &str| -> Result<String, StoreError> { Ok(row.try_get(name)?) };
     let year: i64 = row.try_get("year")?;
@@ -769,9 +774,6 @@ impl Store {
         articles.dedup();
         let year = today.year();
         let number = next_number(&mut tx, jurisdiction, "call", year).await?;
-        let to_json = |v: serde_json::Result<String>| {
-            v.map_err(|e| StoreError::Corrupt(format!("call json: {e}")))
-        };
         sqlx::query(sqlx::AssertSqlSafe(format!(
             "INSERT INTO calls ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
              $12, $13, 'open', NULL, NULL, NULL, NULL, NULL, $14, $15)"
@@ -783,13 +785,13 @@ impl Store {
         .bind(&rulebook.id)
         .bind(&act)
         .bind(i64::from(input.offered))
-        .bind(to_json(serde_json::to_string(&places))?)
+        .bind(to_json(&places, "call")?)
         .bind(input.opens_on.to_string())
         .bind(input.closes_on.to_string())
-        .bind(to_json(serde_json::to_string(&input.criteria))?)
-        .bind(to_json(serde_json::to_string(&input.tie_breaks))?)
-        .bind(to_json(serde_json::to_string(&input.documents))?)
-        .bind(to_json(serde_json::to_string(&articles))?)
+        .bind(to_json(&input.criteria, "call")?)
+        .bind(to_json(&input.tie_breaks, "call")?)
+        .bind(to_json(&input.documents, "call")?)
+        .bind(to_json(&articles, "call")?)
         .bind(change.by)
         .execute(&mut *tx)
         .await?;
@@ -865,9 +867,6 @@ impl Store {
                 other => other,
             })?;
         let shown = &input.shown;
-        let as_json = |v: serde_json::Result<String>| {
-            v.map_err(|e| StoreError::Corrupt(format!("application json: {e}")))
-        };
         sqlx::query(
             "INSERT INTO call_applications (jurisdiction, year, number, seq, label, who, \
              applied_on, quantities, documents, claim, proved, screening, position, place, \
@@ -882,10 +881,10 @@ impl Store {
         .bind(&label)
         .bind(&who)
         .bind(today.to_string())
-        .bind(as_json(serde_json::to_string(&shown.quantities))?)
-        .bind(as_json(serde_json::to_string(&shown.documents))?)
+        .bind(to_json(&shown.quantities, "application")?)
+        .bind(to_json(&shown.documents, "application")?)
         .bind(shown.claim.clone())
-        .bind(as_json(serde_json::to_string(&shown.proved))?)
+        .bind(to_json(&shown.proved, "application")?)
         .bind(change.by)
         .execute(&mut *tx)
         .await?;

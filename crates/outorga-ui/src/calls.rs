@@ -256,11 +256,12 @@ fn applicant(call: &Call, a: &CallApplication, public: bool) -> ApplicantRow {
 }
 
 fn facts(call: &Call) -> Vec<(String, String)> {
+    let CallRow { period, places, .. } = row(call);
     let mut facts = vec![
         ("Ato".to_string(), call.act.clone()),
         ("Situação".into(), call.status.portuguese().to_string()),
-        ("Inscrições".into(), row(call).period),
-        ("Vagas".into(), row(call).places),
+        ("Inscrições".into(), period),
+        ("Vagas".into(), places),
     ];
     let mut dated = |what: &str, day: Option<chrono::NaiveDate>| {
         if let Some(day) = day {
@@ -606,17 +607,22 @@ async fn call_page(
     };
     let read = async {
         let call = state.store.call(&place.id, key).await?;
-        let rulebook = rulebook_of_call(state, &place.id, key).await?;
+        let rulebook = place
+            .rulebooks
+            .iter()
+            .find(|r| r.id == call.rulebook)
+            .copied()
+            .ok_or_else(|| StoreError::Corrupt(format!("call rulebook {}", call.rulebook)))?;
         let ties = if matches!(call.status, CallStatus::Screened | CallStatus::Provisional) {
-            state.store.undrawn_ties(rulebook, &place.id, key).await?
+            state.store.undrawn_ties(rulebook, &call).await?
         } else {
             Vec::new()
         };
-        Ok::<_, ApiError>((call, rulebook, ties))
+        Ok::<_, StoreError>((call, rulebook, ties))
     };
     let (call, rulebook, ties) = match read.await {
         Ok(found) => found,
-        Err(error) if error.status == StatusCode::NOT_FOUND => {
+        Err(StoreError::NotFound(_)) => {
             return page(
                 StatusCode::NOT_FOUND,
                 &ErrorPage {
@@ -627,7 +633,7 @@ async fn call_page(
             );
         }
         Err(error) => {
-            tracing::error!(erro = %error.body.erro, "a call could not be read");
+            tracing::error!(%error, "a call could not be read");
             return failure();
         }
     };
