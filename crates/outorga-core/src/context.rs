@@ -47,6 +47,9 @@ pub enum EngineError {
     /// What is wrong with the question and how to put it, in Portuguese.
     #[error("{0}")]
     InvalidQuestion(String),
+    /// A day before the law's first version.
+    #[error(transparent)]
+    BeforeTheLaw(#[from] crate::model::BeforeTheLaw),
 }
 
 #[derive(Debug, Clone)]

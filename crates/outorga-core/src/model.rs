@@ -73,9 +73,84 @@ pub struct Rulebook {
     /// and holders in force on its publication), read when a department's
     /// existing records are imported.
     pub transitional: Vec<Transitional>,
+    /// Which version of the law this is: from when it is in force, and the
+    /// act that amended the law into it (none for the law as first enacted).
+    pub version: Version,
+    /// The law's earlier versions, oldest first; only the latest version,
+    /// the one a library holds, has them.
+    pub earlier: Vec<Rulebook>,
+}
+
+/// A version of a law: the law as in force from a day.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Version {
+    pub valid_from: NaiveDate,
+    /// The act that gave the law this text; `None` for the law as enacted.
+    pub amendment: Option<Amendment>,
+}
+
+/// An act amending a law (a later law, or a decree where the law lets a
+/// decree change it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Amendment {
+    pub name: String,
+    pub number: String,
+    pub date: NaiveDate,
+    /// What it changed, in a sentence, as the act's summary says it.
+    pub summary: String,
+}
+
+/// A day before the first version of a law: the law does not judge it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{day} é anterior à entrada em vigor da lei de {jurisdiction} ({first}): esta lei não rege o que aconteceu antes"
+)]
+pub struct BeforeTheLaw {
+    pub day: String,
+    pub jurisdiction: String,
+    pub first: String,
+}
+
+impl Version {
+    /// How a reader names this version: the act that made it and the day it
+    /// is in force from.
+    pub fn label(&self, act: &Act) -> String {
+        let from = self.valid_from.format("%d/%m/%Y");
+        match &self.amendment {
+            None => format!("{} — texto original, em vigor desde {from}", act.number),
+            Some(a) => format!(
+                "{} — texto dado por {}, em vigor desde {from}",
+                act.number, a.number
+            ),
+        }
+    }
 }
 
 impl Rulebook {
+    /// The version of this law in force on `day`: the latest whose
+    /// valid-from is not after it. A day before the first version is
+    /// refused — a case is judged by the law of its day.
+    pub fn in_force_on(&self, day: NaiveDate) -> Result<&Rulebook, BeforeTheLaw> {
+        self.versions()
+            .rev()
+            .find(|v| v.version.valid_from <= day)
+            .ok_or_else(|| BeforeTheLaw {
+                day: day.format("%d/%m/%Y").to_string(),
+                jurisdiction: self.jurisdiction.name.clone(),
+                first: self.first_version().version.valid_from.format("%d/%m/%Y").to_string(),
+            })
+    }
+
+    /// Every version of the law, oldest first (this one last).
+    pub fn versions(&self) -> impl DoubleEndedIterator<Item = &Rulebook> {
+        self.earlier.iter().chain(std::iter::once(self))
+    }
+
+    /// The law as first enacted.
+    pub fn first_version(&self) -> &Rulebook {
+        self.earlier.first().unwrap_or(self)
+    }
+
     pub fn infraction(&self, id: InfractionId) -> &Infraction {
         &self.infractions[id.0 as usize]
     }

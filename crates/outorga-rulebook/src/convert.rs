@@ -131,6 +131,30 @@ pub fn rulebook(
         date: raw.act.date.0,
         in_force: raw.act.in_force.0,
     };
+    let version = match &raw.amendment {
+        None => Version {
+            valid_from: act.in_force,
+            amendment: None,
+        },
+        Some(a) => {
+            let r = a.get_ref();
+            if r.in_force.0 < r.date.0 {
+                c.diag.error(
+                    a.span(),
+                    "[amendment] in_force is before the amending act's date",
+                );
+            }
+            Version {
+                valid_from: r.in_force.0,
+                amendment: Some(Amendment {
+                    name: r.name.clone(),
+                    number: r.number.clone(),
+                    date: r.date.0,
+                    summary: r.summary.clone(),
+                }),
+            }
+        }
+    };
     for (name, spanned) in &raw.parameters {
         c.parameter(name, spanned);
     }
@@ -410,6 +434,8 @@ pub fn rulebook(
         fees,
         change_limits,
         transitional,
+        version,
+        earlier: Vec::new(),
     })
 }
 

@@ -4,7 +4,9 @@
 //!
 //! ```text
 //! rulebooks/<jurisdiction>/jurisdiction.toml   name, state, local holidays
-//! rulebooks/<jurisdiction>/<service>.toml      one law for one service
+//! rulebooks/<jurisdiction>/<service>.toml      one law for one service, as enacted
+//! rulebooks/<jurisdiction>/<service>@<date>.toml  the same law as amended,
+//!                                              in force from <date>
 //! rulebooks/<jurisdiction>/scenarios/*.yaml    its scenario tests
 //! ```
 //!
@@ -30,8 +32,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 const JURISDICTION_FILE: &str = "jurisdiction.toml";
-/// A jurisdiction's shared catalog, named by its services' files.
-const CATALOG_FILE: &str = "catalog.toml";
+/// A catalog's name (`catalog.toml`, or a later version's `catalog@….toml`).
+const CATALOG_STEM: &str = "catalog";
+/// What separates a law's service from a later version's valid-from date
+/// in its file's name.
+const VERSION_MARK: char = '@';
 
 /// The rulebooks found under a path, by id (`santa-maria-de-jetiba/taxi`).
 #[derive(Debug, Clone, Default)]
@@ -99,7 +104,15 @@ pub fn load_all(path: &Path) -> (Library, Vec<LoadError>) {
     if path.is_file() {
         let folder = path.parent().unwrap_or(Path::new("."));
         if let Some(jurisdiction) = load_jurisdiction_file(folder, &mut errors) {
-            load_service(path, &jurisdiction, &mut library, &mut errors);
+            // A file stands for its law: every version of it in the folder.
+            let stem = service_stem(path);
+            let files: Vec<PathBuf> = sorted_entries(folder, &mut errors)
+                .into_iter()
+                .filter(|p| {
+                    p.extension().is_some_and(|e| e == "toml") && service_stem(p) == stem
+                })
+                .collect();
+            load_law(&files, &jurisdiction, &mut library, &mut errors);
         }
     } else if path.join(JURISDICTION_FILE).is_file() {
         load_folder(path, &mut library, &mut errors);
@@ -145,32 +158,54 @@ fn sorted_entries(folder: &Path, errors: &mut Vec<LoadError>) -> Vec<PathBuf> {
 
 fn load_folder(folder: &Path, library: &mut Library, errors: &mut Vec<LoadError>) {
     let jurisdiction = load_jurisdiction_file(folder, errors);
+    let mut laws: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
     for path in sorted_entries(folder, errors) {
         let is_service = path.is_file()
             && path.extension().is_some_and(|e| e == "toml")
-            && path
-                .file_name()
-                .is_some_and(|n| n != JURISDICTION_FILE && n != CATALOG_FILE);
-        if !is_service {
-            continue;
+            && path.file_name().is_some_and(|n| n != JURISDICTION_FILE)
+            && !service_stem(&path).starts_with(CATALOG_STEM);
+        if is_service {
+            laws.entry(service_stem(&path)).or_default().push(path);
         }
+    }
+    for files in laws.values() {
         match &jurisdiction {
-            Some(jurisdiction) => load_service(&path, jurisdiction, library, errors),
+            Some(jurisdiction) => load_law(files, jurisdiction, library, errors),
             None => {
                 library
                     .broken
-                    .insert(service_id(&folder_name(folder), &path));
+                    .insert(service_id(&folder_name(folder), &files[0]));
             }
         }
     }
 }
 
-fn service_id(jurisdiction: &str, path: &Path) -> String {
-    let service = path
+/// The service a file is a version of: its name up to `@` and the
+/// extension (`taxi@2025-07-01.toml` is a version of `taxi`).
+fn service_stem(path: &Path) -> String {
+    let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    format!("{jurisdiction}/{service}")
+    match stem.split_once(VERSION_MARK) {
+        Some((service, _)) => service.to_string(),
+        None => stem,
+    }
+}
+
+/// The valid-from date a later version's file name carries, if it is one.
+fn version_date(path: &Path) -> Option<Result<chrono::NaiveDate, String>> {
+    let stem = path.file_stem()?.to_string_lossy().into_owned();
+    let (_, date) = stem.split_once(VERSION_MARK)?;
+    Some(chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").map_err(|_| {
+        format!(
+            "\"{date}\" is not a date: a later version of a law is named <service>{VERSION_MARK}<YYYY-MM-DD>.toml, the day it is in force from"
+        )
+    }))
+}
+
+fn service_id(jurisdiction: &str, path: &Path) -> String {
+    format!("{jurisdiction}/{}", service_stem(path))
 }
 
 fn folder_name(folder: &Path) -> String {
@@ -204,37 +239,124 @@ fn jurisdiction_from_text(
     if failed { None } else { data }
 }
 
-fn load_service(
-    path: &Path,
+/// One law: its files (the law as enacted, `<service>.toml`, and each
+/// later version, `<service>@<valid-from>.toml`) loaded into the latest
+/// version holding the earlier ones.
+fn load_law(
+    files: &[PathBuf],
     jurisdiction: &JurisdictionData,
     library: &mut Library,
     errors: &mut Vec<LoadError>,
 ) {
-    let id = service_id(&jurisdiction.jurisdiction.id, path);
-    let Some(text) = read(path, errors) else {
-        library.broken.insert(id);
-        return;
-    };
+    let id = service_id(&jurisdiction.jurisdiction.id, &files[0]);
+    let mut versions = Vec::new();
+    let mut failed = false;
+    let mut dated: Vec<(Option<chrono::NaiveDate>, &PathBuf)> = Vec::new();
+    for path in files {
+        match version_date(path) {
+            None => dated.push((None, path)),
+            Some(Ok(day)) => dated.push((Some(day), path)),
+            Some(Err(message)) => {
+                errors.push(whole_file(path, message));
+                failed = true;
+            }
+        }
+    }
+    dated.sort();
+    if dated.first().is_some_and(|(day, _)| day.is_some()) {
+        errors.push(whole_file(
+            dated[0].1,
+            format!(
+                "a later version needs the law as enacted beside it: {}.toml",
+                service_stem(dated[0].1)
+            ),
+        ));
+        failed = true;
+    }
+    for (day, path) in &dated {
+        match load_service(path, id.clone(), jurisdiction, library, errors) {
+            Some(rulebook) => {
+                if let Some(problem) = version_problem(&rulebook, *day, versions.first()) {
+                    errors.push(whole_file(path, problem));
+                    failed = true;
+                }
+                versions.push(rulebook);
+            }
+            None => failed = true,
+        }
+    }
+    match versions.pop() {
+        Some(mut latest) if !failed => {
+            latest.earlier = versions;
+            library.rulebooks.insert(id, latest);
+        }
+        _ => {
+            library.broken.insert(id);
+        }
+    }
+}
+
+/// What is wrong with a version of a law, given the date its file name
+/// carries (`None` for the law as enacted) and the law as enacted.
+fn version_problem(
+    version: &Rulebook,
+    named: Option<chrono::NaiveDate>,
+    first: Option<&Rulebook>,
+) -> Option<String> {
+    let amendment = &version.version.amendment;
+    match (named, amendment, first) {
+        (None, Some(_), _) => Some(
+            "the law as enacted has no [amendment]: a later version goes in <service>@<valid-from>.toml".into(),
+        ),
+        (Some(_), None, _) => Some(
+            "a later version says which act amended the law: add [amendment] with its name, number, date, in_force and summary".into(),
+        ),
+        (Some(day), Some(_), _) if version.version.valid_from != day => Some(format!(
+            "[amendment] in_force is {} but the file is named for {day}: they must agree",
+            version.version.valid_from
+        )),
+        (Some(_), Some(_), Some(first)) if version.act.number != first.act.number => Some(format!(
+            "a version of {} must keep its [act] (number \"{}\", not \"{}\"); a new law is a new rulebook",
+            first.id, first.act.number, version.act.number
+        )),
+        (Some(day), Some(_), Some(first)) if day <= first.act.in_force => Some(format!(
+            "a later version must be in force after the law itself ({})",
+            first.act.in_force
+        )),
+        _ => None,
+    }
+}
+
+fn whole_file(path: &Path, message: String) -> LoadError {
+    LoadError {
+        file: path.to_path_buf(),
+        line: 0,
+        column: 0,
+        message,
+    }
+}
+
+fn load_service(
+    path: &Path,
+    id: String,
+    jurisdiction: &JurisdictionData,
+    library: &mut Library,
+    errors: &mut Vec<LoadError>,
+) -> Option<Rulebook> {
+    let text = read(path, errors)?;
     let folder = path.parent().unwrap_or(Path::new("."));
     let read_catalog = |name: &str, errors: &mut Vec<LoadError>| {
         let catalog = folder.join(name);
         read(&catalog, errors).map(|text| (catalog, text))
     };
     let (rulebook, catalog) =
-        service_from_text(path, &text, id.clone(), jurisdiction, read_catalog, errors);
+        service_from_text(path, &text, id, jurisdiction, read_catalog, errors);
     if let Some(infractions) = catalog {
         library
             .catalogs
             .insert(jurisdiction.jurisdiction.id.clone(), infractions);
     }
-    match rulebook {
-        Some(rulebook) => {
-            library.rulebooks.insert(id, rulebook);
-        }
-        None => {
-            library.broken.insert(id);
-        }
-    }
+    rulebook
 }
 
 /// The service file at `path`, whose text is `text`, as the rulebook `id`;

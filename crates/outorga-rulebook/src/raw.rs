@@ -63,6 +63,9 @@ pub struct RulebookFile {
     /// rulebook also has (those of its services).
     pub catalog: Option<Spanned<String>>,
     pub act: RawAct,
+    /// In a later version's file (`<service>@<valid-from>.toml`): the act
+    /// that amended the law into this version.
+    pub amendment: Option<Spanned<RawAmendment>>,
     #[serde(default)]
     pub parameters: BTreeMap<String, Spanned<RawParameter>>,
     #[serde(default)]
@@ -138,6 +141,17 @@ pub struct RawAct {
     pub date: RawDate,
     pub in_force: RawDate,
     pub services: Vec<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAmendment {
+    pub name: String,
+    pub number: String,
+    pub date: RawDate,
+    /// The day this version is in force from: the date in the file's name.
+    pub in_force: RawDate,
+    pub summary: String,
 }
 
 #[derive(Debug, Deserialize)]

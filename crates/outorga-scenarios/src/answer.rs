@@ -1036,6 +1036,16 @@ fn vehicle_answer(
 }
 
 /// The keys a result of this query may have, and the extra keys `expect` may use.
+/// Which version of the law answered: the day it is in force from and the
+/// act that gave it its text.
+pub fn law_version(rulebook: &outorga_core::model::Rulebook) -> Value {
+    let v = &rulebook.version;
+    json!({
+        "valid_from": date(v.valid_from),
+        "act": v.amendment.as_ref().map_or(&rulebook.act.number, |a| &a.number),
+    })
+}
+
 pub fn known_keys(query: &Query) -> &'static [&'static str] {
     match query {
         Query::Penalty(_) => &["sanctions", "points", "citations", "absent"],

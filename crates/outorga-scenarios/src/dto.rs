@@ -292,6 +292,23 @@ impl Query {
             Query::PermitLife(_) => "permit_life",
         }
     }
+
+    /// The day whose law judges the question: the infraction's for a
+    /// penalty or an auto's procedure, the start of a time limit, the
+    /// fine's issue; the case's `today` for every other question.
+    pub fn governing_day(&self, today: chrono::NaiveDate) -> chrono::NaiveDate {
+        match self {
+            Query::Penalty(q) => q.at.0.date(),
+            Query::Process(q) => q.auto.at.0.date(),
+            Query::Deadline(q) => match (&q.from, &q.at) {
+                (Some(from), _) => from.0,
+                (None, Some(at)) => at.0.date(),
+                (None, None) => today,
+            },
+            Query::FineDue(q) => q.issued.0,
+            _ => today,
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]

@@ -241,6 +241,9 @@ fn input(message: String) -> CaseError {
     }
 }
 
+/// The answer's key naming the version of the law that judged it.
+const LAW_VERSION: &str = "law_version";
+
 const CASE_KEYS: [&str; 7] = [
     "name",
     "rulebook",
@@ -319,18 +322,31 @@ fn run_case(
     let query: dto::Query = typed(required(case, "query")?, "query")?;
     let expected = required(case, "expect")?;
 
+    let rulebook = rulebook
+        .in_force_on(query.governing_day(today.0))
+        .map_err(|e| CaseError {
+            message: format!("no answer: {e}"),
+            invalid: false,
+        })?;
     let overrides = world::overrides(rulebook, parameters).map_err(input)?;
     let ctx = Context::new(rulebook, overrides);
     let world = world::build(&ctx, facts, today.0).map_err(input)?;
-    let result = answer::answer(&ctx, &world, &query, today.0).map_err(|f| match f {
+    let mut result = answer::answer(&ctx, &world, &query, today.0).map_err(|f| match f {
         answer::Failure::Input(message) => input(message),
         answer::Failure::Engine(message) => CaseError {
             message: format!("no answer: {message}"),
             invalid: false,
         },
     })?;
-    let mismatches =
-        expect::compare(expected, &result, answer::known_keys(&query)).map_err(input)?;
+    if let Some(tree) = result.as_object_mut() {
+        tree.insert(LAW_VERSION.into(), answer::law_version(rulebook));
+    }
+    let known: Vec<&str> = answer::known_keys(&query)
+        .iter()
+        .copied()
+        .chain([LAW_VERSION])
+        .collect();
+    let mismatches = expect::compare(expected, &result, &known).map_err(input)?;
     let shown = (explain || !mismatches.is_empty()).then(|| {
         let pretty = serde_json::to_string_pretty(&result).unwrap_or_default();
         let indented: Vec<String> = pretty.lines().map(|l| format!("    {l}")).collect();

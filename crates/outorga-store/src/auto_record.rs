@@ -67,6 +67,10 @@ pub struct Proposal {
     pub uncured: Vec<ProposedSanction>,
     #[serde(default)]
     pub options: Vec<ProposedOption>,
+    /// The version of the law in force when the infraction was committed,
+    /// which judged it (absent in proposals recorded before versions).
+    #[serde(default)]
+    pub law_version: Option<crate::law_version::LawVersion>,
 }
 
 impl Proposal {

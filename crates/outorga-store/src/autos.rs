@@ -74,13 +74,14 @@ fn proposed(world: &World, s: &Sanction<'_>) -> ProposedSanction {
 }
 
 /// An auto's own fields: a fact of the past under the law in force, its
-/// place and description.
-fn check_input(
+/// place and description. The version of the law in force when it was
+/// committed, which judges it.
+fn check_input<'r>(
     input: &AutoInput,
     change: &Change<'_>,
-    rulebook: &Rulebook,
-) -> Result<(), StoreError> {
-    crate::under_law("cometida_em", input.committed_at.date(), change, rulebook)?;
+    rulebook: &'r Rulebook,
+) -> Result<&'r Rulebook, StoreError> {
+    let rulebook = crate::under_law("cometida_em", input.committed_at.date(), change, rulebook)?;
     let now = rulebook.jurisdiction.local(change.at);
     if input.committed_at > now {
         return Err(StoreError::Invalid {
@@ -105,7 +106,7 @@ fn check_input(
             });
         }
     }
-    Ok(())
+    Ok(rulebook)
 }
 
 impl Store {
@@ -279,7 +280,7 @@ impl Store {
     ) -> Result<Proposed<'r>, StoreError> {
         // The day the auto is issued, in the jurisdiction's time.
         let issued_on = rulebook.jurisdiction.today(change.at);
-        check_input(input, change, rulebook)?;
+        let rulebook = check_input(input, change, rulebook)?;
         let mut tx = self.pool.begin().await?;
         let proposed = propose_in(&mut tx, rulebook, jurisdiction, input, issued_on).await?;
         tx.commit().await?;
@@ -394,6 +395,7 @@ pub(crate) async fn propose_in<'r>(
             .map(|(p, n)| (world.document(*p).to_string(), n.normalize().to_string()))
             .collect(),
         articles: articles(&decided.citations()),
+        law_version: Some(crate::law_version::LawVersion::of(rulebook)),
     };
     let notify = optional_deadline(&ctx, DeadlineKind::Notification, issued_on)?;
     Ok(Proposed {

@@ -174,7 +174,7 @@ impl Store {
         (on, excuse): (NaiveDate, Option<&str>),
     ) -> Result<DriverAdded, StoreError> {
         let (driver, _) = crate::parse_document(driver)?;
-        crate::under_law("data", on, change, rulebook)?;
+        let rulebook = crate::under_law("data", on, change, rulebook)?;
         let excuse = excuse
             .map(|e| crate::text::checked("justificativa", e, crate::TextKind::Line))
             .transpose()?
@@ -351,7 +351,7 @@ impl Store {
         registration: &str,
         on: NaiveDate,
     ) -> Result<DriverAdded, StoreError> {
-        crate::under_law("data", on, change, rulebook)?;
+        let rulebook = crate::under_law("data", on, change, rulebook)?;
         let Some(link) = self.driver(jurisdiction, registration).await? else {
             return Err(StoreError::NotFound(format!(
                 "não há condutor com a matrícula {registration} em {jurisdiction}"

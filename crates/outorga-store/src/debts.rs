@@ -582,7 +582,7 @@ impl Store {
         key: Key,
         input: &PaymentInput,
     ) -> Result<Due, StoreError> {
-        crate::under_law("data", input.on, change, rulebook)?;
+        let rulebook = crate::under_law("data", input.on, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let due = pay_in(
@@ -607,7 +607,7 @@ impl Store {
         key: Key,
         (parcels, on): (u32, NaiveDate),
     ) -> Result<Debt, StoreError> {
-        crate::under_law("data", on, change, rulebook)?;
+        let rulebook = crate::under_law("data", on, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let debt = lock_debt(&mut tx, &self.audit, jurisdiction, key).await?;

@@ -88,7 +88,7 @@ impl crate::Store {
         jurisdiction: &str,
         (code, on): (&str, NaiveDate),
     ) -> Result<crate::Document, StoreError> {
-        crate::under_law("data", on, change, rulebook)?;
+        let rulebook = crate::under_law("data", on, change, rulebook)?;
         let old = self
             .document(code)
             .await?
@@ -147,7 +147,7 @@ impl crate::Store {
         jurisdiction: &str,
         charge: &FeeCharge,
     ) -> Result<crate::Debt, StoreError> {
-        crate::under_law("data", charge.on, change, rulebook)?;
+        let rulebook = crate::under_law("data", charge.on, change, rulebook)?;
         let (debtor, _) = crate::parse_document(&charge.debtor)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;

@@ -273,7 +273,7 @@ impl Store {
         plate: &str,
         on: NaiveDate,
     ) -> Result<(), StoreError> {
-        crate::under_law("data", on, change, rulebook)?;
+        let rulebook = crate::under_law("data", on, change, rulebook)?;
         let plate = crate::parse_plate(plate)?;
         let Some(article) = rulebook.vehicles.fleet.clone() else {
             return Err(StoreError::Invalid {
@@ -398,7 +398,7 @@ impl Store {
         plate: &str,
         (on, excuse): (NaiveDate, Option<&str>),
     ) -> Result<VehicleIncluded, StoreError> {
-        crate::under_law("data", on, change, rulebook)?;
+        let rulebook = crate::under_law("data", on, change, rulebook)?;
         let excuse = excuse
             .map(|e| checked("justificativa", e, TextKind::Line))
             .transpose()?
@@ -544,7 +544,7 @@ impl Store {
         done_on: NaiveDate,
         (approved, findings): (bool, &str),
     ) -> Result<Inspection, StoreError> {
-        crate::under_law("data", done_on, change, rulebook)?;
+        let rulebook = crate::under_law("data", done_on, change, rulebook)?;
         let findings = checked("constatações", findings, TextKind::Long)?;
         let vehicle = recorded(self, jurisdiction, plate).await?;
         let kind = checked("tipo", kind, TextKind::Code)?;
@@ -721,7 +721,7 @@ impl Store {
         plate: &str,
         on: NaiveDate,
     ) -> Result<Document, StoreError> {
-        crate::under_law("data", on, change, rulebook)?;
+        let rulebook = crate::under_law("data", on, change, rulebook)?;
         let plate = crate::parse_plate(plate)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;

@@ -37,6 +37,7 @@ mod fleet;
 mod grant_preview;
 mod hashing;
 mod import;
+pub mod law_version;
 mod line_operations;
 mod lines;
 mod listing;
@@ -674,26 +675,19 @@ fn code_and_name(code: &str, name: &str) -> Result<(String, String), StoreError>
 
 /// A day on which something was done under `rulebook`: as [`done_on`], and
 /// not before the law came into force (a case is judged by the law of its
-/// day).
-pub(crate) fn under_law(
+/// day). The version of the law in force that day, which judges it.
+pub(crate) fn under_law<'r>(
     field: &'static str,
     on: chrono::NaiveDate,
     change: &Change<'_>,
-    rulebook: &outorga_core::model::Rulebook,
-) -> Result<(), StoreError> {
-    if on < rulebook.act.in_force {
-        return Err(StoreError::Invalid {
-            field,
-            reason: format!(
-                "{} é anterior à entrada em vigor da lei de {} ({}): esta lei não rege o que \
-                 aconteceu antes",
-                on.format("%d/%m/%Y"),
-                rulebook.jurisdiction.name,
-                rulebook.act.in_force.format("%d/%m/%Y")
-            ),
-        });
-    }
-    done_on(field, on, rulebook.jurisdiction.today(change.at))
+    rulebook: &'r outorga_core::model::Rulebook,
+) -> Result<&'r outorga_core::model::Rulebook, StoreError> {
+    let version = rulebook.in_force_on(on).map_err(|e| StoreError::Invalid {
+        field,
+        reason: e.to_string(),
+    })?;
+    done_on(field, on, rulebook.jurisdiction.today(change.at))?;
+    Ok(version)
 }
 
 impl Store {

@@ -283,7 +283,7 @@ impl Store {
         asked: &PermitChange,
         on: NaiveDate,
     ) -> Result<PermitRecord, StoreError> {
-        crate::under_law("data", on, change, rulebook)?;
+        let rulebook = crate::under_law("data", on, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let service_kind = bound(&mut tx, jurisdiction, rulebook, service).await?;

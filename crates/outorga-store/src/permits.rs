@@ -881,7 +881,7 @@ impl Store {
         request: &GrantRequest,
     ) -> Result<Granted, StoreError> {
         crate::parse_document(&request.holder)?;
-        crate::under_law("data", request.on, change, rulebook)?;
+        let rulebook = crate::under_law("data", request.on, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let granted = grant(
             &mut tx,
@@ -909,7 +909,7 @@ impl Store {
         (service, quota): (&str, &str),
         on: NaiveDate,
     ) -> Result<(u64, String), StoreError> {
-        crate::under_law("data", on, change, rulebook)?;
+        let rulebook = crate::under_law("data", on, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let released = release(
             &mut tx,

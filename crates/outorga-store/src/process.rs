@@ -167,7 +167,7 @@ impl Store {
         process: &ProcessStep,
         on: NaiveDate,
     ) -> Result<Auto, StoreError> {
-        crate::under_law("data", on, change, rulebook)?;
+        let rulebook = crate::under_law("data", on, change, rulebook)?;
         let kind = process.step.kind();
         crate::text::checked(text_field(kind), &process.text, crate::TextKind::Long)?;
         let ctx = crate::parameters::law(tx, jurisdiction, rulebook).await?;

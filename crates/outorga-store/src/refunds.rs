@@ -120,7 +120,7 @@ impl Store {
         key: Key,
         (on, ground, cents): (NaiveDate, RefundGround, Option<i64>),
     ) -> Result<Refund, StoreError> {
-        crate::under_law("data", on, change, rulebook)?;
+        let rulebook = crate::under_law("data", on, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let debt = debts::one_debt(&mut tx, jurisdiction, key).await?;

@@ -167,7 +167,7 @@ impl Store {
                 ),
             ));
         }
-        crate::under_law("notificado_em", input.notified_on, change, rulebook)?;
+        let rulebook = crate::under_law("notificado_em", input.notified_on, change, rulebook)?;
         let today = rulebook.jurisdiction.today(change.at);
         let permit = (input.service.as_str(), input.number);
         let (mut tx, _writer) = self.write_transaction().await?;

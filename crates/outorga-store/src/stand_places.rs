@@ -590,7 +590,7 @@ impl Store {
             "a perda do ponto fixo pelos dias de veículo parado",
         )?;
         let today = rulebook.jurisdiction.today(change.at);
-        crate::under_law("ate", to, change, rulebook)?;
+        let rulebook = crate::under_law("ate", to, change, rulebook)?;
         let (mut tx, _writer) = self.write_transaction().await?;
         let ctx = crate::parameters::law(&mut tx, jurisdiction, rulebook).await?;
         let answer = downtime(&ctx, from, to, excused)?;

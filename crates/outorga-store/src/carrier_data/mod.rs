@@ -248,7 +248,7 @@ impl Store {
                 reason: format!("{month}: o mês começa no dia 1"),
             });
         }
-        crate::under_law("mês", month, change, rulebook)?;
+        let rulebook = crate::under_law("mês", month, change, rulebook)?;
         let sha256 = crate::sha256_hex(bytes);
         {
             let mut tx = self.pool.begin().await?;

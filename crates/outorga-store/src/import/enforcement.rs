@@ -523,6 +523,7 @@ impl Store {
                 articles: vec![article.to_string()],
                 uncured: Vec::new(),
                 options: Vec::new(),
+                law_version: None,
             };
             let ctx = crate::parameters::law(tx, jurisdiction, rulebook).await?;
             (proposal, offender, plate, holder, ctx)
@@ -559,7 +560,16 @@ impl Store {
                 holder,
                 proposal,
                 ..
-            } = propose_in(tx, rulebook, jurisdiction, &input, committed).await?;
+            } = propose_in(
+                tx,
+                rulebook
+                    .in_force_on(committed)
+                    .map_err(outorga_core::EngineError::from)?,
+                jurisdiction,
+                &input,
+                committed,
+            )
+            .await?;
             cited.extend(proposal.articles.iter().cloned());
             (proposal, offender, plate, holder, ctx)
         };
