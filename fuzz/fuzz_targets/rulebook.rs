@@ -18,5 +18,5 @@ fuzz_target!(|data: &[u8]| {
     let service = parts.next().unwrap_or_default();
     let catalog = parts.next();
     let jurisdiction = parts.next().unwrap_or(JURISDICTION);
-    let _ = outorga_rulebook::load_text("cangucu", jurisdiction, service, catalog);
+    let _ = outorga_rulebook::load_text("cangucu", jurisdiction, service, catalog, None);
 });

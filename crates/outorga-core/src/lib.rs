@@ -9,6 +9,7 @@ pub mod calendar;
 pub mod context;
 pub mod engine;
 pub mod facts;
+pub mod law_text;
 pub mod model;
 pub mod record;
 mod vocab;

@@ -76,6 +76,9 @@ pub struct Rulebook {
     /// Which version of the law this is: from when it is in force, and the
     /// act that amended the law into it (none for the law as first enacted).
     pub version: Version,
+    /// The law's own words, article by article, as this version prints
+    /// them (empty when the rulebook names no text).
+    pub text: crate::law_text::LawText,
     /// The law's earlier versions, oldest first; only the latest version,
     /// the one a library holds, has them.
     pub earlier: Vec<Rulebook>,
@@ -137,7 +140,12 @@ impl Rulebook {
             .ok_or_else(|| BeforeTheLaw {
                 day: day.format("%d/%m/%Y").to_string(),
                 jurisdiction: self.jurisdiction.name.clone(),
-                first: self.first_version().version.valid_from.format("%d/%m/%Y").to_string(),
+                first: self
+                    .first_version()
+                    .version
+                    .valid_from
+                    .format("%d/%m/%Y")
+                    .to_string(),
             })
     }
 

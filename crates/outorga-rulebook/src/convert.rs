@@ -112,11 +112,15 @@ pub fn rulebook(
     shared: Option<(CatalogFile, &mut Diagnostics)>,
     id: String,
     jurisdiction: &JurisdictionData,
+    law: outorga_core::law_text::LawText,
     diag: &mut Diagnostics,
 ) -> Option<Rulebook> {
     let mut c = Converter {
         diag,
-        st: State::default(),
+        st: State {
+            law,
+            ..State::default()
+        },
     };
     let errors_before = c.diag.len();
 
@@ -435,6 +439,7 @@ pub fn rulebook(
         change_limits,
         transitional,
         version,
+        text: c.st.law,
         earlier: Vec::new(),
     })
 }
@@ -463,6 +468,8 @@ struct State {
     units: BTreeMap<String, FiscalUnit>,
     groups: HashMap<String, GroupId>,
     codes: HashMap<String, InfractionId>,
+    /// The law's text, in which every citation must find its article.
+    law: outorga_core::law_text::LawText,
 }
 
 /// The groups, infractions and rules of a rulebook, from its catalog and its
@@ -481,10 +488,19 @@ struct Converter<'d, 'a> {
 
 impl Converter<'_, '_> {
     fn citation(&mut self, raw: &Spanned<String>) -> Citation {
-        if let Err(message) = citation::check(raw.get_ref()) {
+        let cited = raw.get_ref();
+        if let Err(message) = citation::check(cited) {
             self.diag.error(raw.span(), message);
+        } else if !self.st.law.is_empty() && self.st.law.article(cited).is_none() {
+            self.diag.error(
+                raw.span(),
+                format!(
+                    "\"{cited}\": the law's text has no such article (it has {}): check the number, or the annex",
+                    self.st.law.span()
+                ),
+            );
         }
-        raw.get_ref().clone()
+        cited.clone()
     }
 
     /// `[stands]`: each rule its article; a notice before a relocation

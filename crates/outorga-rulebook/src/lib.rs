@@ -25,6 +25,7 @@ pub use summary::summary;
 
 use convert::JurisdictionData;
 use error::Diagnostics;
+use outorga_core::law_text::LawText;
 use outorga_core::model::Rulebook;
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, BTreeSet};
@@ -108,9 +109,7 @@ pub fn load_all(path: &Path) -> (Library, Vec<LoadError>) {
             let stem = service_stem(path);
             let files: Vec<PathBuf> = sorted_entries(folder, &mut errors)
                 .into_iter()
-                .filter(|p| {
-                    p.extension().is_some_and(|e| e == "toml") && service_stem(p) == stem
-                })
+                .filter(|p| p.extension().is_some_and(|e| e == "toml") && service_stem(p) == stem)
                 .collect();
             load_law(&files, &jurisdiction, &mut library, &mut errors);
         }
@@ -345,12 +344,11 @@ fn load_service(
 ) -> Option<Rulebook> {
     let text = read(path, errors)?;
     let folder = path.parent().unwrap_or(Path::new("."));
-    let read_catalog = |name: &str, errors: &mut Vec<LoadError>| {
-        let catalog = folder.join(name);
-        read(&catalog, errors).map(|text| (catalog, text))
+    let read_beside = |_: Beside, name: &str, errors: &mut Vec<LoadError>| {
+        let file = folder.join(name);
+        read(&file, errors).map(|text| (file, text))
     };
-    let (rulebook, catalog) =
-        service_from_text(path, &text, id, jurisdiction, read_catalog, errors);
+    let (rulebook, catalog) = service_from_text(path, &text, id, jurisdiction, read_beside, errors);
     if let Some(infractions) = catalog {
         library
             .catalogs
@@ -359,16 +357,23 @@ fn load_service(
     rulebook
 }
 
+/// A file a service file names beside it.
+#[derive(Clone, Copy)]
+enum Beside {
+    Catalog,
+    LawText,
+}
+
 /// The service file at `path`, whose text is `text`, as the rulebook `id`;
-/// `catalog` gives the path and text of the catalog it names (or reports
-/// why it cannot). Also the number of infractions of the catalog, when one
-/// was read.
+/// `beside` gives the path and text of the catalog and the law's text it
+/// names (or reports why it cannot). Also the number of infractions of the
+/// catalog, when one was read.
 fn service_from_text(
     path: &Path,
     text: &str,
     id: String,
     jurisdiction: &JurisdictionData,
-    catalog: impl FnOnce(&str, &mut Vec<LoadError>) -> Option<(PathBuf, String)>,
+    beside: impl Fn(Beside, &str, &mut Vec<LoadError>) -> Option<(PathBuf, String)>,
     errors: &mut Vec<LoadError>,
 ) -> (Option<Rulebook>, Option<usize>) {
     let mut diag = Diagnostics::new(path, text);
@@ -376,9 +381,32 @@ fn service_from_text(
         errors.extend(diag.into_errors());
         return (None, None);
     };
+    // The law's words, which every citation must find.
+    let law = match &raw.act.text {
+        Some(name) => match beside(Beside::LawText, name.get_ref(), errors) {
+            Some((file, words)) => {
+                let law = LawText::parse(&words);
+                if law.is_empty() {
+                    diag.error(
+                        name.span(),
+                        format!(
+                            "no article found in {}: an article opens a line with \"Art. 1º\"",
+                            file.display()
+                        ),
+                    );
+                }
+                law
+            }
+            None => {
+                errors.extend(diag.into_errors());
+                return (None, None);
+            }
+        },
+        None => LawText::default(),
+    };
     // The catalog it names, read with its own file's positions.
     let catalog = match &raw.catalog {
-        Some(name) => match catalog(name.get_ref(), errors) {
+        Some(name) => match beside(Beside::Catalog, name.get_ref(), errors) {
             Some(found) => Some(found),
             None => {
                 errors.extend(diag.into_errors());
@@ -407,7 +435,7 @@ fn service_from_text(
         },
         _ => None,
     };
-    let rulebook = convert::rulebook(raw, shared, id, jurisdiction, &mut diag);
+    let rulebook = convert::rulebook(raw, shared, id, jurisdiction, law, &mut diag);
     errors.extend(diag.into_errors());
     errors.extend(
         catalog_diag
@@ -422,12 +450,14 @@ fn service_from_text(
 /// the text, not the files: the fuzz targets). `jurisdiction` is its
 /// `jurisdiction.toml`, `service` its `servico.toml` (the rulebook
 /// `<folder>/servico`) and `catalog` the text of the catalog the service
-/// names, if it names one. Errors name the files by those paths.
+/// names, if it names one, and `law` the law's text it names. Errors name
+/// the files by those paths.
 pub fn load_text(
     folder: &str,
     jurisdiction: &str,
     service: &str,
     catalog: Option<&str>,
+    law: Option<&str>,
 ) -> Result<Rulebook, LoadErrors> {
     let mut errors = Vec::new();
     let root = Path::new(folder);
@@ -439,23 +469,25 @@ pub fn load_text(
     );
     let rulebook = data.and_then(|data| {
         let path = root.join("servico.toml");
-        let read_catalog = |name: &str, errors: &mut Vec<LoadError>| {
+        let read_beside = |kind: Beside, name: &str, errors: &mut Vec<LoadError>| {
             let path = root.join(name);
-            match catalog {
+            let (given, what) = match kind {
+                Beside::Catalog => (catalog, "catalog"),
+                Beside::LawText => (law, "law"),
+            };
+            match given {
                 Some(text) => Some((path, text.to_string())),
                 None => {
-                    errors.push(LoadError {
-                        file: path,
-                        line: 0,
-                        column: 0,
-                        message: "cannot read: no catalog text was given".into(),
-                    });
+                    errors.push(whole_file(
+                        &path,
+                        format!("cannot read: no {what} text was given"),
+                    ));
                     None
                 }
             }
         };
         let id = service_id(folder, &path);
-        service_from_text(&path, service, id, &data, read_catalog, &mut errors).0
+        service_from_text(&path, service, id, &data, read_beside, &mut errors).0
     });
     match rulebook {
         Some(rulebook) if errors.is_empty() => Ok(rulebook),

@@ -141,6 +141,9 @@ pub struct RawAct {
     pub date: RawDate,
     pub in_force: RawDate,
     pub services: Vec<Spanned<String>>,
+    /// The law's text as published, in the same folder (`lei.txt`): every
+    /// citation must find its article in it.
+    pub text: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

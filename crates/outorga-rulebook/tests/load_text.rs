@@ -24,6 +24,7 @@ fn every_rulebook_loads_from_its_text_as_from_its_files() {
             &text(&dir.join("jurisdiction.toml")),
             &text(&dir.join(format!("{service}.toml"))),
             catalog.as_deref(),
+            Some(&text(&dir.join("lei.txt"))),
         )
         .unwrap_or_else(|errors| panic!("{}: {errors}", from_files.id));
         assert_eq!(from_text.id, format!("{folder}/servico"));
@@ -43,8 +44,9 @@ fn errors_name_the_file_and_line_of_the_text() {
     let dir = rulebooks().join("cangucu");
     let jurisdiction = text(&dir.join("jurisdiction.toml"));
     let service = text(&dir.join("taxi.toml"));
+    let law = text(&dir.join("lei.txt"));
 
-    let errors = outorga_rulebook::load_text("cangucu", &jurisdiction, "[act\n", None)
+    let errors = outorga_rulebook::load_text("cangucu", &jurisdiction, "[act\n", None, None)
         .expect_err("not TOML");
     assert_eq!(errors.0.len(), 1, "{errors}");
     assert!(
@@ -54,7 +56,7 @@ fn errors_name_the_file_and_line_of_the_text() {
     assert_eq!(errors.0[0].line, 1);
 
     // The jurisdiction's id must match the folder, as on disk.
-    let errors = outorga_rulebook::load_text("outra", &jurisdiction, &service, None)
+    let errors = outorga_rulebook::load_text("outra", &jurisdiction, &service, None, None)
         .expect_err("wrong folder");
     assert!(
         errors
@@ -64,12 +66,17 @@ fn errors_name_the_file_and_line_of_the_text() {
     );
 
     // A service that names a catalog needs its text.
-    let errors = outorga_rulebook::load_text("cangucu", &jurisdiction, &service, None)
+    let errors = outorga_rulebook::load_text("cangucu", &jurisdiction, &service, None, Some(&law))
         .expect_err("no catalog");
     assert!(
         errors.0[0].file.ends_with("cangucu/catalog.toml"),
         "{errors}"
     );
+
+    // And one that names the law's text, that text.
+    let errors = outorga_rulebook::load_text("cangucu", &jurisdiction, &service, None, None)
+        .expect_err("no law");
+    assert!(errors.0[0].file.ends_with("cangucu/lei.txt"), "{errors}");
 }
 
 /// The register of the carriers authorized (Amapá art. 28, § 4º): its
@@ -81,10 +88,12 @@ fn a_registration_lasts_a_whole_number_of_months() {
     let jurisdiction = text(&dir.join("jurisdiction.toml"));
     let service = text(&dir.join("onibus-intermunicipal.toml"));
     let catalog = text(&dir.join("catalog.toml"));
+    let law = text(&dir.join("lei.txt"));
     let valid = "valid = { months = { param = \"carrier_registration_months\" } }";
     assert!(service.contains(valid));
-    let loaded = outorga_rulebook::load_text("amapa", &jurisdiction, &service, Some(&catalog))
-        .expect("loads");
+    let loaded =
+        outorga_rulebook::load_text("amapa", &jurisdiction, &service, Some(&catalog), Some(&law))
+            .expect("loads");
     let rules = loaded
         .bus
         .as_ref()
@@ -107,8 +116,14 @@ fn a_registration_lasts_a_whole_number_of_months() {
             "valid 0",
         ),
     ] {
-        let errors = outorga_rulebook::load_text("amapa", &jurisdiction, &broken, Some(&catalog))
-            .expect_err("refused");
+        let errors = outorga_rulebook::load_text(
+            "amapa",
+            &jurisdiction,
+            &broken,
+            Some(&catalog),
+            Some(&law),
+        )
+        .expect_err("refused");
         let line = broken
             .lines()
             .position(|l| l.starts_with("valid_citation"))
