@@ -227,6 +227,15 @@ enum RulebookCommand {
         /// (default: the rulebooks folder).
         path: Option<PathBuf>,
     },
+    /// What changed between two versions of a law, rule by rule with the
+    /// articles they cite, and article by article in the law's text
+    /// (e.g. `taxi.toml taxi@2026-01-01.toml`). Exit 2 if either does not load.
+    Diff {
+        /// The earlier version's service file.
+        before: PathBuf,
+        /// The later version's service file.
+        after: PathBuf,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -251,6 +260,9 @@ fn main() -> ExitCode {
         Command::Rulebook {
             command: RulebookCommand::Check { path },
         } => rulebooks::check(path),
+        Command::Rulebook {
+            command: RulebookCommand::Diff { before, after },
+        } => rulebooks::diff(&before, &after),
         Command::Scenarios {
             command:
                 ScenariosCommand::Run {

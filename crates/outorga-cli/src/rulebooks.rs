@@ -1,4 +1,4 @@
-//! `outorga rulebook check` and `outorga scenarios run`; finding and loading
+//! `outorga rulebook check` and `diff`, and `outorga scenarios run`; finding and loading
 //! the rulebooks for the other commands.
 
 use anyhow::{Context as _, bail};
@@ -23,11 +23,14 @@ pub(crate) fn rulebooks_folder(given: Option<PathBuf>) -> anyhow::Result<PathBuf
 }
 
 pub(crate) fn load(path: &Path) -> Result<Library, ExitCode> {
-    outorga_rulebook::load(path).map_err(|errors| {
-        eprintln!("{errors}");
-        eprintln!("{} error(s) in the rulebooks", errors.0.len());
-        ExitCode::from(2)
-    })
+    outorga_rulebook::load(path).map_err(reported)
+}
+
+/// The rulebooks' errors on standard error; exit 2.
+fn reported(errors: outorga_rulebook::LoadErrors) -> ExitCode {
+    eprintln!("{errors}");
+    eprintln!("{} error(s) in the rulebooks", errors.0.len());
+    ExitCode::from(2)
 }
 
 pub fn check(path: Option<PathBuf>) -> anyhow::Result<ExitCode> {
@@ -50,6 +53,16 @@ pub fn check(path: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     }
     println!("{} rulebook(s) OK", library.ids().count());
     Ok(ExitCode::SUCCESS)
+}
+
+pub fn diff(before: &Path, after: &Path) -> anyhow::Result<ExitCode> {
+    match outorga_rulebook::diff_files(before, after) {
+        Ok(diff) => {
+            print!("{}", diff.text());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(errors) => Ok(reported(errors)),
+    }
 }
 
 pub fn run_scenarios(

@@ -16,10 +16,14 @@
 
 mod citation;
 mod convert;
+mod diff;
 mod error;
+#[cfg(feature = "fixture")]
+pub mod fixture;
 mod raw;
 mod summary;
 
+pub use diff::{ArticleChange, Diff, RuleChange, diff_files};
 pub use error::{LoadError, LoadErrors};
 pub use summary::summary;
 

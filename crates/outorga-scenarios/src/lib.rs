@@ -241,6 +241,48 @@ fn input(message: String) -> CaseError {
     }
 }
 
+/// What the articles an answer cites say, each once, as the law prints
+/// them (indented under the result): the words a reader checks it against.
+fn cited_words(rulebook: &outorga_core::model::Rulebook, result: &serde_json::Value) -> String {
+    let mut cited = std::collections::BTreeSet::new();
+    collect_citations(result, false, &mut cited);
+    let mut out = String::new();
+    for citation in cited {
+        if let Some(words) = rulebook.text.excerpt(&citation) {
+            out.push_str(&format!("\n  {citation}:"));
+            for line in words.lines() {
+                out.push_str(&format!("\n    | {line}"));
+            }
+        }
+    }
+    out
+}
+
+/// Every string under a key that names citations (`citations`,
+/// `unmet_citations`, `refusal_citations`…), anywhere in the answer.
+fn collect_citations(
+    value: &serde_json::Value,
+    under: bool,
+    into: &mut std::collections::BTreeSet<String>,
+) {
+    match value {
+        serde_json::Value::String(s) if under => {
+            into.insert(s.clone());
+        }
+        serde_json::Value::Array(items) => {
+            for item in items {
+                collect_citations(item, under, into);
+            }
+        }
+        serde_json::Value::Object(map) => {
+            for (key, item) in map {
+                collect_citations(item, key.ends_with("citations"), into);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The answer's key naming the version of the law that judged it.
 const LAW_VERSION: &str = "law_version";
 
@@ -351,10 +393,11 @@ fn run_case(
         let pretty = serde_json::to_string_pretty(&result).unwrap_or_default();
         let indented: Vec<String> = pretty.lines().map(|l| format!("    {l}")).collect();
         format!(
-            "  result ({} on {}):\n{}",
+            "  result ({} on {}):\n{}{}",
             query.name(),
             today.0,
-            indented.join("\n")
+            indented.join("\n"),
+            cited_words(rulebook, &result)
         )
     });
     Ok(Outcome { mismatches, shown })

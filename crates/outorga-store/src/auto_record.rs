@@ -70,10 +70,27 @@ pub struct Proposal {
     /// The version of the law in force when the infraction was committed,
     /// which judged it (absent in proposals recorded before versions).
     #[serde(default)]
-    pub law_version: Option<crate::law_version::LawVersion>,
+    pub law_version: Option<crate::applied_law::LawVersion>,
+    /// What the articles it cites said in that version.
+    #[serde(default)]
+    pub law_words: Vec<crate::applied_law::CitedWords>,
 }
 
 impl Proposal {
+    /// Every article the proposal cites: its own, each penalty's, each
+    /// option's.
+    pub fn cited(&self) -> impl Iterator<Item = &String> {
+        let sanctions = self
+            .sanctions
+            .iter()
+            .chain(&self.uncured)
+            .chain(self.options.iter().flat_map(|o| &o.sanctions));
+        self.articles
+            .iter()
+            .chain(self.options.iter().map(|o| &o.article))
+            .chain(sanctions.flat_map(|s| &s.articles))
+    }
+
     /// Each fine without its value in reais given it at the unit's value
     /// in force on `on` (the value the deployment recorded after the auto
     /// was issued shows on it): what the auto's readers are shown. What is

@@ -372,7 +372,7 @@ pub(crate) async fn propose_in<'r>(
     } else {
         Vec::new()
     };
-    let proposal = Proposal {
+    let mut proposal = Proposal {
         sanctions: decided
             .sanctions
             .iter()
@@ -395,8 +395,10 @@ pub(crate) async fn propose_in<'r>(
             .map(|(p, n)| (world.document(*p).to_string(), n.normalize().to_string()))
             .collect(),
         articles: articles(&decided.citations()),
-        law_version: Some(crate::law_version::LawVersion::of(rulebook)),
+        law_version: Some(crate::applied_law::LawVersion::of(rulebook)),
+        law_words: Vec::new(),
     };
+    proposal.law_words = crate::applied_law::cited_words(rulebook, proposal.cited());
     let notify = optional_deadline(&ctx, DeadlineKind::Notification, issued_on)?;
     Ok(Proposed {
         ctx,

@@ -7,6 +7,7 @@
 mod worded;
 
 mod agenda;
+pub mod applied_law;
 mod attachments;
 mod audit;
 mod audit_list;
@@ -37,7 +38,6 @@ mod fleet;
 mod grant_preview;
 mod hashing;
 mod import;
-pub mod law_version;
 mod line_operations;
 mod lines;
 mod listing;

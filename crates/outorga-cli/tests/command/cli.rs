@@ -183,6 +183,67 @@ fn explain_prints_the_result_with_citations() {
     assert!(run.stdout.contains("PASS"), "{}", run.stdout);
     assert!(run.stdout.contains("Art. 50, IV"), "{}", run.stdout);
     assert!(run.stdout.contains("Art. 49, IV"), "{}", run.stdout);
+    // Each article cited, with its words as the law prints them.
+    assert!(
+        run.stdout.contains("  Art. 50, IV:\n    | Art. 50."),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A law in two versions (a test amendment of Canguçu's grave fine):
+/// each infraction judged by its own version, and `rulebook diff` says
+/// what changed.
+#[test]
+fn a_law_in_versions_judges_each_day_by_its_own() {
+    use outorga_rulebook::fixture::{AMENDED_ON, amended_cangucu};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = amended_cangucu(&rulebooks(), dir.path()).expect("the test version");
+    let cases = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/command/versions");
+    let run = outorga(&[
+        "scenarios",
+        "run",
+        "--rulebooks",
+        folder.to_str().expect("utf-8"),
+        cases.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.ends_with("7 passed, 0 failed\n"),
+        "{}",
+        run.stdout
+    );
+
+    let cangucu = folder.join("cangucu");
+    let version = format!("taxi@{AMENDED_ON}.toml");
+    let diff = outorga(&[
+        "rulebook",
+        "diff",
+        cangucu.join("taxi.toml").to_str().expect("utf-8"),
+        cangucu.join(&version).to_str().expect("utf-8"),
+    ]);
+    assert_eq!(diff.code, 0, "{}", diff.stderr);
+    assert!(
+        diff.stdout
+            .contains("groups[grave].fine.quantity: 400 → 500  [Anexo I, Art. 12, III]"),
+        "{}",
+        diff.stdout
+    );
+    assert!(
+        diff.stdout
+            .contains("+ III - grupo 3 - GRAVE – R$ 500,00; ou"),
+        "{}",
+        diff.stdout
+    );
+    // A version that does not load: its errors, exit 2.
+    let broken = outorga(&[
+        "rulebook",
+        "diff",
+        cangucu.join("taxi.toml").to_str().expect("utf-8"),
+        cangucu.join("nenhum.toml").to_str().expect("utf-8"),
+    ]);
+    assert_eq!(broken.code, 2, "{}", broken.stdout);
+    assert!(broken.stderr.contains("nenhum.toml"), "{}", broken.stderr);
 }
 
 #[test]

@@ -524,6 +524,7 @@ impl Store {
                 uncured: Vec::new(),
                 options: Vec::new(),
                 law_version: None,
+                law_words: Vec::new(),
             };
             let ctx = crate::parameters::law(tx, jurisdiction, rulebook).await?;
             (proposal, offender, plate, holder, ctx)

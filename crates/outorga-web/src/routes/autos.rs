@@ -104,6 +104,47 @@ pub struct Proposta {
     /// Pontos somados por documento.
     pub pontos: Vec<Pontos>,
     pub artigos: Vec<String>,
+    /// A versão da lei em vigor quando a infração foi cometida, que a julgou
+    /// (ausente nos autos anteriores à lei ou às versões).
+    pub versao_da_lei: Option<VersaoDaLei>,
+    /// O que diz cada artigo citado, nessa versão da lei.
+    pub textos: Vec<TextoCitado>,
+}
+
+/// Uma versão de uma lei: de quando vigora e o ato que lhe deu o texto.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VersaoDaLei {
+    /// AAAA-MM-DD.
+    pub vigente_desde: String,
+    pub ato: String,
+    /// Como se lê ("Lei 1.234/2020 — texto original, em vigor desde …").
+    pub descricao: String,
+}
+
+impl From<outorga_store::applied_law::LawVersion> for VersaoDaLei {
+    fn from(v: outorga_store::applied_law::LawVersion) -> VersaoDaLei {
+        VersaoDaLei {
+            vigente_desde: v.valid_from.to_string(),
+            ato: v.act,
+            descricao: v.label,
+        }
+    }
+}
+
+/// O texto de um artigo citado, como a lei o imprime.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TextoCitado {
+    pub artigo: String,
+    pub texto: String,
+}
+
+impl From<outorga_store::applied_law::CitedWords> for TextoCitado {
+    fn from(w: outorga_store::applied_law::CitedWords) -> TextoCitado {
+        TextoCitado {
+            artigo: w.citation,
+            texto: w.words,
+        }
+    }
 }
 
 impl From<Proposal> for Proposta {
@@ -116,6 +157,8 @@ impl From<Proposal> for Proposta {
                 .map(|(documento, pontos)| Pontos { documento, pontos })
                 .collect(),
             artigos: p.articles,
+            versao_da_lei: p.law_version.map(VersaoDaLei::from),
+            textos: p.law_words.into_iter().map(TextoCitado::from).collect(),
         }
     }
 }

@@ -710,8 +710,115 @@ pub async fn parameter_catalog(
     })
 }
 
+// ------------------------------------------------------------ the law's text
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CatalogoLei {
+    /// O dia cuja versão se mostra (AAAA-MM-DD).
+    pub data: String,
+    pub regulamentos: Vec<LeiDoRegulamento>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LeiDoRegulamento {
+    pub regulamento: String,
+    /// A lei: nome e número.
+    pub lei: String,
+    pub numero: String,
+    /// As versões da lei, da primeira à última.
+    pub versoes: Vec<VersaoCatalogo>,
+    /// Os artigos da versão em vigor na data, como a lei os imprime.
+    pub artigos: Vec<ArtigoCatalogo>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VersaoCatalogo {
+    pub vigente_desde: String,
+    /// O ato que deu à lei este texto (a própria lei na primeira versão).
+    pub ato: String,
+    pub descricao: String,
+    /// O que o ato alterou, como sua ementa diz.
+    pub alteracao: Option<String>,
+    /// A versão em vigor na data pedida.
+    pub em_vigor: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ArtigoCatalogo {
+    pub artigo: String,
+    pub texto: String,
+}
+
+/// The law of `rulebook` as in force on `on`: its versions and the
+/// articles of the one in force, or why the day is before the law.
+pub fn law_of(rulebook: &Rulebook, on: NaiveDate) -> Result<LeiDoRegulamento, ApiError> {
+    let in_force = rulebook.in_force_on(on).map_err(|e| {
+        ApiError::field(
+            axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+            "data",
+            e.to_string(),
+        )
+    })?;
+    Ok(LeiDoRegulamento {
+        regulamento: rulebook.id.clone(),
+        lei: rulebook.act.name.clone(),
+        numero: rulebook.act.number.clone(),
+        versoes: rulebook
+            .versions()
+            .map(|v| VersaoCatalogo {
+                vigente_desde: v.version.valid_from.to_string(),
+                ato: v
+                    .version
+                    .amendment
+                    .as_ref()
+                    .map_or(&v.act.number, |a| &a.number)
+                    .clone(),
+                descricao: v.version.label(&v.act),
+                alteracao: v.version.amendment.as_ref().map(|a| a.summary.clone()),
+                em_vigor: std::ptr::eq(v, in_force),
+            })
+            .collect(),
+        artigos: in_force
+            .text
+            .articles()
+            .map(|(artigo, texto)| ArtigoCatalogo {
+                artigo: artigo.to_string(),
+                texto: texto.to_string(),
+            })
+            .collect(),
+    })
+}
+
+/// The law of the jurisdiction's rulebooks (or one service's) as in force
+/// on `data` (none: today): its versions, each with the act that made it,
+/// and the text of every article of the version in force.
+#[utoipa::path(get, path = "/api/jurisdictions/{j}/catalog/law", tag = "catálogos",
+    params(("j" = String, Path, description = "a jurisdição"), DoServicoNaData),
+    responses((status = 200, body = CatalogoLei), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn law_text(
+    State(state): State<AppState>,
+    _who: Reader,
+    Path(j): Path<String>,
+    Query(asked_for): Query<DoServicoNaData>,
+) -> Result<Json<CatalogoLei>, ApiError> {
+    let on = day_or_today(&state, &j, asked_for.data.as_deref(), "data")?;
+    let regulamentos = asked(&state, &j, asked_for.servico.as_deref())
+        .await?
+        .into_iter()
+        .map(|rulebook| law_of(rulebook, on))
+        .collect::<Result<_, _>>()?;
+    Ok(Json(CatalogoLei {
+        data: on.to_string(),
+        regulamentos,
+    }))
+}
+
 pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(law_text))
         .routes(routes!(infractions))
         .routes(routes!(requirements))
         .routes(routes!(vehicles))

@@ -990,6 +990,13 @@ fn table() -> Vec<Row> {
         ),
         row(
             M::GET,
+            "/api/jurisdictions/{j}/catalog/law",
+            "/api/jurisdictions/cangucu/catalog/law",
+            None,
+            "AAAAA",
+        ),
+        row(
+            M::GET,
             "/api/jurisdictions/{j}/catalog/infractions",
             "/api/jurisdictions/cangucu/catalog/infractions",
             None,
