@@ -22,5 +22,6 @@ mod scope;
 mod sign_in;
 mod stands;
 mod url_params;
+mod versions;
 mod why_replay;
 mod workflows;

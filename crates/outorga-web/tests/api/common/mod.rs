@@ -131,12 +131,22 @@ pub struct App {
 
 impl App {
     pub async fn sqlite() -> App {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let url = sqlite_url(dir.path()).expect("url");
-        App::on(&url, None, Some(dir)).await
+        App::sqlite_with(&rulebooks()).await
     }
 
     pub async fn postgres(tag: &str) -> App {
+        App::postgres_with(tag, &rulebooks()).await
+    }
+
+    /// On SQLite, with the rulebooks of `folder`.
+    pub async fn sqlite_with(folder: &std::path::Path) -> App {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = sqlite_url(dir.path()).expect("url");
+        App::on(&url, None, Some(dir), folder).await
+    }
+
+    /// On PostgreSQL (a schema of its own), with the rulebooks of `folder`.
+    pub async fn postgres_with(tag: &str, folder: &std::path::Path) -> App {
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .expect("clock after 1970")
@@ -144,14 +154,19 @@ impl App {
         let schema = format!("w_{tag}_{}_{nanos}", std::process::id());
         admin(&pg_base(), format!("CREATE SCHEMA {schema}")).await;
         let url = format!("{}?options=-c%20search_path%3D{schema}", pg_base());
-        App::on(&url, Some(schema), None).await
+        App::on(&url, Some(schema), None, folder).await
     }
 
-    async fn on(url: &str, schema: Option<String>, dir: Option<tempfile::TempDir>) -> App {
+    async fn on(
+        url: &str,
+        schema: Option<String>,
+        dir: Option<tempfile::TempDir>,
+        folder: &std::path::Path,
+    ) -> App {
         let keys = AuditKeys::new(AuditKey::from_hex(&"5e".repeat(32)).expect("test key"));
         let store = Store::open(url, keys).await.expect("open");
         store.seal(&setup()).await.expect("seal");
-        let library = outorga_rulebook::load(&rulebooks()).expect("rulebooks load");
+        let library = outorga_rulebook::load(folder).expect("rulebooks load");
         let mut jurisdictions: Vec<Jurisdiction> = Vec::new();
         for rulebook in library.rulebooks() {
             let j = &rulebook.jurisdiction;
