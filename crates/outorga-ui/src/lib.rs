@@ -76,6 +76,7 @@ mod format;
 mod forms;
 mod govbr;
 mod import;
+mod laws;
 mod lookup;
 mod open_data;
 mod pages;
@@ -155,6 +156,7 @@ pub fn routes(options: Options) -> Router<AppState> {
         .route("/denuncia/{protocolo}", get(complaints::follow))
         .route("/dados-abertos", get(open_data::show))
         .route("/tarifas/{j}", get(services::show))
+        .route("/leis/{j}", get(laws::show))
         .route("/verificar/{codigo}", get(verify::show))
         .route("/sorteios/{j}/{ano}/{numero}", get(stands::public))
         .route("/chamamentos/{j}/{ano}/{numero}", get(calls::public))

@@ -1,6 +1,7 @@
 //! The engine's proposal for an auto as staff read it: each penalty with
 //! its amount or term and articles, the options the authority chooses
-//! among, the penalty if a notice of irregularity is not cured, the points.
+//! among, the penalty if a notice of irregularity is not cured, the points;
+//! the version of the law that judged it and what the cited articles say.
 //! Shown on the inspector's form before saving and on the auto's page.
 
 use crate::format;
@@ -35,6 +36,10 @@ pub(crate) struct ProposalView {
     /// (CPF/CNPJ as shown, points).
     pub points: Vec<(String, String)>,
     pub articles: String,
+    /// The version of the law that judged it, as a reader names it.
+    pub version: Option<String>,
+    /// (citation, what it says) for each article cited.
+    pub words: Vec<(String, String)>,
 }
 
 fn rows(list: &[ProposedSanction]) -> Vec<SanctionRow> {
@@ -68,6 +73,12 @@ impl ProposalView {
                 .map(|(d, n)| (format::document(d), format::decimal(n)))
                 .collect(),
             articles: p.articles.join("; "),
+            version: p.law_version.as_ref().map(|v| v.label.clone()),
+            words: p
+                .law_words
+                .iter()
+                .map(|w| (w.citation.clone(), w.words.clone()))
+                .collect(),
         }
     }
 }

@@ -706,6 +706,21 @@ async fn auto_workflows(url: &str) {
     let page = send(&router, get("/j/cangucu/autos/2026/1", &clerk)).await;
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.body.contains("lavrado, aguardando notificação"));
+    // The version of the law that judged it, and the words it cites.
+    assert!(
+        page.body.contains(
+            "Lei aplicada: Mensagem 015/2024 — texto original, em vigor desde 05/03/2024"
+        ),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("<dt>Anexo I, Art. 12, III</dt>"));
+    assert!(
+        page.body
+            .contains("III - grupo 3 - GRAVE – R$ 400,00; ou</blockquote>"),
+        "{}",
+        page.body
+    );
     assert!(page.body.contains("Registrar notificação do auto"));
     assert!(!page.body.contains("Registrar julgamento"));
     let token = page.csrf();
@@ -4062,6 +4077,11 @@ async fn public_portal(url: &str) {
     read("/tarifas".into()).await;
     read("/dados-abertos".into()).await;
     for j in jurisdictions {
+        let law = read(format!("/leis/{j}")).await;
+        assert!(
+            law.contains("texto original, em vigor desde") && law.contains("class=\"texto-legal\""),
+            "{law}"
+        );
         let fares = read(format!("/tarifas/{j}")).await;
         if j != "amapa" {
             assert!(
@@ -5064,4 +5084,45 @@ async fn govbr_sign_in_on_postgresql() {
     sqlx_admin(&base, &format!("CREATE SCHEMA {schema}")).await;
     govbr_sign_in(&format!("{base}?options=-c%20search_path%3D{schema}")).await;
     sqlx_admin(&base, &format!("DROP SCHEMA {schema} CASCADE")).await;
+}
+
+/// The law's page: each article's words in the version of the day asked,
+/// an anchor per article; a day before the law, a bad day and an unknown
+/// place each said plainly. (It reads no record: one backend.)
+#[tokio::test]
+async fn the_law_page_reads_by_day() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let router = router(&sqlite_url(dir.path()).expect("url")).await;
+    let page = send(&router, get("/leis/cangucu", "")).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(page.body.contains("id=\"anexo-i-art-12\""), "{}", page.body);
+    assert!(page.body.contains("III - grupo 3 - GRAVE – R$ 400,00; ou"));
+    assert!(
+        page.body.contains("Serviços: táxi, táxi acessível."),
+        "{}",
+        page.body
+    );
+    let before = send(&router, get("/leis/cangucu?data=2024-03-04", "")).await;
+    assert_eq!(before.status, StatusCode::OK);
+    assert!(
+        before
+            .body
+            .contains("04/03/2024 é anterior à entrada em vigor da lei de Canguçu (05/03/2024)"),
+        "{}",
+        before.body
+    );
+    assert!(!before.body.contains("class=\"texto-legal\""));
+    // Teófilo Otoni's two services share one law: shown once.
+    let to = send(&router, get("/leis/teofilo-otoni", "")).await;
+    assert_eq!(
+        to.body.matches("<h3>Versões</h3>").count(),
+        1,
+        "{}",
+        to.body
+    );
+    let bad = send(&router, get("/leis/cangucu?data=31-12-2025", "")).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.body.contains("AAAA-MM-DD"));
+    let unknown = send(&router, get("/leis/atlantida", "")).await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
 }
