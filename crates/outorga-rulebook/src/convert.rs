@@ -841,9 +841,9 @@ impl Converter<'_, '_> {
                     .collect();
                 rules.push(SanctionRule {
                     applies_to: selector(),
-                    incidence: self.incidence(&s.incidence),
+                    incidence: self.incidence(&s.offence),
                     count: None,
-                    cure: self.cure(s.cure.as_ref()),
+                    cure: self.cure(s.irregularity.as_ref()),
                     sanctions,
                     citation: s
                         .citation
@@ -941,7 +941,7 @@ impl Converter<'_, '_> {
             self.diag.error(
                 raw.span(),
                 format!(
-                    "incidence `{text}`: expected any, first, repeat, N (the Nth), N+ (from the Nth on) or every N"
+                    "offence `{text}`: expected any, first, repeat, N (the Nth), N+ (from the Nth on) or every N"
                 ),
             );
             Incidence::Any
@@ -952,11 +952,12 @@ impl Converter<'_, '_> {
         match raw.map(|r| (r, r.get_ref().as_str())) {
             None | Some((_, "any")) => Cure::Any,
             Some((_, "found")) => Cure::Found,
-            Some((_, "uncured")) => Cure::Uncured,
+            // `uncured`: the former spelling.
+            Some((_, "not_corrected" | "uncured")) => Cure::Uncured,
             Some((r, other)) => {
                 self.diag.error(
                     r.span(),
-                    format!("cure `{other}`: expected any, found or uncured"),
+                    format!("irregularity `{other}`: expected any, found or not_corrected"),
                 );
                 Cure::Any
             }
@@ -1130,7 +1131,7 @@ impl Converter<'_, '_> {
                 .iter()
                 .all(|c| fines_ok(infractions[c.0 as usize].group));
         let incidence = raw
-            .incidence
+            .offence
             .as_ref()
             .map_or(Incidence::Any, |i| self.incidence(i));
         let count = raw.count.as_ref().map(|c| self.count(c));
@@ -1143,7 +1144,7 @@ impl Converter<'_, '_> {
             applies_to: selector,
             incidence,
             count,
-            cure: self.cure(raw.cure.as_ref()),
+            cure: self.cure(raw.irregularity.as_ref()),
             sanctions,
             citation: self.citation(&raw.citation),
         })

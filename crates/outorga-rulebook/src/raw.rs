@@ -246,8 +246,14 @@ pub struct RawInfraction {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawLadderStep {
-    pub incidence: Spanned<String>,
-    pub cure: Option<Spanned<String>>,
+    /// Which offence of the code the step is for (as `[[sanction_rules]]`'s
+    /// `offence`); `incidence`, its former name, still loads.
+    #[serde(alias = "incidence")]
+    pub offence: Spanned<String>,
+    /// As `[[sanction_rules]]`'s `irregularity`; `cure`, its former name,
+    /// still loads.
+    #[serde(alias = "cure")]
+    pub irregularity: Option<Spanned<String>>,
     /// Defaults to the infraction's citation.
     pub citation: Option<Spanned<String>>,
     pub sanctions: Vec<Spanned<RawSanction>>,
@@ -301,13 +307,19 @@ pub struct RawSanctionRule {
     pub groups: Vec<Spanned<String>>,
     #[serde(default)]
     pub codes: Vec<Spanned<String>>,
-    /// `any` (default), `first`, `repeat`, `N` (the Nth), `N+` (from the Nth on),
-    /// `every N`.
-    pub incidence: Option<Spanned<String>>,
+    /// Which offence of the code (or group) the rule is for, counted as
+    /// `[repeat]` says: `any` (default), `first` (the first), `repeat` (a
+    /// reincidência: the second or later), `N` (exactly the Nth), `N+` (the
+    /// Nth and later), `every N`. `incidence`, its former name, still loads.
+    #[serde(alias = "incidence")]
+    pub offence: Option<Spanned<String>>,
     pub count: Option<Spanned<RawCount>>,
-    /// `any` (default), `found` (just found) or `uncured` (its notice to cure
-    /// went unheeded).
-    pub cure: Option<Spanned<String>>,
+    /// For a law that first notifies an irregularity with time to correct
+    /// it: `any` (default), `found` (the irregularity as found: the notice)
+    /// or `not_corrected` (the notice's time ran out without the
+    /// correction). `cure` (with `uncured`), its former spelling, still loads.
+    #[serde(alias = "cure")]
+    pub irregularity: Option<Spanned<String>>,
     pub sanctions: Vec<Spanned<RawSanction>>,
     pub citation: Spanned<String>,
 }

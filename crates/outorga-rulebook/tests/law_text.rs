@@ -90,3 +90,31 @@ pub fn copy_folder(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The former spellings (`incidence`, `cure = "uncured"`) still load, to
+/// the same rules as the law's own words (`offence`, `irregularity =
+/// "not_corrected"`).
+#[test]
+fn the_former_spellings_still_load_to_the_same_rules() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let folder = dir.path().join("cangucu");
+    copy_folder(&rulebooks().join("cangucu"), &folder);
+    for name in ["taxi.toml", "catalog.toml"] {
+        let path = folder.join(name);
+        let text = std::fs::read_to_string(&path).expect("read");
+        let old = text
+            .replace("offence = ", "incidence = ")
+            .replace("irregularity = \"not_corrected\"", "cure = \"uncured\"")
+            .replace("irregularity = \"found\"", "cure = \"found\"");
+        std::fs::write(&path, old).expect("written");
+    }
+    let old = outorga_rulebook::load(&folder).expect("the former spellings load");
+    let new = outorga_rulebook::load(&rulebooks().join("cangucu")).expect("loads");
+    let rules = |library: &outorga_rulebook::Library| {
+        format!(
+            "{:?}",
+            library.get("cangucu/taxi").expect("Canguçu").sanction_rules
+        )
+    };
+    assert_eq!(rules(&old), rules(&new));
+}
