@@ -227,6 +227,13 @@ enum RulebookCommand {
         /// (default: the rulebooks folder).
         path: Option<PathBuf>,
     },
+    /// Write the JSON Schemas of the rulebook format (a service's file, a
+    /// catalog, a jurisdiction.toml) into a folder, as published in
+    /// docs/schema/.
+    Schema {
+        /// The folder to write them in.
+        folder: PathBuf,
+    },
     /// What changed between two versions of a law, rule by rule with the
     /// articles they cite, and article by article in the law's text
     /// (e.g. `taxi.toml taxi@2026-01-01.toml`). Exit 2 if either does not load.
@@ -263,6 +270,9 @@ fn main() -> ExitCode {
         Command::Rulebook {
             command: RulebookCommand::Diff { before, after },
         } => rulebooks::diff(&before, &after),
+        Command::Rulebook {
+            command: RulebookCommand::Schema { folder },
+        } => rulebooks::schema(&folder),
         Command::Scenarios {
             command:
                 ScenariosCommand::Run {

@@ -1,4 +1,4 @@
-//! `outorga rulebook check` and `diff`, and `outorga scenarios run`; finding and loading
+//! `outorga rulebook check`, `diff` and `schema`, and `outorga scenarios run`; finding and loading
 //! the rulebooks for the other commands.
 
 use anyhow::{Context as _, bail};
@@ -52,6 +52,17 @@ pub fn check(path: Option<PathBuf>) -> anyhow::Result<ExitCode> {
         println!("{jurisdiction}/catalog.toml — {count} infractions in the law's catalog");
     }
     println!("{} rulebook(s) OK", library.ids().count());
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn schema(folder: &Path) -> anyhow::Result<ExitCode> {
+    std::fs::create_dir_all(folder)
+        .with_context(|| format!("cannot create {}", folder.display()))?;
+    for (name, text) in outorga_rulebook::schemas() {
+        let path = folder.join(name);
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        println!("{}", path.display());
+    }
     Ok(ExitCode::SUCCESS)
 }
 

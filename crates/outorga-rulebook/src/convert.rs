@@ -9,7 +9,6 @@ use outorga_core::model::*;
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
-use toml::Spanned;
 
 /// What a jurisdiction folder's `jurisdiction.toml` gives every rulebook in it.
 #[derive(Debug, Clone)]

@@ -22,6 +22,7 @@ mod error;
 pub mod fixture;
 mod raw;
 mod summary;
+mod vocab_schema;
 
 pub use diff::{ArticleChange, Diff, RuleChange, diff_files};
 pub use error::{LoadError, LoadErrors};
@@ -497,6 +498,50 @@ pub fn load_text(
         Some(rulebook) if errors.is_empty() => Ok(rulebook),
         _ => Err(LoadErrors(errors)),
     }
+}
+
+/// The JSON Schemas of the rulebook format, generated from the types the
+/// loader reads (JSON Schema draft 7, which editors' TOML extensions
+/// read): a service's file, a catalog and a `jurisdiction.toml`, each as
+/// (file name, text). Published in `docs/schema/`; each rulebook file
+/// names its own in a `#:schema` line.
+pub fn schemas() -> [(&'static str, String); 3] {
+    fn text<T: schemars::JsonSchema>(name: &str, title: &str) -> String {
+        let mut schema = schemars::generate::SchemaSettings::draft07()
+            .into_generator()
+            .into_root_schema_for::<T>();
+        schema.insert(
+            "$id".into(),
+            format!("https://outorga.app/schema/{name}").into(),
+        );
+        schema.insert("title".into(), title.into());
+        let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+    [
+        (
+            "rulebook.schema.json",
+            text::<raw::RulebookFile>(
+                "rulebook.schema.json",
+                "outorga: the rulebook of one law for its services (<service>.toml)",
+            ),
+        ),
+        (
+            "catalog.schema.json",
+            text::<raw::CatalogFile>(
+                "catalog.schema.json",
+                "outorga: a law's catalog of infractions (catalog.toml)",
+            ),
+        ),
+        (
+            "jurisdiction.schema.json",
+            text::<raw::JurisdictionFile>(
+                "jurisdiction.schema.json",
+                "outorga: a jurisdiction and its local holidays (jurisdiction.toml)",
+            ),
+        ),
+    ]
 }
 
 fn read(path: &Path, errors: &mut Vec<LoadError>) -> Option<String> {

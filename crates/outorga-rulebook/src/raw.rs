@@ -3,14 +3,14 @@
 
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use std::collections::BTreeMap;
 use std::fmt;
-use toml::Spanned;
 
 /// `jurisdiction.toml`
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JurisdictionFile {
     pub jurisdiction: RawJurisdiction,
@@ -18,7 +18,7 @@ pub struct JurisdictionFile {
     pub holidays: Vec<Spanned<RawHoliday>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawJurisdiction {
     pub id: Spanned<String>,
@@ -31,7 +31,7 @@ pub struct RawJurisdiction {
     pub authority: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawHoliday {
     pub name: String,
@@ -46,7 +46,7 @@ pub struct RawHoliday {
 
 /// `catalog.toml`: groups and infractions (with their ladders) shared by the
 /// rulebooks of a jurisdiction that name it.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CatalogFile {
     #[serde(default)]
@@ -56,7 +56,7 @@ pub struct CatalogFile {
 }
 
 /// `<service>.toml`
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RulebookFile {
     /// A catalog file in the same folder whose groups and infractions this
@@ -118,7 +118,7 @@ pub struct RulebookFile {
 
 /// `[[transitional]]`: a rule of the law's final articles on what was in
 /// force on `on`; `kind` says which, and which fields it takes.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawTransitional {
     pub kind: Spanned<String>,
@@ -133,20 +133,21 @@ pub struct RawTransitional {
     pub duty: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawAct {
     pub name: String,
     pub number: String,
     pub date: RawDate,
     pub in_force: RawDate,
+    #[schemars(schema_with = "crate::vocab_schema::services")]
     pub services: Vec<Spanned<String>>,
     /// The law's text as published, in the same folder (`lei.txt`): every
     /// citation must find its article in it.
     pub text: Option<Spanned<String>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawAmendment {
     pub name: String,
@@ -157,7 +158,7 @@ pub struct RawAmendment {
     pub summary: String,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawParameter {
     pub doc: String,
@@ -171,7 +172,7 @@ pub struct RawParameter {
     pub values: Vec<RawDated>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawDated {
     pub from: RawDate,
@@ -179,7 +180,7 @@ pub struct RawDated {
     pub source: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawUnit {
     pub name: String,
@@ -194,14 +195,14 @@ pub struct RawUnit {
     pub paid_at_value_of: Option<Spanned<String>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawCited {
     pub value: RawQuantity,
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawAmount {
     pub unit: Spanned<String>,
@@ -209,7 +210,7 @@ pub struct RawAmount {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawGroup {
     pub id: Spanned<String>,
@@ -218,7 +219,7 @@ pub struct RawGroup {
     pub fine: Option<RawAmount>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawInfraction {
     pub code: Spanned<String>,
@@ -233,6 +234,7 @@ pub struct RawInfraction {
     pub points: Option<RawCited>,
     /// The services it exists in (default: all of the rulebook's).
     #[serde(default)]
+    #[schemars(schema_with = "crate::vocab_schema::services")]
     pub services: Vec<Spanned<String>>,
     /// The ladder printed under the code: sanctions by incidence of this code.
     #[serde(default)]
@@ -243,37 +245,40 @@ pub struct RawInfraction {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawLadderStep {
     /// Which offence of the code the step is for (as `[[sanction_rules]]`'s
     /// `offence`); `incidence`, its former name, still loads.
     #[serde(alias = "incidence")]
+    #[schemars(schema_with = "crate::vocab_schema::offence")]
     pub offence: Spanned<String>,
     /// As `[[sanction_rules]]`'s `irregularity`; `cure`, its former name,
     /// still loads.
     #[serde(alias = "cure")]
+    #[schemars(schema_with = "crate::vocab_schema::irregularity")]
+    #[serde(default)]
     pub irregularity: Option<Spanned<String>>,
     /// Defaults to the infraction's citation.
     pub citation: Option<Spanned<String>>,
     pub sanctions: Vec<Spanned<RawSanction>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawLiability {
     pub fine_payer: RawParty,
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RawParty {
     Offender,
     Holder,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RawRole {
     Any,
@@ -282,7 +287,7 @@ pub enum RawRole {
 }
 
 /// How prior infractions are counted.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawCount {
     /// `code`, `group` or `codes` (with `codes = [...]`).
@@ -293,14 +298,14 @@ pub struct RawCount {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawPeriod {
     pub days: Option<RawQuantity>,
     pub months: Option<RawQuantity>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawSanctionRule {
     #[serde(default)]
@@ -312,6 +317,8 @@ pub struct RawSanctionRule {
     /// reincidência: the second or later), `N` (exactly the Nth), `N+` (the
     /// Nth and later), `every N`. `incidence`, its former name, still loads.
     #[serde(alias = "incidence")]
+    #[schemars(schema_with = "crate::vocab_schema::offence")]
+    #[serde(default)]
     pub offence: Option<Spanned<String>>,
     pub count: Option<Spanned<RawCount>>,
     /// For a law that first notifies an irregularity with time to correct
@@ -319,14 +326,17 @@ pub struct RawSanctionRule {
     /// or `not_corrected` (the notice's time ran out without the
     /// correction). `cure` (with `uncured`), its former spelling, still loads.
     #[serde(alias = "cure")]
+    #[schemars(schema_with = "crate::vocab_schema::irregularity")]
+    #[serde(default)]
     pub irregularity: Option<Spanned<String>>,
     pub sanctions: Vec<Spanned<RawSanction>>,
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawSanction {
+    #[schemars(schema_with = "crate::vocab_schema::sanction_kind")]
     pub kind: Spanned<String>,
     pub target: Option<RawParty>,
     pub when_offender: Option<RawRole>,
@@ -353,7 +363,7 @@ pub struct RawSanction {
     pub optional: bool,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawScale {
     /// Each prior of the same code within this period of the one after it
@@ -363,7 +373,7 @@ pub struct RawScale {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawPoints {
     pub citation: Spanned<String>,
@@ -375,7 +385,7 @@ pub struct RawPoints {
     pub holder_share: Option<RawCited>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawThreshold {
     pub window_months: u32,
@@ -388,15 +398,16 @@ pub struct RawThreshold {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawProcess {
+    #[schemars(schema_with = "crate::vocab_schema::sanction_kinds")]
     pub kinds: Vec<Spanned<String>>,
     pub citation: Spanned<String>,
 }
 
 /// `[procedure]`: the procedure of an auto.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawProcedure {
     /// The article that gives the right to a defense.
@@ -422,18 +433,19 @@ pub struct RawProcedure {
 }
 
 /// An authority that decides the autos proposing `kinds`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawReserved {
     pub key: Spanned<String>,
     pub by: String,
+    #[schemars(schema_with = "crate::vocab_schema::sanction_kinds")]
     pub kinds: Vec<Spanned<String>>,
     pub citation: Spanned<String>,
 }
 
 /// Where the penalty is one of `instead_of`, the authority decides among
 /// `options` (the proposal is one of them).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawChoice {
     pub instead_of: Vec<Spanned<String>>,
@@ -441,7 +453,7 @@ pub struct RawChoice {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawOption {
     pub sanctions: Vec<Spanned<RawSanction>>,
@@ -452,17 +464,19 @@ pub struct RawOption {
     pub record_as: Option<Spanned<String>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawMeasure {
+    #[schemars(schema_with = "crate::vocab_schema::measure_kind")]
     pub kind: Spanned<String>,
     pub citation: Spanned<String>,
 }
 
 /// A measure's custody.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawCustody {
+    #[schemars(schema_with = "crate::vocab_schema::sanction_kind")]
     pub kind: Spanned<String>,
     #[serde(default)]
     pub release: Vec<RawCondition>,
@@ -471,45 +485,49 @@ pub struct RawCustody {
 }
 
 /// A condition of a release, with its article.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawCondition {
+    #[schemars(schema_with = "crate::vocab_schema::release_condition")]
     pub when: Spanned<String>,
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawInstance {
     pub by: String,
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawAppeal {
     pub to: String,
     /// The deadline kind that bounds it, from the notice of the decision.
+    #[schemars(schema_with = "crate::vocab_schema::deadline_kind")]
     pub limit: Spanned<String>,
     pub citation: Spanned<String>,
     /// The penalties this body hears appeals against (none: all).
     #[serde(default)]
+    #[schemars(schema_with = "crate::vocab_schema::sanction_kinds")]
     pub hears: Vec<Spanned<String>>,
     /// Who hears the appeal against the other penalties.
     pub otherwise: Option<Spanned<RawOtherwise>>,
 }
 
 /// The body that hears an appeal against the penalties `hears` leaves out.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawOtherwise {
     pub to: String,
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawDeadline {
+    #[schemars(schema_with = "crate::vocab_schema::deadline_kind")]
     pub kind: Spanned<String>,
     pub days: Option<RawQuantity>,
     pub months: Option<RawQuantity>,
@@ -524,7 +542,7 @@ pub struct RawDeadline {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawFineMultiplier {
     /// Incidences of the same code within this period that led to a fine.
@@ -532,7 +550,7 @@ pub struct RawFineMultiplier {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawLateTier {
     pub after_days: RawQuantity,
@@ -540,7 +558,7 @@ pub struct RawLateTier {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawInstallments {
     pub max: RawQuantity,
@@ -559,19 +577,21 @@ pub struct RawInstallments {
 }
 
 /// `acceleration = { after = { days = 30 }, citation = "…" }`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawAcceleration {
     pub after: RawPeriod,
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawCap {
+    #[schemars(schema_with = "crate::vocab_schema::service")]
     pub service: Spanned<String>,
     /// Services whose permits count with `service`'s against the cap.
     #[serde(default)]
+    #[schemars(schema_with = "crate::vocab_schema::services")]
     pub with: Vec<Spanned<String>>,
     pub inhabitants_per_permit: RawQuantity,
     #[serde(default)]
@@ -581,19 +601,21 @@ pub struct RawCap {
     pub reserved: Vec<Spanned<RawQuota>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawQuota {
     pub key: String,
     pub percent: RawQuantity,
     /// The share is the permits of this service (one of the cap's).
+    #[schemars(schema_with = "crate::vocab_schema::service")]
+    #[serde(default)]
     pub service: Option<Spanned<String>>,
     /// The article that releases its unfilled places to the others.
     pub release: Option<Spanned<String>>,
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawRequirement {
     pub id: Spanned<String>,
@@ -606,14 +628,14 @@ pub struct RawRequirement {
     pub see_also: Vec<Spanned<String>>,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RawApplicant {
     Holder,
     Driver,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum RawCheck {
     NaturalPerson,
@@ -655,7 +677,7 @@ pub enum RawCheck {
     },
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawVehicles {
     #[serde(default)]
@@ -672,7 +694,7 @@ pub struct RawVehicles {
 }
 
 /// A delegation served by a fleet.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawFleet {
     pub citation: Spanned<String>,
@@ -680,7 +702,7 @@ pub struct RawFleet {
 
 /// An inspection of its own kind, besides the regular one (Canguçu art. 11,
 /// VIII: NBR 14.040 every 2 years for vehicles over 5; art. 14, § 4º).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawPeriodicInspection {
     pub kind: Spanned<String>,
@@ -692,7 +714,7 @@ pub struct RawPeriodicInspection {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawVehicleRequirement {
     pub id: Spanned<String>,
@@ -701,7 +723,7 @@ pub struct RawVehicleRequirement {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum RawVehicleCheck {
     Doors {
@@ -726,14 +748,14 @@ pub enum RawVehicleCheck {
     },
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawAgeLimit {
     pub max_age: RawQuantity,
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawSubstitution {
     pub replaced_min_age: Option<RawQuantity>,
@@ -745,7 +767,7 @@ pub struct RawSubstitution {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawReplacement {
     pub at_age: RawQuantity,
@@ -755,7 +777,7 @@ pub struct RawReplacement {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawReplacementExtension {
     pub years: RawQuantity,
@@ -763,7 +785,7 @@ pub struct RawReplacementExtension {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawTransition {
     pub over_age: RawQuantity,
@@ -771,7 +793,7 @@ pub struct RawTransition {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawInspection {
     pub every: RawPeriod,
@@ -781,7 +803,7 @@ pub struct RawInspection {
     pub see_also: Vec<Spanned<String>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawLaterInspections {
     /// Counted from the vehicle's inclusion.
@@ -792,7 +814,7 @@ pub struct RawLaterInspections {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawStands {
     pub citation: Spanned<String>,
@@ -816,10 +838,11 @@ pub struct RawStands {
 /// `[public_call]`: how new permits are given; exactly one of `criteria`
 /// (the edital's criteria, ranked by the engine) or `bid` (the article that
 /// judges proposals, which the engine does not rank).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawPublicCall {
     /// `chamamento_publico` or `licitacao`.
+    #[schemars(schema_with = "crate::vocab_schema::call_procedure")]
     pub procedure: Spanned<String>,
     pub citation: Spanned<String>,
     #[serde(default)]
@@ -828,7 +851,7 @@ pub struct RawPublicCall {
     pub bid: Option<Spanned<String>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawCallCriteria {
     pub citation: Spanned<String>,
@@ -839,7 +862,7 @@ pub struct RawCallCriteria {
 }
 
 /// The public draw that breaks ties.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawTieBreak {
     pub citation: Spanned<String>,
@@ -847,7 +870,7 @@ pub struct RawTieBreak {
     pub decree_default: bool,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawCallShare {
     /// The key of a reserved share of the rulebook's cap.
@@ -855,7 +878,7 @@ pub struct RawCallShare {
     pub conditions: Vec<RawShareCondition>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawShareCondition {
     pub key: Spanned<String>,
@@ -863,7 +886,7 @@ pub struct RawShareCondition {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawBus {
     pub ctm: Spanned<String>,
@@ -882,7 +905,7 @@ pub struct RawBus {
 }
 
 /// What passengers' complaints about a trip are weighed by.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawPassengers {
     pub claims: Vec<RawClaim>,
@@ -890,16 +913,17 @@ pub struct RawPassengers {
 }
 
 /// A kind of complaint: the articles of the right, the infraction breached.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawClaim {
+    #[schemars(schema_with = "crate::vocab_schema::claim_kind")]
     pub kind: Spanned<String>,
     pub infraction: Spanned<String>,
     pub citations: Vec<Spanned<String>>,
 }
 
 /// The articles of the services by authorization.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawCharters {
     pub prior: Spanned<String>,
@@ -913,7 +937,7 @@ pub struct RawCharters {
 }
 
 /// The register of the carriers authorized for special services.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawCarrierRegistration {
     pub register: Spanned<String>,
@@ -925,7 +949,7 @@ pub struct RawCarrierRegistration {
 }
 
 /// What the agency checks in the carriers' own data.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawCompliance {
     pub seat_sold_twice: RawFinding,
@@ -938,14 +962,14 @@ pub struct RawCompliance {
 }
 
 /// A kind of finding: the infraction it is, the article it breaks.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawFinding {
     pub infraction: Spanned<String>,
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawTicketFields {
     pub names: Vec<String>,
@@ -953,14 +977,14 @@ pub struct RawTicketFields {
     pub simplified_on_semi_urban: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawCitedQuantity {
     pub value: RawQuantity,
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawBaggage {
     pub hold_kg: RawQuantity,
@@ -970,7 +994,7 @@ pub struct RawBaggage {
     pub excess_citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawIndemnity {
     pub kind: String,
@@ -978,7 +1002,7 @@ pub struct RawIndemnity {
 }
 
 /// One of a law's listed grounds for a measure (refusal of boarding, caducity…).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawGround {
     pub set: Spanned<String>,
@@ -988,7 +1012,7 @@ pub struct RawGround {
 }
 
 /// Something the law forbids doing with a permit (Canguçu art. 30, 37, 38).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawForbiddenAct {
     pub act: Spanned<String>,
@@ -997,7 +1021,7 @@ pub struct RawForbiddenAct {
 }
 
 /// How long a registration lasts (Canguçu art. 8º, §§ 2º–3º).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawRegistration {
     pub role: RawApplicant,
@@ -1010,7 +1034,7 @@ pub struct RawRegistration {
 
 /// How long a vehicle may be off the road, and what a longer time is
 /// (Canguçu art. 36).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawDowntime {
     /// The article that makes the days up to the first band free of charge.
@@ -1021,7 +1045,7 @@ pub struct RawDowntime {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawDowntimeBand {
     pub from_day: RawQuantity,
@@ -1031,7 +1055,7 @@ pub struct RawDowntimeBand {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawDowntimeExcuse {
     pub key: Spanned<String>,
@@ -1040,7 +1064,7 @@ pub struct RawDowntimeExcuse {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawSuspension {
     pub max_days: RawQuantity,
@@ -1051,7 +1075,7 @@ pub struct RawSuspension {
 }
 
 /// `[permit_life]`: how a permit ends, is renewed and may change hands.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawPermitLife {
     pub citation: Spanned<String>,
@@ -1061,9 +1085,10 @@ pub struct RawPermitLife {
     pub earlier_from_act: Option<Spanned<String>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawEnd {
+    #[schemars(schema_with = "crate::vocab_schema::end_ground")]
     pub ground: Spanned<String>,
     /// `term`, `notice` or `reserve`: what must have run out first.
     pub after: Option<Spanned<String>>,
@@ -1079,14 +1104,14 @@ pub struct RawEnd {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawRenewal {
     pub max: Option<u32>,
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawTransfer {
     /// `forbidden` or `with_consent`.
@@ -1094,7 +1119,7 @@ pub struct RawTransfer {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawChangeLimit {
     pub change: Spanned<String>,
@@ -1107,7 +1132,7 @@ pub struct RawChangeLimit {
     pub decree_default: bool,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawReason {
     pub key: String,
@@ -1115,7 +1140,7 @@ pub struct RawReason {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawFee {
     pub kind: Spanned<String>,
@@ -1126,10 +1151,12 @@ pub struct RawFee {
     #[serde(default)]
     pub reductions: Vec<RawFeeReduction>,
     /// The event that charges it (`grant`, `second_copy`, …).
+    #[schemars(schema_with = "crate::vocab_schema::fee_event")]
+    #[serde(default)]
     pub event: Option<Spanned<String>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawFeeReduction {
     pub from_months: u32,
@@ -1138,7 +1165,7 @@ pub struct RawFeeReduction {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawFare {
     /// The bandeira outside the windows (1 or 2).
@@ -1153,7 +1180,7 @@ pub struct RawFare {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawFareWindow {
     /// weekday, saturday, sunday or holiday.
@@ -1166,7 +1193,7 @@ pub struct RawFareWindow {
     pub citation: Spanned<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawDiscount {
     /// age_at_least (with `age`), student or disabled.
@@ -1253,5 +1280,80 @@ impl<'de> Deserialize<'de> for RawDate {
                 "{datetime} is not a plain date; write YYYY-MM-DD"
             ))),
         }
+    }
+}
+
+/// A value with the place in its file it was read from (its span), for
+/// errors that name the line; in the schema, just the value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spanned<T>(toml::Spanned<T>);
+
+impl<T> Spanned<T> {
+    pub fn get_ref(&self) -> &T {
+        self.0.get_ref()
+    }
+
+    pub fn span(&self) -> std::ops::Range<usize> {
+        self.0.span()
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Spanned<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        toml::Spanned::<T>::deserialize(deserializer).map(Spanned)
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Spanned<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}
+
+impl JsonSchema for RawQuantity {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Quantity".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A number: an integer, a decimal written as a string (\"0.5\"), or { param = \"name\" } naming a parameter.",
+            "oneOf": [
+                { "type": "integer" },
+                { "type": "string", "pattern": "^\\s*-?[0-9]+(\\.[0-9]+)?\\s*$" },
+                {
+                    "type": "object",
+                    "properties": { "param": { "type": "string" } },
+                    "required": ["param"],
+                    "additionalProperties": false
+                }
+            ]
+        })
+    }
+}
+
+impl JsonSchema for RawDate {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Date".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A TOML local date: 2024-08-01.",
+            "type": "string",
+            "format": "date"
+        })
     }
 }
