@@ -84,6 +84,26 @@ pub struct Rulebook {
     pub earlier: Vec<Rulebook>,
 }
 
+crate::vocab::vocabulary! {
+    /// Who fills what a law leaves open.
+    pub enum FilledBy {
+        /// A decree of the Executive (the law's regulamento).
+        Decree = "decreto",
+        /// An act of the department or its head (normas complementares).
+        Portaria = "portaria",
+        /// The public call's edital.
+        Edital = "edital",
+    }
+}
+
+/// A value the law leaves open, which the rulebook takes by default: who
+/// fills it and the article that leaves it to them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenTerm {
+    pub by: FilledBy,
+    pub basis: Citation,
+}
+
 /// A version of a law: the law as in force from a day.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Version {
@@ -308,7 +328,7 @@ pub struct Parameter {
     pub citation: Citation,
     /// True when the value is the product's default for something the law leaves
     /// to a decree (`shared/spec/decree-defaults.md`), not the law's own words.
-    pub decree_default: bool,
+    pub decree_default: Option<OpenTerm>,
     pub values: Vec<Dated<Decimal>>,
 }
 
@@ -989,7 +1009,7 @@ pub struct DeadlineRule {
     pub length: Quantity,
     pub unit: LimitUnit,
     pub citation: Citation,
-    pub decree_default: bool,
+    pub decree_default: Option<OpenTerm>,
 }
 
 /// How a limit's length is measured: days, months or years counted on the
@@ -1623,7 +1643,7 @@ pub struct SubstitutionRule {
     pub min_years_newer: Option<Quantity>,
     pub citation: Citation,
     /// True when the bounds are the product's reading, not the law's words.
-    pub decree_default: bool,
+    pub decree_default: Option<OpenTerm>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -2054,7 +2074,7 @@ pub struct CallRanking {
 #[derive(Debug, Clone)]
 pub struct TieBreak {
     pub citation: Citation,
-    pub decree_default: bool,
+    pub decree_default: Option<OpenTerm>,
 }
 
 /// A reserved share of the cap (`CapRule::reserved`, by `key`) as a call
@@ -2116,7 +2136,7 @@ pub struct ChangeLimit {
     /// Reasons that make a change not count, each with its article.
     pub excuses: Vec<SuspensionReason>,
     pub citation: Citation,
-    pub decree_default: bool,
+    pub decree_default: Option<OpenTerm>,
 }
 
 #[derive(Debug, Clone)]

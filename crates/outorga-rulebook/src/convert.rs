@@ -676,12 +676,13 @@ impl Converter<'_, '_> {
             );
         }
         let citation = self.citation(&raw.citation);
+        let decree_default = self.open_term(&raw.decree_default);
         // `raw.parameters` is a BTreeMap: names arrive sorted, as the model wants.
         self.st.parameters.push(Parameter {
             name: name.to_string(),
             doc: raw.doc.clone(),
             citation,
-            decree_default: raw.decree_default,
+            decree_default,
             values,
         });
     }
@@ -959,6 +960,28 @@ impl Converter<'_, '_> {
                     format!("irregularity `{other}`: expected any, found or not_corrected"),
                 );
                 Cure::Any
+            }
+        }
+    }
+
+    /// What a law leaves open and the rulebook takes by default: who fills
+    /// it and the article that leaves it to them (which the law's text
+    /// must have).
+    fn open_term(&mut self, raw: &RawDecreeDefault) -> Option<OpenTerm> {
+        let term = raw.0.as_ref()?;
+        let basis = self.citation(&term.basis);
+        match FilledBy::parse(term.by.get_ref()) {
+            Some(by) => Some(OpenTerm { by, basis }),
+            None => {
+                self.diag.error(
+                    term.by.span(),
+                    format!(
+                        "who fills an open term: `{}` is not one of {}",
+                        term.by.get_ref(),
+                        FilledBy::known()
+                    ),
+                );
+                None
             }
         }
     }
@@ -1489,7 +1512,7 @@ impl Converter<'_, '_> {
                 length,
                 unit,
                 citation: self.citation(&d.citation),
-                decree_default: d.decree_default,
+                decree_default: self.open_term(&d.decree_default),
             });
         }
         rules
@@ -1701,7 +1724,7 @@ impl Converter<'_, '_> {
             proof: self.citation(&raw.proof),
             tie_break: TieBreak {
                 citation: self.citation(&raw.tie_break.citation),
-                decree_default: raw.tie_break.decree_default,
+                decree_default: self.open_term(&raw.tie_break.decree_default),
             },
             shares,
         }
@@ -1905,7 +1928,7 @@ impl Converter<'_, '_> {
                         .as_ref()
                         .map(|q| self.quantity(q, span.clone())),
                     max_age: self.quantity(&r.max_age, span.clone()),
-                    decree_default: r.decree_default,
+                    decree_default: self.open_term(&r.decree_default),
                     min_years_newer: r
                         .min_years_newer
                         .as_ref()
@@ -2603,7 +2626,7 @@ impl Converter<'_, '_> {
             within: self.period(&raw.within, spanned.span()),
             excuses: self.reasons(&raw.excuses, spanned.span(), "excuse"),
             citation: self.citation(&raw.citation),
-            decree_default: raw.decree_default,
+            decree_default: self.open_term(&raw.decree_default),
         }
     }
 

@@ -164,7 +164,7 @@ pub struct RawParameter {
     pub doc: String,
     pub citation: Spanned<String>,
     #[serde(default)]
-    pub decree_default: bool,
+    pub decree_default: RawDecreeDefault,
     /// A value in force for every date.
     pub value: Option<RawQuantity>,
     /// Values in force from a date on.
@@ -538,7 +538,7 @@ pub struct RawDeadline {
     /// `calendar_days_from_next_business_day`.
     pub counting: Option<Spanned<String>>,
     #[serde(default)]
-    pub decree_default: bool,
+    pub decree_default: RawDecreeDefault,
     pub citation: Spanned<String>,
 }
 
@@ -760,7 +760,7 @@ pub struct RawAgeLimit {
 pub struct RawSubstitution {
     pub replaced_min_age: Option<RawQuantity>,
     #[serde(default)]
-    pub decree_default: bool,
+    pub decree_default: RawDecreeDefault,
     pub replaced_max_age: Option<RawQuantity>,
     pub max_age: RawQuantity,
     pub min_years_newer: Option<RawQuantity>,
@@ -867,7 +867,7 @@ pub struct RawCallCriteria {
 pub struct RawTieBreak {
     pub citation: Spanned<String>,
     #[serde(default)]
-    pub decree_default: bool,
+    pub decree_default: RawDecreeDefault,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -1129,7 +1129,7 @@ pub struct RawChangeLimit {
     pub excuses: Vec<RawReason>,
     pub citation: Spanned<String>,
     #[serde(default)]
-    pub decree_default: bool,
+    pub decree_default: RawDecreeDefault,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -1355,5 +1355,63 @@ impl JsonSchema for RawDate {
             "type": "string",
             "format": "date"
         })
+    }
+}
+
+/// `decree_default = { by = "decreto", basis = "Art. 67" }`: a value the
+/// law leaves open, taken by default, with who fills it (a decree, a
+/// portaria, the edital) and the article that leaves it to them.
+#[derive(Debug, Default)]
+pub struct RawDecreeDefault(pub Option<RawOpenTerm>);
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawOpenTerm {
+    /// Who fills the open term: `decreto`, `portaria` or `edital`.
+    #[schemars(schema_with = "crate::vocab_schema::filled_by")]
+    pub by: Spanned<String>,
+    /// The article of the law that leaves it open or delegates it.
+    pub basis: Spanned<String>,
+}
+
+impl<'de> Deserialize<'de> for RawDecreeDefault {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct OpenTermVisitor;
+        impl<'de> Visitor<'de> for OpenTermVisitor {
+            type Value = RawDecreeDefault;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(OPEN_TERM_FORM)
+            }
+
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<RawDecreeDefault, E> {
+                if v {
+                    Err(E::custom(format!(
+                        "say who fills this open term and which article leaves it open: {OPEN_TERM_FORM}"
+                    )))
+                } else {
+                    Ok(RawDecreeDefault(None))
+                }
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawDecreeDefault, A::Error> {
+                RawOpenTerm::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(|term| RawDecreeDefault(Some(term)))
+            }
+        }
+        deserializer.deserialize_any(OpenTermVisitor)
+    }
+}
+
+const OPEN_TERM_FORM: &str =
+    "decree_default = { by = \"decreto\" | \"portaria\" | \"edital\", basis = \"Art. N\" }";
+
+impl JsonSchema for RawDecreeDefault {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        RawOpenTerm::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        RawOpenTerm::json_schema(generator)
     }
 }

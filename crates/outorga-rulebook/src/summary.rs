@@ -24,25 +24,25 @@ pub fn summary(rulebook: &Rulebook) -> Vec<(&'static str, usize)> {
             rulebook
                 .parameters
                 .iter()
-                .filter(|p| p.decree_default)
+                .filter(|p| p.decree_default.is_some())
                 .count()
                 + rulebook
                     .deadlines
                     .iter()
-                    .filter(|d| d.decree_default)
+                    .filter(|d| d.decree_default.is_some())
                     .count()
                 + vehicles
                     .substitution
                     .iter()
-                    .filter(|s| s.decree_default)
+                    .filter(|s| s.decree_default.is_some())
                     .count()
                 + rulebook
                     .change_limits
                     .iter()
-                    .filter(|l| l.decree_default)
+                    .filter(|l| l.decree_default.is_some())
                     .count()
                 + usize::from(rulebook.public_call.as_ref().is_some_and(|p| {
-                    matches!(&p.judgement, Judgement::Criteria(r) if r.tie_break.decree_default)
+                    matches!(&p.judgement, Judgement::Criteria(r) if r.tie_break.decree_default.is_some())
                 })),
         ),
         ("fiscal units", rulebook.units.len()),

@@ -3,8 +3,8 @@
 //! exactly the spellings the loader accepts.
 
 use outorga_core::model::{
-    CallProcedure, ClaimKind, DeadlineKind, EndGround, ExpenseKind, FeeEvent, ReleaseCondition,
-    SanctionKind, Service,
+    CallProcedure, ClaimKind, DeadlineKind, EndGround, ExpenseKind, FeeEvent, FilledBy,
+    ReleaseCondition, SanctionKind, Service,
 };
 use schemars::{Schema, SchemaGenerator, json_schema};
 
@@ -104,4 +104,8 @@ pub fn irregularity(_: &mut SchemaGenerator) -> Schema {
         &["any", "found", "not_corrected"],
         "Where the law first notifies an irregularity with time to correct it: found (the notice) or not_corrected (its time ran out without the correction).",
     )
+}
+
+pub fn filled_by(_: &mut SchemaGenerator) -> Schema {
+    one_of(FilledBy::NAMES, "Who fills an open term of the law.")
 }

@@ -23,7 +23,7 @@ services = ["taxi"]
 [parameters.window]
 doc = "repeat window"
 citation = "Art. 6º"
-decree_default = true
+decree_default = { by = "decreto", basis = "Art. 9º" }
 value = 12
 
 [units.VRTM]
@@ -330,7 +330,7 @@ fn public_call_errors() {
 kind = "call_appeal"
 days = 3
 counting = "business_days"
-decree_default = true
+decree_default = { by = "edital", basis = "Art. 10" }
 citation = "Art. 8º"
 
 [[caps]]
@@ -346,7 +346,7 @@ citation = "Art. 10"
 [public_call.criteria]
 citation = "Art. 10, § 1º"
 proof = "Art. 11"
-tie_break = { citation = "Art. 10, § 1º", decree_default = true }
+tie_break = { citation = "Art. 10, § 1º", decree_default = { by = "edital", basis = "Art. 10, § 1º" } }
 
 [[public_call.criteria.shares]]
 share = "disabled_drivers"
@@ -399,5 +399,37 @@ conditions = [{ key = "adapted_vehicle", description = "Veículo adaptado", cita
         "citation = \"Art. 10\"\nbid = \"Art. 12\"\n",
         "[public_call]",
         "needs exactly one of `criteria`",
+    );
+}
+
+/// What the law leaves open names who fills it and the article that
+/// leaves it to them: `true` alone says neither, an unknown filler or an
+/// uncited basis is refused on its line.
+#[test]
+fn an_open_term_names_who_fills_it_and_its_basis() {
+    let open = "decree_default = { by = \"decreto\", basis = \"Art. 9º\" }";
+    check(
+        open,
+        "decree_default = true",
+        "decree_default",
+        "say who fills this open term and which article leaves it open",
+    );
+    check(
+        open,
+        "decree_default = { by = \"lei\", basis = \"Art. 9º\" }",
+        "decree_default",
+        "who fills an open term: `lei` is not one of decreto, portaria, edital",
+    );
+    check(
+        open,
+        "decree_default = { by = \"portaria\", basis = \"artigo nono\" }",
+        "decree_default",
+        "must start with the article",
+    );
+    check(
+        open,
+        "decree_default = { by = \"portaria\" }",
+        "decree_default",
+        "basis",
     );
 }

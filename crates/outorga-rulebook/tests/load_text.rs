@@ -110,8 +110,8 @@ fn a_registration_lasts_a_whole_number_of_months() {
         ),
         (
             service.replace(
-                "decree_default = true\nvalue = 12",
-                "decree_default = true\nvalue = 0",
+                "basis = \"Art. 28, § 6º\" }\nvalue = 12",
+                "basis = \"Art. 28, § 6º\" }\nvalue = 0",
             ),
             "valid 0",
         ),

@@ -37,7 +37,8 @@ struct ParameterRow {
     source: String,
     article: String,
     set_here: bool,
-    decree_default: bool,
+    /// Who fills it and on which article, when the law leaves it open.
+    open_term: Option<String>,
 }
 
 #[derive(Debug)]
@@ -136,7 +137,10 @@ async fn parameters_page(
                         source: p.fonte.unwrap_or_default(),
                         article: p.artigo.unwrap_or_else(|| "—".to_string()),
                         set_here: p.definido_na_implantacao,
-                        decree_default: p.padrao_de_decreto,
+                        open_term: p.preenchido_por.as_ref().map(|by| {
+                            let basis = p.fundamento_do_padrao.as_deref().unwrap_or_default();
+                            format!("padrão até o {by} que a lei prevê ({basis})")
+                        }),
                         meaning: p.descricao,
                         unit: p.unidade,
                         name: p.nome,

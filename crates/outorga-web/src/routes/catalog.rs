@@ -447,6 +447,11 @@ pub struct ParametroCatalogo {
     /// O valor do regulamento é o padrão do produto para o que a lei deixa
     /// a um decreto, não palavra da lei.
     pub padrao_de_decreto: bool,
+    /// Quem preenche o que a lei deixou em aberto: `decreto`, `portaria`
+    /// ou `edital`.
+    pub preenchido_por: Option<String>,
+    /// O artigo da lei que o deixa em aberto.
+    pub fundamento_do_padrao: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -596,7 +601,9 @@ fn parameters_of(ctx: &Context<'_>, on: NaiveDate) -> ParametrosDoRegulamento {
                 valor_da_lei: dated.map(|d| number(d.value)),
                 fonte: dated.and_then(|d| d.source.clone()),
                 definido_na_implantacao: ctx.overrides.values.contains_key(&p.name),
-                padrao_de_decreto: p.decree_default,
+                padrao_de_decreto: p.decree_default.is_some(),
+                preenchido_por: p.decree_default.as_ref().map(|t| t.by.name().to_string()),
+                fundamento_do_padrao: p.decree_default.as_ref().map(|t| t.basis.clone()),
             }
         })
         .collect();
@@ -617,6 +624,8 @@ fn parameters_of(ctx: &Context<'_>, on: NaiveDate) -> ParametrosDoRegulamento {
             fonte: None,
             definido_na_implantacao: given.is_some(),
             padrao_de_decreto: false,
+            preenchido_por: None,
+            fundamento_do_padrao: None,
         });
     }
     // The fare's values, which a decree sets (the taximeter's law names
@@ -634,6 +643,8 @@ fn parameters_of(ctx: &Context<'_>, on: NaiveDate) -> ParametrosDoRegulamento {
             fonte: None,
             definido_na_implantacao: given.is_some(),
             padrao_de_decreto: false,
+            preenchido_por: None,
+            fundamento_do_padrao: None,
         });
     }
     let unidades = rulebook
