@@ -7,11 +7,14 @@ use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
 
-/// Values that replace the rulebook's for every date.
+/// Values that replace the rulebook's, each from its day.
 #[derive(Debug, Clone, Default)]
 pub struct Overrides {
-    /// Named parameters (`population`, `tariff.bandeirada`, …).
-    pub values: BTreeMap<String, Decimal>,
+    /// Named parameters (`population`, `tariff.bandeirada`, …), each from
+    /// its day with the act that set it (a scenario's from the earliest
+    /// day; a deployment's as its acts set them): on a day one of these is
+    /// in force, it is the value; before the first, the rulebook's.
+    pub values: BTreeMap<String, Vec<Dated<Decimal>>>,
     /// BRL value of fiscal units, each from its day (a scenario's from the
     /// earliest day; a deployment's as its acts set them): on a day one of
     /// these is in force, it is the value; before the first, the rulebook's.
@@ -52,14 +55,57 @@ pub enum EngineError {
     BeforeTheLaw(#[from] crate::model::BeforeTheLaw),
 }
 
-#[derive(Debug, Clone)]
+impl Overrides {
+    /// `name` worth `value` on every day (a scenario's parameter).
+    pub fn set(&mut self, name: impl Into<String>, value: Decimal) {
+        self.values.insert(
+            name.into(),
+            vec![Dated {
+                from: NaiveDate::MIN,
+                value,
+                source: None,
+            }],
+        );
+    }
+
+    /// The value of `name` in force on `on`, with its day and act.
+    pub fn in_force(&self, name: &str, on: NaiveDate) -> Option<&Dated<Decimal>> {
+        self.values.get(name).and_then(|v| dated_on(v, on))
+    }
+}
+
+/// A deployment's value a decision used instead of the rulebook's: the
+/// parameter, its value, the day it is in force from and the act.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Applied {
+    pub name: String,
+    pub from: NaiveDate,
+    pub value: Decimal,
+    pub act: Option<String>,
+}
+
+#[derive(Debug)]
 pub struct Context<'r> {
     pub rulebook: &'r Rulebook,
     pub overrides: Overrides,
     pub calendar: Calendar,
-    /// Per parameter: its value when the same on every date (overridden, or
-    /// undated in the rulebook), so most lookups are an index.
+    /// Per parameter: its value when the same on every date (undated in
+    /// the rulebook, not overridden), so most lookups are an index.
     constant: Vec<Option<Decimal>>,
+    /// The overrides the answers asked so far used (`applied`).
+    used: std::sync::Mutex<std::collections::BTreeSet<Applied>>,
+}
+
+impl Clone for Context<'_> {
+    fn clone(&self) -> Self {
+        Context {
+            rulebook: self.rulebook,
+            overrides: self.overrides.clone(),
+            calendar: self.calendar.clone(),
+            constant: self.constant.clone(),
+            used: std::sync::Mutex::new(self.applied().into_iter().collect()),
+        }
+    }
 }
 
 impl<'r> Context<'r> {
@@ -69,9 +115,8 @@ impl<'r> Context<'r> {
             .parameters
             .iter()
             .map(
-                |p| match (overrides.values.get(&p.name), p.values.as_slice()) {
-                    (Some(value), _) => Some(*value),
-                    (None, [only]) if only.from == NaiveDate::MIN => Some(only.value),
+                |p| match (overrides.values.contains_key(&p.name), p.values.as_slice()) {
+                    (false, [only]) if only.from == NaiveDate::MIN => Some(only.value),
                     _ => None,
                 },
             )
@@ -81,14 +126,38 @@ impl<'r> Context<'r> {
             overrides,
             calendar,
             constant,
+            used: std::sync::Mutex::default(),
         }
+    }
+
+    /// The deployment's values the answers asked of this context used, each
+    /// once, by name: what a decision records it was decided with.
+    pub fn applied(&self) -> Vec<Applied> {
+        self.used
+            .lock()
+            .map(|used| used.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// The override of `name` in force on `on`, noted as used.
+    fn overridden(&self, name: &str, on: NaiveDate) -> Option<Decimal> {
+        let dated = self.overrides.in_force(name, on)?;
+        if let Ok(mut used) = self.used.lock() {
+            used.insert(Applied {
+                name: name.to_string(),
+                from: dated.from,
+                value: dated.value,
+                act: dated.source.clone(),
+            });
+        }
+        Some(dated.value)
     }
 
     /// The value of a named parameter on a date (an override may name a
     /// parameter the rulebook does not declare, such as a tariff value).
     pub fn parameter(&self, name: &str, on: NaiveDate) -> Result<Decimal, EngineError> {
-        if let Some(value) = self.overrides.values.get(name) {
-            return Ok(*value);
+        if let Some(value) = self.overridden(name, on) {
+            return Ok(value);
         }
         match self.rulebook.parameter_id(name) {
             Some(id) => self.value(id, on),
@@ -104,6 +173,9 @@ impl<'r> Context<'r> {
             return Ok(*value);
         }
         let parameter = self.rulebook.parameter(id);
+        if let Some(value) = self.overridden(&parameter.name, on) {
+            return Ok(value);
+        }
         value_on(&parameter.values, on)
             .copied()
             .ok_or_else(|| EngineError::MissingParameter {

@@ -14,4 +14,4 @@ pub mod model;
 pub mod record;
 mod vocab;
 
-pub use context::{Context, EngineError, Overrides};
+pub use context::{Applied, Context, EngineError, Overrides};

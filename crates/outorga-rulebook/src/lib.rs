@@ -108,7 +108,11 @@ pub fn load_all(path: &Path) -> (Library, Vec<LoadError>) {
         message,
     };
     if path.is_file() {
-        let folder = path.parent().unwrap_or(Path::new("."));
+        // A bare file name is in the current folder.
+        let folder = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
         if let Some(jurisdiction) = load_jurisdiction_file(folder, &mut errors) {
             // A file stands for its law: every version of it in the folder.
             let stem = service_stem(path);

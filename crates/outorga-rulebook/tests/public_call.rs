@@ -38,9 +38,7 @@ fn dec(text: &str) -> Decimal {
 
 fn with_population(rulebook: &Rulebook, population: u32) -> Context<'_> {
     let mut overrides = Overrides::default();
-    overrides
-        .values
-        .insert("population".into(), Decimal::from(population));
+    overrides.set("population", Decimal::from(population));
     Context::new(rulebook, overrides)
 }
 

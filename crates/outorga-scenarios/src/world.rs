@@ -407,7 +407,7 @@ pub fn overrides(rulebook: &Rulebook, raw: dto::Parameters) -> Result<Overrides,
     let mut overrides = Overrides::default();
     if let Some(population) = raw.population {
         let value = non_negative("parameters.population", population.0)?;
-        overrides.values.insert("population".into(), value);
+        overrides.set("population", value);
     }
     for (unit, value) in raw.units {
         if unit == "BRL" {
@@ -450,7 +450,7 @@ pub fn overrides(rulebook: &Rulebook, raw: dto::Parameters) -> Result<Overrides,
             ));
         }
         let value = non_negative(&format!("parameters.tariff.{key}"), value.0)?;
-        overrides.values.insert(format!("tariff.{key}"), value);
+        overrides.set(format!("tariff.{key}"), value);
     }
     for (name, value) in raw.other {
         if rulebook.parameter_id(&name).is_none() {
@@ -474,7 +474,7 @@ pub fn overrides(rulebook: &Rulebook, raw: dto::Parameters) -> Result<Overrides,
             }
             dto::Loose::NotScalar => return Err(format!("{place}: expected a number")),
         };
-        overrides.values.insert(name, non_negative(&place, value)?);
+        overrides.set(name, non_negative(&place, value)?);
     }
     Ok(overrides)
 }

@@ -1,6 +1,8 @@
 //! The law applied to a decision, as the record keeps it beside the
 //! decision: which version of the law judged it and what the articles it
-//! cites said (a law amended later does not change what was decided).
+//! cites said, and the deployment's values it used instead of the
+//! rulebook's with the acts that set them (a law amended or an act
+//! replaced later does not change what was decided).
 
 use chrono::NaiveDate;
 use outorga_core::model::Rulebook;
@@ -55,6 +57,32 @@ pub fn cited_words<'c>(
                 citation: c.clone(),
                 words,
             })
+        })
+        .collect()
+}
+
+/// A deployment's value a decision used instead of the rulebook's: what
+/// fills an open term (or the population, a fare) and the act that set it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct AppliedAct {
+    pub parameter: String,
+    /// Exact decimal text.
+    pub value: String,
+    /// The day the act is in force from; `None` for a value recorded before
+    /// acts were dated.
+    pub valid_from: Option<NaiveDate>,
+    pub act: Option<String>,
+}
+
+/// The deployment's values the answers asked of `ctx` used.
+pub fn applied_acts(ctx: &outorga_core::Context<'_>) -> Vec<AppliedAct> {
+    ctx.applied()
+        .into_iter()
+        .map(|a| AppliedAct {
+            parameter: a.name,
+            value: a.value.normalize().to_string(),
+            valid_from: (a.from != NaiveDate::MIN).then_some(a.from),
+            act: a.act,
         })
         .collect()
 }

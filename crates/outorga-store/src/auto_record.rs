@@ -74,6 +74,9 @@ pub struct Proposal {
     /// What the articles it cites said in that version.
     #[serde(default)]
     pub law_words: Vec<crate::applied_law::CitedWords>,
+    /// The deployment's values it was weighed with, and their acts.
+    #[serde(default)]
+    pub applied_acts: Vec<crate::applied_law::AppliedAct>,
 }
 
 impl Proposal {

@@ -397,9 +397,11 @@ pub(crate) async fn propose_in<'r>(
         articles: articles(&decided.citations()),
         law_version: Some(crate::applied_law::LawVersion::of(rulebook)),
         law_words: Vec::new(),
+        applied_acts: Vec::new(),
     };
     proposal.law_words = crate::applied_law::cited_words(rulebook, proposal.cited());
     let notify = optional_deadline(&ctx, DeadlineKind::Notification, issued_on)?;
+    proposal.applied_acts = crate::applied_law::applied_acts(&ctx);
     Ok(Proposed {
         ctx,
         issued_on,

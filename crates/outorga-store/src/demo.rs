@@ -269,15 +269,24 @@ impl Store {
                 && rulebook.parameter_id("population").is_none()
                 && !rulebook.caps.is_empty()
             {
+                let estimate = crate::ParameterAct {
+                    from: rulebook.first_version().version.valid_from,
+                    act: "IBGE, estimativa da população (demonstração)".into(),
+                };
                 self.set_parameter(
                     &change,
                     rulebook,
                     jurisdiction,
                     ("population", (*population).into()),
+                    &estimate,
                 )
                 .await?;
             }
             // A decree's fare, for the public page to show (a demo's values).
+            let fare_decree = crate::ParameterAct {
+                from: rulebook.first_version().version.valid_from,
+                act: "Decreto da tarifa (demonstração)".into(),
+            };
             for name in crate::parameters::tariff_parameters(rulebook) {
                 let value = match name {
                     "tariff.bandeirada" => rust_decimal::Decimal::new(600, 2),
@@ -285,7 +294,7 @@ impl Store {
                     "tariff.km_bandeira_2" => rust_decimal::Decimal::new(420, 2),
                     _ => rust_decimal::Decimal::new(3500, 2),
                 };
-                self.set_parameter(&change, rulebook, jurisdiction, (name, value))
+                self.set_parameter(&change, rulebook, jurisdiction, (name, value), &fare_decree)
                     .await?;
             }
             self.demo_money(&change, rulebook, jurisdiction, today)

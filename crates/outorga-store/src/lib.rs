@@ -146,7 +146,7 @@ pub use listing::{Cursor, KeyValue, Page, Window};
 pub use open_data::{Column, ColumnType, DATASETS, Dataset, csv_of};
 pub use panel_stats::{FleetAges, MonthCount, WeekCount};
 pub use papers::{KeptFile, PaperFormat, PaperOf, sha256_hex};
-pub use parameters::{settable as settable_parameter, tariff_parameters};
+pub use parameters::{ParameterAct, settable as settable_parameter, tariff_parameters};
 pub use password_policy::{MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS, check_password};
 pub use people::{Kind, Registered, parse_document};
 pub use permit_life::PermitChange;

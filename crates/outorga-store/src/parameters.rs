@@ -7,7 +7,7 @@ use crate::audit::{Change, Entry, append};
 use crate::{Store, StoreError, Tx};
 use chrono::NaiveDate;
 use outorga_core::engine::deadline::deadline;
-use outorga_core::model::{DeadlineKind, Rulebook};
+use outorga_core::model::{Dated, DeadlineKind, Rulebook};
 use outorga_core::{Context, Overrides};
 use rust_decimal::Decimal;
 use sqlx::Row;
@@ -35,20 +35,39 @@ pub(crate) async fn law<'r>(
     Ok(Context::new(rulebook, overrides))
 }
 
-/// The values the deployment gave to `jurisdiction`'s parameters, by name.
-async fn values(tx: &mut Tx, jurisdiction: &str) -> Result<BTreeMap<String, Decimal>, StoreError> {
-    let rows =
-        sqlx::query("SELECT name, value FROM jurisdiction_parameters WHERE jurisdiction = $1")
-            .bind(jurisdiction)
-            .fetch_all(&mut **tx)
-            .await?;
-    let mut values = BTreeMap::new();
+/// The values the deployment gave to `jurisdiction`'s parameters, by
+/// name, each from its day with its act, oldest first: those recorded
+/// before acts were dated from the earliest day, without an act.
+async fn values(
+    tx: &mut Tx,
+    jurisdiction: &str,
+) -> Result<BTreeMap<String, Vec<Dated<Decimal>>>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT name, '' AS valid_from, value, NULL AS act FROM jurisdiction_parameters \
+         WHERE jurisdiction = $1 \
+         UNION ALL SELECT name, valid_from, value, act FROM parameter_acts WHERE jurisdiction = $1 \
+         ORDER BY name, valid_from",
+    )
+    .bind(jurisdiction)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut values: BTreeMap<String, Vec<Dated<Decimal>>> = BTreeMap::new();
     for row in rows {
         let name: String = row.try_get("name")?;
         let value: String = row.try_get("value")?;
+        let from: String = row.try_get("valid_from")?;
         let value = Decimal::from_str(&value)
             .map_err(|_| StoreError::Corrupt(format!("parameter {name} = `{value}`")))?;
-        values.insert(name, value);
+        let from = if from.is_empty() {
+            NaiveDate::MIN
+        } else {
+            crate::dates::day(&from)?
+        };
+        values.entry(name).or_default().push(Dated {
+            from,
+            value,
+            source: row.try_get("act")?,
+        });
     }
     Ok(values)
 }
@@ -135,11 +154,12 @@ impl Store {
     }
 
     /// The values the deployment gave to `jurisdiction`'s parameters
-    /// (`set_parameter`), by name; the law's own are the rulebooks'.
+    /// (`set_parameter`), by name, each from its day with its act; the
+    /// law's own are the rulebooks'.
     pub async fn parameter_values(
         &self,
         jurisdiction: &str,
-    ) -> Result<BTreeMap<String, Decimal>, StoreError> {
+    ) -> Result<BTreeMap<String, Vec<Dated<Decimal>>>, StoreError> {
         let mut tx = self.pool.begin().await?;
         self.known_jurisdiction(&mut tx, jurisdiction).await?;
         let found = values(&mut tx, jurisdiction).await?;
@@ -147,13 +167,17 @@ impl Store {
         Ok(found)
     }
 
-    /// Sets a parameter of `rulebook` for `jurisdiction` (e.g. `population`).
+    /// Sets a parameter of `rulebook` for `jurisdiction` (e.g. `population`)
+    /// from a day by an act: the value in force from `act.from` on, until a
+    /// later act. An act on the same day as one recorded corrects it (the
+    /// log keeps what it said).
     pub async fn set_parameter(
         &self,
         change: &Change<'_>,
         rulebook: &Rulebook,
         jurisdiction: &str,
         (name, value): (&str, Decimal),
+        act: &ParameterAct,
     ) -> Result<(), StoreError> {
         if !settable(rulebook, name) {
             return Err(StoreError::Invalid {
@@ -167,24 +191,39 @@ impl Store {
                 reason: "um parâmetro não é negativo".into(),
             });
         }
+        let first = rulebook.first_version().version.valid_from;
+        if act.from < first {
+            return Err(StoreError::Invalid {
+                field: "desde",
+                reason: format!(
+                    "{} é anterior à entrada em vigor da lei de {} ({}): o ato vale a partir dela ou depois",
+                    act.from.format("%d/%m/%Y"),
+                    rulebook.jurisdiction.name,
+                    first.format("%d/%m/%Y")
+                ),
+            });
+        }
+        let act_text = crate::text::required("ato", &act.act, crate::text::TextKind::Line)?;
+        let from = act.from.to_string();
+        let key = || {
+            RowRef::new(
+                "parameter_acts",
+                [jurisdiction.into(), name.into(), from.as_str().into()],
+            )
+        };
         let (mut tx, _writer) = self.write_transaction().await?;
         self.known_jurisdiction(&mut tx, jurisdiction).await?;
-        crate::audit::guard::unchanged(
-            &mut tx,
-            &self.audit.schema,
-            &[RowRef::new(
-                "jurisdiction_parameters",
-                [jurisdiction.into(), name.into()],
-            )],
-        )
-        .await?;
+        crate::audit::guard::unchanged(&mut tx, &self.audit.schema, &[key()]).await?;
         sqlx::query(
-            "INSERT INTO jurisdiction_parameters (jurisdiction, name, value) VALUES ($1, $2, $3) \
-             ON CONFLICT (jurisdiction, name) DO UPDATE SET value = excluded.value",
+            "INSERT INTO parameter_acts (jurisdiction, name, valid_from, value, act) \
+             VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT (jurisdiction, name, valid_from) DO UPDATE SET value = excluded.value, act = excluded.act",
         )
         .bind(jurisdiction)
         .bind(name)
+        .bind(&from)
         .bind(value.normalize().to_string())
+        .bind(act_text)
         .execute(&mut *tx)
         .await?;
         append(
@@ -195,12 +234,26 @@ impl Store {
                 action: "parameter.set",
                 jurisdiction: Some(jurisdiction),
                 subject: &format!("parameter:{name}"),
-                detail: serde_json::json!({ "value": value.normalize().to_string(), "rulebook": rulebook.id }),
-                rows: vec![RowRef::new("jurisdiction_parameters", [jurisdiction.into(), name.into()])],
+                detail: serde_json::json!({
+                    "value": value.normalize().to_string(),
+                    "rulebook": rulebook.id,
+                    "from": from,
+                    "act": act_text,
+                }),
+                rows: vec![key()],
             },
         )
         .await?;
         tx.commit().await?;
         Ok(())
     }
+}
+
+/// The act that sets a parameter's value, and the day it is in force from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParameterAct {
+    pub from: NaiveDate,
+    /// The act, as it is cited: "Decreto 1.234/2026", "IBGE, estimativa
+    /// 2025 (DOU de 29/08/2025)".
+    pub act: String,
 }

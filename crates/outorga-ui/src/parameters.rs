@@ -21,7 +21,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use outorga_store::Change;
 use outorga_web::AppState;
 use outorga_web::auth::Admin;
-use outorga_web::workflows::{parameter_catalog, set_parameter};
+use outorga_web::workflows::{ParametroEntrada, parameter_catalog, set_parameter};
 use serde::Deserialize;
 
 /// The longest reason a change takes (as the API's `X-Motivo`).
@@ -37,6 +37,8 @@ struct ParameterRow {
     source: String,
     article: String,
     set_here: bool,
+    /// The deployment's act that set the value in force, and from when.
+    act: Option<String>,
     /// Who fills it and on which article, when the law leaves it open.
     open_term: Option<String>,
 }
@@ -69,7 +71,8 @@ struct ParametersPage {
     admin: bool,
     /// The settable parameters for the form's select: (name, label, chosen).
     names: Vec<(String, String, bool)>,
-    value: String,
+    /// What the form was sent with (kept when refused).
+    asked: SetAsked,
     notice: Option<String>,
     /// A refusal: (field, message).
     error: Option<(String, String)>,
@@ -84,6 +87,14 @@ impl ParametersPage {
     }
 }
 
+/// To whom the law leaves an open term, as a sentence says it.
+fn left_to(by: &str) -> String {
+    match by {
+        "edital" => "ao edital".into(),
+        other => format!("a {other}"),
+    }
+}
+
 /// A number of the catalog as Brazilians write it; a dash when none.
 fn number(value: Option<&str>) -> String {
     value.map_or_else(|| "—".to_string(), format::decimal)
@@ -94,7 +105,7 @@ async fn parameters_page(
     signed: &Signed,
     place: &Place<'_>,
     status: StatusCode,
-    (chosen, value, notice, error): (String, String, Option<String>, Option<(String, String)>),
+    (asked, notice, error): (SetAsked, Option<String>, Option<(String, String)>),
 ) -> Response {
     let catalog = match parameter_catalog(state, &place.id, None, None).await {
         Ok(catalog) => catalog,
@@ -113,7 +124,7 @@ async fn parameters_page(
                     names.push((
                         p.nome.clone(),
                         format!("{} ({})", p.descricao, p.nome),
-                        p.nome == chosen,
+                        p.nome == asked.nome,
                     ));
                 }
             }
@@ -137,9 +148,17 @@ async fn parameters_page(
                         source: p.fonte.unwrap_or_default(),
                         article: p.artigo.unwrap_or_else(|| "—".to_string()),
                         set_here: p.definido_na_implantacao,
-                        open_term: p.preenchido_por.as_ref().map(|by| {
+                        act: p.ato.as_ref().map(|act| match &p.desde {
+                            Some(from) => match chrono::NaiveDate::parse_from_str(from, "%Y-%m-%d")
+                            {
+                                Ok(day) => format!("{act}, desde {}", format::day(day)),
+                                Err(_) => act.clone(),
+                            },
+                            None => act.clone(),
+                        }),
+                        open_term: p.preenchido_por.as_deref().map(|by| {
                             let basis = p.fundamento_do_padrao.as_deref().unwrap_or_default();
-                            format!("padrão até o {by} que a lei prevê ({basis})")
+                            format!("padrão do produto: a lei o deixa {} ({basis})", left_to(by))
                         }),
                         meaning: p.descricao,
                         unit: p.unidade,
@@ -171,7 +190,7 @@ async fn parameters_page(
             sections,
             admin: Admin::admits(signed.user.role),
             names,
-            value,
+            asked,
             notice,
             error,
         },
@@ -189,14 +208,14 @@ pub(crate) async fn show(
         Err(refused) => return *refused,
     };
     let notice = done.feito.map(|name| {
-        format!("Parâmetro {name} alterado; as decisões de agora em diante usam o novo valor.")
+        format!("Parâmetro {name} alterado; as decisões a partir do dia do ato usam o novo valor.")
     });
     parameters_page(
         &state,
         &signed,
         &place,
         StatusCode::OK,
-        (String::new(), String::new(), notice, None),
+        (SetAsked::default(), notice, None),
     )
     .await
 }
@@ -207,6 +226,10 @@ pub(crate) struct SetAsked {
     nome: String,
     #[serde(default)]
     valor: String,
+    #[serde(default)]
+    desde: String,
+    #[serde(default)]
+    ato: String,
     #[serde(default)]
     motivo: String,
     #[serde(default)]
@@ -234,12 +257,7 @@ pub(crate) async fn set(
             &signed,
             &place,
             StatusCode::UNPROCESSABLE_ENTITY,
-            (
-                asked.nome,
-                asked.valor,
-                None,
-                Some(("motivo".into(), message)),
-            ),
+            (asked, None, Some(("motivo".into(), message))),
         )
         .await;
     }
@@ -252,8 +270,13 @@ pub(crate) async fn set(
             why
         },
     };
-    let nome = asked.nome.trim();
-    match set_parameter(&state, &change, &place.id, nome, &asked.valor).await {
+    let nome = asked.nome.trim().to_string();
+    let input = ParametroEntrada {
+        valor: asked.valor.clone(),
+        desde: asked.desde.trim().to_string(),
+        ato: asked.ato.clone(),
+    };
+    match set_parameter(&state, &change, &place.id, &nome, &input).await {
         Ok(set) => Redirect::to(&format!(
             "/j/{}/parametros?feito={}",
             place.id,
@@ -276,7 +299,7 @@ pub(crate) async fn set(
                 &signed,
                 &place,
                 error.status,
-                (nome.to_string(), asked.valor, None, Some((field, message))),
+                (asked, None, Some((field, message))),
             )
             .await
         }

@@ -40,6 +40,9 @@ pub(crate) struct ProposalView {
     pub version: Option<String>,
     /// (citation, what it says) for each article cited.
     pub words: Vec<(String, String)>,
+    /// The deployment's values it was weighed with, each with its act, in
+    /// words.
+    pub acts: Vec<String>,
 }
 
 fn rows(list: &[ProposedSanction]) -> Vec<SanctionRow> {
@@ -78,6 +81,21 @@ impl ProposalView {
                 .law_words
                 .iter()
                 .map(|w| (w.citation.clone(), w.words.clone()))
+                .collect(),
+            acts: p
+                .applied_acts
+                .iter()
+                .map(|a| {
+                    let since = a
+                        .valid_from
+                        .map_or(String::new(), |d| format!(", desde {}", format::day(d)));
+                    let act = a.act.as_deref().unwrap_or("valor registrado sem ato");
+                    format!(
+                        "{} = {} ({act}{since})",
+                        a.parameter,
+                        format::decimal(&a.value)
+                    )
+                })
                 .collect(),
         }
     }

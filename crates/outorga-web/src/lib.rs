@@ -100,7 +100,7 @@ pub mod workflows {
     // audit log.
     pub use crate::routes::audit::{Filtro, Verificacao, audit_entries, verify_audit};
     pub use crate::routes::catalog::{CatalogoParametros, parameter_catalog};
-    pub use crate::routes::parameters::set_parameter;
+    pub use crate::routes::parameters::{ParametroEntrada, set_parameter};
     pub use crate::routes::users::{
         TokenEntrada, UsuarioEntrada, create_user, make_token, managed_by, managed_users,
         may_make_token_for,

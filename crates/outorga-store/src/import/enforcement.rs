@@ -525,6 +525,7 @@ impl Store {
                 options: Vec::new(),
                 law_version: None,
                 law_words: Vec::new(),
+                applied_acts: Vec::new(),
             };
             let ctx = crate::parameters::law(tx, jurisdiction, rulebook).await?;
             (proposal, offender, plate, holder, ctx)

@@ -210,7 +210,13 @@ async fn setup(store: &Store) -> Rulebook {
         .await
         .expect("sync");
     store
-        .set_parameter(&by(), &rb, SMJ, ("population", Decimal::from(24_000)))
+        .set_parameter(
+            &by(),
+            &rb,
+            SMJ,
+            ("population", Decimal::from(24_000)),
+            &crate::common::decree(&rb),
+        )
         .await
         .expect("population");
     for (i, a) in applicants().iter().enumerate() {

@@ -130,6 +130,7 @@ async fn setup(store: &Store) {
                 &rulebook_named(rulebook),
                 j,
                 ("population", Decimal::from(population)),
+                &crate::common::decree(&rulebook_named(rulebook)),
             )
             .await
             .expect("population");

@@ -74,7 +74,13 @@ async fn exercise(url: &str) {
     store.register(&by(), TO, ANA, "Ana").await.expect("ana");
     for name in ["auxiliary_cassation_points", "holder_cassation_points"] {
         store
-            .set_parameter(&by(), &rb, TO, (name, Decimal::from(14)))
+            .set_parameter(
+                &by(),
+                &rb,
+                TO,
+                (name, Decimal::from(14)),
+                &crate::common::decree(&rb),
+            )
             .await
             .expect("threshold");
     }

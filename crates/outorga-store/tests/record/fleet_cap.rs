@@ -43,14 +43,33 @@ async fn exercise(url: &str) {
     }
     // 2 000 inhabitants: 2 taxis in all, 1 of them accessible (3 %, up).
     store
-        .set_parameter(&by(), &rb, CG, ("population", Decimal::from(2000)))
+        .set_parameter(
+            &by(),
+            &rb,
+            CG,
+            ("population", Decimal::from(2000)),
+            &crate::common::decree(&rb),
+        )
         .await
         .expect("population");
     // The deployment's values, as the table keeps them; none elsewhere.
     let values = store.parameter_values(CG).await.expect("values");
+    let kept: Vec<_> = values
+        .into_iter()
+        .flat_map(|(name, dated)| {
+            dated
+                .into_iter()
+                .map(move |d| (name.clone(), d.value, d.from, d.source))
+        })
+        .collect();
     assert_eq!(
-        values.into_iter().collect::<Vec<_>>(),
-        [("population".to_string(), Decimal::from(2000))]
+        kept,
+        [(
+            "population".to_string(),
+            Decimal::from(2000),
+            rb.first_version().version.valid_from,
+            Some("Decreto de teste".to_string())
+        )]
     );
     assert!(matches!(
         store.parameter_values("nenhures").await,
@@ -108,7 +127,13 @@ async fn released_quota(url: &str) {
         .await
         .expect("sync");
     store
-        .set_parameter(&by(), &rb, j, ("population", Decimal::from(8000)))
+        .set_parameter(
+            &by(),
+            &rb,
+            j,
+            ("population", Decimal::from(8000)),
+            &crate::common::decree(&rb),
+        )
         .await
         .expect("population");
     let when = on(d(2026, 7, 1));

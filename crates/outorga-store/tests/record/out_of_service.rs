@@ -89,7 +89,13 @@ async fn setup(store: &Store, rb: &Rulebook) {
     }
     // 4 000 inhabitants: five permits.
     store
-        .set_parameter(&by(), rb, SMJ, ("population", Decimal::from(4000)))
+        .set_parameter(
+            &by(),
+            rb,
+            SMJ,
+            ("population", Decimal::from(4000)),
+            &crate::common::decree(rb),
+        )
         .await
         .expect("population");
 }

@@ -80,7 +80,13 @@ async fn teofilo_otoni(store: &Store) {
         .await
         .expect("profile");
     store
-        .set_parameter(&by(), &rb, TO, ("population", Decimal::from(100_000)))
+        .set_parameter(
+            &by(),
+            &rb,
+            TO,
+            ("population", Decimal::from(100_000)),
+            &crate::common::decree(&rb),
+        )
         .await
         .expect("population");
     let grant = GrantRequest {
@@ -478,7 +484,13 @@ async fn cangucu(store: &Store) {
             .expect("person");
     }
     store
-        .set_parameter(&by(), &rb, CG, ("population", Decimal::from(10_000)))
+        .set_parameter(
+            &by(),
+            &rb,
+            CG,
+            ("population", Decimal::from(10_000)),
+            &crate::common::decree(&rb),
+        )
         .await
         .expect("population");
     let grant = GrantRequest {

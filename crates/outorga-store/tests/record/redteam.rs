@@ -470,6 +470,7 @@ async fn a_table_replaced_by_a_view_is_not_checked(url: &str, _pg: bool) {
             rulebook,
             "cangucu",
             ("population", Decimal::from(50_000)),
+            &crate::common::decree(rulebook),
         )
         .await
         .expect("population");

@@ -60,7 +60,13 @@ async fn setup(store: &Store) -> Rulebook {
         .await
         .expect("sync");
     store
-        .set_parameter(&by(), &rb, CG, ("population", Decimal::from(100_000)))
+        .set_parameter(
+            &by(),
+            &rb,
+            CG,
+            ("population", Decimal::from(100_000)),
+            &crate::common::decree(&rb),
+        )
         .await
         .expect("population");
     for (i, holder) in HOLDERS.iter().enumerate() {
@@ -586,6 +592,7 @@ async fn other_law(
                 rb,
                 jurisdiction,
                 ("population", Decimal::from(100_000)),
+                &crate::common::decree(rb),
             )
             .await
             .expect("population");

@@ -372,7 +372,13 @@ async fn setup(store: &Store, rb: &Rulebook) {
     }
     // 1 600 inhabitants: 2 permits, 1 of them reserved (10 %, rounded up).
     store
-        .set_parameter(&by(), rb, SMJ, ("population", Decimal::from(1600)))
+        .set_parameter(
+            &by(),
+            rb,
+            SMJ,
+            ("population", Decimal::from(1600)),
+            &crate::common::decree(rb),
+        )
         .await
         .expect("population");
 }
@@ -1353,7 +1359,13 @@ async fn concurrency(store: &Store, rb: &Rulebook) {
 
     // 4 000 inhabitants: 5 permits, 1 reserved; Ana holds 1 of the 4 free.
     store
-        .set_parameter(&by(), rb, SMJ, ("population", Decimal::from(4000)))
+        .set_parameter(
+            &by(),
+            rb,
+            SMJ,
+            ("population", Decimal::from(4000)),
+            &crate::common::decree(rb),
+        )
         .await
         .expect("population");
     let mut tasks = Vec::new();

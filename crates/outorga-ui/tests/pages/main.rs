@@ -226,8 +226,18 @@ async fn router_options(
         .rulebooks()
         .find(|r| r.jurisdiction.id == "cangucu")
         .expect("Canguçu's rulebook");
+    let estimate = outorga_store::ParameterAct {
+        from: taxi.first_version().version.valid_from,
+        act: "IBGE, estimativa 2025".into(),
+    };
     store
-        .set_parameter(&setup(), taxi, "cangucu", ("population", 49_607u32.into()))
+        .set_parameter(
+            &setup(),
+            taxi,
+            "cangucu",
+            ("population", 49_607u32.into()),
+            &estimate,
+        )
         .await
         .expect("population");
     let state = AppState::new(store, library)
@@ -3285,7 +3295,30 @@ async fn admin_workflows(url: &str) {
         post(
             "/j/cangucu/parametros",
             &admin,
-            &format!("nome=population&valor=50000&motivo=censo+2026&csrf={token}"),
+            &format!("nome=population&valor=50000&desde=2026-01-01&motivo=censo+2026&csrf={token}"),
+        ),
+    )
+    .await;
+    // The act that sets it is required, next to its field.
+    assert_eq!(
+        done.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        done.body
+    );
+    assert!(done.body.contains("id=\"erro-ato\""), "{}", done.body);
+    assert!(
+        done.body.contains("value=\"2026-01-01\""),
+        "what was sent stays"
+    );
+    let done = send(
+        &router,
+        post(
+            "/j/cangucu/parametros",
+            &admin,
+            &format!(
+                "nome=population&valor=50000&desde=2026-01-01&ato=IBGE+estimativa+2025&motivo=censo+2026&csrf={token}"
+            ),
         ),
     )
     .await;
@@ -3293,11 +3326,24 @@ async fn admin_workflows(url: &str) {
     let params = send(&router, get(done.location(), &admin)).await;
     assert!(params.body.contains("Parâmetro population alterado"));
     assert!(params.body.contains("<strong>50.000</strong> habitantes"));
-    assert!(params.body.contains("definido nesta implantação"));
+    assert!(
+        params
+            .body
+            .contains("definido nesta implantação (IBGE estimativa 2025, desde 01/01/2026)"),
+        "{}",
+        params.body
+    );
     let units = send(&router, get("/j/teofilo-otoni/parametros", &admin)).await;
     assert!(units.body.contains("UPFTO") && units.body.contains("R$ 1,7978"));
-    assert!(units.body.contains("padrão de decreto") || units.body.contains("regulamento"));
+    assert!(units.body.contains("regulamento"));
     let smj = send(&router, get("/j/santa-maria-de-jetiba/parametros", &admin)).await;
+    // An open term: who fills it and the article that leaves it open.
+    assert!(
+        smj.body
+            .contains("padrão do produto: a lei o deixa a decreto (Art. 5º, I)"),
+        "{}",
+        smj.body
+    );
     assert!(smj.body.contains("VRTM") && smj.body.contains("sem valor para hoje"));
     assert!(
         smj.body

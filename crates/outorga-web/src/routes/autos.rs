@@ -109,13 +109,26 @@ pub struct Proposta {
     pub versao_da_lei: Option<VersaoDaLei>,
     /// O que diz cada artigo citado, nessa versão da lei.
     pub textos: Vec<TextoCitado>,
+    /// Os valores da implantação com que foi pesada (no lugar dos do
+    /// regulamento), com os atos que os fixaram.
+    pub atos_aplicados: Vec<AtoAplicado>,
+}
+
+/// Um valor fixado por ato da implantação que a decisão usou.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AtoAplicado {
+    pub parametro: String,
+    pub valor: String,
+    /// AAAA-MM-DD; ausente num valor registrado antes de se datarem os atos.
+    pub desde: Option<String>,
+    pub ato: Option<String>,
 }
 
 /// Uma versão de uma lei: de quando vigora e o ato que lhe deu o texto.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct VersaoDaLei {
     /// AAAA-MM-DD.
-    pub vigente_desde: String,
+    pub desde: String,
     pub ato: String,
     /// Como se lê ("Lei 1.234/2020 — texto original, em vigor desde …").
     pub descricao: String,
@@ -124,7 +137,7 @@ pub struct VersaoDaLei {
 impl From<outorga_store::applied_law::LawVersion> for VersaoDaLei {
     fn from(v: outorga_store::applied_law::LawVersion) -> VersaoDaLei {
         VersaoDaLei {
-            vigente_desde: v.valid_from.to_string(),
+            desde: v.valid_from.to_string(),
             ato: v.act,
             descricao: v.label,
         }
@@ -159,6 +172,16 @@ impl From<Proposal> for Proposta {
             artigos: p.articles,
             versao_da_lei: p.law_version.map(VersaoDaLei::from),
             textos: p.law_words.into_iter().map(TextoCitado::from).collect(),
+            atos_aplicados: p
+                .applied_acts
+                .into_iter()
+                .map(|a| AtoAplicado {
+                    parametro: a.parameter,
+                    valor: a.value,
+                    desde: a.valid_from.map(|d| d.to_string()),
+                    ato: a.act,
+                })
+                .collect(),
         }
     }
 }

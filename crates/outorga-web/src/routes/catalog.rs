@@ -444,6 +444,11 @@ pub struct ParametroCatalogo {
     pub fonte: Option<String>,
     /// O valor foi dado pela implantação (PUT …/parameters/{nome}).
     pub definido_na_implantacao: bool,
+    /// O dia desde o qual vale o valor da implantação (ausente num valor
+    /// registrado antes de se datarem os atos).
+    pub desde: Option<String>,
+    /// O ato da implantação que fixou o valor.
+    pub ato: Option<String>,
     /// O valor do regulamento é o padrão do produto para o que a lei deixa
     /// a um decreto, não palavra da lei.
     pub padrao_de_decreto: bool,
@@ -582,70 +587,53 @@ fn meaning(name: &str) -> Option<(&'static str, &'static str)> {
 
 fn parameters_of(ctx: &Context<'_>, on: NaiveDate) -> ParametrosDoRegulamento {
     let rulebook = ctx.rulebook;
+    // A parameter the deployment may set, as the catalog shows it on `on`.
+    let row =
+        |name: &str, article: Option<String>, law: Option<&outorga_core::model::Parameter>| {
+            let (descricao, unidade) =
+                meaning(name).unwrap_or((law.map_or("", |p| p.doc.as_str()), ""));
+            let dated = law.and_then(|p| outorga_core::model::dated_on(&p.values, on));
+            let given = ctx.overrides.in_force(name, on);
+            let term = law.and_then(|p| p.decree_default.as_ref());
+            ParametroCatalogo {
+                nome: name.to_string(),
+                descricao: descricao.to_string(),
+                unidade: unidade.to_string(),
+                artigo: article,
+                valor: given
+                    .map(|d| d.value)
+                    .or_else(|| law.and_then(|p| ctx.parameter(&p.name, on).ok()))
+                    .map(number),
+                valor_da_lei: dated.map(|d| number(d.value)),
+                fonte: dated.and_then(|d| d.source.clone()),
+                definido_na_implantacao: given.is_some(),
+                desde: given
+                    .filter(|d| d.from != NaiveDate::MIN)
+                    .map(|d| d.from.to_string()),
+                ato: given.and_then(|d| d.source.clone()),
+                padrao_de_decreto: term.is_some(),
+                preenchido_por: term.map(|t| t.by.name().to_string()),
+                fundamento_do_padrao: term.map(|t| t.basis.clone()),
+            }
+        };
     let mut parametros: Vec<ParametroCatalogo> = rulebook
         .parameters
         .iter()
-        .map(|p| {
-            let (descricao, unidade) = meaning(&p.name).unwrap_or((p.doc.as_str(), ""));
-            let dated = p
-                .values
-                .iter()
-                .filter(|d| d.from <= on)
-                .max_by_key(|d| d.from);
-            ParametroCatalogo {
-                nome: p.name.clone(),
-                descricao: descricao.to_string(),
-                unidade: unidade.to_string(),
-                artigo: Some(p.citation.to_string()),
-                valor: ctx.parameter(&p.name, on).ok().map(number),
-                valor_da_lei: dated.map(|d| number(d.value)),
-                fonte: dated.and_then(|d| d.source.clone()),
-                definido_na_implantacao: ctx.overrides.values.contains_key(&p.name),
-                padrao_de_decreto: p.decree_default.is_some(),
-                preenchido_por: p.decree_default.as_ref().map(|t| t.by.name().to_string()),
-                fundamento_do_padrao: p.decree_default.as_ref().map(|t| t.basis.clone()),
-            }
-        })
+        .map(|p| row(&p.name, Some(p.citation.to_string()), Some(p)))
         .collect();
     // A cap whose law leaves the population to the deployment (Canguçu
     // art. 3º, § 2º) reads it all the same.
     if outorga_store::settable_parameter(rulebook, "population")
         && rulebook.parameter_id("population").is_none()
     {
-        let (descricao, unidade) = meaning("population").unwrap_or_default();
-        let given = ctx.overrides.values.get("population");
-        parametros.push(ParametroCatalogo {
-            nome: "population".into(),
-            descricao: descricao.into(),
-            unidade: unidade.into(),
-            artigo: rulebook.caps.first().map(|c| c.citation.to_string()),
-            valor: given.copied().map(number),
-            valor_da_lei: None,
-            fonte: None,
-            definido_na_implantacao: given.is_some(),
-            padrao_de_decreto: false,
-            preenchido_por: None,
-            fundamento_do_padrao: None,
-        });
+        let article = rulebook.caps.first().map(|c| c.citation.to_string());
+        parametros.push(row("population", article, None));
     }
     // The fare's values, which a decree sets (the taximeter's law names
     // how the fare is made, not its values).
     for name in outorga_store::tariff_parameters(rulebook) {
-        let (descricao, unidade) = meaning(name).unwrap_or_default();
-        let given = ctx.overrides.values.get(name);
-        parametros.push(ParametroCatalogo {
-            nome: name.into(),
-            descricao: descricao.into(),
-            unidade: unidade.into(),
-            artigo: rulebook.fare.as_ref().map(|f| f.citation.to_string()),
-            valor: given.copied().map(number),
-            valor_da_lei: None,
-            fonte: None,
-            definido_na_implantacao: given.is_some(),
-            padrao_de_decreto: false,
-            preenchido_por: None,
-            fundamento_do_padrao: None,
-        });
+        let article = rulebook.fare.as_ref().map(|f| f.citation.to_string());
+        parametros.push(row(name, article, None));
     }
     let unidades = rulebook
         .units
@@ -712,6 +700,14 @@ pub async fn parameter_catalog(
     let on = day_or_today(state, j, data, "data")?;
     let mut regulamentos = Vec::new();
     for rulebook in asked(state, j, servico).await? {
+        // The version of the law in force that day.
+        let rulebook = rulebook.in_force_on(on).map_err(|e| {
+            ApiError::field(
+                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+                "data",
+                e.to_string(),
+            )
+        })?;
         let ctx = law(state, j, rulebook).await?;
         regulamentos.push(parameters_of(&ctx, on));
     }
@@ -744,7 +740,7 @@ pub struct LeiDoRegulamento {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct VersaoCatalogo {
-    pub vigente_desde: String,
+    pub desde: String,
     /// O ato que deu à lei este texto (a própria lei na primeira versão).
     pub ato: String,
     pub descricao: String,
@@ -777,7 +773,7 @@ pub fn law_of(rulebook: &Rulebook, on: NaiveDate) -> Result<LeiDoRegulamento, Ap
         versoes: rulebook
             .versions()
             .map(|v| VersaoCatalogo {
-                vigente_desde: v.version.valid_from.to_string(),
+                desde: v.version.valid_from.to_string(),
                 ato: v
                     .version
                     .amendment

@@ -20,12 +20,19 @@ use utoipa_axum::routes;
 pub struct ParametroEntrada {
     /// Decimal exato, em texto: "1600" ou "0,5".
     pub valor: String,
+    /// AAAA-MM-DD: o dia em que o valor passa a valer (não antes da lei).
+    pub desde: String,
+    /// O ato que o fixa, como se cita: "Decreto 1.234/2026", "IBGE,
+    /// estimativa 2025".
+    pub ato: String,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ParametroSaida {
     pub nome: String,
     pub valor: String,
+    pub desde: String,
+    pub ato: String,
     /// O regulamento que define o parâmetro.
     pub regulamento: String,
 }
@@ -47,21 +54,22 @@ async fn put(
 ) -> Result<Json<ParametroSaida>, ApiError> {
     let change = change!(state, who, "parâmetro alterado pela API");
     Ok(Json(
-        set_parameter(&state, &change, &j, &nome, &input.valor).await?,
+        set_parameter(&state, &change, &j, &nome, &input).await?,
     ))
 }
 
 /// Sets parameter `nome` of `j`'s law to `valor` (a decimal, with a point
-/// or a comma), in the rulebook of `j` that declares it: what
-/// `PUT …/parameters/{nome}` and the parameters' page do.
+/// or a comma) from `desde` by `ato`, in the rulebook of `j` that
+/// declares it: what `PUT …/parameters/{nome}` and the parameters' page do.
 pub async fn set_parameter(
     state: &AppState,
     change: &Change<'_>,
     j: &str,
     nome: &str,
-    valor: &str,
+    input: &ParametroEntrada,
 ) -> Result<ParametroSaida, ApiError> {
-    let value = crate::routes::units::decimal(valor, "valor")?;
+    let value = crate::routes::units::decimal(&input.valor, "valor")?;
+    let from = crate::routes::parse_day(&input.desde, "desde")?;
     let bound = bound_rulebooks(state, j).await?;
     let Some(rulebook) = bound
         .iter()
@@ -73,13 +81,19 @@ pub async fn set_parameter(
             format!("`{nome}` não é parâmetro de nenhum regulamento de {j}"),
         ));
     };
+    let act = outorga_store::ParameterAct {
+        from,
+        act: input.ato.trim().to_string(),
+    };
     state
         .store
-        .set_parameter(change, rulebook, j, (nome, value))
+        .set_parameter(change, rulebook, j, (nome, value), &act)
         .await?;
     Ok(ParametroSaida {
         nome: nome.to_string(),
         valor: value.normalize().to_string(),
+        desde: from.to_string(),
+        ato: act.act,
         regulamento: rulebook.id.clone(),
     })
 }

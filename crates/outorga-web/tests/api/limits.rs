@@ -213,7 +213,7 @@ async fn population_of_a_decree(app: &App) {
             Method::PUT,
             "/api/jurisdictions/cangucu/parameters/population",
             Some(&admin),
-            Some(json!({ "valor": "49607" })),
+            Some(json!({ "valor": "49607", "desde": "2024-03-05", "ato": "Decreto de teste" })),
         )
         .await;
     assert_eq!(set.status, StatusCode::OK, "{:?}", set.body);
@@ -233,7 +233,7 @@ async fn population_of_a_decree(app: &App) {
             Method::PUT,
             "/api/jurisdictions/cangucu/parameters/frota",
             Some(&admin),
-            Some(json!({ "valor": "1" })),
+            Some(json!({ "valor": "1", "desde": "2024-03-05", "ato": "Decreto de teste" })),
         )
         .await;
     assert_eq!(unknown.status, StatusCode::UNPROCESSABLE_ENTITY);

@@ -106,7 +106,7 @@ async fn population(app: &App, team: &Team, j: &str, value: &str) {
             Method::PUT,
             &format!("{j}/parameters/population"),
             Some(&team.admin),
-            Some(json!({ "valor": value })),
+            Some(json!({ "valor": value, "desde": "2024-08-01", "ato": "Decreto de teste" })),
         )
         .await;
     ok(&set, StatusCode::OK, "population");

@@ -677,7 +677,7 @@ fn table() -> Vec<Row> {
             M::PUT,
             "/api/jurisdictions/{j}/parameters/{nome}",
             "/api/jurisdictions/cangucu/parameters/population",
-            Some(json!({ "valor": "10000" })),
+            Some(json!({ "valor": "10000", "desde": "2024-03-05", "ato": "Decreto de teste" })),
             "AFFFF",
         ),
         row(

@@ -70,10 +70,7 @@ async fn autos_by_their_own_version(app: &App) {
             proposal["sancoes"][0]["quantidade"], fine,
             "{when}: {proposal}"
         );
-        assert_eq!(
-            proposal["versao_da_lei"]["vigente_desde"], version,
-            "{when}"
-        );
+        assert_eq!(proposal["versao_da_lei"]["desde"], version, "{when}");
         assert_eq!(proposal["versao_da_lei"]["ato"], act, "{when}");
         let fine_words = words(proposal, "Anexo I, Art. 12, III");
         assert!(
@@ -87,10 +84,7 @@ async fn autos_by_their_own_version(app: &App) {
         // Read back, the auto still says so.
         let number = issued.body["numero"].as_i64().expect("a number");
         let read = app.get(&format!("{autos}/2026/{number}"), &clerk).await;
-        assert_eq!(
-            read.body["proposta"]["versao_da_lei"]["vigente_desde"],
-            version
-        );
+        assert_eq!(read.body["proposta"]["versao_da_lei"]["desde"], version);
     }
     // Before the law's first day: no version judges it.
     let before = app.post(&autos, &inspector, auto("2024-03-04T10:00")).await;
@@ -156,3 +150,97 @@ async fn postgres() {
     autos_by_their_own_version(&app).await;
     app.finish().await;
 }
+
+/// What the law leaves open is filled by the deployment's acts, each from
+/// its day: a decree widening Santa Maria de Jetibá's window of
+/// reincidência (art. 52 gives none: 12 months by default) applies to an
+/// infraction from its day on, and the auto records the act it was
+/// weighed with; the catalog says which act is in force on a day; an act
+/// without its citation or before the law is refused.
+async fn acts_fill_the_open_terms(app: &App) {
+    const SMJ: &str = "/api/jurisdictions/santa-maria-de-jetiba";
+    let admin = app.signed_in("chefe", Role::Admin, Scope::All).await;
+    let clerk = app.signed_in("atendente", Role::Clerk, Scope::All).await;
+    let inspector = app.signed_in("fiscal", Role::Inspector, Scope::All).await;
+    let window = format!("{SMJ}/parameters/repeat_window_months");
+    let put = |body: Value| {
+        let window = window.clone();
+        let admin = admin.clone();
+        async move {
+            app.call(axum::http::Method::PUT, &window, Some(&admin), Some(body))
+                .await
+        }
+    };
+    let set = put(json!({ "valor": "24", "desde": "2026-01-01", "ato": "Decreto 10/2025" })).await;
+    assert_eq!(set.status, StatusCode::OK, "{:?}", set.body);
+    assert_eq!(set.body["desde"], "2026-01-01");
+    assert_eq!(set.body["ato"], "Decreto 10/2025");
+    let no_act = put(json!({ "valor": "24", "desde": "2026-01-01", "ato": " " })).await;
+    assert_eq!(no_act.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(no_act.text("campo"), "ato");
+    let too_early =
+        put(json!({ "valor": "24", "desde": "2024-07-31", "ato": "Decreto 1/2024" })).await;
+    assert_eq!(too_early.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(too_early.text("campo"), "desde");
+
+    let registered = app
+        .post(
+            &format!("{SMJ}/people"),
+            &clerk,
+            json!({ "documento": ANA, "nome": "Ana" }),
+        )
+        .await;
+    assert_eq!(
+        registered.status,
+        StatusCode::CREATED,
+        "{:?}",
+        registered.body
+    );
+    let auto = |when: &str| {
+        json!({ "infracao": "51-I-a", "autuado": ANA, "regulamento": "santa-maria-de-jetiba/taxi",
+                "cometida_em": when, "local": "Praça Central", "descricao": "Fumando" })
+    };
+    let before = app
+        .post(
+            &format!("{SMJ}/autos"),
+            &inspector,
+            auto("2025-12-20T10:00"),
+        )
+        .await;
+    assert_eq!(before.status, StatusCode::CREATED, "{:?}", before.body);
+    assert_eq!(before.body["proposta"]["atos_aplicados"], json!([]));
+    let after = app
+        .post(
+            &format!("{SMJ}/autos"),
+            &inspector,
+            auto("2026-02-01T10:00"),
+        )
+        .await;
+    assert_eq!(after.status, StatusCode::CREATED, "{:?}", after.body);
+    assert_eq!(
+        after.body["proposta"]["atos_aplicados"],
+        json!([{ "parametro": "repeat_window_months", "valor": "24",
+                 "desde": "2026-01-01", "ato": "Decreto 10/2025" }])
+    );
+
+    // The catalog: the law's default before the act, the act's value after.
+    for (day, value, act) in [
+        ("2025-12-31", "12", Value::Null),
+        ("2026-01-01", "24", json!("Decreto 10/2025")),
+    ] {
+        let catalog = app
+            .get(&format!("{SMJ}/catalog/parameters?data={day}"), &clerk)
+            .await;
+        let row = catalog.body["regulamentos"][0]["parametros"]
+            .as_array()
+            .and_then(|rows| rows.iter().find(|p| p["nome"] == "repeat_window_months"))
+            .cloned()
+            .expect("the window");
+        assert_eq!(row["valor"], value, "{day}: {row}");
+        assert_eq!(row["ato"], act, "{day}");
+        assert_eq!(row["preenchido_por"], "decreto");
+        assert_eq!(row["fundamento_do_padrao"], "Art. 5º, I");
+    }
+}
+
+on_both_backends!(acts_fill_the_open_terms);

@@ -72,7 +72,7 @@ async fn prepare(app: &App, people: &[&str]) -> Team {
             Method::PUT,
             &format!("{SMJ}/parameters/population"),
             Some(&team.admin),
-            Some(json!({ "valor": "1600" })),
+            Some(json!({ "valor": "1600", "desde": "2024-08-01", "ato": "Decreto de teste" })),
         )
         .await;
     ok(&population, StatusCode::OK, "population");
@@ -647,7 +647,7 @@ async fn concurrency(app: &App) {
             Method::PUT,
             &format!("{SMJ}/parameters/population"),
             Some(&team.admin),
-            Some(json!({ "valor": "4000" })),
+            Some(json!({ "valor": "4000", "desde": "2024-08-01", "ato": "Decreto de teste" })),
         )
         .await;
     ok(&population, StatusCode::OK, "population");

@@ -10,6 +10,15 @@ const PG: &str = "postgres://postgres@127.0.0.1:5432/test";
 
 /// The clerk every change in these tests is made by, on a day after every
 /// date the tests record (a record of a future day is refused).
+/// The act that sets a parameter in a test: a decree in force from the
+/// law's first day.
+pub fn decree(rulebook: &outorga_core::model::Rulebook) -> outorga_store::ParameterAct {
+    outorga_store::ParameterAct {
+        from: rulebook.first_version().version.valid_from,
+        act: "Decreto de teste".into(),
+    }
+}
+
 pub fn by() -> Change<'static> {
     Change {
         by: "teste",
