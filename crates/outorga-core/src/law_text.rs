@@ -11,19 +11,23 @@
 
 use std::collections::BTreeMap;
 
-/// A law's articles by their citation (`Art. 12`, `Anexo I, Art. 3º`).
+/// A law's articles by their citation (`Art. 12`, `Anexo I, Art. 3º`), in
+/// the order the law prints them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LawText {
-    articles: BTreeMap<String, String>,
+    /// (citation, words), in the law's order.
+    articles: Vec<(String, String)>,
+    /// Each citation's place in `articles`.
+    index: BTreeMap<String, usize>,
 }
 
 impl LawText {
     /// Reads the articles of a law's text.
     pub fn parse(text: &str) -> LawText {
-        let mut articles = BTreeMap::new();
+        let mut law = LawText::default();
         let mut annex: Option<String> = None;
         let mut last: Option<(u32, char)> = None;
-        let mut current: Option<String> = None;
+        let mut current: Option<usize> = None;
         for line in text.lines() {
             let trimmed = line.trim();
             if let Some(name) = annex_heading(trimmed) {
@@ -37,22 +41,23 @@ impl LawText {
             {
                 last = Some((number, suffix));
                 let key = article_key(annex.as_deref(), number, suffix);
-                articles.insert(key.clone(), trimmed.to_string());
-                current = Some(key);
+                law.index.insert(key.clone(), law.articles.len());
+                law.articles.push((key, trimmed.to_string()));
+                current = law.articles.len().checked_sub(1);
                 continue;
             }
-            if let Some(key) = &current
-                && let Some(body) = articles.get_mut(key)
+            if let Some(at) = current
                 && !trimmed.is_empty()
             {
+                let body = &mut law.articles[at].1;
                 body.push('\n');
                 body.push_str(trimmed);
             }
         }
-        LawText { articles }
+        law
     }
 
-    /// Every article, by its citation and with its text, in citation order.
+    /// Every article, by its citation and with its text, in the law's order.
     pub fn articles(&self) -> impl Iterator<Item = (&str, &str)> {
         self.articles.iter().map(|(k, v)| (k.as_str(), v.as_str()))
     }
@@ -64,9 +69,8 @@ impl LawText {
     /// The whole text of the article a citation names (`Art. 52, III, a`
     /// is in `Art. 52`).
     pub fn article(&self, citation: &str) -> Option<&str> {
-        self.articles
-            .get(&article_of(citation)?)
-            .map(String::as_str)
+        let at = self.index.get(&article_of(citation)?)?;
+        Some(self.articles[*at].1.as_str())
     }
 
     /// The words of what a citation names: the paragraph, inciso and
@@ -104,10 +108,14 @@ impl LawText {
     /// The articles the text holds, as they are cited, for an error that
     /// says which exist.
     pub fn span(&self) -> String {
-        let mut scopes: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-        for key in self.articles.keys() {
+        // The body, then each annex, as the law prints them.
+        let mut scopes: Vec<(&str, Vec<&str>)> = Vec::new();
+        for (key, _) in &self.articles {
             let (scope, article) = key.rsplit_once("Art. ").unwrap_or(("", key));
-            scopes.entry(scope).or_default().push(article);
+            match scopes.iter_mut().find(|(s, _)| *s == scope) {
+                Some((_, numbers)) => numbers.push(article),
+                None => scopes.push((scope, vec![article])),
+            }
         }
         scopes
             .iter()
@@ -255,12 +263,7 @@ impl UnitKind {
                 paragraph_number(line).is_some_and(|n| n == number)
             }
             UnitKind::Inciso => inciso_of(line) == Some(part),
-            UnitKind::Alinea => {
-                let rest = line.strip_prefix(part);
-                rest.is_some_and(|r| {
-                    r.starts_with(')') || r.starts_with(" )") || r.starts_with(" -")
-                })
-            }
+            UnitKind::Alinea => alinea_of(line) == Some(part),
             UnitKind::Item => {
                 let rest = line.strip_prefix(part);
                 rest.is_some_and(|r| r.starts_with(['.', ')', ' ', '-']))
@@ -276,10 +279,7 @@ impl UnitKind {
             UnitKind::Paragraph => paragraph,
             UnitKind::Inciso => paragraph || inciso_of(line).is_some(),
             UnitKind::Alinea | UnitKind::Item => {
-                paragraph
-                    || inciso_of(line).is_some()
-                    || line.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-                        && line.chars().nth(1).is_some_and(|c| c == ')')
+                paragraph || inciso_of(line).is_some() || alinea_of(line).is_some()
             }
         }
     }
@@ -290,6 +290,19 @@ fn paragraph_number(line: &str) -> Option<&str> {
     let rest = line.strip_prefix('§')?.trim_start();
     let digits = rest.split(|c: char| !c.is_ascii_digit()).next()?;
     (!digits.is_empty()).then_some(digits)
+}
+
+/// `b` of a line opening an alínea: `b)`, `b )`, `b -`, `b –`.
+fn alinea_of(line: &str) -> Option<&str> {
+    let letters = line.split(|c: char| !c.is_ascii_lowercase()).next()?;
+    if letters.is_empty() || letters.len() > 2 {
+        return None;
+    }
+    let after = &line[letters.len()..];
+    let rest = after.trim_start();
+    let marked =
+        rest.starts_with(')') || (rest.starts_with(['-', '–', '—']) && after.starts_with(' '));
+    marked.then_some(letters)
 }
 
 /// `III` of a line opening an inciso: `III -`, `III –`, `III.`, `III)`.
@@ -315,7 +328,7 @@ Art. 2º. São deveres:\n\
 I - trajar-se bem;\n\
 II - cobrar a tarifa:\n\
 a) do taxímetro;\n\
-b) da tabela;\n\
+b – da tabela;\n\
 III - zelar pelo veículo.\n\
 § 1º A multa dobra.\n\
 § 2º O prazo é de 10 dias,\n\
@@ -357,7 +370,11 @@ ART. 1º - O anexo começa de novo.\n";
         };
         check(
             "Art. 2º, II, b",
-            "Art. 2º. São deveres:\n[…]\nb) da tabela;",
+            "Art. 2º. São deveres:\n[…]\nb – da tabela;",
+        );
+        check(
+            "Art. 2º, II, a",
+            "Art. 2º. São deveres:\n[…]\na) do taxímetro;",
         );
         check(
             "Art. 2º, III",

@@ -48,6 +48,15 @@ fn a_citation_shows_the_words_it_cites() {
         )
     );
     let smj = &library.get("santa-maria-de-jetiba/taxi").expect("SMJ").text;
+    // An alínea marked with a dash, within its inciso.
+    assert_eq!(
+        smj.excerpt("Art. 51, III, d").as_deref(),
+        Some(
+            "Art. 51. Constitui infração os itens abaixo relacionados, estando os infratores sujeitos às\n\
+             […]\n\
+             d – Cobrar o valor da corrida em desconformidade com o estipulado na tabela em vigor;"
+        )
+    );
     let excerpt = smj.excerpt("Art. 68").expect("art. 68");
     assert!(
         excerpt.starts_with("Art. 68. Esta Lei entra em vigor"),

@@ -296,11 +296,9 @@ fn a_broken_rulebook_fails_its_cases_and_the_run_still_ends_with_the_count() {
     let folder = rulebooks.join("santa-maria-de-jetiba");
     std::fs::create_dir_all(&folder).expect("dir");
     let real = self::rulebooks().join("santa-maria-de-jetiba");
-    std::fs::copy(
-        real.join("jurisdiction.toml"),
-        folder.join("jurisdiction.toml"),
-    )
-    .expect("copy");
+    for file in ["jurisdiction.toml", "lei.txt"] {
+        std::fs::copy(real.join(file), folder.join(file)).expect("copy");
+    }
     let broken = std::fs::read_to_string(real.join("taxi.toml"))
         .expect("read")
         .replacen("citation = \"Art. 41\"", "citation = \"art 41\"", 1);
@@ -650,7 +648,7 @@ fn counting_incidences_without_a_repeat_rule_is_a_rulebook_error() {
     let dir = tempfile::tempdir().expect("temp dir");
     let folder = dir.path().join("cangucu");
     std::fs::create_dir(&folder).expect("dir");
-    for file in ["jurisdiction.toml", "catalog.toml", "taxi.toml"] {
+    for file in ["jurisdiction.toml", "catalog.toml", "taxi.toml", "lei.txt"] {
         std::fs::copy(rulebooks().join("cangucu").join(file), folder.join(file)).expect("copy");
     }
     let taxi = std::fs::read_to_string(folder.join("taxi.toml")).expect("read");
@@ -724,7 +722,7 @@ fn a_deadline_in_hours_with_days_is_a_rulebook_error() {
     let dir = tempfile::tempdir().expect("temp dir");
     let folder = dir.path().join("cangucu");
     std::fs::create_dir(&folder).expect("dir");
-    for file in ["jurisdiction.toml", "catalog.toml", "taxi.toml"] {
+    for file in ["jurisdiction.toml", "catalog.toml", "taxi.toml", "lei.txt"] {
         std::fs::copy(rulebooks().join("cangucu").join(file), folder.join(file)).expect("copy");
     }
     let mut taxi = std::fs::read_to_string(folder.join("taxi.toml")).expect("read");
