@@ -21,13 +21,12 @@ fn words<'a>(proposal: &'a Value, citation: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no words for {citation}: {proposal}"))
 }
 
-async fn autos_by_their_own_version(app: &App) {
-    let clerk = app.signed_in("atendente", Role::Clerk, Scope::All).await;
-    let inspector = app.signed_in("fiscal", Role::Inspector, Scope::All).await;
+/// Ana, registered in the jurisdiction at `j` (its API path) by `clerk`.
+async fn register_ana(app: &App, j: &str, clerk: &str) {
     let registered = app
         .post(
-            &format!("{CANGUCU}/people"),
-            &clerk,
+            &format!("{j}/people"),
+            clerk,
             json!({ "documento": ANA, "nome": "Ana" }),
         )
         .await;
@@ -37,6 +36,12 @@ async fn autos_by_their_own_version(app: &App) {
         "{:?}",
         registered.body
     );
+}
+
+async fn autos_by_their_own_version(app: &App) {
+    let clerk = app.signed_in("atendente", Role::Clerk, Scope::All).await;
+    let inspector = app.signed_in("fiscal", Role::Inspector, Scope::All).await;
+    register_ana(app, CANGUCU, &clerk).await;
     let autos = format!("{CANGUCU}/autos");
     let auto = |when: &str| {
         json!({ "infracao": "A18-I", "autuado": ANA, "regulamento": "cangucu/taxi",
@@ -183,19 +188,7 @@ async fn acts_fill_the_open_terms(app: &App) {
     assert_eq!(too_early.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(too_early.text("campo"), "desde");
 
-    let registered = app
-        .post(
-            &format!("{SMJ}/people"),
-            &clerk,
-            json!({ "documento": ANA, "nome": "Ana" }),
-        )
-        .await;
-    assert_eq!(
-        registered.status,
-        StatusCode::CREATED,
-        "{:?}",
-        registered.body
-    );
+    register_ana(app, SMJ, &clerk).await;
     let auto = |when: &str| {
         json!({ "infracao": "51-I-a", "autuado": ANA, "regulamento": "santa-maria-de-jetiba/taxi",
                 "cometida_em": when, "local": "Praça Central", "descricao": "Fumando" })
