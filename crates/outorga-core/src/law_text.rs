@@ -46,6 +46,16 @@ impl LawText {
                 current = law.articles.len().checked_sub(1);
                 continue;
             }
+            // A chapter's or section's heading and its title belong to no
+            // article; an article printed again with a number already used
+            // (Canguçu's second "ART. 31º") goes on the one before.
+            if structural_heading(trimmed) {
+                current = None;
+                continue;
+            }
+            if current.is_none() && article_heading(trimmed).is_some() {
+                current = law.articles.len().checked_sub(1);
+            }
             if let Some(at) = current
                 && !trimmed.is_empty()
             {
@@ -145,6 +155,17 @@ fn article_of(citation: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// A line opening a part of the law above its articles: `CAPÍTULO II`,
+/// `Seção I - Direitos dos Taxistas`, `TÍTULO III`, `Subseção I`.
+fn structural_heading(line: &str) -> bool {
+    let word = line
+        .split(|c: char| c.is_whitespace() || c == '-')
+        .next()
+        .unwrap_or_default()
+        .to_uppercase();
+    matches!(word.as_str(), "CAPÍTULO" | "SEÇÃO" | "SUBSEÇÃO" | "TÍTULO")
 }
 
 /// `ANEXO I` or `Anexo II` alone on its line.
@@ -336,6 +357,9 @@ contados da notificação.\n\
 Parágrafo único. Nada mais.\n\
 ART. 10º - Ver o Art. 2º.\n\
 Art. 2º desta lei, citado no meio de uma frase.\n\
+CAPÍTULO II\n\
+DAS DISPOSIÇÕES FINAIS\n\
+ART. 10º - Repetido pela lei impressa.\n\
 ANEXO I\n\
 ART. 1º - O anexo começa de novo.\n";
 
@@ -348,7 +372,10 @@ ART. 1º - O anexo começa de novo.\n";
         );
         assert_eq!(
             law.article("Art. 10"),
-            Some("ART. 10º - Ver o Art. 2º.\nArt. 2º desta lei, citado no meio de uma frase.")
+            Some(
+                "ART. 10º - Ver o Art. 2º.\nArt. 2º desta lei, citado no meio de uma frase.\n\
+                 ART. 10º - Repetido pela lei impressa."
+            )
         );
         assert_eq!(
             law.article("Anexo I, Art. 1º"),
