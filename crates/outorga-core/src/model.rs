@@ -135,6 +135,12 @@ pub struct BeforeTheLaw {
 }
 
 impl Version {
+    /// The act that gave the law this text: the amending act's number, or
+    /// the law's own for the law as enacted.
+    pub fn act_number<'a>(&'a self, act: &'a Act) -> &'a str {
+        self.amendment.as_ref().map_or(&act.number, |a| &a.number)
+    }
+
     /// How a reader names this version: the act that made it and the day it
     /// is in force from.
     pub fn label(&self, act: &Act) -> String {

@@ -1042,7 +1042,7 @@ pub fn law_version(rulebook: &outorga_core::model::Rulebook) -> Value {
     let v = &rulebook.version;
     json!({
         "valid_from": date(v.valid_from),
-        "act": v.amendment.as_ref().map_or(&rulebook.act.number, |a| &a.number),
+        "act": v.act_number(&rulebook.act),
     })
 }
 

@@ -24,11 +24,7 @@ impl LawVersion {
         let version = &rulebook.version;
         LawVersion {
             valid_from: version.valid_from,
-            act: version
-                .amendment
-                .as_ref()
-                .map_or(&rulebook.act.number, |a| &a.number)
-                .clone(),
+            act: version.act_number(&rulebook.act).to_string(),
             label: version.label(&rulebook.act),
         }
     }

@@ -55,6 +55,20 @@ impl Citizen {
     pub(crate) fn csrf(&self) -> String {
         csrf_of(&self.token)
     }
+
+    /// Whether a form sent by this person may act: its CSRF token is the
+    /// session's; otherwise the page that refuses it (403).
+    pub(crate) fn checked_form(&self, csrf: &str) -> Result<(), Box<Response>> {
+        if same(csrf, &self.csrf()) {
+            return Ok(());
+        }
+        Err(Box::new(refusal(
+            self,
+            StatusCode::FORBIDDEN,
+            "Formulário expirado",
+            "Recarregue a página e tente de novo.",
+        )))
+    }
 }
 
 /// What the space's header shows.
@@ -402,13 +416,8 @@ pub(crate) async fn sign_out(
     headers: HeaderMap,
     Form(form): Form<CsrfOnly>,
 ) -> Response {
-    if !same(&form.csrf, &citizen.csrf()) {
-        return refusal(
-            &citizen,
-            StatusCode::FORBIDDEN,
-            "Formulário expirado",
-            "Recarregue a página e tente de novo.",
-        );
+    if let Err(refused) = citizen.checked_form(&form.csrf) {
+        return *refused;
     }
     if let Err(error) = state
         .store
@@ -1202,13 +1211,8 @@ pub(crate) async fn renewal(
     Path((j, service, number)): Path<(String, String, i64)>,
     Form(form): Form<RenewalForm>,
 ) -> Response {
-    if !same(&form.csrf, &citizen.csrf()) {
-        return refusal(
-            &citizen,
-            StatusCode::FORBIDDEN,
-            "Formulário expirado",
-            "Recarregue a página e tente de novo.",
-        );
+    if let Err(refused) = citizen.checked_form(&form.csrf) {
+        return *refused;
     }
     let Some(place) = known_place(&state, &j) else {
         return not_found(&citizen);
@@ -1364,13 +1368,8 @@ pub(crate) async fn slip(
     Path((j, year, number, seq)): Path<(String, i32, i64, i64)>,
     Form(form): Form<CsrfOnly>,
 ) -> Response {
-    if !same(&form.csrf, &citizen.csrf()) {
-        return refusal(
-            &citizen,
-            StatusCode::FORBIDDEN,
-            "Formulário expirado",
-            "Recarregue a página e tente de novo.",
-        );
+    if let Err(refused) = citizen.checked_form(&form.csrf) {
+        return *refused;
     }
     match state.store.debt(&j, (year, number, seq)).await {
         Ok(debt) if debt.debtor == citizen.document => {}

@@ -9,7 +9,6 @@ use crate::calls::{FormFields, ShareRow, call_form_fields};
 use crate::format;
 use crate::pages::{failure, page};
 use crate::place::known_place;
-use crate::session::same;
 use crate::titular::{Citizen, CitizenBar, refusal};
 use askama::Template;
 use axum::Form;
@@ -173,13 +172,8 @@ pub(crate) async fn apply(
         .iter()
         .find(|(k, _)| k == "csrf")
         .map_or("", |(_, v)| v.as_str());
-    if !same(csrf, &citizen.csrf()) {
-        return refusal(
-            &citizen,
-            StatusCode::FORBIDDEN,
-            "Formulário expirado",
-            "Recarregue a página e tente de novo.",
-        );
+    if let Err(refused) = citizen.checked_form(csrf) {
+        return *refused;
     }
     let Some(place) = known_place(&state, &j) else {
         return missing(&citizen);

@@ -774,12 +774,7 @@ pub fn law_of(rulebook: &Rulebook, on: NaiveDate) -> Result<LeiDoRegulamento, Ap
             .versions()
             .map(|v| VersaoCatalogo {
                 desde: v.version.valid_from.to_string(),
-                ato: v
-                    .version
-                    .amendment
-                    .as_ref()
-                    .map_or(&v.act.number, |a| &a.number)
-                    .clone(),
+                ato: v.version.act_number(&v.act).to_string(),
                 descricao: v.version.label(&v.act),
                 alteracao: v.version.amendment.as_ref().map(|a| a.summary.clone()),
                 em_vigor: std::ptr::eq(v, in_force),
